@@ -1,0 +1,457 @@
+//! Validated positions: placement, side to move, counters and hash.
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::notation::{write_board, MoveText, ParseMoveError, ParseSetupError};
+use crate::rules::{Outcome, Termination};
+use crate::setup::Setup;
+use crate::square::Square;
+use crate::symmetry::Symmetry;
+use crate::zobrist;
+use core::fmt;
+use core::str::FromStr;
+
+/// Most pieces a side can have: each side starts with 12 and pieces are never added.
+pub const MAX_PIECES_PER_SIDE: u32 = 12;
+
+/// Why a [`Setup`] is not a valid [`Position`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A bitboard has bits beyond the 36 points.
+    #[error("a piece set has bits beyond the 36 points: {0:#x}")]
+    OffBoard(u64),
+    /// Some points hold both a black and a white piece.
+    #[error("points {0} hold both a black and a white piece")]
+    Overlap(String),
+    /// A side has more than [`MAX_PIECES_PER_SIDE`] pieces.
+    #[error("{color} has {count} pieces; at most {MAX_PIECES_PER_SIDE} are possible")]
+    TooManyPieces {
+        /// The side with too many pieces.
+        color: Color,
+        /// How many it has.
+        count: u32,
+    },
+    /// The side that just moved has no pieces, which no game can reach.
+    #[error("{0}, who is not to move, has no pieces: no game reaches this position")]
+    NoPiecesNotToMove(Color),
+    /// The move number is 0.
+    #[error("move number is 0; it starts at 1")]
+    ZeroMoveNumber,
+}
+
+/// Why a position's text is not a valid position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParsePositionError {
+    /// The text is malformed.
+    #[error(transparent)]
+    Syntax(#[from] ParseSetupError),
+    /// The text is well formed but describes an impossible position.
+    #[error(transparent)]
+    Invalid(#[from] PositionError),
+}
+
+/// Why a move (as text or as a [`Move`]) cannot be played in a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The move text is malformed.
+    #[error(transparent)]
+    Syntax(#[from] ParseMoveError),
+    /// There is no piece on the origin point.
+    #[error("{0}: there is no piece on {1}")]
+    NoPiece(String, Square),
+    /// The piece on the origin point belongs to the other side.
+    #[error("{move_text}: the piece on {from} is {owner}'s, and it is {turn}'s move")]
+    NotYourPiece {
+        /// The move as given.
+        move_text: String,
+        /// The origin point.
+        from: Square,
+        /// The owner of the piece there.
+        owner: Color,
+        /// The side to move.
+        turn: Color,
+    },
+    /// The move is written as a step but is a capture, or the other way round.
+    #[error("{given}: this move is {actual}")]
+    WrongKind {
+        /// The move as given.
+        given: String,
+        /// The move as it must be written.
+        actual: Move,
+    },
+    /// The piece cannot reach the target point.
+    #[error("{0}: illegal move (the piece cannot step or capture there)")]
+    Illegal(String),
+}
+
+/// A legal position: placement, side to move, no-capture ply count, move number
+/// and Zobrist hash. Small and `Copy`; play moves by value ([`Position::play`],
+/// [`Position::after`]) or in place ([`Position::play_unchecked`] and
+/// [`Position::undo`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pieces: [Bitboard; 2],
+    turn: Color,
+    halfmoves: u32,
+    fullmoves: u32,
+    hash: u64,
+}
+
+/// What [`Position::play_unchecked`] returns so that [`Position::undo`] can
+/// restore the position exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Undo {
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+impl Position {
+    /// The start position.
+    pub fn new() -> Position {
+        Position::from_setup(Setup::start()).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// Validates a setup: pieces on the board, no point claimed twice, at most
+    /// 12 pieces a side, the side not to move has a piece, move number ≥ 1.
+    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        for bb in [setup.black, setup.white] {
+            if Bitboard::new(bb.0).is_none() {
+                return Err(PositionError::OffBoard(bb.0));
+            }
+        }
+        let overlap = setup.black & setup.white;
+        if overlap.any() {
+            let names: Vec<String> = overlap.map(|s| s.to_string()).collect();
+            return Err(PositionError::Overlap(names.join(", ")));
+        }
+        for color in Color::ALL {
+            let count = setup.pieces(color).count();
+            if count > MAX_PIECES_PER_SIDE {
+                return Err(PositionError::TooManyPieces { color, count });
+            }
+        }
+        if setup.pieces(!setup.turn).is_empty() {
+            return Err(PositionError::NoPiecesNotToMove(!setup.turn));
+        }
+        if setup.fullmoves == 0 {
+            return Err(PositionError::ZeroMoveNumber);
+        }
+        let mut pos = Position {
+            pieces: [setup.black, setup.white],
+            turn: setup.turn,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// The position from the side to move's pieces `us` and the other side's
+    /// `them`, with counters at their start values; validated like
+    /// [`Position::from_setup`].
+    pub fn from_sides(us: Bitboard, them: Bitboard, turn: Color) -> Result<Position, PositionError> {
+        let (black, white) = match turn {
+            Color::Black => (us, them),
+            Color::White => (them, us),
+        };
+        Position::from_setup(Setup {
+            black,
+            white,
+            turn,
+            halfmoves: 0,
+            fullmoves: 1,
+        })
+    }
+
+    /// The unchecked form of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            black: self.pieces[0],
+            white: self.pieces[1],
+            turn: self.turn,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    /// The pieces of `color`.
+    #[inline]
+    pub const fn pieces(&self, color: Color) -> Bitboard {
+        self.pieces[color.index()]
+    }
+
+    /// The side to move's pieces.
+    #[inline]
+    pub const fn us(&self) -> Bitboard {
+        self.pieces[self.turn.index()]
+    }
+
+    /// The pieces of the side not to move.
+    #[inline]
+    pub const fn them(&self) -> Bitboard {
+        self.pieces[1 - self.turn.index()]
+    }
+
+    /// All pieces.
+    #[inline]
+    pub const fn occupied(&self) -> Bitboard {
+        Bitboard(self.pieces[0].0 | self.pieces[1].0)
+    }
+
+    /// The colour of the piece on `sq`, if any.
+    #[inline]
+    pub const fn piece_at(&self, sq: Square) -> Option<Color> {
+        if self.pieces[0].contains(sq) {
+            Some(Color::Black)
+        } else if self.pieces[1].contains(sq) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// The side to move.
+    #[inline]
+    pub const fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Plies since the last capture (or since the game's start).
+    #[inline]
+    pub const fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The move number: starts at 1, increases after White moves.
+    #[inline]
+    pub const fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The Zobrist hash of placement and side to move (not the counters).
+    #[inline]
+    pub const fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch; always equal to [`Position::hash`].
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = if self.turn == Color::White {
+            zobrist::TURN_KEY
+        } else {
+            0
+        };
+        for color in Color::ALL {
+            for sq in self.pieces(color) {
+                h ^= zobrist::piece_key(color, sq);
+            }
+        }
+        h
+    }
+
+    /// Whether `other` has the same placement and side to move (counters ignored):
+    /// the identity used for repetitions.
+    #[inline]
+    pub fn same_placement(&self, other: &Position) -> bool {
+        self.pieces == other.pieces && self.turn == other.turn
+    }
+
+    /// All legal moves: captures first, then steps.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        movegen::generate(self.us(), self.them(), &mut list);
+        list
+    }
+
+    /// The legal captures.
+    #[inline]
+    pub fn captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        movegen::generate_captures(self.us(), self.them(), &mut list);
+        list
+    }
+
+    /// The number of legal moves, faster than building the list.
+    #[inline]
+    pub fn count_moves(&self) -> usize {
+        movegen::count(self.us(), self.them()) as usize
+    }
+
+    /// Whether the side to move has any legal move.
+    #[inline]
+    pub fn has_moves(&self) -> bool {
+        movegen::has_moves(self.us(), self.them())
+    }
+
+    /// The enemy pieces that `color` could capture if it were to move.
+    #[inline]
+    pub fn capture_targets(&self, color: Color) -> Bitboard {
+        movegen::capture_targets(self.pieces(color), self.pieces(!color))
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        if !self.us().contains(m.from()) {
+            return false;
+        }
+        if m.is_capture() {
+            self.captures().contains(&m)
+        } else {
+            movegen::step_targets(m.from()).contains(m.to()) && self.piece_at(m.to()).is_none()
+        }
+    }
+
+    /// The result under the pure rules, if the game is over: the side to move
+    /// loses if it has no pieces or no legal move.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.us().is_empty() {
+            Some(Outcome::win(!self.turn, Termination::NoPieces))
+        } else if !self.has_moves() {
+            Some(Outcome::win(!self.turn, Termination::NoMoves))
+        } else {
+            None
+        }
+    }
+
+    /// Plays a legal move in place and returns what [`Position::undo`] needs.
+    /// The move must be legal (from [`Position::legal_moves`] or checked with
+    /// [`Position::is_legal`]); an illegal one leaves a meaningless position.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        let undo = Undo {
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        };
+        let (us, them) = (self.turn, !self.turn);
+        let (from, to) = (m.from(), m.to());
+        self.pieces[us.index()] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.hash ^= zobrist::piece_key(us, from) ^ zobrist::piece_key(us, to) ^ zobrist::TURN_KEY;
+        if m.is_capture() {
+            self.pieces[them.index()].remove(to);
+            self.hash ^= zobrist::piece_key(them, to);
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves = self.halfmoves.saturating_add(1);
+        }
+        if us == Color::White {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = them;
+        undo
+    }
+
+    /// Takes back `m`, which must be the move just played with
+    /// [`Position::play_unchecked`] that returned `undo`.
+    #[inline]
+    pub fn undo(&mut self, m: Move, undo: Undo) {
+        let (us, them) = (!self.turn, self.turn);
+        let (from, to) = (m.from(), m.to());
+        self.pieces[us.index()] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.hash ^= zobrist::piece_key(us, from) ^ zobrist::piece_key(us, to) ^ zobrist::TURN_KEY;
+        if m.is_capture() {
+            self.pieces[them.index()].insert(to);
+            self.hash ^= zobrist::piece_key(them, to);
+        }
+        self.halfmoves = undo.halfmoves;
+        self.fullmoves = undo.fullmoves;
+        self.turn = us;
+    }
+
+    /// The position after the legal move `m` (unchecked, see [`Position::play_unchecked`]).
+    #[inline]
+    pub fn after(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.play_unchecked(m);
+        next
+    }
+
+    /// The position after `m`, or an error if `m` is not legal here.
+    pub fn play(self, m: Move) -> Result<Position, MoveError> {
+        self.check_move(MoveText {
+            from: m.from(),
+            to: m.to(),
+            capture: Some(m.is_capture()),
+        })?;
+        Ok(self.after(m))
+    }
+
+    /// Reads a move in `b2-c3`, `b2xe5` or `b2c3` form and checks it is legal
+    /// here; the error says what is wrong.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        self.check_move(text.parse()?)
+    }
+
+    /// Resolves a written move to the legal move it names.
+    pub fn check_move(&self, text: MoveText) -> Result<Move, MoveError> {
+        let given = || text.to_string();
+        let owner = self
+            .piece_at(text.from)
+            .ok_or_else(|| MoveError::NoPiece(given(), text.from))?;
+        if owner != self.turn {
+            return Err(MoveError::NotYourPiece {
+                move_text: given(),
+                from: text.from,
+                owner,
+                turn: self.turn,
+            });
+        }
+        let found = self
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from() == text.from && m.to() == text.to)
+            .ok_or_else(|| MoveError::Illegal(given()))?;
+        match text.capture {
+            Some(c) if c != found.is_capture() => Err(MoveError::WrongKind {
+                given: given(),
+                actual: found,
+            }),
+            _ => Ok(found),
+        }
+    }
+
+    /// The image of this position under a board symmetry.
+    pub fn transformed(&self, sym: Symmetry) -> Position {
+        let mut pos = *self;
+        pos.pieces = [sym.bitboard(self.pieces[0]), sym.bitboard(self.pieces[1])];
+        pos.hash = pos.compute_hash();
+        pos
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl TryFrom<Setup> for Position {
+    type Error = PositionError;
+    fn try_from(setup: Setup) -> Result<Position, PositionError> {
+        Position::from_setup(setup)
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        Ok(Position::from_setup(s.parse()?)?)
+    }
+}
+
+impl fmt::Display for Position {
+    /// The position's notation, e.g. `wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_board(f, self.pieces[0], self.pieces[1])?;
+        write!(f, " {} {} {}", self.turn.char(), self.halfmoves, self.fullmoves)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position(\"{self}\")")
+    }
+}

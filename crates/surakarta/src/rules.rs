@@ -1,0 +1,213 @@
+//! Rule sets: what ends a game besides running out of pieces or moves.
+
+use crate::color::Color;
+use core::fmt;
+use core::str::FromStr;
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move has no pieces left; it has lost.
+    NoPieces,
+    /// The side to move has no legal move; it has lost.
+    NoMoves,
+    /// The same position with the same side to move occurred the given number
+    /// of times; adjudicated by piece count.
+    Repetition,
+    /// The no-capture ply limit was reached; adjudicated by piece count.
+    NoCaptureLimit,
+}
+
+impl Termination {
+    /// A short English description.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Termination::NoPieces => "no pieces left",
+            Termination::NoMoves => "no legal move",
+            Termination::Repetition => "repetition",
+            Termination::NoCaptureLimit => "no-capture limit",
+        }
+    }
+}
+
+/// The end of a game: who won (`None` for a draw) and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why the game ended.
+    pub termination: Termination,
+}
+
+impl Outcome {
+    /// A win for `winner`.
+    pub const fn win(winner: Color, termination: Termination) -> Outcome {
+        Outcome {
+            winner: Some(winner),
+            termination,
+        }
+    }
+
+    /// The result as text: `1-0` (Black won), `0-1` (White won) or `1/2-1/2`.
+    pub const fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::Black) => "1-0",
+            Some(Color::White) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(c) => write!(f, "{c} wins ({})", self.termination.describe()),
+            None => write!(f, "draw ({})", self.termination.describe()),
+        }
+    }
+}
+
+/// A termination rule set. Besides the pure rules (a side with no pieces or no
+/// legal move loses), a game may end when a position repeats `repetitions`
+/// times or after `no_capture_plies` plies without a capture; such a game is
+/// adjudicated: more pieces wins, equal is a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// End the game when the same placement with the same side to move occurs
+    /// this many times (`None`: never).
+    pub repetitions: Option<u32>,
+    /// End the game after this many consecutive plies without a capture
+    /// (`None`: never).
+    pub no_capture_plies: Option<u32>,
+}
+
+impl Rules {
+    /// Nothing but the loss of all pieces or of all moves ends the game; used
+    /// by the tablebases.
+    pub const PURE: Rules = Rules {
+        repetitions: None,
+        no_capture_plies: None,
+    };
+    /// ICGA tournament rules: threefold repetition, 50 plies without a capture.
+    pub const ICGA: Rules = Rules {
+        repetitions: Some(3),
+        no_capture_plies: Some(50),
+    };
+    /// Peking University rules: 40 plies without a capture.
+    pub const PKU: Rules = Rules {
+        repetitions: None,
+        no_capture_plies: Some(40),
+    };
+
+    /// The preset's name, if these rules are one.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        match *self {
+            Rules::PURE => Some("pure"),
+            Rules::ICGA => Some("icga"),
+            Rules::PKU => Some("pku"),
+            _ => None,
+        }
+    }
+
+    /// The result of adjudication by material: more pieces wins, equal draws.
+    pub const fn adjudicate(black: u32, white: u32, termination: Termination) -> Outcome {
+        let winner = if black > white {
+            Some(Color::Black)
+        } else if white > black {
+            Some(Color::White)
+        } else {
+            None
+        };
+        Outcome {
+            winner,
+            termination,
+        }
+    }
+}
+
+impl Default for Rules {
+    /// The ICGA rules.
+    fn default() -> Rules {
+        Rules::ICGA
+    }
+}
+
+/// Why a rule set's text could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid rule set {0:?}: expected pure, icga, pku, or a list like repetitions=3,no-capture=50 (0 disables)")]
+pub struct ParseRulesError(pub String);
+
+impl FromStr for Rules {
+    type Err = ParseRulesError;
+
+    /// `pure`, `icga`, `pku`, or `repetitions=N,no-capture=M` (either may be
+    /// left out, 0 disables it, and they may follow a preset: `icga,no-capture=100`).
+    fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
+        let bad = || ParseRulesError(s.chars().take(64).collect());
+        let mut rules = Rules::PURE;
+        for (i, part) in s.split(',').enumerate() {
+            let part = part.trim();
+            match part {
+                "pure" if i == 0 => rules = Rules::PURE,
+                "icga" if i == 0 => rules = Rules::ICGA,
+                "pku" if i == 0 => rules = Rules::PKU,
+                _ => {
+                    let (key, value) = part.split_once('=').ok_or_else(bad)?;
+                    let n: u32 = value.trim().parse().map_err(|_| bad())?;
+                    let limit = if n == 0 { None } else { Some(n) };
+                    match key.trim() {
+                        "repetitions" => rules.repetitions = limit,
+                        "no-capture" => rules.no_capture_plies = limit,
+                        _ => return Err(bad()),
+                    }
+                }
+            }
+        }
+        Ok(rules)
+    }
+}
+
+impl fmt::Display for Rules {
+    /// The preset name, or the `repetitions=N,no-capture=M` form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(name) = self.preset_name() {
+            return f.write_str(name);
+        }
+        write!(
+            f,
+            "repetitions={},no-capture={}",
+            self.repetitions.unwrap_or(0),
+            self.no_capture_plies.unwrap_or(0)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_display() {
+        for (text, rules) in [("pure", Rules::PURE), ("icga", Rules::ICGA), ("pku", Rules::PKU)] {
+            assert_eq!(text.parse::<Rules>(), Ok(rules));
+            assert_eq!(rules.to_string(), text);
+        }
+        let custom: Rules = "repetitions=4,no-capture=100".parse().unwrap();
+        assert_eq!(custom, Rules { repetitions: Some(4), no_capture_plies: Some(100) });
+        assert_eq!(custom.to_string().parse::<Rules>(), Ok(custom));
+        let tweaked: Rules = "icga,no-capture=0".parse().unwrap();
+        assert_eq!(tweaked, Rules { repetitions: Some(3), no_capture_plies: None });
+        for bad in ["", "chess", "repetitions", "repetitions=x", "moves=3", "pure,icga"] {
+            assert!(bad.parse::<Rules>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn adjudication() {
+        let t = Termination::NoCaptureLimit;
+        assert_eq!(Rules::adjudicate(3, 2, t).winner, Some(Color::Black));
+        assert_eq!(Rules::adjudicate(2, 3, t).winner, Some(Color::White));
+        assert_eq!(Rules::adjudicate(2, 2, t).winner, None);
+        assert_eq!(Rules::adjudicate(2, 2, t).result(), "1/2-1/2");
+    }
+}

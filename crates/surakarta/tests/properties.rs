@@ -1,0 +1,195 @@
+//! Property tests: the fast generator against the plain reference, notation
+//! round trips, hashing, undo and symmetry.
+
+use proptest::prelude::*;
+use surakarta::{perft, reference, Bitboard, Color, Move, Position, Setup, Symmetry};
+
+/// A random valid position: each point empty, black or white, at most 12 pieces
+/// a side, the side not to move with at least one piece.
+fn arb_position() -> impl Strategy<Value = Position> {
+    (
+        proptest::collection::vec(0u8..3, 36),
+        any::<bool>(),
+        0u32..60,
+        1u32..100,
+    )
+        .prop_filter_map("invalid position", |(cells, white, halfmoves, fullmoves)| {
+            let (mut black, mut whites) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for (i, c) in cells.iter().enumerate() {
+                let sq = surakarta::Square::ALL[i];
+                match c {
+                    1 if black.count() < 12 => black.insert(sq),
+                    2 if whites.count() < 12 => whites.insert(sq),
+                    _ => {}
+                }
+            }
+            let turn = if white { Color::White } else { Color::Black };
+            Position::from_setup(Setup {
+                black,
+                white: whites,
+                turn,
+                halfmoves,
+                fullmoves,
+            })
+            .ok()
+        })
+}
+
+/// A sparse random position (endgame-like: 1 to 5 pieces a side).
+fn arb_sparse_position() -> impl Strategy<Value = Position> {
+    (
+        proptest::sample::subsequence((0u8..36).collect::<Vec<_>>(), 2..=10),
+        any::<u16>(),
+        any::<bool>(),
+    )
+        .prop_filter_map("invalid position", |(squares, colours, white)| {
+            let (mut black, mut whites) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for (i, &s) in squares.iter().enumerate() {
+                let sq = surakarta::Square::ALL[s as usize];
+                if colours >> i & 1 == 1 {
+                    black.insert(sq);
+                } else {
+                    whites.insert(sq);
+                }
+            }
+            let turn = if white { Color::White } else { Color::Black };
+            Position::from_sides(
+                if white { whites } else { black },
+                if white { black } else { whites },
+                turn,
+            )
+            .ok()
+        })
+}
+
+/// A position reached by random legal moves from the start.
+fn arb_played_position() -> impl Strategy<Value = Position> {
+    proptest::collection::vec(any::<u8>(), 0..120).prop_map(|choices| {
+        let mut pos = Position::new();
+        for c in choices {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures now and then so games thin out.
+            let captures = pos.captures();
+            let m = if c % 4 == 0 && !captures.is_empty() {
+                captures[c as usize % captures.len()]
+            } else {
+                moves[c as usize % moves.len()]
+            };
+            pos.play_unchecked(m);
+        }
+        pos
+    })
+}
+
+fn any_position() -> impl Strategy<Value = Position> {
+    prop_oneof![arb_position(), arb_sparse_position(), arb_played_position()]
+}
+
+fn sorted(moves: &[Move]) -> Vec<Move> {
+    let mut v = moves.to_vec();
+    v.sort();
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Every generated move is legal and every legal move is generated.
+    #[test]
+    fn movegen_matches_reference(pos in any_position()) {
+        let fast = pos.legal_moves();
+        let slow = reference::legal_moves(&pos.to_setup());
+        prop_assert_eq!(sorted(&fast), slow.clone(), "{}", pos);
+        prop_assert_eq!(fast.len(), slow.len(), "duplicates in the fast list at {}", pos);
+        prop_assert_eq!(pos.count_moves(), slow.len());
+        prop_assert_eq!(pos.has_moves(), !slow.is_empty());
+        let captures: Vec<Move> = slow.iter().copied().filter(|m| m.is_capture()).collect();
+        prop_assert_eq!(sorted(&pos.captures()), captures.clone());
+        let targets: Bitboard = captures.iter().map(|m| m.to()).collect();
+        prop_assert_eq!(pos.capture_targets(pos.turn()), targets);
+        for m in &slow {
+            prop_assert!(pos.is_legal(*m), "{} should be legal at {}", m, pos);
+        }
+    }
+
+    /// `is_legal` rejects what the generator does not produce.
+    #[test]
+    fn is_legal_agrees_with_generator(pos in any_position(), from in 0u8..36, to in 0u8..36, capture: bool) {
+        let (from, to) = (surakarta::Square::ALL[from as usize], surakarta::Square::ALL[to as usize]);
+        let m = if capture { Move::capture(from, to) } else { Move::step(from, to) };
+        prop_assert_eq!(pos.is_legal(m), pos.legal_moves().contains(&m));
+        prop_assert_eq!(pos.play(m).is_ok(), pos.legal_moves().contains(&m));
+    }
+
+    #[test]
+    fn notation_round_trip(pos in any_position()) {
+        let text = pos.to_string();
+        prop_assert_eq!(text.parse::<Position>(), Ok(pos));
+        let setup = pos.to_setup();
+        prop_assert_eq!(setup.to_string(), text.clone());
+        prop_assert_eq!(text.parse::<Setup>(), Ok(setup));
+        for m in pos.legal_moves() {
+            prop_assert_eq!(pos.parse_move(&m.to_string()), Ok(m));
+        }
+    }
+
+    #[test]
+    fn incremental_hash_equals_fresh_hash(pos in any_position(), choices in proptest::collection::vec(any::<u8>(), 1..40)) {
+        let mut pos = pos;
+        for c in choices {
+            prop_assert_eq!(pos.hash(), pos.compute_hash());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[c as usize % moves.len()]);
+        }
+        prop_assert_eq!(pos.hash(), pos.compute_hash());
+    }
+
+    #[test]
+    fn play_then_undo_restores(pos in any_position()) {
+        for m in pos.legal_moves() {
+            let mut p = pos;
+            let undo = p.play_unchecked(m);
+            prop_assert_eq!(p, pos.after(m));
+            prop_assert_eq!(p.turn(), !pos.turn());
+            let lost = pos.them().count() - p.pieces(!pos.turn()).count();
+            prop_assert_eq!(lost, u32::from(m.is_capture()));
+            p.undo(m, undo);
+            prop_assert_eq!(p, pos);
+        }
+    }
+
+    /// Symmetric positions have the symmetric moves.
+    #[test]
+    fn moves_commute_with_symmetries(pos in any_position()) {
+        let moves = sorted(&pos.legal_moves());
+        for sym in Symmetry::ALL {
+            let image = pos.transformed(sym);
+            let mapped: Vec<Move> = moves.iter().map(|m| m.transformed(sym)).collect();
+            prop_assert_eq!(sorted(&image.legal_moves()), sorted(&mapped), "{}", sym);
+            prop_assert_eq!(image.transformed(sym.inverse()), pos);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn perft_is_invariant_under_symmetries(pos in any_position()) {
+        let expected = perft(&pos, 3);
+        for sym in Symmetry::ALL {
+            prop_assert_eq!(perft(&pos.transformed(sym), 3), expected, "{} under {}", pos, sym);
+        }
+    }
+
+    #[test]
+    fn perft_matches_reference_perft(pos in prop_oneof![arb_sparse_position(), arb_played_position()]) {
+        prop_assert_eq!(perft(&pos, 2), reference::perft(&pos.to_setup(), 2));
+    }
+}

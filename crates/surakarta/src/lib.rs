@@ -12,7 +12,7 @@
 //! assert_eq!(perft(&pos, 3), 5382);
 //!
 //! let pos: Position = "ww3w/wb4/5w/6/6/b1w3 b".parse()?;
-//! let capture = pos.parse_move("b5xb6")?; // once round the small circuit
+//! let capture = pos.parse_move("b5xb6")?; // round three arcs of the small circuit
 //! assert!(capture.is_capture());
 //! assert_eq!(pos.after(capture).to_string(), "wb3w/w5/5w/6/6/b1w3 w 0 1");
 //! # Ok::<(), Box<dyn std::error::Error>>(())

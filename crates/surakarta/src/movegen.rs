@@ -33,62 +33,123 @@ pub const fn step_targets(sq: Square) -> Bitboard {
     STEPS[sq.index()]
 }
 
-const SEGMENT: u32 = 0x3f;
+/// Offsets of the eight segments in the combined word of both circuits
+/// (small circuit in bits 0..24, large in bits 32..56).
+const SEGMENT_OFFSETS: [u32; 8] = [0, 6, 12, 18, 32, 38, 44, 50];
 
-/// Calls `found(from, to)` for every capture path's end point that holds an
-/// enemy piece. The same `(from, to)` pair may be reported more than once.
+/// The bits of the combined word whose position within its segment `r`
+/// satisfies `keep(r)`.
+const fn segment_mask(lo: u32, hi: u32) -> u64 {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        let mut r = lo;
+        while r <= hi {
+            mask |= 1 << (SEGMENT_OFFSETS[i] + r);
+            r += 1;
+        }
+        i += 1;
+    }
+    mask
+}
+
+/// Positions with at least 1, 2, 4 earlier positions in their segment.
+const AFTER_1: u64 = segment_mask(1, 5);
+const AFTER_2: u64 = segment_mask(2, 5);
+const AFTER_4: u64 = segment_mask(4, 5);
+/// Positions with at least 1, 2, 4 later positions in their segment.
+const BEFORE_1: u64 = segment_mask(0, 4);
+const BEFORE_2: u64 = segment_mask(0, 3);
+const BEFORE_4: u64 = segment_mask(0, 1);
+
+/// The first (lowest) and last (highest) occupied position of every segment
+/// of both circuits, by prefix and suffix ORs that stay inside segments.
+#[inline(always)]
+fn segment_ends(words: u64) -> (u64, u64) {
+    let mut below = words;
+    below |= (below << 1) & AFTER_1;
+    below |= (below << 2) & AFTER_2;
+    below |= (below << 4) & AFTER_4;
+    let mut above = words;
+    above |= (above >> 1) & BEFORE_1;
+    above |= (above >> 2) & BEFORE_2;
+    above |= (above >> 4) & BEFORE_4;
+    let first = words & !((below << 1) & AFTER_1);
+    let last = words & !((above >> 1) & BEFORE_1);
+    (first, last)
+}
+
+/// `ALL_OCCURRENCES[c][i]`: every path position of the point at position `i`
+/// of circuit `c` (itself, and its twin if the point is a crossing).
+const ALL_OCCURRENCES: [[u32; PATH_LEN]; 2] = {
+    let mut table = [[0u32; PATH_LEN]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < PATH_LEN {
+            let sq = match c {
+                0 => Circuit::Small.at(i),
+                _ => Circuit::Large.at(i),
+            };
+            table[c][i] = OCCURRENCES[c][sq.index()];
+            i += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// Calls `found(from, to)` for the end point of every capture path. The same
+/// `(from, to)` pair may be reported more than once (at most 16 calls).
 #[inline(always)]
 fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Square, Square)) {
-    let words = circuit::path_words(us | them);
-    for c in Circuit::ALL {
-        let w = (words >> (32 * c.index())) as u32;
-        if w == 0 {
+    let occupied = circuit::path_words(us | them);
+    let ours = circuit::path_words(us);
+    let (first, last) = segment_ends(occupied);
+    // A capture passes an arc, so the next occupied position is in another
+    // segment (or the same one, round the whole loop): only the last
+    // occupied position of a segment can capture forwards, only the first
+    // backwards.
+    let mut forwards = last & ours;
+    while forwards != 0 {
+        let bit = forwards.trailing_zeros();
+        forwards &= forwards - 1;
+        let (c, p) = ((bit >> 5) as usize, (bit & 31) as usize);
+        let w = (occupied >> (32 * c)) as u32;
+        // The mover's own point or points count as empty.
+        let rest = (w & !ALL_OCCURRENCES[c][p]) as u64;
+        if rest == 0 {
             continue;
         }
-        let path = c.path();
-        let occurrences = &OCCURRENCES[c.index()];
-        for seg in 0..4 {
-            let seg_bits = w & SEGMENT << (6 * seg);
-            if seg_bits == 0 {
-                continue;
-            }
-            // Forwards from the segment's last occupied position: the next
-            // occupied position lies beyond an arc.
-            let p = (31 - seg_bits.leading_zeros()) as usize;
-            let from = path[p];
-            if us.contains(from) {
-                let rest = (w & !occurrences[from.index()]) as u64;
-                if rest != 0 {
-                    let doubled = rest | rest << PATH_LEN;
-                    let mut q = p + 1 + (doubled >> (p + 1)).trailing_zeros() as usize;
-                    if q >= PATH_LEN {
-                        q -= PATH_LEN;
-                    }
-                    let to = path[q];
-                    if them.contains(to) {
-                        found(from, to);
-                    }
-                }
-            }
-            // Backwards from the segment's first occupied position.
-            let p = seg_bits.trailing_zeros() as usize;
-            let from = path[p];
-            if us.contains(from) {
-                let rest = (w & !occurrences[from.index()]) as u64;
-                if rest != 0 {
-                    let doubled = (rest | rest << PATH_LEN) & ((1 << (p + PATH_LEN)) - 1);
-                    let mut q = 63 - doubled.leading_zeros() as usize;
-                    if q >= PATH_LEN {
-                        q -= PATH_LEN;
-                    }
-                    let to = path[q];
-                    if them.contains(to) {
-                        found(from, to);
-                    }
-                }
-            }
+        let doubled = rest | rest << PATH_LEN;
+        let mut q = p + 1 + (doubled >> (p + 1)).trailing_zeros() as usize;
+        if q >= PATH_LEN {
+            q -= PATH_LEN;
+        }
+        if ours >> (32 * c + q) & 1 == 0 {
+            found(Circuit::ALL[c].at(p), Circuit::ALL[c].at(q));
         }
     }
+    let mut backwards = first & ours;
+    while backwards != 0 {
+        let bit = backwards.trailing_zeros();
+        backwards &= backwards - 1;
+        let (c, p) = ((bit >> 5) as usize, (bit & 31) as usize);
+        let w = (occupied >> (32 * c)) as u32;
+        let rest = (w & !ALL_OCCURRENCES[c][p]) as u64;
+        if rest == 0 {
+            continue;
+        }
+        let doubled = (rest | rest << PATH_LEN) & ((1 << (p + PATH_LEN)) - 1);
+        let mut q = 63 - doubled.leading_zeros() as usize;
+        if q >= PATH_LEN {
+            q -= PATH_LEN;
+        }
+        if ours >> (32 * c + q) & 1 == 0 {
+            found(Circuit::ALL[c].at(p), Circuit::ALL[c].at(q));
+        }
+    }
+    let _ = them;
 }
 
 /// The distinct captures, at most 16, as packed moves; returns how many.

@@ -33,7 +33,7 @@ pub enum ParseSetupError {
     #[error("board field: expected 6 ranks separated by '/', found {0}")]
     RankCount(usize),
     /// A rank of the board field does not describe exactly six points.
-    #[error("board field: rank {rank} describes {points} points, expected 6")]
+    #[error("board field: rank {rank}: expected 6 points, found {points}")]
     RankWidth {
         /// The rank, 1–6.
         rank: u8,
@@ -65,7 +65,7 @@ pub enum ParseSetupError {
     Extra(String),
 }
 
-/// At most `n` characters of `s`, so errors never carry huge input.
+/// At most 24 characters of `s`, so errors never carry huge input.
 fn clip(s: &str) -> String {
     s.chars().take(24).collect()
 }

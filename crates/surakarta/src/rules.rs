@@ -134,7 +134,7 @@ impl Default for Rules {
 
 /// Why a rule set's text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid rule set {0:?}: expected pure, icga, pku, or a list like repetitions=3,no-capture=50 (0 disables)")]
+#[error("invalid rule set {0:?}: expected pure, icga, pku, or a list like repetitions=3,no-capture=50 (0 disables; repetitions at least 2)")]
 pub struct ParseRulesError(pub String);
 
 impl FromStr for Rules {
@@ -156,6 +156,9 @@ impl FromStr for Rules {
                     let n: u32 = value.trim().parse().map_err(|_| bad())?;
                     let limit = if n == 0 { None } else { Some(n) };
                     match key.trim() {
+                        // Every position occurs once: a limit of 1 would end
+                        // every game at once.
+                        "repetitions" if n == 1 => return Err(bad()),
                         "repetitions" => rules.repetitions = limit,
                         "no-capture" => rules.no_capture_plies = limit,
                         _ => return Err(bad()),
@@ -197,7 +200,7 @@ mod tests {
         assert_eq!(custom.to_string().parse::<Rules>(), Ok(custom));
         let tweaked: Rules = "icga,no-capture=0".parse().unwrap();
         assert_eq!(tweaked, Rules { repetitions: Some(3), no_capture_plies: None });
-        for bad in ["", "chess", "repetitions", "repetitions=x", "moves=3", "pure,icga"] {
+        for bad in ["", "chess", "repetitions", "repetitions=x", "repetitions=1", "moves=3", "pure,icga"] {
             assert!(bad.parse::<Rules>().is_err(), "{bad:?}");
         }
     }

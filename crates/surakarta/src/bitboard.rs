@@ -249,8 +249,14 @@ mod tests {
 
     #[test]
     fn constants() {
-        let file_a: Bitboard = Square::ALL.into_iter().filter(|s| s.file().index() == 0).collect();
-        let file_f: Bitboard = Square::ALL.into_iter().filter(|s| s.file().index() == 5).collect();
+        let file_a: Bitboard = Square::ALL
+            .into_iter()
+            .filter(|s| s.file().index() == 0)
+            .collect();
+        let file_f: Bitboard = Square::ALL
+            .into_iter()
+            .filter(|s| s.file().index() == 5)
+            .collect();
         assert_eq!(file_a, Bitboard::FILE_A);
         assert_eq!(file_f, Bitboard::FILE_F);
         assert_eq!(Bitboard::FULL.count(), 36);

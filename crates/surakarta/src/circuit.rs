@@ -71,10 +71,8 @@ const fn build_occurrences(path: &[Square; PATH_LEN]) -> [u32; 36] {
 
 /// For each circuit and square, the set of path positions (a 24-bit mask) where
 /// the square lies on that circuit's path.
-pub(crate) const OCCURRENCES: [[u32; 36]; 2] = [
-    build_occurrences(&PATHS[0]),
-    build_occurrences(&PATHS[1]),
-];
+pub(crate) const OCCURRENCES: [[u32; 36]; 2] =
+    [build_occurrences(&PATHS[0]), build_occurrences(&PATHS[1])];
 
 /// `PATH_LOOKUP[r][bits]`: the contribution of rank `r`'s occupancy `bits`
 /// (6 bits, file a = bit 0) to both circuits' cyclic occupancy words; the
@@ -184,7 +182,11 @@ mod tests {
     use super::*;
 
     fn names(c: Circuit) -> String {
-        c.path().iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+        c.path()
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     #[test]
@@ -208,7 +210,11 @@ mod tests {
         assert_eq!(Circuit::Small.squares().count(), 20);
         assert_eq!(Circuit::Large.squares().count(), 20);
         let on_some = Circuit::Small.squares() | Circuit::Large.squares();
-        assert_eq!(on_some, !Bitboard::CORNERS, "corners lie on no circuit, all else on one");
+        assert_eq!(
+            on_some,
+            !Bitboard::CORNERS,
+            "corners lie on no circuit, all else on one"
+        );
     }
 
     #[test]

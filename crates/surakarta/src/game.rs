@@ -172,7 +172,10 @@ mod tests {
         assert_eq!(outcome.termination, Termination::Repetition);
         assert_eq!(outcome.winner, None);
         assert!(game.legal_moves().is_empty());
-        assert!(matches!(game.play_text("b2-b3"), Err(GameError::GameOver(_))));
+        assert!(matches!(
+            game.play_text("b2-b3"),
+            Err(GameError::GameOver(_))
+        ));
         // Pure rules never stop it.
         let mut pure = Game::new(Position::new(), Rules::PURE);
         play_all(&mut pure, &format!("{shuffle} {shuffle} {shuffle}"));

@@ -196,7 +196,10 @@ impl IntoIterator for MoveList {
     type Item = Move;
     type IntoIter = IntoIter;
     fn into_iter(self) -> IntoIter {
-        IntoIter { list: self, next: 0 }
+        IntoIter {
+            list: self,
+            next: 0,
+        }
     }
 }
 

@@ -13,7 +13,7 @@
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::setup::Setup;
-use crate::square::{Square, File, Rank};
+use crate::square::{File, Rank, Square};
 use core::fmt;
 use core::str::FromStr;
 
@@ -164,7 +164,11 @@ fn parse_number(s: &str) -> Option<u32> {
 }
 
 /// Writes the board field of a placement.
-pub(crate) fn write_board(f: &mut fmt::Formatter<'_>, black: Bitboard, white: Bitboard) -> fmt::Result {
+pub(crate) fn write_board(
+    f: &mut fmt::Formatter<'_>,
+    black: Bitboard,
+    white: Bitboard,
+) -> fmt::Result {
     for rank in Rank::ALL.iter().rev() {
         let mut empty = 0;
         for file in File::ALL {
@@ -197,7 +201,13 @@ impl fmt::Display for Setup {
     /// The full notation, e.g. `wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_board(f, self.black, self.white)?;
-        write!(f, " {} {} {}", self.turn.char(), self.halfmoves, self.fullmoves)
+        write!(
+            f,
+            " {} {} {}",
+            self.turn.char(),
+            self.halfmoves,
+            self.fullmoves
+        )
     }
 }
 
@@ -282,8 +292,20 @@ mod tests {
             ("6/6/5/6/6/6 b", RankWidth { rank: 4, points: 5 }),
             ("6/6/6/6/6/bbbbbbb b", RankWidth { rank: 1, points: 7 }),
             ("6/6/6/6/6/33b b", RankWidth { rank: 1, points: 7 }),
-            ("6/6/6/6/6/5x b", BoardChar { rank: 1, found: 'x' }),
-            ("6/6/6/6/6/06 b", BoardChar { rank: 1, found: '0' }),
+            (
+                "6/6/6/6/6/5x b",
+                BoardChar {
+                    rank: 1,
+                    found: 'x',
+                },
+            ),
+            (
+                "6/6/6/6/6/06 b",
+                BoardChar {
+                    rank: 1,
+                    found: '0',
+                },
+            ),
             ("6/6/6/6/6/6", MissingTurn),
             ("6/6/6/6/6/6 x", Turn("x".into())),
             ("6/6/6/6/6/6 black", Turn("black".into())),
@@ -304,13 +326,19 @@ mod tests {
     #[test]
     fn move_text() {
         let m: MoveText = "b2-c3".parse().unwrap();
-        assert_eq!((m.from.to_string(), m.to.to_string(), m.capture), ("b2".into(), "c3".into(), Some(false)));
+        assert_eq!(
+            (m.from.to_string(), m.to.to_string(), m.capture),
+            ("b2".into(), "c3".into(), Some(false))
+        );
         let m: MoveText = "b2xe5".parse().unwrap();
         assert_eq!(m.capture, Some(true));
         assert_eq!(m.to_string(), "b2xe5");
         let m: MoveText = "b2c3".parse().unwrap();
         assert_eq!(m.capture, None);
-        for bad in ["", "b2", "b2-", "b2-c", "b2+c3", "b2-c7", "g2-c3", "b2--c3", "b2-c3 ", "B2-C3", "b2_c3"] {
+        for bad in [
+            "", "b2", "b2-", "b2-c", "b2+c3", "b2-c7", "g2-c3", "b2--c3", "b2-c3 ", "B2-C3",
+            "b2_c3",
+        ] {
             assert!(bad.parse::<MoveText>().is_err(), "{bad:?}");
         }
     }

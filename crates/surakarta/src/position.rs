@@ -152,7 +152,11 @@ impl Position {
     /// The position from the side to move's pieces `us` and the other side's
     /// `them`, with counters at their start values; validated like
     /// [`Position::from_setup`].
-    pub fn from_sides(us: Bitboard, them: Bitboard, turn: Color) -> Result<Position, PositionError> {
+    pub fn from_sides(
+        us: Bitboard,
+        them: Bitboard,
+        turn: Color,
+    ) -> Result<Position, PositionError> {
         let (black, white) = match turn {
             Color::Black => (us, them),
             Color::White => (them, us),
@@ -446,7 +450,13 @@ impl fmt::Display for Position {
     /// The position's notation, e.g. `wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_board(f, self.pieces[0], self.pieces[1])?;
-        write!(f, " {} {} {}", self.turn.char(), self.halfmoves, self.fullmoves)
+        write!(
+            f,
+            " {} {} {}",
+            self.turn.char(),
+            self.halfmoves,
+            self.fullmoves
+        )
     }
 }
 

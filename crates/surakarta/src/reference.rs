@@ -58,6 +58,7 @@ impl ArrayBoard {
     /// Every legal move, sorted, each `(from, to)` once.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
+        let loops = CIRCUITS.map(circuit_loop);
         let me = Some(self.turn);
         let enemy = Some(!self.turn);
         for from in 0..36 {
@@ -82,8 +83,7 @@ impl ArrayBoard {
             // both directions, walk over empty points (its own start counts
             // as empty) until the first occupied point; capture it if it is an
             // enemy and at least one arc was passed.
-            for text in CIRCUITS {
-                let stops = circuit_loop(text);
+            for stops in &loops {
                 let n = stops.len() as i32;
                 for start in 0..stops.len() {
                     if stops[start] != Stop::Point(from) {
@@ -99,7 +99,8 @@ impl ArrayBoard {
                                 Stop::Point(p) if p == from || self.cells[p].is_none() => {}
                                 Stop::Point(p) => {
                                     if self.cells[p] == enemy && arcs > 0 {
-                                        moves.push(Move::capture(Square::ALL[from], Square::ALL[p]));
+                                        moves
+                                            .push(Move::capture(Square::ALL[from], Square::ALL[p]));
                                     }
                                     break;
                                 }

@@ -191,16 +191,40 @@ mod tests {
 
     #[test]
     fn parse_and_display() {
-        for (text, rules) in [("pure", Rules::PURE), ("icga", Rules::ICGA), ("pku", Rules::PKU)] {
+        for (text, rules) in [
+            ("pure", Rules::PURE),
+            ("icga", Rules::ICGA),
+            ("pku", Rules::PKU),
+        ] {
             assert_eq!(text.parse::<Rules>(), Ok(rules));
             assert_eq!(rules.to_string(), text);
         }
         let custom: Rules = "repetitions=4,no-capture=100".parse().unwrap();
-        assert_eq!(custom, Rules { repetitions: Some(4), no_capture_plies: Some(100) });
+        assert_eq!(
+            custom,
+            Rules {
+                repetitions: Some(4),
+                no_capture_plies: Some(100)
+            }
+        );
         assert_eq!(custom.to_string().parse::<Rules>(), Ok(custom));
         let tweaked: Rules = "icga,no-capture=0".parse().unwrap();
-        assert_eq!(tweaked, Rules { repetitions: Some(3), no_capture_plies: None });
-        for bad in ["", "chess", "repetitions", "repetitions=x", "repetitions=1", "moves=3", "pure,icga"] {
+        assert_eq!(
+            tweaked,
+            Rules {
+                repetitions: Some(3),
+                no_capture_plies: None
+            }
+        );
+        for bad in [
+            "",
+            "chess",
+            "repetitions",
+            "repetitions=x",
+            "repetitions=1",
+            "moves=3",
+            "pure,icga",
+        ] {
             assert!(bad.parse::<Rules>().is_err(), "{bad:?}");
         }
     }

@@ -67,7 +67,7 @@ impl Setup {
     }
 
     /// The image of the placement under a board symmetry (counters unchanged).
-    pub const fn transformed(&self, sym: Symmetry) -> Setup {
+    pub fn transformed(&self, sym: Symmetry) -> Setup {
         Setup {
             black: sym.bitboard(self.black),
             white: sym.bitboard(self.white),

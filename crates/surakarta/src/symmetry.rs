@@ -44,7 +44,7 @@ const SQUARE_MAP: [[u8; 36]; 8] = {
 
 /// `RANK_MAP[sym][rank][bits]`: the image of the points of `rank` given by the
 /// six `bits`, so a whole bitboard maps with six lookups.
-const RANK_MAP: [[[u64; 64]; 6]; 8] = {
+static RANK_MAP: [[[u64; 64]; 6]; 8] = {
     let mut table = [[[0u64; 64]; 6]; 8];
     let mut sym = 0;
     while sym < 8 {
@@ -176,7 +176,7 @@ impl Symmetry {
 
     /// The image of a set of points.
     #[inline]
-    pub const fn bitboard(self, bb: Bitboard) -> Bitboard {
+    pub fn bitboard(self, bb: Bitboard) -> Bitboard {
         let t = &RANK_MAP[self.0 as usize];
         let b = bb.0;
         Bitboard(

@@ -46,7 +46,11 @@ fn reference_generator_matches_reference_counts() {
     for (fen, counts) in reference_counts() {
         let setup: Setup = fen.parse().unwrap();
         for (depth, expected) in counts.into_iter().filter(|&(d, _)| d <= 3) {
-            assert_eq!(reference::perft(&setup, depth), expected, "{fen} depth {depth}");
+            assert_eq!(
+                reference::perft(&setup, depth),
+                expected,
+                "{fen} depth {depth}"
+            );
         }
     }
 }
@@ -76,7 +80,11 @@ fn perft_is_invariant_under_symmetries() {
         let pos: Position = fen.parse().unwrap();
         let expected = perft(&pos, 4);
         for sym in Symmetry::ALL {
-            assert_eq!(perft(&pos.transformed(sym), 4), expected, "{fen} under {sym}");
+            assert_eq!(
+                perft(&pos.transformed(sym), 4),
+                expected,
+                "{fen} under {sym}"
+            );
         }
     }
 }

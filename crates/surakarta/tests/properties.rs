@@ -13,26 +13,29 @@ fn arb_position() -> impl Strategy<Value = Position> {
         0u32..60,
         1u32..100,
     )
-        .prop_filter_map("invalid position", |(cells, white, halfmoves, fullmoves)| {
-            let (mut black, mut whites) = (Bitboard::EMPTY, Bitboard::EMPTY);
-            for (i, c) in cells.iter().enumerate() {
-                let sq = surakarta::Square::ALL[i];
-                match c {
-                    1 if black.count() < 12 => black.insert(sq),
-                    2 if whites.count() < 12 => whites.insert(sq),
-                    _ => {}
+        .prop_filter_map(
+            "invalid position",
+            |(cells, white, halfmoves, fullmoves)| {
+                let (mut black, mut whites) = (Bitboard::EMPTY, Bitboard::EMPTY);
+                for (i, c) in cells.iter().enumerate() {
+                    let sq = surakarta::Square::ALL[i];
+                    match c {
+                        1 if black.count() < 12 => black.insert(sq),
+                        2 if whites.count() < 12 => whites.insert(sq),
+                        _ => {}
+                    }
                 }
-            }
-            let turn = if white { Color::White } else { Color::Black };
-            Position::from_setup(Setup {
-                black,
-                white: whites,
-                turn,
-                halfmoves,
-                fullmoves,
-            })
-            .ok()
-        })
+                let turn = if white { Color::White } else { Color::Black };
+                Position::from_setup(Setup {
+                    black,
+                    white: whites,
+                    turn,
+                    halfmoves,
+                    fullmoves,
+                })
+                .ok()
+            },
+        )
 }
 
 /// A sparse random position (endgame-like: 1 to 5 pieces a side).

@@ -62,21 +62,59 @@ const BEFORE_1: u64 = segment_mask(0, 4);
 const BEFORE_2: u64 = segment_mask(0, 3);
 const BEFORE_4: u64 = segment_mask(0, 1);
 
-/// The first (lowest) and last (highest) occupied position of every segment
-/// of both circuits, by prefix and suffix ORs that stay inside segments.
+/// The top position of every segment, where segment-wide flags are kept.
+const TOPS: u64 = segment_mask(5, 5);
+/// The tops of segment 0 and of segment 3 of each circuit.
+const FIRST_TOPS: u64 = 1 << 5 | 1 << 37;
+const LAST_TOPS: u64 = 1 << 23 | 1 << 55;
+
+/// Each position ORed with every earlier position of its segment.
 #[inline(always)]
-fn segment_ends(words: u64) -> (u64, u64) {
-    let mut below = words;
-    below |= (below << 1) & AFTER_1;
-    below |= (below << 2) & AFTER_2;
-    below |= (below << 4) & AFTER_4;
-    let mut above = words;
-    above |= (above >> 1) & BEFORE_1;
-    above |= (above >> 2) & BEFORE_2;
-    above |= (above >> 4) & BEFORE_4;
-    let first = words & !((below << 1) & AFTER_1);
-    let last = words & !((above >> 1) & BEFORE_1);
-    (first, last)
+const fn smear_up(mut x: u64) -> u64 {
+    x |= (x << 1) & AFTER_1;
+    x |= (x << 2) & AFTER_2;
+    x |= (x << 4) & AFTER_4;
+    x
+}
+
+/// Each position ORed with every later position of its segment.
+#[inline(always)]
+const fn smear_down(mut x: u64) -> u64 {
+    x |= (x >> 1) & BEFORE_1;
+    x |= (x >> 2) & BEFORE_2;
+    x |= (x >> 4) & BEFORE_4;
+    x
+}
+
+/// Segment flags (at [`TOPS`]) moved so that segment `s` holds segment `s + 1`'s.
+#[inline(always)]
+const fn flags_of_next(flags: u64) -> u64 {
+    ((flags >> 6) & (TOPS & !LAST_TOPS)) | ((flags << 18) & LAST_TOPS)
+}
+
+/// Segment flags (at [`TOPS`]) moved so that segment `s` holds segment `s - 1`'s.
+#[inline(always)]
+const fn flags_of_previous(flags: u64) -> u64 {
+    ((flags << 6) & (TOPS & !FIRST_TOPS)) | ((flags >> 18) & FIRST_TOPS)
+}
+
+/// `SQUARE_AT[32 c + i]`: the point at position `i` of circuit `c`, so a bit
+/// index of the combined word names its point directly.
+const SQUARE_AT: [Square; 64] = {
+    let mut table = [Square::ALL[0]; 64]; // positions 24..32 are never read
+    let mut i = 0;
+    while i < PATH_LEN {
+        table[i] = Circuit::Small.at(i);
+        table[32 + i] = Circuit::Large.at(i);
+        i += 1;
+    }
+    table
+};
+
+/// The only bit of `word` within the segment whose top is `top`.
+#[inline(always)]
+fn bit_in_segment(word: u64, top: u32) -> usize {
+    ((word >> (top - 5)) & 0x3f).trailing_zeros() as usize + (top - 5) as usize
 }
 
 /// `ALL_OCCURRENCES[c][i]`: every path position of the point at position `i`
@@ -87,11 +125,7 @@ const ALL_OCCURRENCES: [[u32; PATH_LEN]; 2] = {
     while c < 2 {
         let mut i = 0;
         while i < PATH_LEN {
-            let sq = match c {
-                0 => Circuit::Small.at(i),
-                _ => Circuit::Large.at(i),
-            };
-            table[c][i] = OCCURRENCES[c][sq.index()];
+            table[c][i] = OCCURRENCES[c][SQUARE_AT[32 * c + i].index()];
             i += 1;
         }
         c += 1;
@@ -99,54 +133,128 @@ const ALL_OCCURRENCES: [[u32; PATH_LEN]; 2] = {
     table
 };
 
+/// The positions of crossing points (those on their circuit twice), in the
+/// combined word.
+const CROSSINGS: u64 = {
+    let mut mask = 0u64;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < PATH_LEN {
+            if ALL_OCCURRENCES[c][i].count_ones() == 2 {
+                mask |= 1 << (32 * c + i);
+            }
+            i += 1;
+        }
+        c += 1;
+    }
+    mask
+};
+
+/// The first occupied position strictly after `p` along circuit `c`, the
+/// mover's own point or points (at `p`) counting as empty; `None` if there is
+/// none.
+#[inline(always)]
+fn scan_forwards(occupied: u64, c: usize, p: usize) -> Option<usize> {
+    let rest = ((occupied >> (32 * c)) as u32 & !ALL_OCCURRENCES[c][p]) as u64;
+    if rest == 0 {
+        return None;
+    }
+    let doubled = rest | rest << PATH_LEN;
+    let q = p + 1 + (doubled >> (p + 1)).trailing_zeros() as usize;
+    Some(if q >= PATH_LEN { q - PATH_LEN } else { q })
+}
+
+/// The first occupied position strictly before `p` along circuit `c`, as
+/// [`scan_forwards`] in the other direction.
+#[inline(always)]
+fn scan_backwards(occupied: u64, c: usize, p: usize) -> Option<usize> {
+    let rest = ((occupied >> (32 * c)) as u32 & !ALL_OCCURRENCES[c][p]) as u64;
+    if rest == 0 {
+        return None;
+    }
+    let doubled = (rest | rest << PATH_LEN) & ((1 << (p + PATH_LEN)) - 1);
+    let q = 63 - doubled.leading_zeros() as usize;
+    Some(if q >= PATH_LEN { q - PATH_LEN } else { q })
+}
+
 /// Calls `found(from, to)` for the end point of every capture path. The same
 /// `(from, to)` pair may be reported more than once (at most 16 calls).
+///
+/// A capture passes an arc, so the first occupied position it meets lies in
+/// another segment (or in its own, after the whole loop): only the last
+/// occupied position of a segment can capture forwards, only the first
+/// backwards. For a mover that is not a crossing point and whose next
+/// segment along the direction is occupied, the target is that segment's
+/// first (or last) occupied position: all such movers are decided at once
+/// with segment flags. The rest (crossing points, whose twin counts as
+/// empty, and movers facing an empty segment) are scanned one by one.
 #[inline(always)]
 fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Square, Square)) {
     let occupied = circuit::path_words(us | them);
     let ours = circuit::path_words(us);
-    let (first, last) = segment_ends(occupied);
-    // A capture passes an arc, so the next occupied position is in another
-    // segment (or the same one, round the whole loop): only the last
-    // occupied position of a segment can capture forwards, only the first
-    // backwards.
-    let mut forwards = last & ours;
-    while forwards != 0 {
-        let bit = forwards.trailing_zeros();
-        forwards &= forwards - 1;
-        let (c, p) = ((bit >> 5) as usize, (bit & 31) as usize);
-        let w = (occupied >> (32 * c)) as u32;
-        // The mover's own point or points count as empty.
-        let rest = (w & !ALL_OCCURRENCES[c][p]) as u64;
-        if rest == 0 {
-            continue;
-        }
-        let doubled = rest | rest << PATH_LEN;
-        let mut q = p + 1 + (doubled >> (p + 1)).trailing_zeros() as usize;
-        if q >= PATH_LEN {
-            q -= PATH_LEN;
-        }
-        if ours >> (32 * c + q) & 1 == 0 {
-            found(Circuit::ALL[c].at(p), Circuit::ALL[c].at(q));
+    let below = smear_up(occupied);
+    let above = smear_down(occupied);
+    let first = occupied & !((below << 1) & AFTER_1);
+    let last = occupied & !((above >> 1) & BEFORE_1);
+    let nonempty = below & TOPS;
+    let theirs = occupied & !ours;
+
+    // Forwards.
+    let movers = last & ours;
+    let simple = flags_of_next(nonempty) & smear_up(movers & !CROSSINGS) & TOPS;
+    let mut hits = simple & flags_of_next(smear_up(first & theirs));
+    while hits != 0 {
+        let top = hits.trailing_zeros();
+        hits &= hits - 1;
+        let next_top = if LAST_TOPS >> top & 1 != 0 {
+            top - 18
+        } else {
+            top + 6
+        };
+        found(
+            SQUARE_AT[bit_in_segment(last, top)],
+            SQUARE_AT[bit_in_segment(first, next_top)],
+        );
+    }
+    let mut rest = movers & !smear_down(simple);
+    while rest != 0 {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (c, p) = (bit >> 5, bit & 31);
+        if let Some(q) = scan_forwards(occupied, c, p) {
+            if ours >> (32 * c + q) & 1 == 0 {
+                found(SQUARE_AT[bit], SQUARE_AT[32 * c + q]);
+            }
         }
     }
-    let mut backwards = first & ours;
-    while backwards != 0 {
-        let bit = backwards.trailing_zeros();
-        backwards &= backwards - 1;
-        let (c, p) = ((bit >> 5) as usize, (bit & 31) as usize);
-        let w = (occupied >> (32 * c)) as u32;
-        let rest = (w & !ALL_OCCURRENCES[c][p]) as u64;
-        if rest == 0 {
-            continue;
-        }
-        let doubled = (rest | rest << PATH_LEN) & ((1 << (p + PATH_LEN)) - 1);
-        let mut q = 63 - doubled.leading_zeros() as usize;
-        if q >= PATH_LEN {
-            q -= PATH_LEN;
-        }
-        if ours >> (32 * c + q) & 1 == 0 {
-            found(Circuit::ALL[c].at(p), Circuit::ALL[c].at(q));
+
+    // Backwards.
+    let movers = first & ours;
+    let simple = flags_of_previous(nonempty) & smear_up(movers & !CROSSINGS) & TOPS;
+    let mut hits = simple & flags_of_previous(smear_up(last & theirs));
+    while hits != 0 {
+        let top = hits.trailing_zeros();
+        hits &= hits - 1;
+        let previous_top = if FIRST_TOPS >> top & 1 != 0 {
+            top + 18
+        } else {
+            top - 6
+        };
+        found(
+            SQUARE_AT[bit_in_segment(first, top)],
+            SQUARE_AT[bit_in_segment(last, previous_top)],
+        );
+    }
+    let mut rest = movers & !smear_down(simple);
+    while rest != 0 {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (c, p) = (bit >> 5, bit & 31);
+        if let Some(q) = scan_backwards(occupied, c, p) {
+            if ours >> (32 * c + q) & 1 == 0 {
+                found(SQUARE_AT[bit], SQUARE_AT[32 * c + q]);
+            }
         }
     }
     let _ = them;
@@ -229,4 +337,33 @@ pub(crate) fn has_moves(us: Bitboard, them: Bitboard) -> bool {
     let mut any = false;
     for_each_capture_path(us, them, |_, _| any = true);
     any
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crossing_mask_names_the_crossings() {
+        let names: Vec<String> = (0..64)
+            .filter(|b| CROSSINGS >> b & 1 == 1)
+            .map(|b| SQUARE_AT[b].to_string())
+            .collect();
+        let small = ["b2", "b5", "b5", "e5", "e5", "e2", "e2", "b2"];
+        let large = ["c3", "c4", "c4", "d4", "d4", "d3", "d3", "c3"];
+        assert_eq!(names, [&small[..], &large[..]].concat());
+    }
+
+    #[test]
+    fn segment_flags_rotate_within_each_circuit() {
+        for (c, base) in [(0u32, 0u32), (1, 32)] {
+            for s in 0..4u32 {
+                let top = 1u64 << (base + 6 * s + 5);
+                let next = 1u64 << (base + 6 * ((s + 3) % 4) + 5);
+                let previous = 1u64 << (base + 6 * ((s + 1) % 4) + 5);
+                assert_eq!(flags_of_next(top), next, "circuit {c} segment {s}");
+                assert_eq!(flags_of_previous(top), previous, "circuit {c} segment {s}");
+            }
+        }
+    }
 }

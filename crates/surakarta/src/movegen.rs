@@ -1,15 +1,17 @@
 //! Fast move generation on bitboards.
 //!
 //! Steps come from precomputed neighbour masks (or, when only counting, from
-//! eight whole-board shifts). Captures never walk point by point: each
-//! circuit's occupancy is gathered into a 24-bit cyclic word with six table
-//! lookups ([`circuit::path_words`]); then, because a capture must pass an arc,
-//! only the last occupied position of each segment can capture forwards and
-//! only the first can capture backwards. For each such candidate that belongs
-//! to the side to move, one bit scan on the doubled word (its own point or
-//! points cleared, since the mover's start counts as empty) finds the first
-//! occupied point along the path; if it holds an enemy piece, that is a
-//! capture. At most 16 candidates exist, whatever the number of pieces.
+//! eight whole-board shifts). Captures never walk point by point: both
+//! circuits' occupancy is gathered into one word (24 bits per circuit, six
+//! table lookups, [`circuit::path_words`]). A capture must pass an arc, so
+//! only the last occupied position of a segment can capture forwards and only
+//! the first backwards (at most 16 candidates). Prefix and suffix ORs inside
+//! segments find those ends for all eight segments at once; for a candidate
+//! that is not a crossing point and faces an occupied segment, the target is
+//! that segment's nearest occupied position, decided for all such candidates
+//! with segment flags. Only the remaining candidates (crossing points, whose
+//! twin position counts as empty, and candidates facing an empty segment)
+//! take one bit scan each on the doubled circuit word.
 
 use crate::bitboard::Bitboard;
 use crate::circuit::{self, Circuit, OCCURRENCES, PATH_LEN};
@@ -191,6 +193,7 @@ fn scan_backwards(occupied: u64, c: usize, p: usize) -> Option<usize> {
 /// empty, and movers facing an empty segment) are scanned one by one.
 #[inline(always)]
 fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Square, Square)) {
+    debug_assert!((us & them).is_empty());
     let occupied = circuit::path_words(us | them);
     let ours = circuit::path_words(us);
     let below = smear_up(occupied);
@@ -257,7 +260,6 @@ fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Squ
             }
         }
     }
-    let _ = them;
 }
 
 /// The distinct captures, at most 16, as packed moves; returns how many.

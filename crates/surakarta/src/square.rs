@@ -3,85 +3,62 @@
 use core::fmt;
 use core::str::FromStr;
 
-/// A file (column) `a`–`f`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct File(u8);
+/// Defines a board coordinate type (`File` or `Rank`): six values, indexed
+/// `0..6`, written as one character from `$first`.
+macro_rules! coordinate {
+    ($(#[$doc:meta])* $name:ident, $first:literal, $what:literal, $range:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(u8);
 
-/// A rank (row) `1`–`6`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Rank(u8);
+        impl $name {
+            #[doc = concat!("All six ", $what, "s, `", $first, "` first.")]
+            pub const ALL: [$name; 6] = [$name(0), $name(1), $name(2), $name(3), $name(4), $name(5)];
 
-impl File {
-    /// All six files, `a` first.
-    pub const ALL: [File; 6] = [File(0), File(1), File(2), File(3), File(4), File(5)];
+            #[doc = concat!("The ", $what, " with index `0..6` (`", $first, "` = 0), or `None`.")]
+            #[inline]
+            pub const fn new(index: u8) -> Option<$name> {
+                if index < 6 {
+                    Some($name(index))
+                } else {
+                    None
+                }
+            }
 
-    /// The file with index `0..6` (`a` = 0), or `None`.
-    #[inline]
-    pub const fn new(index: u8) -> Option<File> {
-        if index < 6 {
-            Some(File(index))
-        } else {
-            None
+            #[doc = concat!("Index `0..6`, `", $first, "` = 0.")]
+            #[inline]
+            pub const fn index(self) -> u8 {
+                self.0
+            }
+
+            #[doc = concat!("The character ", $range, ".")]
+            #[inline]
+            pub const fn char(self) -> char {
+                char::from_u32($first as u32 + self.0 as u32).unwrap_or($first)
+            }
+
+            #[doc = concat!("Parses a character ", $range, ".")]
+            #[inline]
+            pub const fn from_char(c: char) -> Option<$name> {
+                let i = (c as u32).wrapping_sub($first as u32);
+                if i < 6 {
+                    Some($name(i as u8))
+                } else {
+                    None
+                }
+            }
         }
-    }
-
-    /// Index `0..6`, `a` = 0.
-    #[inline]
-    pub const fn index(self) -> u8 {
-        self.0
-    }
-
-    /// The letter `a`–`f`.
-    #[inline]
-    pub const fn char(self) -> char {
-        (b'a' + self.0) as char
-    }
-
-    /// Parses a letter `a`–`f`.
-    #[inline]
-    pub const fn from_char(c: char) -> Option<File> {
-        match c {
-            'a'..='f' => Some(File(c as u8 - b'a')),
-            _ => None,
-        }
-    }
+    };
 }
 
-impl Rank {
-    /// All six ranks, `1` first.
-    pub const ALL: [Rank; 6] = [Rank(0), Rank(1), Rank(2), Rank(3), Rank(4), Rank(5)];
-
-    /// The rank with index `0..6` (rank 1 = 0), or `None`.
-    #[inline]
-    pub const fn new(index: u8) -> Option<Rank> {
-        if index < 6 {
-            Some(Rank(index))
-        } else {
-            None
-        }
-    }
-
-    /// Index `0..6`, rank 1 = 0.
-    #[inline]
-    pub const fn index(self) -> u8 {
-        self.0
-    }
-
-    /// The digit `1`–`6`.
-    #[inline]
-    pub const fn char(self) -> char {
-        (b'1' + self.0) as char
-    }
-
-    /// Parses a digit `1`–`6`.
-    #[inline]
-    pub const fn from_char(c: char) -> Option<Rank> {
-        match c {
-            '1'..='6' => Some(Rank(c as u8 - b'1')),
-            _ => None,
-        }
-    }
-}
+coordinate!(
+    /// A file (column) `a`–`f`.
+    File, 'a', "file", "`a`–`f`"
+);
+coordinate!(
+    /// A rank (row) `1`–`6`.
+    Rank, '1', "rank", "`1`–`6`"
+);
 
 /// One of the 36 points, numbered `a1 = 0, b1 = 1, …, f1 = 5, a2 = 6, …, f6 = 35`
 /// (index = 6 · rank + file).

@@ -34,7 +34,10 @@ macro_rules! coordinate {
             #[doc = concat!("The character ", $range, ".")]
             #[inline]
             pub const fn char(self) -> char {
-                char::from_u32($first as u32 + self.0 as u32).unwrap_or($first)
+                match char::from_u32($first as u32 + self.0 as u32) {
+                    Some(c) => c,
+                    None => $first, // unreachable: the index is below 6
+                }
             }
 
             #[doc = concat!("Parses a character ", $range, ".")]

@@ -1,14 +1,16 @@
 //! The `surakarta` command line: a thin layer over the workspace's libraries.
 //! It parses arguments, calls the libraries and prints; nothing else.
 //!
-//! Exit codes: 0 success, 2 bad input (one line on stderr), 1 a failed check.
+//! Exit codes: 0 success, 2 bad input (one `error:` line on stderr; clap's
+//! own argument errors also exit 2, with a usage hint). Code 1 is reserved for
+//! failed verifications (tablebases, later).
 
 mod perft;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Surakarta rules, perft, tablebases and engine.
+/// Surakarta from the command line: perft (tablebases, search and play are planned).
 #[derive(Parser, Debug)]
 #[command(name = "surakarta", version, about, propagate_version = true)]
 struct Cli {

@@ -9,6 +9,9 @@ use surakarta::{perft, Move, Position};
 /// Deepest perft accepted: depth 9 from the start already takes hours.
 const MAX_DEPTH: u32 = 12;
 
+/// Most worker threads accepted.
+const MAX_THREADS: usize = 1024;
+
 #[derive(Args, Debug)]
 pub(crate) struct PerftArgs {
     /// Depth in plies, 1 to 12.
@@ -20,7 +23,7 @@ pub(crate) struct PerftArgs {
     /// Also print the count below each first move.
     #[arg(long)]
     divide: bool,
-    /// Worker threads (default: one per core; 1 runs single-threaded).
+    /// Worker threads, 1 to 1024 (default: one per core; 1 runs single-threaded).
     #[arg(long, short = 't', value_name = "N")]
     threads: Option<usize>,
     /// Print one JSON object instead of text.
@@ -73,7 +76,11 @@ pub(crate) fn run(args: PerftArgs) -> Result<(), UsageError> {
         None => Position::new(),
     };
     let threads = match args.threads {
-        Some(0) => return Err(UsageError("--threads must be at least 1".into())),
+        Some(n) if n == 0 || n > MAX_THREADS => {
+            return Err(UsageError(format!(
+                "--threads {n} is out of range: give 1 to {MAX_THREADS}"
+            )))
+        }
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };

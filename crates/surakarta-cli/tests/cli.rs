@@ -81,7 +81,14 @@ fn bad_input_exits_2_with_one_line() {
             &["perft", "3", "--position", "6/6/6/6/6/bbbbbb b"],
             "white, who is not to move, has no pieces",
         ),
-        (&["perft", "3", "--threads", "0"], "--threads"),
+        (
+            &["perft", "3", "--threads", "0"],
+            "--threads 0 is out of range",
+        ),
+        (
+            &["perft", "3", "--threads", "100000"],
+            "--threads 100000 is out of range",
+        ),
     ];
     for (args, needle) in cases {
         let o = run(args);

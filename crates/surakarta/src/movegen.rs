@@ -39,8 +39,7 @@ pub const fn step_targets(sq: Square) -> Bitboard {
 /// (small circuit in bits 0..24, large in bits 32..56).
 const SEGMENT_OFFSETS: [u32; 8] = [0, 6, 12, 18, 32, 38, 44, 50];
 
-/// The bits of the combined word whose position within its segment `r`
-/// satisfies `keep(r)`.
+/// The bits of the combined word at positions `lo..=hi` within every segment.
 const fn segment_mask(lo: u32, hi: u32) -> u64 {
     let mut mask = 0u64;
     let mut i = 0;

@@ -326,6 +326,10 @@ impl Position {
     /// [`Position::is_legal`]); an illegal one leaves a meaningless position.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        debug_assert!(
+            self.is_legal(m),
+            "play_unchecked: {m} is not legal in {self}"
+        );
         let undo = Undo {
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,

@@ -3,14 +3,14 @@
 //! Invariants: parsing never panics; a parsed `Setup` prints as text that
 //! parses back to an equal `Setup`; a `Position` parses exactly when its
 //! `Setup` parses and validates; a parsed `Position` prints as text that
-//! parses back to an equal `Position`, its incremental hash equals the hash
-//! computed from scratch, and the fast move generator agrees with
-//! `surakarta::reference::legal_moves`.
+//! parses back to an equal `Position`, and it passes every single-position
+//! check of `surakarta_fuzz::check_position` (fresh hash, fast generator
+//! equal to `surakarta::reference::legal_moves`, symmetric images).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surakarta::{Move, Position, Setup};
+use surakarta::{Position, Setup};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -59,15 +59,6 @@ fuzz_target!(|data: &[u8]| {
         "Position round trip of {text:?} via {printed:?}"
     );
     assert_eq!(pos.to_setup(), setup.unwrap(), "{text:?}");
-    assert_eq!(pos.hash(), pos.compute_hash(), "{text:?}: stale hash");
 
-    let mut fast: Vec<Move> = pos.legal_moves().to_vec();
-    fast.sort();
-    let reference = surakarta::reference::legal_moves(&pos.to_setup());
-    assert_eq!(
-        fast, reference,
-        "{text:?}: fast and reference move generators disagree"
-    );
-    assert_eq!(pos.count_moves(), fast.len(), "{text:?}: count_moves");
-    assert_eq!(pos.has_moves(), !fast.is_empty(), "{text:?}: has_moves");
+    surakarta_fuzz::check_position(&pos);
 });

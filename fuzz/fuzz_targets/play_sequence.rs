@@ -21,9 +21,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surakarta::{
-    Bitboard, Color, Game, GameError, Move, Position, Rules, Setup, Symmetry, Termination,
-};
+use surakarta::{Bitboard, Color, Game, GameError, Position, Rules, Setup};
+use surakarta_fuzz::check_position;
 
 /// Longest game played from one input.
 const MAX_PLIES: usize = 512;
@@ -61,65 +60,6 @@ fn start(data: &[u8]) -> Option<(Position, &[u8])> {
             Some((pos, moves))
         }
     }
-}
-
-fn sorted(moves: impl IntoIterator<Item = Move>) -> Vec<Move> {
-    let mut v: Vec<Move> = moves.into_iter().collect();
-    v.sort();
-    v
-}
-
-fn check_position(pos: &Position) -> Vec<Move> {
-    assert_eq!(pos.hash(), pos.compute_hash(), "{pos:?}: stale hash");
-    let list = pos.legal_moves();
-    let fast = sorted(list.iter().copied());
-    let reference = surakarta::reference::legal_moves(&pos.to_setup());
-    assert_eq!(
-        fast, reference,
-        "{pos:?}: fast and reference move generators disagree"
-    );
-    assert_eq!(pos.count_moves(), list.len(), "{pos:?}: count_moves");
-    assert_eq!(pos.has_moves(), !list.is_empty(), "{pos:?}: has_moves");
-    assert_eq!(
-        sorted(pos.captures()),
-        sorted(list.iter().copied().filter(|m| m.is_capture())),
-        "{pos:?}: captures"
-    );
-    for &m in list.iter() {
-        assert!(
-            pos.is_legal(m),
-            "{pos:?}: {m} is generated but not is_legal"
-        );
-    }
-    match pos.outcome() {
-        None => assert!(!list.is_empty(), "{pos:?}: no moves but no outcome"),
-        Some(o) => {
-            assert!(list.is_empty(), "{pos:?}: outcome {o} with moves");
-            assert_eq!(o.winner, Some(!pos.turn()), "{pos:?}");
-            let expected = if pos.us().is_empty() {
-                Termination::NoPieces
-            } else {
-                Termination::NoMoves
-            };
-            assert_eq!(o.termination, expected, "{pos:?}");
-        }
-    }
-    for sym in Symmetry::ALL {
-        let image = pos.transformed(sym);
-        assert_eq!(
-            image.hash(),
-            image.compute_hash(),
-            "{pos:?} under {sym}: stale hash"
-        );
-        let moves = image.legal_moves();
-        assert_eq!(moves.len(), list.len(), "{pos:?} under {sym}: move count");
-        assert_eq!(
-            sorted(moves),
-            sorted(list.iter().map(|m| m.transformed(sym))),
-            "{pos:?} under {sym}: moves are not the images of the moves"
-        );
-    }
-    list.to_vec()
 }
 
 fuzz_target!(|data: &[u8]| {

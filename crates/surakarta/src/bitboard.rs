@@ -261,13 +261,7 @@ mod tests {
         assert_eq!(file_f, Bitboard::FILE_F);
         assert_eq!(Bitboard::FULL.count(), 36);
         assert_eq!(Bitboard::CORNERS.count(), 4);
-        assert!(Bitboard::CORNERS.all_corners());
-    }
-
-    impl Bitboard {
-        fn all_corners(self) -> bool {
-            self.into_iter().all(Square::is_corner)
-        }
+        assert!(Bitboard::CORNERS.into_iter().all(Square::is_corner));
     }
 
     #[test]

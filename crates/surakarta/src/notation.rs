@@ -164,11 +164,7 @@ fn parse_number(s: &str) -> Option<u32> {
 }
 
 /// Writes the board field of a placement.
-pub(crate) fn write_board(
-    f: &mut fmt::Formatter<'_>,
-    black: Bitboard,
-    white: Bitboard,
-) -> fmt::Result {
+fn write_board(f: &mut fmt::Formatter<'_>, black: Bitboard, white: Bitboard) -> fmt::Result {
     for rank in Rank::ALL.iter().rev() {
         let mut empty = 0;
         for file in File::ALL {

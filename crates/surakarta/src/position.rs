@@ -4,7 +4,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
-use crate::notation::{write_board, MoveText, ParseMoveError, ParseSetupError};
+use crate::notation::{MoveText, ParseMoveError, ParseSetupError};
 use crate::rules::{Outcome, Termination};
 use crate::setup::Setup;
 use crate::square::Square;
@@ -453,14 +453,7 @@ impl FromStr for Position {
 impl fmt::Display for Position {
     /// The position's notation, e.g. `wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_board(f, self.pieces[0], self.pieces[1])?;
-        write!(
-            f,
-            " {} {} {}",
-            self.turn.char(),
-            self.halfmoves,
-            self.fullmoves
-        )
+        fmt::Display::fmt(&self.to_setup(), f)
     }
 }
 

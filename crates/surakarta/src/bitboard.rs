@@ -129,6 +129,78 @@ impl Bitboard {
     }
 }
 
+/// Exchanges the bits selected by `mask` with the bits `shift` places above them.
+#[inline]
+const fn delta_swap(b: u64, mask: u64, shift: u32) -> u64 {
+    let t = (b ^ (b >> shift)) & mask;
+    b ^ t ^ (t << shift)
+}
+
+/// Points `(x, y)` with `x` in `xs` and `y` in `ys` (half-open ranges).
+const fn block_mask(x0: u32, x1: u32, y0: u32, y1: u32) -> u64 {
+    let mut m = 0;
+    let mut y = y0;
+    while y < y1 {
+        let mut x = x0;
+        while x < x1 {
+            m |= 1 << (6 * y + x);
+            x += 1;
+        }
+        y += 1;
+    }
+    m
+}
+
+/// Points whose position inside their 3×3 quarter of the board has
+/// `x - y == d`.
+const fn quarter_diagonal(d: u32) -> u64 {
+    let mut m = 0;
+    let mut s = 0;
+    while s < 36 {
+        let (x, y) = (s % 6 % 3, s / 6 % 3);
+        if x == y + d {
+            m |= 1 << s;
+        }
+        s += 1;
+    }
+    m
+}
+
+const FILES_ABC: u64 = block_mask(0, 3, 0, 6);
+const FILES_AD: u64 = block_mask(0, 1, 0, 6) | block_mask(3, 4, 0, 6);
+const RANKS_123: u64 = block_mask(0, 6, 0, 3);
+const RANKS_14: u64 = block_mask(0, 6, 0, 1) | block_mask(0, 6, 3, 4);
+const LOWER_RIGHT_QUARTER: u64 = block_mask(3, 6, 0, 3);
+const QUARTER_DIAGONAL_1: u64 = quarter_diagonal(1);
+const QUARTER_DIAGONAL_2: u64 = quarter_diagonal(2);
+
+impl Bitboard {
+    /// The set mirrored left to right (file `a` ↔ file `f`), by bit tricks.
+    #[inline]
+    pub const fn flip_files(self) -> Bitboard {
+        let b = self.0;
+        let halves = (b >> 3 & FILES_ABC) | (b & FILES_ABC) << 3;
+        Bitboard(delta_swap(halves, FILES_AD, 2))
+    }
+
+    /// The set mirrored top to bottom (rank 1 ↔ rank 6), by bit tricks.
+    #[inline]
+    pub const fn flip_ranks(self) -> Bitboard {
+        let b = self.0;
+        let halves = (b >> 18 & RANKS_123) | (b & RANKS_123) << 18;
+        Bitboard(delta_swap(halves, RANKS_14, 12))
+    }
+
+    /// The set mirrored in the `a1`–`f6` diagonal (file ↔ rank): the board's
+    /// four 3×3 quarters are transposed as blocks, then each inside.
+    #[inline]
+    pub const fn transpose(self) -> Bitboard {
+        let b = delta_swap(self.0, LOWER_RIGHT_QUARTER, 15);
+        let b = delta_swap(b, QUARTER_DIAGONAL_1, 5);
+        Bitboard(delta_swap(b, QUARTER_DIAGONAL_2, 10))
+    }
+}
+
 /// Iterator over the points of a [`Bitboard`], lowest first.
 impl Iterator for Bitboard {
     type Item = Square;

@@ -1,0 +1,96 @@
+#![doc = include_str!("../README.md")]
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod burnside;
+#[allow(unsafe_code)] // BMI2 intrinsics only, behind `cfg(target_feature)`.
+mod combinatorics;
+mod directory;
+mod error;
+mod material;
+mod plain;
+mod symmetric;
+
+use core::fmt;
+use core::str::FromStr;
+
+pub use burnside::{occupancy_orbits, position_orbits};
+pub use directory::OccupancyDirectory;
+pub use error::IndexError;
+pub use material::{Material, Sides};
+pub use plain::{PlainIndexer, PlainPositions};
+pub use surakarta::Symmetry;
+pub use symmetric::{canonical_form, SymmetricIndexer, SymmetricPositions};
+
+/// An index and the symmetry that maps the ranked position onto the position
+/// stored at that index (the identity for the plain scheme).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ranked {
+    /// The slot.
+    pub index: u64,
+    /// `sides.transformed(symmetry) == unrank(index)`.
+    pub symmetry: Symmetry,
+}
+
+/// A bijection between the positions of one material class (up to
+/// symmetry, for the symmetric scheme) and the slots `0..size()`.
+pub trait Indexer {
+    /// The material class.
+    fn material(&self) -> Material;
+
+    /// The number of slots.
+    fn size(&self) -> u64;
+
+    /// The slot of a position, with the symmetry that maps it onto the
+    /// position stored there. Fails if the sides do not fit the board or the
+    /// material.
+    fn rank(&self, sides: Sides) -> Result<Ranked, IndexError>;
+
+    /// The position stored in a slot. Fails for an index out of range and,
+    /// in the symmetric scheme, for an unused slot.
+    fn unrank(&self, index: u64) -> Result<Sides, IndexError>;
+}
+
+/// The indexing schemes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Scheme {
+    /// [`PlainIndexer`]: the paper's index, `C(36, n) · C(n, a)` slots.
+    Plain,
+    /// [`SymmetricIndexer`]: one slot per orbit under the board's eight
+    /// symmetries (plus a small waste), about an eighth of the plain size.
+    #[default]
+    Symmetric,
+}
+
+impl Scheme {
+    /// The scheme's name: `plain` or `symmetric`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scheme::Plain => "plain",
+            Scheme::Symmetric => "symmetric",
+        }
+    }
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown scheme name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown index scheme {0:?}: expected `plain` or `symmetric`")]
+pub struct ParseSchemeError(String);
+
+impl FromStr for Scheme {
+    type Err = ParseSchemeError;
+
+    fn from_str(s: &str) -> Result<Scheme, ParseSchemeError> {
+        match s {
+            "plain" => Ok(Scheme::Plain),
+            "symmetric" => Ok(Scheme::Symmetric),
+            _ => Err(ParseSchemeError(s.chars().take(32).collect())),
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! Both schemes are bijections: exhaustively for every class with at most five
+//! pieces, by proptest beyond.
+
+use proptest::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use surakarta::{Bitboard, Square, Symmetry};
+use surakarta_index::{
+    canonical_form, occupancy_orbits, position_orbits, IndexError, Indexer, Material,
+    OccupancyDirectory, PlainIndexer, Sides, SymmetricIndexer,
+};
+
+/// `C(n, k)` by the product formula.
+fn choose(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// The paper's index written as plainly as possible: a loop over the points.
+fn reference_rank(sides: Sides) -> u64 {
+    let a = sides.us.count() as u64;
+    let n = a + sides.them.count() as u64;
+    let (mut occupied_rank, mut pattern_rank) = (0, 0);
+    let (mut seen, mut seen_us) = (0, 0);
+    for sq in Square::ALL {
+        if sides.us.contains(sq) || sides.them.contains(sq) {
+            seen += 1;
+            occupied_rank += choose(sq.index() as u64, seen);
+            if sides.us.contains(sq) {
+                seen_us += 1;
+                pattern_rank += choose(seen - 1, seen_us);
+            }
+        }
+    }
+    occupied_rank * choose(n, a) + pattern_rank
+}
+
+fn small_materials() -> impl Iterator<Item = Material> {
+    (2..=5).flat_map(Material::with_pieces)
+}
+
+/// Directories are shared between tests: building one for 8 pieces takes a
+/// moment.
+fn directory(pieces: u32) -> Arc<OccupancyDirectory> {
+    static CACHE: OnceLock<Mutex<HashMap<u32, Arc<OccupancyDirectory>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut map = cache.lock().unwrap();
+    map.entry(pieces)
+        .or_insert_with(|| Arc::new(OccupancyDirectory::build_with_threads(pieces, 2)))
+        .clone()
+}
+
+fn symmetric(material: Material) -> SymmetricIndexer {
+    SymmetricIndexer::with_directory(material, directory(material.pieces())).unwrap()
+}
+
+#[test]
+fn plain_is_a_bijection_up_to_five_pieces() {
+    for material in small_materials() {
+        let indexer = PlainIndexer::new(material);
+        let n = material.pieces() as u64;
+        assert_eq!(
+            indexer.size(),
+            choose(36, n) * choose(n, material.us() as u64)
+        );
+        // Enumeration, unrank and rank agree on every slot. With size equal
+        // to the number of positions, rank(unrank(i)) == i for all i makes
+        // unrank injective, hence a bijection.
+        let mut count = 0;
+        for (index, sides) in (0..).zip(indexer.positions()) {
+            assert_eq!(indexer.unrank(index).unwrap(), sides, "{material} #{index}");
+            assert_eq!(Material::of(sides).unwrap(), material);
+            assert_eq!(sides.us & sides.them, Bitboard::EMPTY);
+            let ranked = indexer.rank(sides).unwrap();
+            assert_eq!((ranked.index, ranked.symmetry), (index, Symmetry::IDENTITY));
+            assert_eq!(reference_rank(sides), index);
+            count += 1;
+        }
+        assert_eq!(count, indexer.size(), "{material}");
+    }
+}
+
+#[test]
+fn symmetric_is_a_bijection_on_orbits_up_to_five_pieces() {
+    for material in small_materials() {
+        let indexer = symmetric(material);
+        let plain = PlainIndexer::new(material);
+        let mut walk = indexer.positions();
+        let mut used = 0;
+        for index in 0..indexer.size() {
+            match indexer.unrank(index) {
+                Ok(sides) => {
+                    used += 1;
+                    assert_eq!(walk.next(), Some((index, sides)));
+                    assert_eq!(canonical_form(sides), (sides, Symmetry::IDENTITY));
+                    for sym in Symmetry::ALL {
+                        let image = sides.transformed(sym);
+                        let ranked = indexer.rank(image).unwrap();
+                        assert_eq!(ranked.index, index, "{material} {sym}");
+                        assert_eq!(image.transformed(ranked.symmetry), sides);
+                    }
+                }
+                Err(IndexError::UnusedSlot { index: i, .. }) => assert_eq!(i, index),
+                Err(e) => panic!("{material} #{index}: {e}"),
+            }
+        }
+        assert_eq!(walk.next(), None);
+        assert_eq!(used, position_orbits(material), "{material}");
+        // Every position reaches a used slot through the returned symmetry.
+        for sides in plain.positions() {
+            let ranked = indexer.rank(sides).unwrap();
+            assert_eq!(
+                indexer.unrank(ranked.index).unwrap(),
+                sides.transformed(ranked.symmetry)
+            );
+        }
+    }
+}
+
+#[test]
+fn canonical_sets_are_the_orbits() {
+    for pieces in 0..=8 {
+        assert_eq!(
+            directory(pieces).canonical_count(),
+            occupancy_orbits(pieces),
+            "{pieces} pieces"
+        );
+    }
+}
+
+#[test]
+fn the_papers_counts() {
+    // FuChou's table sizes for 1..6 pieces count all 2^n colourings.
+    let paper = [72u64, 2520, 57120, 942480, 12063744, 124658688];
+    for (n, expected) in (1..=6).zip(paper) {
+        assert_eq!(choose(36, n) << n, expected);
+        let ours: u64 = Material::with_pieces(n as u32)
+            .map(|m| PlainIndexer::new(m).size())
+            .sum();
+        // Ours leaves out the two one-coloured patterns.
+        assert_eq!(ours, expected - 2 * choose(36, n));
+    }
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    let material: Material = "2v1".parse().unwrap();
+    let plain = PlainIndexer::new(material);
+    let sym = symmetric(material);
+    let sq = |s: &str| Bitboard::from_square(s.parse().unwrap());
+    let good = Sides::new(sq("a1") | sq("b2"), sq("c3"));
+    for indexer in [&plain as &dyn Indexer, &sym] {
+        assert!(indexer.rank(good).is_ok());
+        assert!(matches!(
+            indexer.unrank(indexer.size()),
+            Err(IndexError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            indexer.unrank(u64::MAX),
+            Err(IndexError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            indexer.rank(Sides::new(sq("a1"), sq("c3"))),
+            Err(IndexError::MaterialMismatch { us: 1, them: 1, .. })
+        ));
+        assert!(matches!(
+            indexer.rank(Sides::new(sq("a1") | sq("b2"), sq("b2"))),
+            Err(IndexError::Overlap)
+        ));
+        assert!(matches!(
+            indexer.rank(Sides::new(Bitboard(1 << 40 | 1), sq("c3"))),
+            Err(IndexError::OffBoard)
+        ));
+    }
+    assert!(plain.positions_from(plain.size() + 1).is_err());
+    assert_eq!(plain.positions_from(plain.size()).unwrap().count(), 0);
+    assert!(sym.positions_from(sym.size() + 1).is_err());
+    assert!(matches!(
+        SymmetricIndexer::with_directory("3v1".parse().unwrap(), directory(3)),
+        Err(IndexError::DirectoryMismatch { .. })
+    ));
+    assert!(Material::new(0, 2).is_err());
+    assert!(Material::new(13, 2).is_err());
+}
+
+/// Random sides of a given material, from a seed.
+fn random_sides(material: Material, mut seed: u64) -> Sides {
+    let mut squares: Vec<Square> = Square::ALL.to_vec();
+    for i in (1..squares.len()).rev() {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        squares.swap(i, (seed >> 33) as usize % (i + 1));
+    }
+    let (a, n) = (material.us() as usize, material.pieces() as usize);
+    Sides::new(
+        squares[..a].iter().copied().collect(),
+        squares[a..n].iter().copied().collect(),
+    )
+}
+
+fn any_material(max_pieces: u32) -> impl Strategy<Value = Material> {
+    (1..=12u32, 1..=12u32)
+        .prop_filter("piece count", move |(a, b)| a + b <= max_pieces)
+        .prop_map(|(a, b)| Material::new(a, b).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn plain_round_trips(material in any_material(24), seed: u64, fraction in 0.0..1.0f64) {
+        let indexer = PlainIndexer::new(material);
+        let sides = random_sides(material, seed);
+        let index = indexer.rank(sides).unwrap().index;
+        prop_assert_eq!(index, reference_rank(sides));
+        prop_assert_eq!(indexer.unrank(index).unwrap(), sides);
+        let index = ((indexer.size() as f64 * fraction) as u64).min(indexer.size() - 1);
+        let sides = indexer.unrank(index).unwrap();
+        prop_assert_eq!(Material::of(sides).unwrap(), material);
+        prop_assert_eq!(indexer.rank(sides).unwrap().index, index);
+        // Sequential enumeration continues exactly like unranking.
+        let following: Vec<Sides> = indexer.positions_from(index).unwrap().take(40).collect();
+        for (k, s) in following.iter().enumerate() {
+            prop_assert_eq!(*s, indexer.unrank(index + k as u64).unwrap());
+        }
+    }
+
+    #[test]
+    fn symmetric_round_trips(material in any_material(8), seed: u64, fraction in 0.0..1.0f64) {
+        let indexer = symmetric(material);
+        let sides = random_sides(material, seed);
+        let ranked = indexer.rank(sides).unwrap();
+        let stored = indexer.unrank(ranked.index).unwrap();
+        prop_assert_eq!(stored, sides.transformed(ranked.symmetry));
+        prop_assert_eq!(canonical_form(sides), (stored, ranked.symmetry));
+        for sym in Symmetry::ALL {
+            prop_assert_eq!(indexer.rank(sides.transformed(sym)).unwrap().index, ranked.index);
+        }
+        let index = ((indexer.size() as f64 * fraction) as u64).min(indexer.size() - 1);
+        match indexer.unrank(index) {
+            Ok(sides) => {
+                prop_assert_eq!(indexer.rank(sides).unwrap(), surakarta_index::Ranked { index, symmetry: Symmetry::IDENTITY });
+                let mut walk = indexer.positions_from(index).unwrap();
+                prop_assert_eq!(walk.next(), Some((index, sides)));
+                // The walk skips unused slots and agrees with unrank.
+                for (i, s) in walk.take(40) {
+                    prop_assert_eq!(indexer.unrank(i).unwrap(), s);
+                }
+            }
+            Err(IndexError::UnusedSlot { .. }) => {}
+            Err(e) => prop_assert!(false, "{}", e),
+        }
+    }
+}

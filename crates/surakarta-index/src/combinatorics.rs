@@ -69,7 +69,7 @@ static COLEX: [[[u64; 64]; 31]; CHUNKS] = {
 };
 
 /// The colex rank of the set `w` (bits 0..36) among all sets of its size.
-#[inline]
+#[cfg(test)]
 pub(crate) fn colex_rank(w: u64) -> u64 {
     debug_assert!(w >> 36 == 0);
     let mut rank = 0;
@@ -82,8 +82,33 @@ pub(crate) fn colex_rank(w: u64) -> u64 {
     rank
 }
 
+/// The colex rank of the set `occupied` and the bits of `x` it selects,
+/// packed low (`pext(x, occupied)`): one pass over the chunks shares the
+/// prefix counts between both.
+#[inline(always)]
+pub(crate) fn colex_rank_and_pext<B: BitCompress>(bits: B, occupied: u64, x: u64) -> (u64, u64) {
+    debug_assert!(occupied >> 36 == 0);
+    let mut rank = 0;
+    let mut packed = 0;
+    let mut c = 0;
+    while c < CHUNKS {
+        let shift = CHUNK * c as u32;
+        let below = (occupied & ((1u64 << shift) - 1)).count_ones();
+        let chunk = (occupied >> shift & 63) as usize;
+        rank += COLEX[c][below as usize][chunk];
+        if !B::HARDWARE {
+            packed |= (PEXT6[chunk][(x >> shift & 63) as usize] as u64) << below;
+        }
+        c += 1;
+    }
+    if B::HARDWARE {
+        packed = bits.pext(x, occupied);
+    }
+    (rank, packed)
+}
+
 /// The colex rank of a set confined to bits `0..24` (four chunks).
-#[inline]
+#[inline(always)]
 pub(crate) fn colex_rank_24(w: u64) -> u64 {
     debug_assert!(w >> 24 == 0);
     let b1 = (w & 0x3f).count_ones() as usize;
@@ -93,6 +118,38 @@ pub(crate) fn colex_rank_24(w: u64) -> u64 {
         + COLEX[1][b1][(w >> 6 & 63) as usize]
         + COLEX[2][b2][(w >> 12 & 63) as usize]
         + COLEX[3][b3][(w >> 18 & 63) as usize]
+}
+
+/// `COLEX_12[w]`: the colex rank of the set `w < 2^12` (at most 924).
+static COLEX_12: [u16; 4096] = {
+    let mut t = [0u16; 4096];
+    let mut w = 0;
+    while w < 4096 {
+        let mut rank = 0;
+        let mut seen = 0;
+        let mut i = 0;
+        while i < 12 {
+            if w >> i & 1 == 1 {
+                seen += 1;
+                rank += BINOMIAL[i][seen];
+            }
+            i += 1;
+        }
+        t[w] = rank as u16;
+        w += 1;
+    }
+    t
+};
+
+/// The colex rank of a colour pattern of `pieces` bits (`pieces <= 24`): one
+/// lookup up to 12 pieces.
+#[inline(always)]
+pub(crate) fn pattern_rank(pattern: u64, pieces: u32) -> u64 {
+    if pieces <= 12 {
+        COLEX_12[(pattern & 0xfff) as usize] as u64
+    } else {
+        colex_rank_24(pattern)
+    }
 }
 
 /// The `k`-set (`k <= 36`) with colex rank `rank`; `rank` must be below
@@ -240,32 +297,145 @@ pub(crate) fn pdep_portable(mut x: u64, mask: u64) -> u64 {
     out
 }
 
-/// Parallel bit extract (`pext`): the hardware instruction when the build
-/// enables BMI2 (e.g. `-C target-cpu=native`), tables otherwise.
-#[inline]
-pub(crate) fn pext(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: this code is compiled only when the target has BMI2.
-        unsafe { core::arch::x86_64::_pext_u64(x, mask) }
+/// Bit compression (`pext`) and expansion (`pdep`) of 36-bit words: by tables
+/// ([`Portable`]) or by the BMI2 instructions ([`Bmi2`]).
+pub(crate) trait BitCompress: Copy {
+    /// Whether `pext` is one instruction (so no table pass is needed).
+    const HARDWARE: bool;
+    /// The bits of `x` selected by `mask`, packed low.
+    fn pext(self, x: u64, mask: u64) -> u64;
+    /// The low bits of `x` spread onto the set bits of `mask`.
+    fn pdep(self, x: u64, mask: u64) -> u64;
+
+    /// A 36-bit board set in the wide layout: rank `r` in byte `r`.
+    #[inline(always)]
+    fn widen(self, b: u64) -> u64 {
+        (b & 0x3f)
+            | (b & 0xfc0) << 2
+            | (b & 0x3_f000) << 4
+            | (b & 0xfc_0000) << 6
+            | (b & 0x3f00_0000) << 8
+            | (b & 0xf_c000_0000) << 10
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        pext_portable(x, mask)
+
+    /// The inverse of [`BitCompress::widen`].
+    #[inline(always)]
+    fn narrow(self, w: u64) -> u64 {
+        (w & 0x3f)
+            | (w >> 2 & 0xfc0)
+            | (w >> 4 & 0x3_f000)
+            | (w >> 6 & 0xfc_0000)
+            | (w >> 8 & 0x3f00_0000)
+            | (w >> 10 & 0xf_c000_0000)
     }
 }
 
-/// Parallel bit deposit (`pdep`); see [`pext`].
-#[inline]
-pub(crate) fn pdep(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: this code is compiled only when the target has BMI2.
-        unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
+/// The points of the wide layout: six low bits of bytes 0 to 5.
+pub(crate) const WIDE_BOARD: u64 = 0x3f3f_3f3f_3f3f;
+
+/// Table-driven bit compression, for every CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Portable;
+
+impl BitCompress for Portable {
+    const HARDWARE: bool = false;
+
+    #[inline(always)]
+    fn pext(self, x: u64, mask: u64) -> u64 {
+        pext_portable(x, mask)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        pdep_portable(x, mask & ((1 << 36) - 1))
+
+    #[inline(always)]
+    fn pdep(self, x: u64, mask: u64) -> u64 {
+        pdep_portable(x, mask)
+    }
+}
+
+/// Proof that the CPU has fast BMI2 `pext`/`pdep`: only [`Bmi2::detect`]
+/// makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bmi2 {
+    _detected: (),
+}
+
+impl Bmi2 {
+    /// A token if the CPU has BMI2 and executes it fast (AMD before Zen 3,
+    /// CPU family 0x19, runs `pext` in microcode, slower than the tables).
+    pub(crate) fn detect() -> Option<Bmi2> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("bmi2") && !slow_bmi2() {
+                return Some(Bmi2 { _detected: () });
+            }
+        }
+        None
+    }
+}
+
+/// Whether this is an AMD CPU older than Zen 3.
+#[cfg(target_arch = "x86_64")]
+fn slow_bmi2() -> bool {
+    use core::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+    let signature = __cpuid(1).eax;
+    let family = (signature >> 8 & 0xf) + (signature >> 20 & 0xff);
+    amd && family < 0x19
+}
+
+impl BitCompress for Bmi2 {
+    const HARDWARE: bool = true;
+
+    #[inline(always)]
+    fn pext(self, x: u64, mask: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: a `Bmi2` token exists only if the CPU has BMI2.
+            unsafe { core::arch::x86_64::_pext_u64(x, mask) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            pext_portable(x, mask)
+        }
+    }
+
+    #[inline(always)]
+    fn pdep(self, x: u64, mask: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: a `Bmi2` token exists only if the CPU has BMI2.
+            unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            pdep_portable(x, mask)
+        }
+    }
+
+    #[inline(always)]
+    fn widen(self, b: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: a `Bmi2` token exists only if the CPU has BMI2.
+            unsafe { core::arch::x86_64::_pdep_u64(b, WIDE_BOARD) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Portable.widen(b)
+        }
+    }
+
+    #[inline(always)]
+    fn narrow(self, w: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: a `Bmi2` token exists only if the CPU has BMI2.
+            unsafe { core::arch::x86_64::_pext_u64(w, WIDE_BOARD) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Portable.narrow(w)
+        }
     }
 }
 
@@ -329,8 +499,16 @@ mod tests {
             assert_eq!(colex_rank(w), colex_rank_loop(w), "{w:#x}");
             let low = w & 0xff_ffff;
             assert_eq!(colex_rank_24(low), colex_rank_loop(low), "{low:#x}");
+            assert_eq!(pattern_rank(low, 24), colex_rank_loop(low), "{low:#x}");
+            let low = w & 0xfff;
+            assert_eq!(pattern_rank(low, 12), colex_rank_loop(low), "{low:#x}");
             let k = w.count_ones();
             assert_eq!(colex_unrank(colex_rank(w), k), w);
+            let x = w.rotate_left(7) ^ w.rotate_right(3);
+            assert_eq!(
+                colex_rank_and_pext(Portable, w, x),
+                (colex_rank_loop(w), pext_loop(x, w))
+            );
         }
     }
 
@@ -358,10 +536,14 @@ mod tests {
         for pair in all.windows(2) {
             let (x, mask) = (pair[0], pair[1]);
             assert_eq!(pext_portable(x, mask), pext_loop(x, mask));
-            assert_eq!(pext(x, mask), pext_loop(x, mask));
+            if let Some(bmi2) = Bmi2::detect() {
+                assert_eq!(bmi2.pext(x, mask), pext_loop(x, mask));
+                let packed = x & ((1 << mask.count_ones()) - 1);
+                assert_eq!(bmi2.pdep(packed, mask), pdep_loop(packed, mask));
+                assert_eq!(colex_rank_and_pext(bmi2, mask, x).1, pext_loop(x, mask));
+            }
             let packed = x & ((1 << mask.count_ones()) - 1);
             assert_eq!(pdep_portable(packed, mask), pdep_loop(packed, mask));
-            assert_eq!(pdep(packed, mask), pdep_loop(packed, mask));
         }
     }
 

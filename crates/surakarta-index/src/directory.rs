@@ -7,8 +7,7 @@
 //! canonical sets before the block and 448 bits, so a rank costs one cache
 //! line.
 
-use crate::combinatorics::{binomial, colex_unrank, next_combination};
-use surakarta::Bitboard;
+use crate::combinatorics::{binomial, colex_unrank, next_combination, BitCompress, Portable};
 
 /// Bits per block.
 const BLOCK_BITS: u64 = 448;
@@ -23,44 +22,69 @@ struct Block {
     bits: [u64; 7],
 }
 
-/// The eight images of a set under the symmetries, in the order of
-/// [`surakarta::Symmetry::ALL`].
-#[inline]
-pub(crate) fn orbit(b: u64) -> [u64; 8] {
-    let b = Bitboard(b);
-    let f = b.flip_files();
-    let t = b.transpose();
-    let tf = t.flip_files();
+/// Mirror files in the wide layout (bit `x` of byte `y` is point `(x, y)`).
+#[inline(always)]
+fn wide_flip_files(w: u64) -> u64 {
+    const LOW3: u64 = 0x0707_0707_0707;
+    const ENDS: u64 = 0x0909_0909_0909;
+    let halves = (w >> 3 & LOW3) | (w & LOW3) << 3;
+    let t = (halves ^ halves >> 2) & ENDS;
+    halves ^ t ^ t << 2
+}
+
+/// Mirror ranks in the wide layout: reverse the six bytes.
+#[inline(always)]
+fn wide_flip_ranks(w: u64) -> u64 {
+    w.swap_bytes() >> 16
+}
+
+/// Transpose in the wide layout: the 8×8 diagonal flip by three delta swaps,
+/// which maps the 6×6 corner onto itself.
+#[inline(always)]
+fn wide_transpose(mut w: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let t = K4 & (w ^ w << 28);
+    w ^= t ^ t >> 28;
+    let t = K2 & (w ^ w << 14);
+    w ^= t ^ t >> 14;
+    let t = K1 & (w ^ w << 7);
+    w ^ t ^ t >> 7
+}
+
+/// The eight images of a wide-layout set under the symmetries, in the order
+/// of [`surakarta::Symmetry::ALL`]. The wide layout keeps the numeric order of
+/// sets, so the least image is the least image of the 36-bit set, and mirroring
+/// ranks is a byte swap.
+#[inline(always)]
+pub(crate) fn wide_orbit(w: u64) -> [u64; 8] {
+    let f = wide_flip_files(w);
+    let t = wide_transpose(w);
+    let tf = wide_flip_files(t);
     [
-        b.0,
-        f.0,
-        b.flip_ranks().0,
-        f.flip_ranks().0,
-        t.0,
-        tf.0,
-        t.flip_ranks().0,
-        tf.flip_ranks().0,
+        w,
+        f,
+        wide_flip_ranks(w),
+        wide_flip_ranks(f),
+        t,
+        tf,
+        wide_flip_ranks(t),
+        wide_flip_ranks(tf),
     ]
 }
 
-/// Whether `b` is the least of its images.
+/// Whether the 36-bit set `b` is the least of its images.
 #[inline]
 pub(crate) fn is_canonical(b: u64) -> bool {
-    let bb = Bitboard(b);
-    let f = bb.flip_files();
-    if f.0 < b {
+    let w = Portable.widen(b);
+    let f = wide_flip_files(w);
+    if f < w || wide_flip_ranks(w) < w || wide_flip_ranks(f) < w {
         return false;
     }
-    let r = bb.flip_ranks();
-    if r.0 < b || f.flip_ranks().0 < b {
-        return false;
-    }
-    let t = bb.transpose();
-    if t.0 < b {
-        return false;
-    }
-    let tf = t.flip_files();
-    tf.0 >= b && t.flip_ranks().0 >= b && tf.flip_ranks().0 >= b
+    let t = wide_transpose(w);
+    let tf = wide_flip_files(t);
+    t >= w && tf >= w && wide_flip_ranks(t) >= w && wide_flip_ranks(tf) >= w
 }
 
 /// Canonical `n`-point sets, ranked; shared by every material with `n`
@@ -147,12 +171,19 @@ impl OccupancyDirectory {
     pub(crate) fn rank(&self, colex: u64) -> u64 {
         let block = &self.blocks[(colex / BLOCK_BITS) as usize];
         let bit = colex % BLOCK_BITS;
-        let word = (bit / 64) as usize;
+        // Branch-free: whole words below the bit's word, part of its word.
+        let word = bit / 64;
+        let partial = (1u64 << (bit % 64)) - 1;
         let mut count = block.before;
-        for w in &block.bits[..word] {
-            count += w.count_ones() as u64;
+        for (j, w) in block.bits.iter().enumerate() {
+            let mask = match (j as u64).cmp(&word) {
+                core::cmp::Ordering::Less => !0,
+                core::cmp::Ordering::Equal => partial,
+                core::cmp::Ordering::Greater => 0,
+            };
+            count += (w & mask).count_ones() as u64;
         }
-        count + (block.bits[word] & ((1u64 << (bit % 64)) - 1)).count_ones() as u64
+        count
     }
 
     /// The colex rank of canonical set number `k` (`k < canonical_count()`).
@@ -236,11 +267,22 @@ mod tests {
     use crate::combinatorics::colex_rank;
     use surakarta::Symmetry;
 
+    use surakarta::Bitboard;
+
+    /// The eight images of a 36-bit set.
+    fn orbit(b: u64) -> [u64; 8] {
+        wide_orbit(Portable.widen(b)).map(|w| Portable.narrow(w))
+    }
+
     #[test]
     fn orbit_order_matches_symmetries() {
-        let b = 0x8_1c0f_3a51u64;
-        for (sym, image) in Symmetry::ALL.into_iter().zip(orbit(b)) {
-            assert_eq!(sym.bitboard(Bitboard(b)).0, image, "{sym}");
+        let mut b = 0x8_1c0f_3a51u64;
+        for _ in 0..1000 {
+            assert_eq!(Portable.narrow(Portable.widen(b)), b);
+            for (sym, image) in Symmetry::ALL.into_iter().zip(orbit(b)) {
+                assert_eq!(sym.bitboard(Bitboard(b)).0, image, "{sym}");
+            }
+            b = b.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) & ((1 << 36) - 1);
         }
     }
 

@@ -8,8 +8,8 @@
 //! `C(36, n) · C(n, a)` is one position: no gaps.
 
 use crate::combinatorics::{
-    binomial, colex_rank, colex_rank_24, colex_unrank, highest_bits, lowest_bits, next_combination,
-    next_subset_within, pdep, pext,
+    binomial, colex_rank_and_pext, colex_unrank, highest_bits, lowest_bits, next_combination,
+    next_subset_within, pattern_rank, BitCompress, Bmi2, Portable,
 };
 use crate::error::IndexError;
 use crate::material::{Material, Sides};
@@ -22,28 +22,57 @@ pub struct PlainIndexer {
     material: Material,
     patterns: u64,
     size: u64,
+    bmi2: Option<Bmi2>,
 }
 
 impl PlainIndexer {
-    /// The indexer for `material`.
+    /// The indexer for `material`. It uses the CPU's `pext`/`pdep`
+    /// instructions where they are fast (BMI2, detected at run time), tables
+    /// otherwise.
     pub fn new(material: Material) -> PlainIndexer {
+        PlainIndexer {
+            bmi2: Bmi2::detect(),
+            ..PlainIndexer::portable(material)
+        }
+    }
+
+    /// The indexer for `material` that never uses BMI2 instructions (for
+    /// comparison; same results as [`PlainIndexer::new`]).
+    pub fn portable(material: Material) -> PlainIndexer {
         let patterns = binomial(material.pieces(), material.us());
         PlainIndexer {
             material,
             patterns,
             size: binomial(36, material.pieces()) * patterns,
+            bmi2: None,
         }
+    }
+
+    /// Whether this indexer uses the BMI2 instructions.
+    pub fn uses_bmi2(&self) -> bool {
+        self.bmi2.is_some()
     }
 
     /// The index of `sides`, which must match the material and lie on the
     /// board without overlap; the result is unspecified otherwise (checked
     /// in debug builds). See [`Indexer::rank`] for the checked version.
     #[inline]
+    #[allow(unsafe_code)]
     pub fn rank_unchecked(&self, sides: Sides) -> u64 {
         debug_assert!(sides.check(self.material).is_ok());
+        #[cfg(target_arch = "x86_64")]
+        if let Some(bmi2) = self.bmi2 {
+            // SAFETY: the token proves that the CPU has BMI2.
+            return unsafe { rank_bmi2(self, bmi2, sides) };
+        }
+        self.rank_with(Portable, sides)
+    }
+
+    #[inline(always)]
+    fn rank_with<B: BitCompress>(&self, bits: B, sides: Sides) -> u64 {
         let occupied = sides.us.0 | sides.them.0;
-        let pattern = pext(sides.us.0, occupied);
-        colex_rank(occupied) * self.patterns + colex_rank_24(pattern)
+        let (occupied_rank, pattern) = colex_rank_and_pext(bits, occupied, sides.us.0);
+        occupied_rank * self.patterns + pattern_rank(pattern, self.material.pieces())
     }
 
     /// The positions of the class in index order, from index `start`
@@ -96,9 +125,20 @@ impl PlainIndexer {
         let n = self.material.pieces();
         let occupied = colex_unrank(index / self.patterns, n);
         let pattern = colex_unrank(index % self.patterns, self.material.us());
-        let us = pdep(pattern, occupied);
+        let us = match self.bmi2 {
+            Some(bmi2) => bmi2.pdep(pattern, occupied),
+            None => Portable.pdep(pattern, occupied),
+        };
         Sides::new(Bitboard(us), Bitboard(occupied ^ us))
     }
+}
+
+/// [`PlainIndexer::rank_unchecked`] compiled for BMI2, so `pext` inlines.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+#[allow(unsafe_code)]
+unsafe fn rank_bmi2(indexer: &PlainIndexer, bits: Bmi2, sides: Sides) -> u64 {
+    indexer.rank_with(bits, sides)
 }
 
 impl Indexer for PlainIndexer {

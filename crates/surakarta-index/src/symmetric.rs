@@ -15,10 +15,10 @@
 //! counts the used slots exactly.
 
 use crate::combinatorics::{
-    binomial, colex_rank, colex_rank_24, colex_unrank, highest_bits, lowest_bits,
-    next_subset_within, pdep, pext,
+    binomial, colex_rank_and_pext, colex_unrank, highest_bits, lowest_bits, next_subset_within,
+    pattern_rank, BitCompress, Bmi2, Portable,
 };
-use crate::directory::{orbit, OccupancyDirectory};
+use crate::directory::{wide_orbit, OccupancyDirectory};
 use crate::error::IndexError;
 use crate::material::{Material, Sides};
 use crate::{Indexer, Ranked};
@@ -30,7 +30,7 @@ use surakarta::{Bitboard, Symmetry};
 #[inline]
 pub fn canonical_form(sides: Sides) -> (Sides, Symmetry) {
     let occupied = sides.us.0 | sides.them.0;
-    let (canonical, symmetry) = canonical_occupancy(occupied, sides.us.0);
+    let (canonical, symmetry) = canonical_occupancy(Portable, occupied, sides.us.0);
     let us = symmetry.bitboard(sides.us).0;
     let form = Sides::new(Bitboard(us), Bitboard(canonical ^ us));
     (form, symmetry)
@@ -38,41 +38,51 @@ pub fn canonical_form(sides: Sides) -> (Sides, Symmetry) {
 
 /// The least image of `occupied` and the symmetry giving the representative
 /// of the position whose side to move holds `us`.
-#[inline]
-fn canonical_occupancy(occupied: u64, us: u64) -> (u64, Symmetry) {
-    let images = orbit(occupied);
+#[inline(always)]
+fn canonical_occupancy<B: BitCompress>(bits: B, occupied: u64, us: u64) -> (u64, Symmetry) {
+    let images = wide_orbit(bits.widen(occupied));
     let mut best = images[0] << 3;
     for (s, &image) in images.iter().enumerate().skip(1) {
         best = best.min(image << 3 | s as u64);
     }
-    let canonical = best >> 3;
+    let wide_canonical = best >> 3;
     let first = (best & 7) as usize;
-    let mut symmetry = Symmetry::ALL[first];
-    // Symmetric occupied sets: several symmetries reach the least image;
-    // take the one that gives the least set for the side to move.
-    if images[first + 1..].contains(&canonical) {
-        let mut best_us = symmetry.bitboard(Bitboard(us)).0;
-        for (s, &image) in images.iter().enumerate().skip(first + 1) {
-            if image == canonical {
-                let candidate = Symmetry::ALL[s].bitboard(Bitboard(us)).0;
-                if candidate < best_us {
-                    best_us = candidate;
-                    symmetry = Symmetry::ALL[s];
-                }
-            }
+    let mut ties = 0u32;
+    for (s, &image) in images.iter().enumerate() {
+        ties |= ((image == wide_canonical) as u32) << s;
+    }
+    let symmetry = if ties == 1 << first {
+        Symmetry::ALL[first]
+    } else {
+        resolve_ties(ties, us)
+    };
+    (bits.narrow(wide_canonical), symmetry)
+}
+
+/// For a symmetric occupied set: of the symmetries in the bit set `ties`
+/// (all reach the least image), the one giving the least set for the side to
+/// move.
+#[cold]
+#[inline(never)]
+fn resolve_ties(ties: u32, us: u64) -> Symmetry {
+    let mut best = (u64::MAX, Symmetry::IDENTITY);
+    for sym in Symmetry::ALL {
+        if ties >> sym.index() & 1 == 1 {
+            best = best.min((sym.bitboard(Bitboard(us)).0, sym));
         }
     }
-    (canonical, symmetry)
+    best.1
 }
 
 /// The symmetries other than the identity that fix the set `occupied`.
 #[inline]
 fn stabilizer(occupied: u64) -> ([Symmetry; 7], usize) {
-    let images = orbit(occupied);
+    let wide = Portable.widen(occupied);
+    let images = wide_orbit(wide);
     let mut list = [Symmetry::IDENTITY; 7];
     let mut len = 0;
     for (s, &image) in images.iter().enumerate().skip(1) {
-        if image == occupied {
+        if image == wide {
             list[len] = Symmetry::ALL[s];
             len += 1;
         }
@@ -95,6 +105,7 @@ pub struct SymmetricIndexer {
     directory: Arc<OccupancyDirectory>,
     patterns: u64,
     size: u64,
+    bmi2: Option<Bmi2>,
 }
 
 impl SymmetricIndexer {
@@ -128,6 +139,26 @@ impl SymmetricIndexer {
             size: directory.canonical_count() * patterns,
             directory,
             patterns,
+            bmi2: Bmi2::detect(),
+        }
+    }
+
+    /// The same indexer, never using BMI2 instructions (for comparison).
+    pub fn into_portable(self) -> SymmetricIndexer {
+        SymmetricIndexer { bmi2: None, ..self }
+    }
+
+    /// Whether this indexer uses the BMI2 instructions (detected at run time
+    /// where they are fast).
+    pub fn uses_bmi2(&self) -> bool {
+        self.bmi2.is_some()
+    }
+
+    #[inline]
+    fn pdep(&self, x: u64, mask: u64) -> u64 {
+        match self.bmi2 {
+            Some(bmi2) => bmi2.pdep(x, mask),
+            None => Portable.pdep(x, mask),
         }
     }
 
@@ -141,14 +172,26 @@ impl SymmetricIndexer {
     /// without overlap, the result is unspecified otherwise (checked in debug
     /// builds). See [`Indexer::rank`] for the checked version.
     #[inline]
+    #[allow(unsafe_code)]
     pub fn rank_unchecked(&self, sides: Sides) -> Ranked {
         debug_assert!(sides.check(self.material).is_ok());
+        #[cfg(target_arch = "x86_64")]
+        if let Some(bmi2) = self.bmi2 {
+            // SAFETY: the token proves that the CPU has BMI2.
+            return unsafe { rank_bmi2(self, bmi2, sides) };
+        }
+        self.rank_with(Portable, sides)
+    }
+
+    #[inline(always)]
+    fn rank_with<B: BitCompress>(&self, bits: B, sides: Sides) -> Ranked {
         let occupied = sides.us.0 | sides.them.0;
-        let (canonical, symmetry) = canonical_occupancy(occupied, sides.us.0);
+        let (canonical, symmetry) = canonical_occupancy(bits, occupied, sides.us.0);
         let us = symmetry.bitboard(sides.us).0;
-        let set = self.directory.rank(colex_rank(canonical));
+        let (colex, pattern) = colex_rank_and_pext(bits, canonical, us);
+        let set = self.directory.rank(colex);
         Ranked {
-            index: set * self.patterns + colex_rank_24(pext(us, canonical)),
+            index: set * self.patterns + pattern_rank(pattern, self.material.pieces()),
             symmetry,
         }
     }
@@ -163,7 +206,7 @@ impl SymmetricIndexer {
         if start < self.size {
             let colex = self.directory.select(start / self.patterns);
             let occupied = colex_unrank(colex, self.material.pieces());
-            let us = pdep(
+            let us = self.pdep(
                 colex_unrank(start % self.patterns, self.material.us()),
                 occupied,
             );
@@ -226,7 +269,7 @@ impl Indexer for SymmetricIndexer {
         }
         let colex = self.directory.select(index / self.patterns);
         let occupied = colex_unrank(colex, self.material.pieces());
-        let us = pdep(
+        let us = self.pdep(
             colex_unrank(index % self.patterns, self.material.us()),
             occupied,
         );
@@ -239,6 +282,14 @@ impl Indexer for SymmetricIndexer {
         }
         Ok(Sides::new(Bitboard(us), Bitboard(occupied ^ us)))
     }
+}
+
+/// [`SymmetricIndexer::rank_unchecked`] compiled for BMI2, so `pext` inlines.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+#[allow(unsafe_code)]
+unsafe fn rank_bmi2(indexer: &SymmetricIndexer, bits: Bmi2, sides: Sides) -> Ranked {
+    indexer.rank_with(bits, sides)
 }
 
 #[derive(Clone, Debug)]

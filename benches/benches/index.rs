@@ -36,44 +36,49 @@ fn rank(c: &mut Criterion) {
     group.throughput(Throughput::Elements(BATCH as u64));
     group.bench_function("plain/rank", |b| {
         b.iter(|| {
-            positions
-                .iter()
-                .map(|&s| plain.rank(black_box(s)).unwrap().index)
-                .fold(0, u64::wrapping_add)
+            let mut sum = 0u64;
+            for &s in positions.iter() {
+                sum = sum.wrapping_add(plain.rank(black_box(s)).unwrap().index);
+            }
+            sum
         })
     });
     group.bench_function("symmetric/rank", |b| {
         b.iter(|| {
-            positions
-                .iter()
-                .map(|&s| symmetric.rank(black_box(s)).unwrap().index)
-                .fold(0, u64::wrapping_add)
+            let mut sum = 0u64;
+            for &s in positions.iter() {
+                sum = sum.wrapping_add(symmetric.rank(black_box(s)).unwrap().index);
+            }
+            sum
         })
     });
     let plain_portable = PlainIndexer::portable(material);
     let symmetric_portable = symmetric.clone().into_portable();
     group.bench_function("plain/rank-portable", |b| {
         b.iter(|| {
-            positions
-                .iter()
-                .map(|&s| plain_portable.rank(black_box(s)).unwrap().index)
-                .fold(0, u64::wrapping_add)
+            let mut sum = 0u64;
+            for &s in positions.iter() {
+                sum = sum.wrapping_add(plain_portable.rank(black_box(s)).unwrap().index);
+            }
+            sum
         })
     });
     group.bench_function("symmetric/rank-portable", |b| {
         b.iter(|| {
-            positions
-                .iter()
-                .map(|&s| symmetric_portable.rank(black_box(s)).unwrap().index)
-                .fold(0, u64::wrapping_add)
+            let mut sum = 0u64;
+            for &s in positions.iter() {
+                sum = sum.wrapping_add(symmetric_portable.rank(black_box(s)).unwrap().index);
+            }
+            sum
         })
     });
     group.bench_function("symmetric/canonical_form", |b| {
         b.iter(|| {
-            positions
-                .iter()
-                .map(|&s| surakarta_index::canonical_form(black_box(s)).0.us.0)
-                .fold(0, u64::wrapping_add)
+            let mut sum = 0u64;
+            for &s in positions.iter() {
+                sum = sum.wrapping_add(surakarta_index::canonical_form(black_box(s)).0.us.0);
+            }
+            sum
         })
     });
     let plain_indices: Vec<u64> = positions.iter().map(|&s| plain.rank_unchecked(s)).collect();
@@ -83,18 +88,20 @@ fn rank(c: &mut Criterion) {
         .collect();
     group.bench_function("plain/unrank", |b| {
         b.iter(|| {
-            plain_indices
-                .iter()
-                .map(|&i| plain.unrank(black_box(i)).unwrap().us.0)
-                .fold(0, u64::wrapping_add)
+            let mut sum = 0u64;
+            for &i in plain_indices.iter() {
+                sum = sum.wrapping_add(plain.unrank(black_box(i)).unwrap().us.0);
+            }
+            sum
         })
     });
     group.bench_function("symmetric/unrank", |b| {
         b.iter(|| {
-            symmetric_indices
-                .iter()
-                .map(|&i| symmetric.unrank(black_box(i)).map_or(0, |s| s.us.0))
-                .fold(0, u64::wrapping_add)
+            let mut sum = 0u64;
+            for &i in symmetric_indices.iter() {
+                sum = sum.wrapping_add(symmetric.unrank(black_box(i)).map_or(0, |s| s.us.0));
+            }
+            sum
         })
     });
 

@@ -36,9 +36,10 @@ fn main() {
             symmetric += indexer.size();
             exact += position_orbits(material);
         }
-        let paper_count = paper
-            .get(n as usize - 1)
-            .map_or_else(|| format!("({})", choose(36, n as u64) << n), |c| c.to_string());
+        let paper_count = paper.get(n as usize - 1).map_or_else(
+            || format!("({})", choose(36, n as u64) << n),
+            |c| c.to_string(),
+        );
         println!(
             "| {n} | {paper_count} | {plain} | {symmetric} | {exact} | {} ({:.3}%) | {:.3} | {:.1} MiB | {seconds:.2} s |",
             symmetric - exact,

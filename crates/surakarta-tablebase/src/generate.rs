@@ -1,0 +1,343 @@
+//! Retrograde generation of a pair of classes `a v b` and `b v a` (quiet
+//! moves lead from one to the other), given the tables of all smaller
+//! classes (where captures lead).
+//!
+//! 1. **Initial pass** over every position: no legal move is a loss in 0; a
+//!    capture into a lost sub-position (or of the last enemy piece) is a win
+//!    in 1; only losing captures and no quiet move is a loss in 1.
+//! 2. **Levels** `k = 0, 1, 2, …`: every position resolved at distance `k`
+//!    is un-moved (a quiet step of the side that just moved, backwards). A
+//!    predecessor of a loss in `k` is a win in `k + 1`. A predecessor of a
+//!    win in `k` is a candidate; a candidate is a loss when every move is
+//!    resolved and loses (checked by generating its moves), with distance
+//!    one more than its longest loss. Values are final when set, so the
+//!    passes are idempotent and run in parallel (rayon, atomic bytes).
+//! 3. What is never resolved is a draw.
+
+use crate::error::TablebaseError;
+use crate::table::{Table, TableIndexer};
+use crate::value::{Value, MAX_DTC};
+use crate::Tablebase;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use surakarta::{step_targets, Bitboard, Color, Position};
+use surakarta_index::{Indexer, Material, Sides};
+
+/// Slots per parallel work item.
+const CHUNK: u64 = 1 << 14;
+
+/// Figures of one generated class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassStats {
+    /// The class.
+    pub material: Material,
+    /// Slots of its index.
+    pub slots: u64,
+    /// Positions stored (used slots).
+    pub positions: u64,
+    /// Wins for the side to move.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses for the side to move.
+    pub losses: u64,
+    /// The longest distance to conversion of a win or loss.
+    pub longest: u32,
+}
+
+struct ClassState {
+    indexer: TableIndexer,
+    values: Vec<AtomicU8>,
+    candidates: Vec<AtomicU64>,
+}
+
+impl ClassState {
+    fn new(indexer: TableIndexer) -> ClassState {
+        let size = indexer.size() as usize;
+        ClassState {
+            values: (0..size).map(|_| AtomicU8::new(0)).collect(),
+            candidates: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            indexer,
+        }
+    }
+
+    #[inline]
+    fn get(&self, index: u64) -> u8 {
+        self.values[index as usize].load(Ordering::Relaxed)
+    }
+
+    /// Sets an unresolved slot; false if it was resolved already.
+    #[inline]
+    fn resolve(&self, index: u64, byte: u8) -> bool {
+        self.values[index as usize]
+            .compare_exchange(0, byte, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+}
+
+/// What the moves of a position show with the values known so far.
+enum Evaluation {
+    /// Some move wins; the least distance among the known ones.
+    Win(u32),
+    /// Every move is resolved and loses; the greatest distance.
+    Loss(u32),
+    /// Neither yet.
+    Open,
+}
+
+struct Pair<'a> {
+    classes: Vec<ClassState>,
+    smaller: &'a Tablebase,
+}
+
+impl Pair<'_> {
+    /// The class holding positions with `material`.
+    fn class_of(&self, material: Material) -> &ClassState {
+        if self.classes[0].indexer.material() == material {
+            &self.classes[0]
+        } else {
+            &self.classes[1]
+        }
+    }
+
+    /// The index of the other class of the pair (where quiet moves lead).
+    fn partner(&self, class: usize) -> usize {
+        if self.classes.len() == 1 {
+            0
+        } else {
+            1 - class
+        }
+    }
+
+    /// Evaluates a position from its moves: captures from the smaller
+    /// tables, quiet moves from the pair's current values.
+    fn evaluate(&self, sides: Sides) -> Result<Evaluation, TablebaseError> {
+        let position = Position::from_sides(sides.us, sides.them, Color::Black)
+            .map_err(|_| TablebaseError::NoPieces)?;
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            return Ok(Evaluation::Loss(0));
+        }
+        let mut best_win: Option<u32> = None;
+        let mut worst_loss = 0;
+        let mut open = false;
+        for &m in moves.iter() {
+            let next = Sides::of(&position.after(m));
+            let mine = if m.is_capture() {
+                if next.us.is_empty() {
+                    Some(Value::Win(1))
+                } else {
+                    Some(match self.smaller.probe(next)? {
+                        Value::Loss(_) => Value::Win(1),
+                        Value::Win(_) => Value::Loss(1),
+                        Value::Draw => Value::Draw,
+                    })
+                }
+            } else {
+                let class = self.class_of(Material::of(next)?);
+                let index = class.indexer.rank(next)?.index;
+                Value::from_byte(class.get(index)).map(Value::back)
+            };
+            match mine {
+                Some(Value::Win(d)) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+                Some(Value::Loss(d)) => worst_loss = worst_loss.max(d),
+                Some(Value::Draw) | None => open = true,
+            }
+        }
+        Ok(match best_win {
+            Some(d) => Evaluation::Win(d),
+            None if open => Evaluation::Open,
+            None => Evaluation::Loss(worst_loss),
+        })
+    }
+
+    /// Calls `f` with the index of every predecessor (in the partner class)
+    /// of the position `sides` of class `class`.
+    fn predecessors(
+        &self,
+        class: usize,
+        sides: Sides,
+        mut f: impl FnMut(u64),
+    ) -> Result<(), TablebaseError> {
+        let partner = &self.classes[self.partner(class)];
+        let empty = !(sides.us | sides.them) & Bitboard::FULL;
+        for from in sides.them {
+            // The side that just moved stepped `back_to → from`.
+            for back_to in step_targets(from) & empty {
+                let moved = sides.them.without(from).with(back_to);
+                let before = Sides::new(moved, sides.us);
+                f(partner.indexer.rank(before)?.index);
+            }
+        }
+        Ok(())
+    }
+
+    fn byte(&self, value: Value, class: usize) -> Result<u8, TablebaseError> {
+        value.to_byte().ok_or(TablebaseError::DtcOverflow {
+            material: self.classes[class].indexer.material(),
+            max: MAX_DTC,
+        })
+    }
+
+    fn chunks(&self, class: usize) -> impl ParallelIterator<Item = (u64, u64)> {
+        let size = self.classes[class].indexer.size();
+        (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(move |c| (c * CHUNK, ((c + 1) * CHUNK).min(size)))
+    }
+
+    /// Pass 1: positions decided by captures or by having no move.
+    fn initial_pass(&self) -> Result<u32, TablebaseError> {
+        let mut deepest = 0;
+        for class in 0..self.classes.len() {
+            let state = &self.classes[class];
+            deepest = deepest.max(
+                self.chunks(class)
+                    .try_fold(
+                        || 0u32,
+                        |deepest, (start, end)| {
+                            let mut result = Ok(deepest);
+                            state.indexer.for_each_in(start, end, |index, sides| {
+                                let Ok(deepest) = result else { return };
+                                result = self.evaluate(sides).and_then(|e| {
+                                    let value = match e {
+                                        Evaluation::Win(d) => Value::Win(d),
+                                        Evaluation::Loss(d) => Value::Loss(d),
+                                        Evaluation::Open => return Ok(deepest),
+                                    };
+                                    state.resolve(index, self.byte(value, class)?);
+                                    Ok(deepest.max(value.dtc().unwrap_or(0)))
+                                });
+                            });
+                            result
+                        },
+                    )
+                    .try_reduce(|| 0, |a, b| Ok(a.max(b)))?,
+            );
+        }
+        Ok(deepest)
+    }
+
+    /// One level: un-move every position resolved at distance `k`. Returns
+    /// the greatest distance it resolved (0 if none).
+    fn level(&self, k: u32) -> Result<u32, TablebaseError> {
+        let loss = self.byte(Value::Loss(k), 0)?;
+        let win = if k >= 1 {
+            self.byte(Value::Win(k), 0)?
+        } else {
+            0
+        };
+        let next_win = self.byte(Value::Win(k + 1), 0)?;
+        let won = AtomicU32::new(0);
+        // Predecessors of losses win; predecessors of wins are candidates.
+        for class in 0..self.classes.len() {
+            let state = &self.classes[class];
+            let partner = &self.classes[self.partner(class)];
+            self.chunks(class).try_for_each(|(start, end)| {
+                for index in start..end {
+                    let b = state.get(index);
+                    if b != loss && (b != win || win == 0) {
+                        continue;
+                    }
+                    let sides = state.indexer.unrank(index)?;
+                    self.predecessors(class, sides, |p| {
+                        if b == loss {
+                            if partner.resolve(p, next_win) {
+                                won.store(k + 1, Ordering::Relaxed);
+                            }
+                        } else {
+                            partner.candidates[(p / 64) as usize]
+                                .fetch_or(1 << (p % 64), Ordering::Relaxed);
+                        }
+                    })?;
+                }
+                Ok::<(), TablebaseError>(())
+            })?;
+        }
+        // Candidates whose moves all lose are losses.
+        let mut deepest = won.into_inner();
+        for class in 0..self.classes.len() {
+            let state = &self.classes[class];
+            deepest = deepest.max(
+                (0..state.candidates.len())
+                    .into_par_iter()
+                    .with_min_len(256)
+                    .try_fold(
+                        || 0u32,
+                        |mut deepest, w| {
+                            let mut bits = state.candidates[w].swap(0, Ordering::Relaxed);
+                            while bits != 0 {
+                                let index = w as u64 * 64 + bits.trailing_zeros() as u64;
+                                bits &= bits - 1;
+                                if state.get(index) != 0 {
+                                    continue;
+                                }
+                                let sides = state.indexer.unrank(index)?;
+                                if let Evaluation::Loss(d) = self.evaluate(sides)? {
+                                    state.resolve(index, self.byte(Value::Loss(d), class)?);
+                                    deepest = deepest.max(d);
+                                }
+                            }
+                            Ok::<u32, TablebaseError>(deepest)
+                        },
+                    )
+                    .try_reduce(|| 0, |a, b| Ok(a.max(b)))?,
+            );
+        }
+        Ok(deepest)
+    }
+}
+
+/// Generates the tables of `material` and its swap, using `smaller` for the
+/// classes that captures reach. Returns one table (if the class is its own
+/// swap) or two, the given material first.
+pub(crate) fn generate_pair(
+    material: Material,
+    smaller: &Tablebase,
+    mut indexers: impl FnMut(Material) -> TableIndexer,
+) -> Result<Vec<(Table, ClassStats)>, TablebaseError> {
+    let mut materials = vec![material];
+    if material.swapped() != material {
+        materials.push(material.swapped());
+    }
+    let pair = Pair {
+        classes: materials
+            .iter()
+            .map(|&m| ClassState::new(indexers(m)))
+            .collect(),
+        smaller,
+    };
+    // Level `k` handles exactly the values at distance `k`; once `k` passes
+    // the deepest value set so far, nothing is left to un-move.
+    let mut deepest = pair.initial_pass()?;
+    let mut k = 0;
+    while k <= deepest {
+        deepest = deepest.max(pair.level(k)?);
+        k += 1;
+    }
+    let mut out = Vec::new();
+    for state in pair.classes {
+        let values: Vec<u8> = state.values.into_iter().map(AtomicU8::into_inner).collect();
+        let mut stats = ClassStats {
+            material: state.indexer.material(),
+            slots: state.indexer.size(),
+            positions: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            longest: 0,
+        };
+        state.indexer.for_each_in(0, u64::MAX, |index, _| {
+            let value = Value::from_table_byte(values[index as usize]);
+            stats.positions += 1;
+            match value {
+                Value::Win(_) => stats.wins += 1,
+                Value::Draw => stats.draws += 1,
+                Value::Loss(_) => stats.losses += 1,
+            }
+            stats.longest = stats.longest.max(value.dtc().unwrap_or(0));
+        });
+        out.push((Table::new(state.indexer, values)?, stats));
+    }
+    Ok(out)
+}

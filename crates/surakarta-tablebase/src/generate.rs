@@ -75,6 +75,15 @@ impl ClassState {
     }
 }
 
+/// How much of a position's moves [`Pair::evaluate`] looks at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Before any level: captures only (quiet successors are all unknown).
+    Initial,
+    /// Is it a loss? Stops at the first move that does not lose.
+    LossCheck,
+}
+
 /// What the moves of a position show with the values known so far.
 enum Evaluation {
     /// Some move wins; the least distance among the known ones.
@@ -111,7 +120,7 @@ impl Pair<'_> {
 
     /// Evaluates a position from its moves: captures from the smaller
     /// tables, quiet moves from the pair's current values.
-    fn evaluate(&self, sides: Sides) -> Result<Evaluation, TablebaseError> {
+    fn evaluate(&self, sides: Sides, mode: Mode) -> Result<Evaluation, TablebaseError> {
         let position = Position::from_sides(sides.us, sides.them, Color::Black)
             .map_err(|_| TablebaseError::NoPieces)?;
         let moves = position.legal_moves();
@@ -133,11 +142,16 @@ impl Pair<'_> {
                         Value::Draw => Value::Draw,
                     })
                 }
+            } else if mode == Mode::Initial {
+                None
             } else {
                 let class = self.class_of(Material::of(next)?);
                 let index = class.indexer.rank(next)?.index;
                 Value::from_byte(class.get(index)).map(Value::back)
             };
+            if mode == Mode::LossCheck && !matches!(mine, Some(Value::Loss(_))) {
+                return Ok(Evaluation::Open);
+            }
             match mine {
                 Some(Value::Win(d)) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
                 Some(Value::Loss(d)) => worst_loss = worst_loss.max(d),
@@ -199,7 +213,7 @@ impl Pair<'_> {
                             let mut result = Ok(deepest);
                             state.indexer.for_each_in(start, end, |index, sides| {
                                 let Ok(deepest) = result else { return };
-                                result = self.evaluate(sides).and_then(|e| {
+                                result = self.evaluate(sides, Mode::Initial).and_then(|e| {
                                     let value = match e {
                                         Evaluation::Win(d) => Value::Win(d),
                                         Evaluation::Loss(d) => Value::Loss(d),
@@ -273,7 +287,9 @@ impl Pair<'_> {
                                     continue;
                                 }
                                 let sides = state.indexer.unrank(index)?;
-                                if let Evaluation::Loss(d) = self.evaluate(sides)? {
+                                if let Evaluation::Loss(d) =
+                                    self.evaluate(sides, Mode::LossCheck)?
+                                {
                                     state.resolve(index, self.byte(Value::Loss(d), class)?);
                                     deepest = deepest.max(d);
                                 }

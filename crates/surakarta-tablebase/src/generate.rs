@@ -100,15 +100,6 @@ struct Pair<'a> {
 }
 
 impl Pair<'_> {
-    /// The class holding positions with `material`.
-    fn class_of(&self, material: Material) -> &ClassState {
-        if self.classes[0].indexer.material() == material {
-            &self.classes[0]
-        } else {
-            &self.classes[1]
-        }
-    }
-
     /// The index of the other class of the pair (where quiet moves lead).
     fn partner(&self, class: usize) -> usize {
         if self.classes.len() == 1 {
@@ -118,9 +109,16 @@ impl Pair<'_> {
         }
     }
 
-    /// Evaluates a position from its moves: captures from the smaller
-    /// tables, quiet moves from the pair's current values.
-    fn evaluate(&self, sides: Sides, mode: Mode) -> Result<Evaluation, TablebaseError> {
+    /// Evaluates a position of class `class` from its moves: captures from
+    /// the smaller tables, quiet moves from the partner class's current
+    /// values.
+    fn evaluate(
+        &self,
+        class: usize,
+        sides: Sides,
+        mode: Mode,
+    ) -> Result<Evaluation, TablebaseError> {
+        let partner = &self.classes[self.partner(class)];
         let position = Position::from_sides(sides.us, sides.them, Color::Black)
             .map_err(|_| TablebaseError::NoPieces)?;
         let moves = position.legal_moves();
@@ -145,9 +143,8 @@ impl Pair<'_> {
             } else if mode == Mode::Initial {
                 None
             } else {
-                let class = self.class_of(Material::of(next)?);
-                let index = class.indexer.rank(next)?.index;
-                Value::from_byte(class.get(index)).map(Value::back)
+                let index = partner.indexer.rank(next)?.index;
+                Value::from_byte(partner.get(index)).map(Value::back)
             };
             if mode == Mode::LossCheck && !matches!(mine, Some(Value::Loss(_))) {
                 return Ok(Evaluation::Open);
@@ -213,7 +210,7 @@ impl Pair<'_> {
                             let mut result = Ok(deepest);
                             state.indexer.for_each_in(start, end, |index, sides| {
                                 let Ok(deepest) = result else { return };
-                                result = self.evaluate(sides, Mode::Initial).and_then(|e| {
+                                result = self.evaluate(class, sides, Mode::Initial).and_then(|e| {
                                     let value = match e {
                                         Evaluation::Win(d) => Value::Win(d),
                                         Evaluation::Loss(d) => Value::Loss(d),
@@ -288,7 +285,7 @@ impl Pair<'_> {
                                 }
                                 let sides = state.indexer.unrank(index)?;
                                 if let Evaluation::Loss(d) =
-                                    self.evaluate(sides, Mode::LossCheck)?
+                                    self.evaluate(class, sides, Mode::LossCheck)?
                                 {
                                     state.resolve(index, self.byte(Value::Loss(d), class)?);
                                     deepest = deepest.max(d);
@@ -304,23 +301,19 @@ impl Pair<'_> {
     }
 }
 
-/// Generates the tables of `material` and its swap, using `smaller` for the
-/// classes that captures reach. Returns one table (if the class is its own
-/// swap) or two, the given material first.
+/// Generates the tables of a class and its swap, given their indexers (one
+/// if the class is its own swap, else two), using `smaller` for the classes
+/// that captures reach. Returns the tables in the order of the indexers.
 pub(crate) fn generate_pair(
-    material: Material,
+    indexers: Vec<TableIndexer>,
     smaller: &Tablebase,
-    mut indexers: impl FnMut(Material) -> TableIndexer,
 ) -> Result<Vec<(Table, ClassStats)>, TablebaseError> {
-    let mut materials = vec![material];
-    if material.swapped() != material {
-        materials.push(material.swapped());
-    }
+    debug_assert!(
+        indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
+            || indexers.len() == 2 && indexers[0].material() == indexers[1].material().swapped()
+    );
     let pair = Pair {
-        classes: materials
-            .iter()
-            .map(|&m| ClassState::new(indexers(m)))
-            .collect(),
+        classes: indexers.into_iter().map(ClassState::new).collect(),
         smaller,
     };
     // Level `k` handles exactly the values at distance `k`; once `k` passes

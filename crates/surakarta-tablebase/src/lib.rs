@@ -65,19 +65,14 @@ impl Tablebase {
                 if material.us() < material.them() {
                     continue; // solved together with its swap
                 }
-                let mut indexers = Vec::new();
-                for m in [material, material.swapped()] {
-                    indexers.push((m, TableIndexer::new(m, scheme, &mut directories)));
+                let mut indexers = vec![TableIndexer::new(material, scheme, &mut directories)];
+                if material.swapped() != material {
+                    let swapped = material.swapped();
+                    indexers.push(TableIndexer::new(swapped, scheme, &mut directories));
                 }
-                let slots = indexers[0].1.size();
-                reporter.pair_started(material, slots);
+                reporter.pair_started(material, indexers[0].size());
                 let start = Instant::now();
-                let solved = generate::generate_pair(material, &tablebase, |m| {
-                    match indexers.iter().find(|(x, _)| *x == m) {
-                        Some((_, indexer)) => indexer.clone(),
-                        None => unreachable!("indexers for both classes of the pair"),
-                    }
-                })?;
+                let solved = generate::generate_pair(indexers, &tablebase)?;
                 for (table, stats) in solved {
                     reporter.class_done(&stats, start.elapsed());
                     all_stats.push(stats);

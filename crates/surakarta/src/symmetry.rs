@@ -299,21 +299,6 @@ mod tests {
     }
 
     #[test]
-    fn bit_trick_mirrors_match_symmetries() {
-        let named = |n: &str| Symmetry::ALL.into_iter().find(|s| s.name() == n).unwrap();
-        for seed in 0..200u64 {
-            let bb = Bitboard(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 28 & Bitboard::FULL.0);
-            assert_eq!(bb.flip_files(), named("mirror-files").bitboard(bb));
-            assert_eq!(bb.flip_ranks(), named("mirror-ranks").bitboard(bb));
-            assert_eq!(bb.transpose(), named("transpose").bitboard(bb));
-        }
-        for sq in Square::ALL {
-            let bb = Bitboard::from_square(sq);
-            assert_eq!(bb.transpose(), named("transpose").bitboard(bb));
-        }
-    }
-
-    #[test]
     fn bitboard_map_matches_square_map() {
         let bb = Bitboard(0xa_5c3e_19d7);
         for sym in Symmetry::ALL {

@@ -176,12 +176,10 @@ impl OccupancyDirectory {
         let partial = (1u64 << (bit % 64)) - 1;
         let mut count = block.before;
         for (j, w) in block.bits.iter().enumerate() {
-            let mask = match (j as u64).cmp(&word) {
-                core::cmp::Ordering::Less => !0,
-                core::cmp::Ordering::Equal => partial,
-                core::cmp::Ordering::Greater => 0,
-            };
-            count += (w & mask).count_ones() as u64;
+            let d = (j as u64).wrapping_sub(word);
+            let below = ((d as i64) >> 63) as u64;
+            let here = ((d == 0) as u64).wrapping_neg();
+            count += (w & (below | (here & partial))).count_ones() as u64;
         }
         count
     }

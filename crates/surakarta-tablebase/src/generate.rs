@@ -20,7 +20,7 @@ use crate::value::{Value, MAX_DTC};
 use crate::Tablebase;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
-use surakarta::{step_targets, Bitboard, Color, Position};
+use surakarta::{capture_moves, step_targets, Bitboard};
 use surakarta_index::{Indexer, Material, Sides};
 
 /// Slots per parallel work item.
@@ -119,45 +119,55 @@ impl Pair<'_> {
         mode: Mode,
     ) -> Result<Evaluation, TablebaseError> {
         let partner = &self.classes[self.partner(class)];
-        let position = Position::from_sides(sides.us, sides.them, Color::Black)
-            .map_err(|_| TablebaseError::NoPieces)?;
-        let moves = position.legal_moves();
-        if moves.is_empty() {
-            return Ok(Evaluation::Loss(0));
-        }
+        let Sides { us, them } = sides;
         let mut best_win: Option<u32> = None;
         let mut worst_loss = 0;
         let mut open = false;
-        for &m in moves.iter() {
-            let next = Sides::of(&position.after(m));
-            let mine = if m.is_capture() {
-                if next.us.is_empty() {
-                    Some(Value::Win(1))
-                } else {
-                    Some(match self.smaller.probe(next)? {
-                        Value::Loss(_) => Value::Win(1),
-                        Value::Win(_) => Value::Loss(1),
-                        Value::Draw => Value::Draw,
-                    })
-                }
-            } else if mode == Mode::Initial {
-                None
-            } else {
-                let index = partner.indexer.rank(next)?.index;
-                Value::from_byte(partner.get(index)).map(Value::back)
-            };
-            if mode == Mode::LossCheck && !matches!(mine, Some(Value::Loss(_))) {
-                return Ok(Evaluation::Open);
-            }
+        let mut any_move = false;
+        // Returns false when the loss check can stop.
+        let mut note = |mine: Option<Value>| {
+            any_move = true;
             match mine {
                 Some(Value::Win(d)) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
                 Some(Value::Loss(d)) => worst_loss = worst_loss.max(d),
                 Some(Value::Draw) | None => open = true,
             }
+            mode != Mode::LossCheck || matches!(mine, Some(Value::Loss(_)))
+        };
+        for m in capture_moves(us, them) {
+            let after = Sides::new(them.without(m.to()), us.without(m.from()).with(m.to()));
+            let mine = if after.us.is_empty() {
+                Value::Win(1)
+            } else {
+                match self.smaller.probe(after)? {
+                    Value::Loss(_) => Value::Win(1),
+                    Value::Win(_) => Value::Loss(1),
+                    Value::Draw => Value::Draw,
+                }
+            };
+            if !note(Some(mine)) {
+                return Ok(Evaluation::Open);
+            }
+        }
+        let empty = Bitboard::FULL - us - them;
+        for from in us {
+            for to in step_targets(from) & empty {
+                let mine = if mode == Mode::Initial {
+                    None
+                } else {
+                    let after = Sides::new(them, us.without(from).with(to));
+                    let index = partner.indexer.rank(after)?.index;
+                    Value::from_byte(partner.get(index)).map(Value::back)
+                };
+                if !note(mine) {
+                    return Ok(Evaluation::Open);
+                }
+            }
         }
         Ok(match best_win {
             Some(d) => Evaluation::Win(d),
             None if open => Evaluation::Open,
+            None if !any_move => Evaluation::Loss(0),
             None => Evaluation::Loss(worst_loss),
         })
     }

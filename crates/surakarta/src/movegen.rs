@@ -275,6 +275,19 @@ fn distinct_captures(us: Bitboard, them: Bitboard, out: &mut [Move; 16]) -> usiz
     n
 }
 
+/// The captures of the side owning `us` against the pieces `them`, from the
+/// two bitboards alone (no [`Position`](crate::Position) built): what
+/// [`Position::captures`](crate::Position::captures) returns when `us` is the
+/// side to move. Meant for code that stores positions as bitboard pairs, such
+/// as tablebase generators. Overlapping or off-board bits give meaningless
+/// moves, never a panic.
+#[inline]
+pub fn capture_moves(us: Bitboard, them: Bitboard) -> MoveList {
+    let mut list = MoveList::new();
+    generate_captures(us, them, &mut list);
+    list
+}
+
 /// Appends the captures of the side owning `us` against `them` to `list`.
 #[inline]
 pub(crate) fn generate_captures(us: Bitboard, them: Bitboard, list: &mut MoveList) {
@@ -366,5 +379,29 @@ mod tests {
                 assert_eq!(flags_of_previous(top), previous, "circuit {c} segment {s}");
             }
         }
+    }
+
+    #[test]
+    fn capture_moves_match_the_position_captures() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut with_captures = 0;
+        for _ in 0..20_000 {
+            let (a, b) = (random(), random());
+            let us = Bitboard(a & b & Bitboard::FULL.0);
+            let them = Bitboard(!a & b & random() & Bitboard::FULL.0);
+            let Ok(p) = crate::Position::from_sides(us, them, crate::Color::White) else {
+                continue;
+            };
+            let fast = capture_moves(us, them);
+            assert_eq!(&fast[..], &p.captures()[..], "{p}");
+            with_captures += usize::from(!fast.is_empty());
+        }
+        assert!(with_captures > 1000, "{with_captures}");
     }
 }

@@ -1,14 +1,47 @@
 //! Errors of generation and probing.
 
+use crate::file::FileProblem;
+use std::path::{Path, PathBuf};
 use surakarta_index::{IndexError, Material};
+
+fn looked_in(dir: &Option<PathBuf>, material: &Material) -> String {
+    match dir {
+        Some(dir) => format!(
+            " ({} not found)",
+            dir.join(crate::file::file_name(*material)).display()
+        ),
+        None => String::new(),
+    }
+}
 
 /// What went wrong in the tablebase.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TablebaseError {
     /// A position's class has no table.
-    #[error("no table for material {0}")]
-    MissingTable(Material),
+    #[error("no table for material {material}{}", looked_in(dir, material))]
+    MissingTable {
+        /// The class.
+        material: Material,
+        /// The directory the tables came from, if any.
+        dir: Option<PathBuf>,
+    },
+    /// A table file is unreadable, damaged or not a table.
+    #[error("{}: {problem}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: FileProblem,
+    },
+    /// A directory could not be read.
+    #[error("{}: {message}", path.display())]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
     /// A position the tables cannot hold.
     #[error("position not in a table: {0}")]
     Index(#[from] IndexError),
@@ -33,4 +66,16 @@ pub enum TablebaseError {
         /// The largest storable distance.
         max: u32,
     },
+}
+
+impl TablebaseError {
+    /// The file this error is about, if it is about one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            TablebaseError::File { path, .. } | TablebaseError::Directory { path, .. } => {
+                Some(path)
+            }
+            _ => None,
+        }
+    }
 }

@@ -17,33 +17,14 @@
 use crate::error::TablebaseError;
 use crate::table::{Table, TableIndexer};
 use crate::value::{Value, MAX_DTC};
-use crate::Tablebase;
+use crate::{Pass, Reporter, Tablebase};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 use surakarta::{capture_moves, step_targets, Bitboard};
-use surakarta_index::{Indexer, Material, Sides};
+use surakarta_index::{Indexer, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: u64 = 1 << 14;
-
-/// Figures of one generated class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClassStats {
-    /// The class.
-    pub material: Material,
-    /// Slots of its index.
-    pub slots: u64,
-    /// Positions stored (used slots).
-    pub positions: u64,
-    /// Wins for the side to move.
-    pub wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Losses for the side to move.
-    pub losses: u64,
-    /// The longest distance to conversion of a win or loss.
-    pub longest: u32,
-}
 
 struct ClassState {
     indexer: TableIndexer,
@@ -97,6 +78,11 @@ enum Evaluation {
 struct Pair<'a> {
     classes: Vec<ClassState>,
     smaller: &'a Tablebase,
+    reporter: &'a dyn Reporter,
+    /// Slots of both classes.
+    slots: u64,
+    /// Slots done in the current pass, for progress reports.
+    done: AtomicU64,
 }
 
 impl Pair<'_> {
@@ -200,6 +186,12 @@ impl Pair<'_> {
         })
     }
 
+    /// Reports that a chunk `start..end` of `pass` is done.
+    fn chunk_done(&self, pass: Pass, start: u64, end: u64) {
+        let done = self.done.fetch_add(end - start, Ordering::Relaxed) + end - start;
+        self.reporter.progress(pass, done, self.slots);
+    }
+
     fn chunks(&self, class: usize) -> impl ParallelIterator<Item = (u64, u64)> {
         let size = self.classes[class].indexer.size();
         (0..size.div_ceil(CHUNK))
@@ -210,6 +202,7 @@ impl Pair<'_> {
     /// Pass 1: positions decided by captures or by having no move.
     fn initial_pass(&self) -> Result<u32, TablebaseError> {
         let mut deepest = 0;
+        self.done.store(0, Ordering::Relaxed);
         for class in 0..self.classes.len() {
             let state = &self.classes[class];
             deepest = deepest.max(
@@ -230,6 +223,7 @@ impl Pair<'_> {
                                     Ok(deepest.max(value.dtc().unwrap_or(0)))
                                 });
                             });
+                            self.chunk_done(Pass::Initial, start, end);
                             result
                         },
                     )
@@ -250,6 +244,7 @@ impl Pair<'_> {
         };
         let next_win = self.byte(Value::Win(k + 1), 0)?;
         let won = AtomicU32::new(0);
+        self.done.store(0, Ordering::Relaxed);
         // Predecessors of losses win; predecessors of wins are candidates.
         for class in 0..self.classes.len() {
             let state = &self.classes[class];
@@ -272,6 +267,7 @@ impl Pair<'_> {
                         }
                     })?;
                 }
+                self.chunk_done(Pass::Level(k), start, end);
                 Ok::<(), TablebaseError>(())
             })?;
         }
@@ -317,14 +313,18 @@ impl Pair<'_> {
 pub(crate) fn generate_pair(
     indexers: Vec<TableIndexer>,
     smaller: &Tablebase,
-) -> Result<Vec<(Table, ClassStats)>, TablebaseError> {
+    reporter: &dyn Reporter,
+) -> Result<Vec<Table>, TablebaseError> {
     debug_assert!(
         indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
             || indexers.len() == 2 && indexers[0].material() == indexers[1].material().swapped()
     );
     let pair = Pair {
+        slots: indexers.iter().map(|i| i.size()).sum(),
         classes: indexers.into_iter().map(ClassState::new).collect(),
         smaller,
+        reporter,
+        done: AtomicU64::new(0),
     };
     // Level `k` handles exactly the values at distance `k`; once `k` passes
     // the deepest value set so far, nothing is left to un-move.
@@ -337,26 +337,7 @@ pub(crate) fn generate_pair(
     let mut out = Vec::new();
     for state in pair.classes {
         let values: Vec<u8> = state.values.into_iter().map(AtomicU8::into_inner).collect();
-        let mut stats = ClassStats {
-            material: state.indexer.material(),
-            slots: state.indexer.size(),
-            positions: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            longest: 0,
-        };
-        state.indexer.for_each_in(0, u64::MAX, |index, _| {
-            let value = Value::from_table_byte(values[index as usize]);
-            stats.positions += 1;
-            match value {
-                Value::Win(_) => stats.wins += 1,
-                Value::Draw => stats.draws += 1,
-                Value::Loss(_) => stats.losses += 1,
-            }
-            stats.longest = stats.longest.max(value.dtc().unwrap_or(0));
-        });
-        out.push((Table::new(state.indexer, values)?, stats));
+        out.push(Table::new(state.indexer, values)?);
     }
     Ok(out)
 }

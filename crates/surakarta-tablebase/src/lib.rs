@@ -1,34 +1,65 @@
 //! Retrograde distance-to-conversion (DTC) endgame tablebases for Surakarta.
 //!
 //! Semantics (pure rules, values for the side to move) are in
-//! `docs/tablebase.md`. [`Tablebase::generate`] solves every class up to a
-//! piece count in memory; [`Tablebase::probe`] answers for any position with
-//! at most that many pieces.
+//! `docs/tablebase.md`, the file format in `docs/tablebase-format.md`.
+//!
+//! - [`Tablebase::generate`] solves every class up to a piece count in
+//!   memory; [`generate_dir`] does the same into a directory of files,
+//!   skipping the tables already there.
+//! - [`Tablebase::open_dir`] (reads) or [`Tablebase::map_dir`] (memory maps)
+//!   a directory; [`Tablebase::probe`], [`Tablebase::best_move`] and
+//!   [`Tablebase::line`] answer for positions.
+//! - [`Tablebase::verify`] re-derives every entry of a table from its
+//!   successors.
+//!
+//! The library never prints; long work reports through a [`Reporter`].
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod error;
+pub mod file;
 mod generate;
+mod probe;
 mod table;
 mod value;
+mod verify;
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub use error::TablebaseError;
-pub use generate::ClassStats;
-pub use table::{Directories, Table, TableIndexer};
+pub use file::{FileProblem, Header};
+pub use table::{ClassStats, Directories, Histogram, Table, TableIndexer};
 pub use value::{Value, Wdl, MAX_DTC};
+pub use verify::{Mismatch, VerifyReport};
 
-use surakarta::Position;
 use surakarta_index::{Indexer, Material, Scheme, Sides};
 
-/// Receives progress of a long generation; the library never prints.
+/// A stage of long work, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// Generation's first pass (captures and positions without moves).
+    Initial,
+    /// Generation's level `k`: un-moving the positions at distance `k`.
+    Level(u32),
+    /// Verification of a table.
+    Verify,
+}
+
+/// Receives progress of long work; the library never prints. Methods may be
+/// called from several threads at once.
 pub trait Reporter: Sync {
-    /// A class (and its swap) is about to be solved.
-    fn pair_started(&self, _material: Material, _slots: u64) {}
-    /// A class is finished.
+    /// Generation will solve classes with this many slots in all.
+    fn started(&self, _total_slots: u64) {}
+    /// A class and its swap (one or two materials) are about to be solved.
+    fn pair_started(&self, _materials: &[Material], _slots: u64) {}
+    /// Within the current pair or table: `done` of `total` slots of `pass`.
+    fn progress(&self, _pass: Pass, _done: u64, _total: u64) {}
+    /// A class was already in the directory and is not generated again.
+    fn class_skipped(&self, _stats: &ClassStats) {}
+    /// A class is finished (`elapsed`: the time of its pair so far).
     fn class_done(&self, _stats: &ClassStats, _elapsed: Duration) {}
 }
 
@@ -38,49 +69,130 @@ pub struct Silent;
 
 impl Reporter for Silent {}
 
-/// Tables of material classes, in memory.
+/// What [`generate_dir`] did with one class.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassOutcome {
+    /// The class's figures.
+    pub stats: ClassStats,
+    /// Seconds its pair took (0 when skipped).
+    pub seconds: f64,
+    /// Whether it was in the directory already.
+    pub skipped: bool,
+}
+
+/// Tables of material classes, in memory or mapped from files.
 #[derive(Debug, Default)]
 pub struct Tablebase {
     tables: BTreeMap<Material, Table>,
+    dir: Option<PathBuf>,
+    directories: Directories,
+}
+
+/// The classes with 2 to `max_pieces` pieces in dependency order, each
+/// with its swap: `[a v b, b v a]` with `a > b`, or `[a v a]`.
+pub fn pairs(max_pieces: u32) -> Vec<Vec<Material>> {
+    let mut out = Vec::new();
+    for pieces in 2..=max_pieces.min(24) {
+        for material in Material::with_pieces(pieces) {
+            if material.us() < material.them() {
+                continue;
+            }
+            if material.swapped() == material {
+                out.push(vec![material]);
+            } else {
+                out.push(vec![material, material.swapped()]);
+            }
+        }
+    }
+    out
 }
 
 impl Tablebase {
-    /// An empty tablebase (every probe of a class is [`TablebaseError::MissingTable`]).
+    /// An empty tablebase (every probe of a class is
+    /// [`TablebaseError::MissingTable`]).
     pub fn new() -> Tablebase {
         Tablebase::default()
     }
 
     /// Generates every class with 2 to `max_pieces` pieces in `scheme`, in
-    /// dependency order, on the current rayon thread pool.
+    /// dependency order, in memory, on the current rayon thread pool.
     pub fn generate(
         max_pieces: u32,
         scheme: Scheme,
         reporter: &dyn Reporter,
     ) -> Result<(Tablebase, Vec<ClassStats>), TablebaseError> {
         let mut tablebase = Tablebase::new();
-        let mut directories = Directories::default();
         let mut all_stats = Vec::new();
-        for pieces in 2..=max_pieces.min(24) {
-            for material in Material::with_pieces(pieces) {
-                if material.us() < material.them() {
-                    continue; // solved together with its swap
-                }
-                let mut indexers = vec![TableIndexer::new(material, scheme, &mut directories)];
-                if material.swapped() != material {
-                    let swapped = material.swapped();
-                    indexers.push(TableIndexer::new(swapped, scheme, &mut directories));
-                }
-                reporter.pair_started(material, indexers[0].size());
-                let start = Instant::now();
-                let solved = generate::generate_pair(indexers, &tablebase)?;
-                for (table, stats) in solved {
-                    reporter.class_done(&stats, start.elapsed());
-                    all_stats.push(stats);
-                    tablebase.insert(table);
-                }
+        let pairs = pairs(max_pieces);
+        let indexers = |tb: &mut Tablebase, pair: &[Material]| -> Vec<TableIndexer> {
+            pair.iter()
+                .map(|&m| TableIndexer::new(m, scheme, &mut tb.directories))
+                .collect()
+        };
+        let total: u64 = pairs
+            .iter()
+            .flat_map(|p| indexers(&mut tablebase, p))
+            .map(|i| i.size())
+            .sum();
+        reporter.started(total);
+        for pair in pairs {
+            let indexers = indexers(&mut tablebase, &pair);
+            reporter.pair_started(&pair, indexers.iter().map(|i| i.size()).sum());
+            let start = Instant::now();
+            for table in generate::generate_pair(indexers, &tablebase, reporter)? {
+                reporter.class_done(&table.stats(), start.elapsed());
+                all_stats.push(table.stats());
+                tablebase.insert(table);
             }
         }
         Ok((tablebase, all_stats))
+    }
+
+    /// Reads every table file (`{material}.sktb`) of a directory into
+    /// memory; other files are ignored. Headers are checked now, payload
+    /// checksums on each table's first use.
+    pub fn open_dir(dir: &Path) -> Result<Tablebase, TablebaseError> {
+        Tablebase::load_dir(dir, Table::read)
+    }
+
+    /// Like [`Tablebase::open_dir`], but maps the files instead of reading
+    /// them: opening is instant and memory is the operating system's page
+    /// cache.
+    ///
+    /// # Safety
+    ///
+    /// No table file of the directory may change or shrink while the
+    /// tablebase exists (see [`Table::map`]).
+    #[allow(unsafe_code)]
+    pub unsafe fn map_dir(dir: &Path) -> Result<Tablebase, TablebaseError> {
+        // SAFETY: passed on to the caller, who promises the files stay put.
+        Tablebase::load_dir(dir, |path, directories| unsafe {
+            Table::map(path, directories)
+        })
+    }
+
+    fn load_dir(
+        dir: &Path,
+        mut load: impl FnMut(&Path, &mut Directories) -> Result<Table, TablebaseError>,
+    ) -> Result<Tablebase, TablebaseError> {
+        let mut tablebase = Tablebase {
+            dir: Some(dir.to_path_buf()),
+            ..Tablebase::default()
+        };
+        for (material, path) in table_files(dir)? {
+            let table = load(&path, &mut tablebase.directories)?;
+            if table.material() != material {
+                return Err(table::file_error(
+                    &path,
+                    FileProblem::WrongMaterial {
+                        expected: material,
+                        found: table.material(),
+                    },
+                ));
+            }
+            tablebase.insert(table);
+        }
+        Ok(tablebase)
     }
 
     /// Adds (or replaces) a table.
@@ -93,9 +205,23 @@ impl Tablebase {
         self.tables.get(&material)
     }
 
-    /// The classes present.
+    /// The classes present, in order.
     pub fn materials(&self) -> impl Iterator<Item = Material> + '_ {
         self.tables.keys().copied()
+    }
+
+    /// The directory the tables came from, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The largest piece count `n` such that every class with 2 to `n`
+    /// pieces is present (0 if not even the 2-piece class is).
+    pub fn complete_pieces(&self) -> u32 {
+        (2..=24)
+            .take_while(|&n| Material::with_pieces(n).all(|m| self.tables.contains_key(&m)))
+            .last()
+            .unwrap_or(0)
     }
 
     /// The value of a position given by its sides (the side to move first).
@@ -110,12 +236,110 @@ impl Tablebase {
         let material = Material::of(sides)?;
         self.tables
             .get(&material)
-            .ok_or(TablebaseError::MissingTable(material))?
+            .ok_or_else(|| TablebaseError::MissingTable {
+                material,
+                dir: self.dir.clone(),
+            })?
             .probe(sides)
     }
+}
 
-    /// The value of a position for its side to move.
-    pub fn probe_position(&self, position: &Position) -> Result<Value, TablebaseError> {
-        self.probe(Sides::of(position))
+/// The table files of a directory by class, in class order.
+pub fn table_files(dir: &Path) -> Result<BTreeMap<Material, PathBuf>, TablebaseError> {
+    let dir_error = |e: std::io::Error| TablebaseError::Directory {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).map_err(dir_error)? {
+        let path = entry.map_err(dir_error)?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some(file::EXTENSION) {
+            continue;
+        }
+        let material = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse::<Material>().ok());
+        if let Some(material) = material {
+            out.insert(material, path);
+        }
     }
+    Ok(out)
+}
+
+/// Generates every class with 2 to `max_pieces` pieces into `dir` (created
+/// if missing), one file per class, in dependency order. Classes whose
+/// files are already there (with intact headers and payloads) are loaded,
+/// not generated, so an interrupted run resumes. Each new table is written
+/// to a temporary file, read back and checked, then renamed into place.
+pub fn generate_dir(
+    dir: &Path,
+    max_pieces: u32,
+    scheme: Scheme,
+    reporter: &dyn Reporter,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let mut tablebase = Tablebase {
+        dir: Some(dir.to_path_buf()),
+        ..Tablebase::default()
+    };
+    let present = table_files(dir)?;
+    let pairs = pairs(max_pieces);
+    let mut todo = Vec::new();
+    for pair in &pairs {
+        if pair.iter().all(|m| present.contains_key(m)) {
+            todo.push(None);
+            continue;
+        }
+        let indexers: Vec<TableIndexer> = pair
+            .iter()
+            .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
+            .collect();
+        todo.push(Some(indexers));
+    }
+    let total = todo
+        .iter()
+        .flatten()
+        .flatten()
+        .map(Indexer::size)
+        .sum::<u64>();
+    reporter.started(total);
+    let mut outcomes = Vec::new();
+    for (pair, indexers) in pairs.iter().zip(todo) {
+        let Some(indexers) = indexers else {
+            for material in pair {
+                let table = Table::read(&present[material], &mut tablebase.directories)?;
+                table.check()?;
+                reporter.class_skipped(&table.stats());
+                outcomes.push(ClassOutcome {
+                    stats: table.stats(),
+                    seconds: 0.0,
+                    skipped: true,
+                });
+                tablebase.insert(table);
+            }
+            continue;
+        };
+        reporter.pair_started(pair, indexers.iter().map(|i| i.size()).sum());
+        let start = Instant::now();
+        let tables = generate::generate_pair(indexers, &tablebase, reporter)?;
+        for table in &tables {
+            let path = dir.join(file::file_name(table.material()));
+            table.write(&path)?;
+        }
+        for table in tables {
+            let seconds = start.elapsed().as_secs_f64();
+            reporter.class_done(&table.stats(), start.elapsed());
+            outcomes.push(ClassOutcome {
+                stats: table.stats(),
+                seconds,
+                skipped: false,
+            });
+            tablebase.insert(table);
+        }
+    }
+    Ok(outcomes)
 }

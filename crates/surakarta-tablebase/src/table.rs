@@ -1,9 +1,13 @@
 //! One material class's table in memory, and the index over either scheme.
 
 use crate::error::TablebaseError;
-use crate::value::Value;
+use crate::file::{self, FileProblem, Header, HEADER_LEN};
+use crate::value::{Value, MAX_DTC};
+use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use surakarta_index::{
     IndexError, Indexer, Material, OccupancyDirectory, PlainIndexer, Ranked, Scheme, Sides,
     SymmetricIndexer,
@@ -118,16 +122,107 @@ impl Directories {
     }
 }
 
+/// Figures of one class's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassStats {
+    /// The class.
+    pub material: Material,
+    /// Slots of its index.
+    pub slots: u64,
+    /// Positions stored (used slots).
+    pub positions: u64,
+    /// Wins for the side to move.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses for the side to move.
+    pub losses: u64,
+    /// The longest distance to conversion of a win or loss.
+    pub longest: u32,
+}
+
+/// How many positions of a class have each value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Histogram {
+    /// `wins[d]`: wins in `d` plies.
+    pub wins: Vec<u64>,
+    /// Draws.
+    pub draws: u64,
+    /// `losses[d]`: losses in `d` plies.
+    pub losses: Vec<u64>,
+}
+
+impl Histogram {
+    fn empty() -> Histogram {
+        Histogram {
+            wins: vec![0; MAX_DTC as usize + 1],
+            draws: 0,
+            losses: vec![0; MAX_DTC as usize + 1],
+        }
+    }
+
+    fn add(&mut self, value: Value) {
+        match value {
+            Value::Win(d) => self.wins[d as usize] += 1,
+            Value::Draw => self.draws += 1,
+            Value::Loss(d) => self.losses[d as usize] += 1,
+        }
+    }
+
+    fn merge(mut self, other: Histogram) -> Histogram {
+        for (a, b) in self.wins.iter_mut().zip(other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.losses.iter_mut().zip(other.losses) {
+            *a += b;
+        }
+        self.draws += other.draws;
+        self
+    }
+
+    /// The figures this histogram implies for `material` with `slots` slots.
+    pub fn stats(&self, material: Material, slots: u64) -> ClassStats {
+        let wins: u64 = self.wins.iter().sum();
+        let losses: u64 = self.losses.iter().sum();
+        let deepest = |v: &[u64]| v.iter().rposition(|&n| n > 0).unwrap_or(0) as u32;
+        ClassStats {
+            material,
+            slots,
+            positions: wins + self.draws + losses,
+            wins,
+            draws: self.draws,
+            losses,
+            longest: deepest(&self.wins).max(deepest(&self.losses)),
+        }
+    }
+}
+
+/// Where a table's bytes live.
+#[derive(Debug)]
+enum Storage {
+    /// In memory; the payload starts at the offset.
+    Owned(Vec<u8>, usize),
+    /// A read-only memory map of the whole file.
+    Mapped(memmap2::Mmap),
+}
+
 /// A finished table of one material class: one byte per slot
-/// ([`Value::to_byte`]).
-#[derive(Clone, Debug)]
+/// ([`Value::to_byte`]), in memory or mapped from a file.
+#[derive(Debug)]
 pub struct Table {
     indexer: TableIndexer,
-    values: Vec<u8>,
+    storage: Storage,
+    stats: ClassStats,
+    checksum: u32,
+    path: Option<PathBuf>,
+    /// Whether the payload matches `checksum` (checked on first use for
+    /// files; tables built in memory are their own truth).
+    intact: OnceLock<bool>,
 }
 
 impl Table {
-    /// A table from its index and values (one per slot).
+    /// A table from its index and values (one per slot); computes its
+    /// figures and checksum.
     pub fn new(indexer: TableIndexer, values: Vec<u8>) -> Result<Table, TablebaseError> {
         if values.len() as u64 != indexer.size() {
             return Err(TablebaseError::SizeMismatch {
@@ -136,7 +231,86 @@ impl Table {
                 found: values.len() as u64,
             });
         }
-        Ok(Table { indexer, values })
+        let stats = histogram_of(&indexer, &values).stats(indexer.material(), indexer.size());
+        let checksum = file::checksum(&values);
+        Ok(Table {
+            indexer,
+            storage: Storage::Owned(values, 0),
+            stats,
+            checksum,
+            path: None,
+            intact: OnceLock::from(true),
+        })
+    }
+
+    /// Reads a table file into memory. The header is checked at once, the
+    /// payload checksum on first use (or with [`Table::check`]).
+    pub fn read(path: &Path, directories: &mut Directories) -> Result<Table, TablebaseError> {
+        let bytes = std::fs::read(path).map_err(|e| file_error(path, e.into()))?;
+        let header = Header::parse(&bytes, bytes.len() as u64).map_err(|p| file_error(path, p))?;
+        Table::from_parts(path, header, Storage::Owned(bytes, HEADER_LEN), directories)
+    }
+
+    /// Maps a table file into memory. The header is checked at once, the
+    /// payload checksum on first use (or with [`Table::check`]).
+    ///
+    /// # Safety
+    ///
+    /// The file must not be changed or truncated while the table exists:
+    /// the map would change under the reader (a truncation can end the
+    /// process with `SIGBUS`).
+    #[allow(unsafe_code)]
+    pub unsafe fn map(path: &Path, directories: &mut Directories) -> Result<Table, TablebaseError> {
+        let file = std::fs::File::open(path).map_err(|e| file_error(path, e.into()))?;
+        // SAFETY: the caller promises the file does not change while mapped;
+        // the map is read-only and lives as long as the table.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| file_error(path, e.into()))?;
+        let header = Header::parse(&map, map.len() as u64).map_err(|p| file_error(path, p))?;
+        Table::from_parts(path, header, Storage::Mapped(map), directories)
+    }
+
+    /// A table from the bytes of a whole file (what [`Table::read`] does
+    /// after reading); `name` is used in errors. Checks everything,
+    /// including the payload checksum.
+    pub fn from_file_bytes(
+        name: &Path,
+        bytes: Vec<u8>,
+        directories: &mut Directories,
+    ) -> Result<Table, TablebaseError> {
+        let header = Header::parse(&bytes, bytes.len() as u64).map_err(|p| file_error(name, p))?;
+        let table =
+            Table::from_parts(name, header, Storage::Owned(bytes, HEADER_LEN), directories)?;
+        table.check()?;
+        Ok(table)
+    }
+
+    fn from_parts(
+        path: &Path,
+        header: Header,
+        storage: Storage,
+        directories: &mut Directories,
+    ) -> Result<Table, TablebaseError> {
+        let material = header.stats.material;
+        let indexer = TableIndexer::new(material, header.scheme, directories);
+        if indexer.size() != header.stats.slots {
+            return Err(file_error(
+                path,
+                FileProblem::SlotCount {
+                    material,
+                    scheme: header.scheme,
+                    expected: indexer.size(),
+                    found: header.stats.slots,
+                },
+            ));
+        }
+        Ok(Table {
+            indexer,
+            storage,
+            stats: header.stats,
+            checksum: header.checksum,
+            path: Some(path.to_path_buf()),
+            intact: OnceLock::new(),
+        })
     }
 
     /// The material class.
@@ -149,22 +323,134 @@ impl Table {
         &self.indexer
     }
 
-    /// The value bytes, one per slot.
-    pub fn bytes(&self) -> &[u8] {
-        &self.values
+    /// The figures (from the header for files).
+    pub fn stats(&self) -> ClassStats {
+        self.stats
     }
 
-    /// The value stored at a slot.
-    pub fn value_at(&self, index: u64) -> Option<Value> {
-        self.values
+    /// The payload's CRC-32 (from the header for files).
+    pub fn checksum(&self) -> u32 {
+        self.checksum
+    }
+
+    /// The file the table came from, if any.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The header describing this table.
+    pub fn header(&self) -> Header {
+        Header {
+            scheme: self.indexer.scheme(),
+            stats: self.stats,
+            checksum: self.checksum,
+        }
+    }
+
+    fn raw(&self) -> &[u8] {
+        match &self.storage {
+            Storage::Owned(bytes, offset) => &bytes[*offset..],
+            Storage::Mapped(map) => &map[HEADER_LEN..],
+        }
+    }
+
+    /// Checks the payload against the header's checksum (once; later calls
+    /// return the first answer).
+    pub fn check(&self) -> Result<(), TablebaseError> {
+        if *self
+            .intact
+            .get_or_init(|| file::checksum(self.raw()) == self.checksum)
+        {
+            return Ok(());
+        }
+        Err(file_error(
+            self.path.as_deref().unwrap_or(Path::new("(memory)")),
+            FileProblem::PayloadChecksum {
+                expected: self.checksum,
+                found: file::checksum(self.raw()),
+            },
+        ))
+    }
+
+    /// The value bytes, one per slot, after the checksum check.
+    pub fn bytes(&self) -> Result<&[u8], TablebaseError> {
+        self.check()?;
+        Ok(self.raw())
+    }
+
+    /// The value stored at a slot (`None` past the end).
+    pub fn value_at(&self, index: u64) -> Result<Option<Value>, TablebaseError> {
+        Ok(self
+            .bytes()?
             .get(index as usize)
-            .map(|&b| Value::from_table_byte(b))
+            .map(|&b| Value::from_table_byte(b)))
     }
 
     /// The value of a position of this class.
     #[inline]
     pub fn probe(&self, sides: Sides) -> Result<Value, TablebaseError> {
         let ranked = self.indexer.rank(sides)?;
-        Ok(Value::from_table_byte(self.values[ranked.index as usize]))
+        let bytes = self.bytes()?;
+        Ok(Value::from_table_byte(bytes[ranked.index as usize]))
     }
+
+    /// Counts the positions of each value (unused slots skipped), on all
+    /// cores.
+    pub fn histogram(&self) -> Result<Histogram, TablebaseError> {
+        Ok(histogram_of(&self.indexer, self.bytes()?))
+    }
+
+    /// Writes the table as a file: to `path` with `.tmp` appended, synced,
+    /// then renamed to `path`, so `path` exists only when complete.
+    pub fn write(&self, path: &Path) -> Result<(), TablebaseError> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let result = (|| -> std::io::Result<()> {
+            let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+            out.write_all(&self.header().to_bytes())?;
+            out.write_all(self.bytes().map_err(std::io::Error::other)?)?;
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            Ok(())
+        })();
+        let fail = |problem: FileProblem| {
+            let _ = std::fs::remove_file(&tmp);
+            file_error(path, problem)
+        };
+        result.map_err(|e| fail(e.into()))?;
+        // Read the file back before it takes the final name.
+        let back = std::fs::read(&tmp).map_err(|e| fail(e.into()))?;
+        let header = Header::parse(&back, back.len() as u64).map_err(fail)?;
+        let found = file::checksum(&back[HEADER_LEN..]);
+        if header != self.header() || found != self.checksum {
+            return Err(fail(FileProblem::PayloadChecksum {
+                expected: self.checksum,
+                found,
+            }));
+        }
+        std::fs::rename(&tmp, path).map_err(|e| fail(e.into()))
+    }
+}
+
+/// A file error naming the file.
+pub(crate) fn file_error(path: &Path, problem: FileProblem) -> TablebaseError {
+    TablebaseError::File {
+        path: path.to_path_buf(),
+        problem,
+    }
+}
+
+fn histogram_of(indexer: &TableIndexer, values: &[u8]) -> Histogram {
+    const PART: u64 = 1 << 20;
+    let size = indexer.size();
+    (0..size.div_ceil(PART))
+        .into_par_iter()
+        .map(|part| {
+            let mut h = Histogram::empty();
+            indexer.for_each_in(part * PART, (part + 1) * PART, |index, _| {
+                h.add(Value::from_table_byte(values[index as usize]));
+            });
+            h
+        })
+        .reduce(Histogram::empty, Histogram::merge)
 }

@@ -1,0 +1,401 @@
+//! The table file format (specified byte by byte in
+//! `docs/tablebase-format.md`): a 128-byte header, then one value byte per
+//! index slot.
+//!
+//! ```text
+//! offset size field
+//!      0    8 magic 89 53 4B 54 42 0D 0A 1A ("\x89SKTB\r\n\x1a")
+//!      8    2 format version (1)
+//!     10    1 rule set (0 = pure rules)
+//!     11    1 index scheme (0 = plain, 1 = symmetric)
+//!     12    1 pieces of the side to move
+//!     13    1 pieces of the other side
+//!     14    1 payload encoding (0 = one byte per slot)
+//!     15    1 reserved, 0
+//!     16    8 slots (payload bytes)
+//!     24    8 positions (used slots)
+//!     32    8 wins
+//!     40    8 draws
+//!     48    8 losses
+//!     56    4 longest distance to conversion
+//!     60    4 CRC-32 of the payload
+//!     64   60 reserved, 0
+//!    124    4 CRC-32 of bytes 0..124
+//! ```
+//!
+//! Integers are little-endian.
+
+use crate::table::ClassStats;
+use std::fmt;
+use surakarta_index::{Indexer, Material, PlainIndexer, Scheme};
+
+/// The first eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"\x89SKTB\r\n\x1a";
+/// The format version this crate reads and writes.
+pub const FORMAT_VERSION: u16 = 1;
+/// Bytes before the payload.
+pub const HEADER_LEN: usize = 128;
+/// The file name extension of table files.
+pub const EXTENSION: &str = "sktb";
+
+/// The rule set byte of the pure rules (the only one tables are made for).
+const RULES_PURE: u8 = 0;
+/// The encoding byte of an uncompressed payload.
+const ENCODING_BYTES: u8 = 0;
+
+/// The file name of a class's table, like `4v3.sktb`.
+pub fn file_name(material: Material) -> String {
+    format!("{material}.{EXTENSION}")
+}
+
+/// What is wrong with a table file (the error names the file; see
+/// [`TablebaseError::File`](crate::TablebaseError::File)).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FileProblem {
+    /// Reading or writing failed.
+    #[error("{0}")]
+    Io(String),
+    /// The file is shorter than its header says.
+    #[error("truncated: {found} bytes, expected {expected}")]
+    Truncated {
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes present.
+        found: u64,
+    },
+    /// The file is longer than its header says.
+    #[error("{found} bytes, expected {expected}: trailing data")]
+    TooLong {
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes present.
+        found: u64,
+    },
+    /// Not a Surakarta table file.
+    #[error("not a Surakarta table (wrong magic bytes)")]
+    Magic,
+    /// A format version this crate does not read.
+    #[error("format version {0}, this program reads version {FORMAT_VERSION}")]
+    Version(u16),
+    /// The header's own checksum does not match.
+    #[error("header checksum mismatch (header damaged)")]
+    HeaderChecksum,
+    /// A field holds a value the format does not allow.
+    #[error("bad header field {field}: {value}")]
+    Field {
+        /// The field's name.
+        field: &'static str,
+        /// The value found.
+        value: u64,
+    },
+    /// The header's material differs from the file name's.
+    #[error("holds material {found}, its name says {expected}")]
+    WrongMaterial {
+        /// The class the name implies.
+        expected: Material,
+        /// The class in the header.
+        found: Material,
+    },
+    /// The slot count differs from the size of the class's index.
+    #[error("{found} slots, the {scheme} index of {material} has {expected}")]
+    SlotCount {
+        /// The class.
+        material: Material,
+        /// Its scheme.
+        scheme: Scheme,
+        /// Slots of the index.
+        expected: u64,
+        /// Slots in the header.
+        found: u64,
+    },
+    /// The position counts do not add up.
+    #[error("positions {positions} != wins {wins} + draws {draws} + losses {losses}")]
+    Counts {
+        /// Positions.
+        positions: u64,
+        /// Wins.
+        wins: u64,
+        /// Draws.
+        draws: u64,
+        /// Losses.
+        losses: u64,
+    },
+    /// The payload's checksum does not match the header's.
+    #[error("payload checksum mismatch (header {expected:08x}, payload {found:08x})")]
+    PayloadChecksum {
+        /// The checksum in the header.
+        expected: u32,
+        /// The checksum of the payload.
+        found: u32,
+    },
+}
+
+impl From<std::io::Error> for FileProblem {
+    fn from(e: std::io::Error) -> FileProblem {
+        FileProblem::Io(e.to_string())
+    }
+}
+
+/// A parsed, self-consistent header. Whether its slot count matches the
+/// index is checked by the table that opens it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The index scheme of the payload.
+    pub scheme: Scheme,
+    /// The class's figures (material, slots, counts, longest distance).
+    pub stats: ClassStats,
+    /// CRC-32 of the payload.
+    pub checksum: u32,
+}
+
+impl fmt::Display for Header {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({} index, {} slots, checksum {:08x})",
+            self.stats.material, self.scheme, self.stats.slots, self.checksum
+        )
+    }
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+impl Header {
+    /// The header bytes.
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let s = &self.stats;
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        b[10] = RULES_PURE;
+        b[11] = match self.scheme {
+            Scheme::Plain => 0,
+            Scheme::Symmetric => 1,
+        };
+        b[12] = s.material.us() as u8;
+        b[13] = s.material.them() as u8;
+        b[14] = ENCODING_BYTES;
+        for (at, v) in [
+            (16, s.slots),
+            (24, s.positions),
+            (32, s.wins),
+            (40, s.draws),
+            (48, s.losses),
+        ] {
+            b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        b[56..60].copy_from_slice(&s.longest.to_le_bytes());
+        b[60..64].copy_from_slice(&self.checksum.to_le_bytes());
+        let crc = crc32fast::hash(&b[..124]);
+        b[124..128].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// Parses and checks a header from the start of a file of `file_len`
+    /// bytes: magic, version, header checksum, every field's range, counts,
+    /// and the file length. Cheap; the payload checksum is checked
+    /// separately.
+    pub fn parse(bytes: &[u8], file_len: u64) -> Result<Header, FileProblem> {
+        if bytes.len() < HEADER_LEN {
+            if bytes.len() < 8 || bytes[..8] == MAGIC {
+                return Err(FileProblem::Truncated {
+                    expected: HEADER_LEN as u64,
+                    found: file_len,
+                });
+            }
+            return Err(FileProblem::Magic);
+        }
+        if bytes[..8] != MAGIC {
+            return Err(FileProblem::Magic);
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != FORMAT_VERSION {
+            return Err(FileProblem::Version(version));
+        }
+        if crc32fast::hash(&bytes[..124]) != u32_at(bytes, 124) {
+            return Err(FileProblem::HeaderChecksum);
+        }
+        let field = |field: &'static str, value: u64| Err(FileProblem::Field { field, value });
+        if bytes[10] != RULES_PURE {
+            return field("rule set", bytes[10].into());
+        }
+        let scheme = match bytes[11] {
+            0 => Scheme::Plain,
+            1 => Scheme::Symmetric,
+            other => return field("index scheme", other.into()),
+        };
+        let Ok(material) = Material::new(bytes[12].into(), bytes[13].into()) else {
+            return field("material", u64::from(bytes[12]) << 8 | u64::from(bytes[13]));
+        };
+        if bytes[14] != ENCODING_BYTES {
+            return field("encoding", bytes[14].into());
+        }
+        if let Some(at) = (15..16).chain(64..124).find(|&i| bytes[i] != 0) {
+            return field("reserved", at as u64);
+        }
+        let stats = ClassStats {
+            material,
+            slots: u64_at(bytes, 16),
+            positions: u64_at(bytes, 24),
+            wins: u64_at(bytes, 32),
+            draws: u64_at(bytes, 40),
+            losses: u64_at(bytes, 48),
+            longest: u32_at(bytes, 56),
+        };
+        let sum = [stats.wins, stats.draws, stats.losses]
+            .iter()
+            .try_fold(0u64, |a, &b| a.checked_add(b));
+        if sum != Some(stats.positions) || stats.positions > stats.slots {
+            return Err(FileProblem::Counts {
+                positions: stats.positions,
+                wins: stats.wins,
+                draws: stats.draws,
+                losses: stats.losses,
+            });
+        }
+        if stats.longest > crate::MAX_DTC {
+            return field("longest", stats.longest.into());
+        }
+        // The plain index bounds every scheme's size (the symmetric one
+        // stores at least one slot per orbit of at most 8 positions), so a
+        // hostile slot count is rejected before any index is built.
+        let plain = PlainIndexer::new(material).size();
+        let fits = match scheme {
+            Scheme::Plain => stats.slots == plain,
+            Scheme::Symmetric => stats.slots <= plain && stats.slots >= plain / 8,
+        };
+        if !fits {
+            return field("slots", stats.slots);
+        }
+        let expected = HEADER_LEN as u64 + stats.slots;
+        if file_len < expected {
+            return Err(FileProblem::Truncated {
+                expected,
+                found: file_len,
+            });
+        }
+        if file_len > expected {
+            return Err(FileProblem::TooLong {
+                expected,
+                found: file_len,
+            });
+        }
+        Ok(Header {
+            scheme,
+            stats,
+            checksum: u32_at(bytes, 60),
+        })
+    }
+}
+
+/// The CRC-32 (IEEE) of a payload, computed on all cores for big ones.
+pub fn checksum(payload: &[u8]) -> u32 {
+    use rayon::prelude::*;
+    const PART: usize = 1 << 24;
+    if payload.len() <= PART {
+        return crc32fast::hash(payload);
+    }
+    payload
+        .par_chunks(PART)
+        .map(|part| {
+            let mut h = crc32fast::Hasher::new();
+            h.update(part);
+            (h, part.len() as u64)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold(crc32fast::Hasher::new(), |mut all, (h, _)| {
+            all.combine(&h);
+            all
+        })
+        .finalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        let material = Material::new(2, 1).unwrap();
+        Header {
+            scheme: Scheme::Plain,
+            stats: ClassStats {
+                material,
+                slots: PlainIndexer::new(material).size(),
+                positions: 10,
+                wins: 5,
+                draws: 3,
+                losses: 2,
+                longest: 7,
+            },
+            checksum: 0xdead_beef,
+        }
+    }
+
+    #[test]
+    fn header_round_trips() {
+        let h = header();
+        let file_len = HEADER_LEN as u64 + h.stats.slots;
+        assert_eq!(Header::parse(&h.to_bytes(), file_len), Ok(h));
+    }
+
+    #[test]
+    fn every_flipped_header_byte_is_an_error() {
+        let h = header();
+        let file_len = HEADER_LEN as u64 + h.stats.slots;
+        let good = h.to_bytes();
+        for i in 0..HEADER_LEN {
+            for bit in 0..8 {
+                let mut bad = good;
+                bad[i] ^= 1 << bit;
+                assert!(Header::parse(&bad, file_len).is_err(), "byte {i} bit {bit}");
+            }
+        }
+    }
+
+    #[test]
+    fn short_and_long_files_are_errors() {
+        let h = header();
+        let len = HEADER_LEN as u64 + h.stats.slots;
+        let bytes = h.to_bytes();
+        assert!(matches!(
+            Header::parse(&bytes, len - 1),
+            Err(FileProblem::Truncated { .. })
+        ));
+        assert!(matches!(
+            Header::parse(&bytes, len + 1),
+            Err(FileProblem::TooLong { .. })
+        ));
+        assert!(matches!(
+            Header::parse(&bytes[..50], 50),
+            Err(FileProblem::Truncated { .. })
+        ));
+        assert_eq!(
+            Header::parse(b"hello", 5),
+            Err(FileProblem::Truncated {
+                expected: 128,
+                found: 5
+            })
+        );
+        assert_eq!(Header::parse(&[7u8; 200], 200), Err(FileProblem::Magic));
+    }
+
+    #[test]
+    fn parallel_checksum_is_the_crc() {
+        let data: Vec<u8> = (0..(1u32 << 25) + 12345)
+            .map(|i| (i * 7 + i / 256) as u8)
+            .collect();
+        assert_eq!(checksum(&data), crc32fast::hash(&data));
+    }
+}

@@ -1,0 +1,249 @@
+//! Table files end to end: generate into a directory, open (read and map),
+//! verify, probe; damaged files are errors that name the file.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use surakarta::Position;
+use surakarta_index::{Material, Scheme};
+use surakarta_tablebase::{
+    generate_dir, FileProblem, Reporter, Silent, Table, Tablebase, TablebaseError, Value,
+};
+
+/// A fresh directory under the target directory's temp space.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("surakarta-tb-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn file(dir: &Path, material: &str) -> PathBuf {
+    dir.join(format!("{material}.sktb"))
+}
+
+fn material(s: &str) -> Material {
+    s.parse().unwrap()
+}
+
+fn verify_all(tb: &Tablebase) -> u64 {
+    let mut errors = 0;
+    for m in tb.materials().collect::<Vec<_>>() {
+        let report = tb.verify(m, &Silent).unwrap();
+        assert!(report.positions > 0);
+        errors += report.errors();
+    }
+    errors
+}
+
+#[test]
+fn generated_files_open_probe_and_verify() {
+    let dir = scratch("roundtrip");
+    let outcomes = generate_dir(&dir, 4, Scheme::Symmetric, &Silent).unwrap();
+    assert_eq!(outcomes.len(), 6); // 1v1, 2v1, 1v2, 3v1, 1v3, 2v2
+    let (memory, stats) = Tablebase::generate(4, Scheme::Symmetric, &Silent).unwrap();
+    assert_eq!(
+        outcomes.iter().map(|o| o.stats).collect::<Vec<_>>(),
+        stats,
+        "files hold what memory generation computes"
+    );
+    let read = Tablebase::open_dir(&dir).unwrap();
+    // SAFETY: nothing changes the files while the test maps them.
+    let mapped = unsafe { Tablebase::map_dir(&dir) }.unwrap();
+    assert_eq!(read.complete_pieces(), 4);
+    for m in memory.materials() {
+        let a = memory.table(m).unwrap().bytes().unwrap();
+        assert_eq!(read.table(m).unwrap().bytes().unwrap(), a);
+        assert_eq!(mapped.table(m).unwrap().bytes().unwrap(), a);
+    }
+    assert_eq!(verify_all(&read), 0);
+    assert_eq!(verify_all(&mapped), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn best_moves_follow_the_values() {
+    let (tb, _) = Tablebase::generate(4, Scheme::Symmetric, &Silent).unwrap();
+    // 2 v 1 with the lone piece about to be captured or not: walk every line.
+    let mut checked = 0;
+    for text in [
+        "6/6/2w3/6/1b4/b5 b",
+        "6/6/2w3/6/1b4/b5 w",
+        "b5/6/6/3w2/6/4bw b",
+        "bb4/6/6/6/6/4ww w",
+    ] {
+        let p: Position = text.parse().unwrap();
+        let value = tb.probe_position(&p).unwrap();
+        let line = tb.line(&p).unwrap();
+        match value {
+            Value::Draw => assert!(line.is_empty()),
+            Value::Win(d) | Value::Loss(d) => {
+                assert_eq!(line.len() as u32, d, "{text}: {value}, line {line:?}");
+                let mut q = p;
+                for (i, &m) in line.iter().enumerate() {
+                    assert_eq!(m.is_capture(), i + 1 == line.len());
+                    q = q.play(m).unwrap();
+                }
+            }
+        }
+        assert_eq!(tb.derive(&p).unwrap(), value);
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
+#[test]
+fn resume_skips_complete_tables_and_replaces_partial_ones() {
+    let dir = scratch("resume");
+    generate_dir(&dir, 3, Scheme::Plain, &Silent).unwrap();
+    // A leftover temporary file and a lost half of the 2v1/1v2 pair.
+    std::fs::write(dir.join("3v1.sktb.tmp"), b"partial").unwrap();
+    std::fs::remove_file(file(&dir, "1v2")).unwrap();
+    struct Count(AtomicUsize, AtomicUsize);
+    impl Reporter for Count {
+        fn class_skipped(&self, _: &surakarta_tablebase::ClassStats) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+        fn class_done(&self, _: &surakarta_tablebase::ClassStats, _: std::time::Duration) {
+            self.1.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    let count = Count(AtomicUsize::new(0), AtomicUsize::new(0));
+    let outcomes = generate_dir(&dir, 4, Scheme::Plain, &count).unwrap();
+    // 1v1 skipped; 2v1 + 1v2 regenerated; 4-piece classes new.
+    assert_eq!(count.0.load(Ordering::Relaxed), 1);
+    assert_eq!(count.1.load(Ordering::Relaxed), outcomes.len() - 1);
+    let tb = Tablebase::open_dir(&dir).unwrap();
+    assert_eq!(verify_all(&tb), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn problem_of(e: TablebaseError, expected_path: &Path) -> FileProblem {
+    match e {
+        TablebaseError::File { path, problem } => {
+            assert_eq!(path, expected_path);
+            problem
+        }
+        other => panic!("expected a file error, got {other}"),
+    }
+}
+
+#[test]
+fn damaged_files_are_errors_naming_the_file() {
+    let dir = scratch("damage");
+    generate_dir(&dir, 3, Scheme::Symmetric, &Silent).unwrap();
+    let path = file(&dir, "2v1");
+    let good = std::fs::read(&path).unwrap();
+    let mut directories = Default::default();
+
+    // One flipped payload byte: every way of using the table notices.
+    let mut bad = good.clone();
+    let at = 128 + (bad.len() - 128) / 2;
+    bad[at] ^= 0x40;
+    std::fs::write(&path, &bad).unwrap();
+    let table = Table::read(&path, &mut directories).unwrap();
+    let e = table.check().unwrap_err();
+    assert!(e.to_string().contains("2v1.sktb"), "{e}");
+    assert!(matches!(
+        problem_of(e, &path),
+        FileProblem::PayloadChecksum { .. }
+    ));
+    let tb = Tablebase::open_dir(&dir).unwrap();
+    let p: Position = "6/6/2w3/6/1b4/b5 b".parse().unwrap();
+    assert!(
+        tb.probe_position(&p).is_err(),
+        "no answer from a damaged table"
+    );
+    let report = tb.verify(material("2v1"), &Silent).unwrap();
+    assert!(!report.checksum_ok && report.errors() >= 1);
+    assert!(Table::from_file_bytes(&path, bad, &mut directories).is_err());
+
+    // Truncated, wrong magic, future version, header damage, trailing data.
+    type IsExpected = fn(&FileProblem) -> bool;
+    let cases: Vec<(Vec<u8>, IsExpected)> = vec![
+        (good[..good.len() - 1].to_vec(), |p| {
+            matches!(p, FileProblem::Truncated { .. })
+        }),
+        (good[..100].to_vec(), |p| {
+            matches!(p, FileProblem::Truncated { .. })
+        }),
+        (
+            {
+                let mut b = good.clone();
+                b[1] = b'X';
+                b
+            },
+            |p| *p == FileProblem::Magic,
+        ),
+        (
+            {
+                let mut b = good.clone();
+                b[8] = 2;
+                b
+            },
+            |p| *p == FileProblem::Version(2),
+        ),
+        (
+            {
+                let mut b = good.clone();
+                b[20] ^= 1;
+                b
+            },
+            |p| *p == FileProblem::HeaderChecksum,
+        ),
+        (
+            {
+                let mut b = good.clone();
+                b.push(0);
+                b
+            },
+            |p| matches!(p, FileProblem::TooLong { .. }),
+        ),
+    ];
+    for (bytes, expected) in cases {
+        std::fs::write(&path, &bytes).unwrap();
+        let e = Table::read(&path, &mut directories).unwrap_err();
+        assert!(
+            e.to_string().starts_with(&path.display().to_string()),
+            "{e}"
+        );
+        let problem = problem_of(e, &path);
+        assert!(expected(&problem), "{problem}");
+        // SAFETY: nothing changes the file while it is mapped here.
+        let e = unsafe { Table::map(&path, &mut directories) }.unwrap_err();
+        assert!(expected(&problem_of(e, &path)));
+        assert!(Tablebase::open_dir(&dir).is_err());
+    }
+
+    // A table under the wrong name.
+    std::fs::write(&path, std::fs::read(file(&dir, "1v2")).unwrap()).unwrap();
+    let e = Tablebase::open_dir(&dir).unwrap_err();
+    assert!(matches!(
+        problem_of(e, &path),
+        FileProblem::WrongMaterial { .. }
+    ));
+
+    // A missing class names the file it looked for.
+    std::fs::remove_file(&path).unwrap();
+    let tb = Tablebase::open_dir(&dir).unwrap();
+    let e = tb.probe_position(&p).unwrap_err();
+    assert!(e.to_string().contains("2v1.sktb not found"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_single_byte_corruption_of_a_small_table_is_detected() {
+    let dir = scratch("every-byte");
+    generate_dir(&dir, 2, Scheme::Plain, &Silent).unwrap();
+    let path = file(&dir, "1v1");
+    let good = std::fs::read(&path).unwrap();
+    let mut directories = Default::default();
+    for at in 0..good.len() {
+        let mut bad = good.clone();
+        bad[at] = bad[at].wrapping_add(1 + (at % 255) as u8);
+        assert!(
+            Table::from_file_bytes(&path, bad, &mut directories).is_err(),
+            "byte {at}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,16 +1,18 @@
 //! The `surakarta` command line: a thin layer over the workspace's libraries.
 //! It parses arguments, calls the libraries and prints; nothing else.
 //!
-//! Exit codes: 0 success, 2 bad input (one `error:` line on stderr; clap's
-//! own argument errors also exit 2, with a usage hint). Code 1 is reserved for
-//! failed verifications (tablebases, later).
+//! Exit codes: 0 success, 1 a verification found errors (`tb verify`), 2 bad
+//! input or a failure (one `error:` line on stderr; clap's own argument
+//! errors also exit 2, with a usage hint).
 
 mod perft;
+mod progress;
+mod tb;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Surakarta from the command line: perft (tablebases, search and play are planned).
+/// Surakarta from the command line: perft and endgame tablebases (search and play are planned).
 #[derive(Parser, Debug)]
 #[command(name = "surakarta", version, about, propagate_version = true)]
 struct Cli {
@@ -22,6 +24,8 @@ struct Cli {
 enum Command {
     /// Count move paths to a fixed depth (tests and benchmarks move generation).
     Perft(perft::PerftArgs),
+    /// Endgame tablebases: generate, probe, verify, statistics.
+    Tb(tb::TbArgs),
 }
 
 /// A failure the user must fix: printed as one line, exit code 2.
@@ -37,13 +41,37 @@ impl<E: std::error::Error> From<E> for UsageError {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Perft(args) => perft::run(args),
+        Command::Perft(args) => perft::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Tb(args) => tb::run(args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(UsageError(message)) => {
             eprintln!("error: {message}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Most worker threads accepted.
+const MAX_THREADS: usize = 1024;
+
+/// A rayon pool of `threads` workers (default: one per core) and its size.
+pub(crate) fn thread_pool(
+    threads: Option<usize>,
+) -> Result<(rayon::ThreadPool, usize), UsageError> {
+    let threads = match threads {
+        Some(n) if n == 0 || n > MAX_THREADS => {
+            return Err(UsageError(format!(
+                "--threads {n} is out of range: give 1 to {MAX_THREADS}"
+            )))
+        }
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
+    Ok((pool, threads))
 }

@@ -9,9 +9,6 @@ use surakarta::{perft, Move, Position};
 /// Deepest perft accepted: depth 9 from the start already takes hours.
 const MAX_DEPTH: u32 = 12;
 
-/// Most worker threads accepted.
-const MAX_THREADS: usize = 1024;
-
 #[derive(Args, Debug)]
 pub(crate) struct PerftArgs {
     /// Depth in plies, 1 to 12.
@@ -75,19 +72,7 @@ pub(crate) fn run(args: PerftArgs) -> Result<(), UsageError> {
             .map_err(|e| UsageError(format!("--position {text:?}: {e}")))?,
         None => Position::new(),
     };
-    let threads = match args.threads {
-        Some(n) if n == 0 || n > MAX_THREADS => {
-            return Err(UsageError(format!(
-                "--threads {n} is out of range: give 1 to {MAX_THREADS}"
-            )))
-        }
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
+    let (pool, threads) = crate::thread_pool(args.threads)?;
 
     let start = Instant::now();
     let (nodes, split) = pool.install(|| {

@@ -106,3 +106,131 @@ fn bad_input_exits_2_with_one_line() {
         assert_eq!(run(args).status.code(), Some(2), "{args:?}");
     }
 }
+
+/// A fresh directory for one test's tables.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("surakarta-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run_with_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_surakarta"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run surakarta");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn tb_generate_resume_probe_verify_stats() {
+    let dir = scratch("tb");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "4", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).is_empty(),
+        "no progress bars off a terminal: {}",
+        stderr(&o)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let classes = v["classes"].as_array().unwrap();
+    assert_eq!(classes.len(), 6);
+    assert_eq!(classes[0]["class"], "1v1");
+    assert_eq!(classes[0]["positions"], 165);
+    assert!(classes.iter().all(|c| c["skipped"] == false));
+
+    // A second run finds everything in place.
+    let o = run(&["tb", "generate", "--pieces", "4", "--dir", d, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["skipped"], 6);
+
+    // Probe: arguments, stdin, JSON; a position beyond the tables is an
+    // error for its line only.
+    let o = run_with_stdin(
+        &["tb", "probe", "--dir", d, "--json"],
+        "6/6/2w3/6/1b4/b5 b\nbbb3/6/6/6/6/4ww w\n\nbb4/6/6/6/6/4ww w\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "one line failed");
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["wdl"], "win");
+    assert_eq!(lines[0]["dtc"], 5);
+    assert_eq!(lines[0]["best_move"], "a1-b1");
+    assert_eq!(lines[0]["line"].as_array().unwrap().len(), 5);
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("2v3.sktb not found"));
+    assert_eq!(lines[2]["line"], serde_json::json!(["e1xb6"]));
+    let o = run(&["tb", "probe", "--dir", d, "6/6/2w3/6/1b4/b5 w"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("6/6/2w3/6/1b4/b5 w 0 1: "),
+        "{}",
+        stdout(&o)
+    );
+
+    // Verify passes, stats describe.
+    let o = run(&["tb", "verify", "--dir", d]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("verified 6 tables"), "{}", stdout(&o));
+    let o = run(&["tb", "stats", "--dir", d, "--json", "2v2"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["classes"][0]["positions"], 44481);
+    assert_eq!(v["classes"][0]["longest"], 8);
+
+    // One corrupted byte: verify fails with exit code 1 and names the class.
+    let path = dir.join("2v2.sktb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 1000;
+    bytes[at] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    let o = run(&["tb", "verify", "--dir", d, "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["errors"].as_u64().unwrap() >= 1);
+    let o = run(&["tb", "probe", "--dir", d, "bb4/6/6/6/6/4ww b"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("2v2.sktb: payload checksum mismatch"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tb_errors_are_one_line_and_exit_2() {
+    let o = run(&["tb", "generate", "--pieces", "11", "--dir", "/nonexistent"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("error: --pieces 11 is out of range"));
+    let dir = scratch("empty");
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = run(&[
+        "tb",
+        "probe",
+        "--dir",
+        dir.to_str().unwrap(),
+        "bb4/6/6/6/6/4ww b",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no table files"), "{}", stderr(&o));
+    let o = run(&["tb", "verify", "--dir", "/nonexistent/tables"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -171,26 +171,64 @@ impl Tablebase {
         })
     }
 
+    /// Like [`Tablebase::map_dir`], but a file that cannot be opened does
+    /// not stop the others: its error is returned beside the tables that
+    /// opened (for tools that report on every file, like verification).
+    ///
+    /// # Safety
+    ///
+    /// As for [`Tablebase::map_dir`].
+    #[allow(unsafe_code)]
+    pub unsafe fn map_dir_partial(
+        dir: &Path,
+    ) -> Result<(Tablebase, Vec<TablebaseError>), TablebaseError> {
+        let mut errors = Vec::new();
+        let tablebase = Tablebase::load_dir_with(
+            dir,
+            // SAFETY: passed on to the caller, who promises the files stay put.
+            |path, directories| unsafe { Table::map(path, directories) },
+            |e| {
+                errors.push(e);
+                Ok(())
+            },
+        )?;
+        Ok((tablebase, errors))
+    }
+
     fn load_dir(
         dir: &Path,
+        load: impl FnMut(&Path, &mut Directories) -> Result<Table, TablebaseError>,
+    ) -> Result<Tablebase, TablebaseError> {
+        Tablebase::load_dir_with(dir, load, Err)
+    }
+
+    fn load_dir_with(
+        dir: &Path,
         mut load: impl FnMut(&Path, &mut Directories) -> Result<Table, TablebaseError>,
+        mut failed: impl FnMut(TablebaseError) -> Result<(), TablebaseError>,
     ) -> Result<Tablebase, TablebaseError> {
         let mut tablebase = Tablebase {
             dir: Some(dir.to_path_buf()),
             ..Tablebase::default()
         };
         for (material, path) in table_files(dir)? {
-            let table = load(&path, &mut tablebase.directories)?;
-            if table.material() != material {
-                return Err(table::file_error(
-                    &path,
-                    FileProblem::WrongMaterial {
-                        expected: material,
-                        found: table.material(),
-                    },
-                ));
+            let table = load(&path, &mut tablebase.directories).and_then(|table| {
+                if table.material() == material {
+                    Ok(table)
+                } else {
+                    Err(table::file_error(
+                        &path,
+                        FileProblem::WrongMaterial {
+                            expected: material,
+                            found: table.material(),
+                        },
+                    ))
+                }
+            });
+            match table {
+                Ok(table) => tablebase.insert(table),
+                Err(e) => failed(e)?,
             }
-            tablebase.insert(table);
         }
         Ok(tablebase)
     }

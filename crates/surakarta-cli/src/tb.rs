@@ -1,0 +1,508 @@
+//! `surakarta tb`: generate, probe, verify and describe endgame tablebases.
+
+use crate::progress::Bars;
+use crate::UsageError;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use surakarta::{Color, Position};
+use surakarta_index::{Indexer, Material, Scheme};
+use surakarta_tablebase::{
+    generate_dir, ClassOutcome, Histogram, Tablebase, TablebaseError, Value,
+};
+
+/// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
+const MAX_PIECES: u32 = 10;
+
+#[derive(Args, Debug)]
+pub(crate) struct TbArgs {
+    #[command(subcommand)]
+    command: TbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum TbCommand {
+    /// Generate every class with up to N pieces into DIR (resumes: tables
+    /// already there are kept).
+    Generate(GenerateArgs),
+    /// Value, best move and conversion line of positions (arguments, or one
+    /// per line on stdin).
+    Probe(ProbeArgs),
+    /// Re-derive every entry from its successors and check every checksum;
+    /// exit code 1 on any error.
+    Verify(VerifyArgs),
+    /// Per class: positions, wins/draws/losses, DTC histogram, longest win.
+    Stats(StatsArgs),
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    /// Largest piece count, 2 to 10.
+    #[arg(long, short = 'n', value_name = "N")]
+    pieces: u32,
+    /// Directory of the tables (created if missing).
+    #[arg(long, short = 'd', value_name = "DIR")]
+    dir: PathBuf,
+    /// Worker threads, 1 to 1024 (default: one per core).
+    #[arg(long, short = 't', value_name = "T")]
+    threads: Option<usize>,
+    /// Index scheme: "symmetric" (8-fold smaller) or "plain" (the paper's).
+    #[arg(long, value_name = "SCHEME", default_value = "symmetric")]
+    index: Scheme,
+    /// Print one JSON object (and no progress bars) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct ProbeArgs {
+    /// Directory of the tables.
+    #[arg(long, short = 'd', value_name = "DIR")]
+    dir: PathBuf,
+    /// Positions (notation of docs/notation.md); none: read stdin.
+    #[arg(value_name = "FEN")]
+    positions: Vec<String>,
+    /// One JSON object per position instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArgs {
+    /// Directory of the tables.
+    #[arg(long, short = 'd', value_name = "DIR")]
+    dir: PathBuf,
+    /// Worker threads, 1 to 1024 (default: one per core).
+    #[arg(long, short = 't', value_name = "T")]
+    threads: Option<usize>,
+    /// Print one JSON object (and no progress bars) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct StatsArgs {
+    /// Directory of the tables.
+    #[arg(long, short = 'd', value_name = "DIR")]
+    dir: PathBuf,
+    /// Only these classes (e.g. 3v2); default all.
+    #[arg(value_name = "CLASS")]
+    classes: Vec<Material>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
+    match args.command {
+        TbCommand::Generate(a) => generate(a),
+        TbCommand::Probe(a) => probe(a),
+        TbCommand::Verify(a) => verify(a),
+        TbCommand::Stats(a) => stats(a),
+    }
+}
+
+/// Maps the tables of `dir`.
+fn open(dir: &Path) -> Result<Tablebase, UsageError> {
+    // SAFETY: table files are never rewritten in place (generation writes a
+    // temporary file and renames it), and docs/tablebase.md tells users not
+    // to edit or truncate tables while they are in use.
+    let tb = unsafe { Tablebase::map_dir(dir) }?;
+    if tb.materials().next().is_none() {
+        return Err(UsageError(format!(
+            "{}: no table files (*.sktb) found",
+            dir.display()
+        )));
+    }
+    Ok(tb)
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
+    if !(2..=MAX_PIECES).contains(&args.pieces) {
+        return Err(UsageError(format!(
+            "--pieces {} is out of range: give 2 to {MAX_PIECES}",
+            args.pieces
+        )));
+    }
+    let (pool, threads) = crate::thread_pool(args.threads)?;
+    let bars = Bars::new(!args.json);
+    let start = Instant::now();
+    let result = pool.install(|| generate_dir(&args.dir, args.pieces, args.index, &bars));
+    bars.clear();
+    let outcomes = result?;
+    let seconds = start.elapsed().as_secs_f64();
+    let positions: u64 = outcomes.iter().map(|o| o.stats.positions).sum();
+    let skipped = outcomes.iter().filter(|o| o.skipped).count();
+    if args.json {
+        let classes: Vec<_> = outcomes.iter().map(outcome_json).collect();
+        println!(
+            "{}",
+            json!({
+                "dir": args.dir.display().to_string(),
+                "pieces": args.pieces,
+                "index": args.index.to_string(),
+                "threads": threads,
+                "classes": classes,
+                "positions": positions,
+                "skipped": skipped,
+                "seconds": seconds,
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:<6} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8}",
+        "class", "positions", "wins", "draws", "losses", "longest", "seconds"
+    );
+    for o in &outcomes {
+        let s = &o.stats;
+        let time = if o.skipped {
+            "present".to_string()
+        } else {
+            format!("{:.2}", o.seconds)
+        };
+        println!(
+            "{:<6} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8}",
+            s.material.to_string(),
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest,
+            time
+        );
+    }
+    println!(
+        "{} classes ({skipped} already present), {positions} positions, {:.2} s on {threads} thread{} in {}",
+        outcomes.len(),
+        seconds,
+        if threads == 1 { "" } else { "s" },
+        args.dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
+    let s = &o.stats;
+    json!({
+        "class": s.material.to_string(),
+        "slots": s.slots,
+        "positions": s.positions,
+        "wins": s.wins,
+        "draws": s.draws,
+        "losses": s.losses,
+        "longest": s.longest,
+        "seconds": o.seconds,
+        "skipped": o.skipped,
+    })
+}
+
+/// One probe's answer.
+struct Answer {
+    position: Position,
+    value: Value,
+    best: Option<surakarta::Move>,
+    line: Vec<surakarta::Move>,
+}
+
+fn answer(tb: &Tablebase, text: &str) -> Result<Answer, String> {
+    let position: Position = text.parse().map_err(|e| format!("{e}"))?;
+    let probe = || -> Result<Answer, TablebaseError> {
+        Ok(Answer {
+            value: tb.probe_position(&position)?,
+            best: tb.best_move(&position)?.map(|(m, _)| m),
+            line: tb.line(&position)?,
+            position,
+        })
+    };
+    probe().map_err(|e| e.to_string())
+}
+
+fn probe(args: ProbeArgs) -> Result<ExitCode, UsageError> {
+    let tb = open(&args.dir)?;
+    let inputs: Box<dyn Iterator<Item = Result<String, std::io::Error>>> =
+        if args.positions.is_empty() {
+            Box::new(std::io::stdin().lock().lines())
+        } else {
+            Box::new(args.positions.clone().into_iter().map(Ok))
+        };
+    let mut failures = 0;
+    for input in inputs {
+        let input = input.map_err(|e| UsageError(format!("reading stdin: {e}")))?;
+        let text = input.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        match answer(&tb, text) {
+            Ok(a) => {
+                let line: Vec<String> = a.line.iter().map(|m| m.to_string()).collect();
+                if args.json {
+                    println!(
+                        "{}",
+                        json!({
+                            "position": a.position.to_string(),
+                            "wdl": a.value.wdl().name(),
+                            "dtc": a.value.dtc(),
+                            "best_move": a.best.map(|m| m.to_string()),
+                            "line": line,
+                        })
+                    );
+                } else {
+                    let best = match a.best {
+                        Some(m) => format!("best {m}"),
+                        None => "no legal move".to_string(),
+                    };
+                    let line = if line.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; line {}", line.join(" "))
+                    };
+                    println!("{}: {}; {best}{line}", a.position, a.value);
+                }
+            }
+            Err(message) => {
+                failures += 1;
+                if args.json {
+                    println!("{}", json!({ "position": text, "error": message }));
+                } else {
+                    eprintln!("error: {text}: {message}");
+                }
+            }
+        }
+    }
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+fn verify(args: VerifyArgs) -> Result<ExitCode, UsageError> {
+    let (pool, _) = crate::thread_pool(args.threads)?;
+    // SAFETY: as in `open`.
+    let (tb, open_errors) = unsafe { Tablebase::map_dir_partial(&args.dir) }?;
+    if tb.materials().next().is_none() && open_errors.is_empty() {
+        return Err(UsageError(format!(
+            "{}: no table files (*.sktb) found",
+            args.dir.display()
+        )));
+    }
+    let bars = Bars::new(!args.json);
+    bars.set_total(
+        tb.materials()
+            .filter_map(|m| tb.table(m))
+            .map(|t| t.indexer().size())
+            .sum(),
+    );
+    let start = Instant::now();
+    let mut errors = open_errors.len() as u64;
+    let mut positions = 0;
+    let mut reports = Vec::new();
+    for e in &open_errors {
+        if args.json {
+            reports.push(json!({ "file": e.path().map(|p| p.display().to_string()), "error": e.to_string(), "errors": 1 }));
+        } else {
+            bars.println(&format!("error: {e}"));
+        }
+    }
+    for material in tb.materials().collect::<Vec<_>>() {
+        let slots = tb.table(material).map_or(0, |t| t.indexer().size());
+        bars.start_table(material, slots);
+        let result = pool.install(|| tb.verify(material, &bars));
+        bars.finish_table(slots);
+        match result {
+            Ok(report) => {
+                errors += report.errors();
+                positions += report.positions;
+                let examples: Vec<_> = report
+                    .examples
+                    .iter()
+                    .map(|m| {
+                        json!({
+                            "position": fen(m.sides.us, m.sides.them),
+                            "stored": m.stored.to_string(),
+                            "derived": m.derived.to_string(),
+                        })
+                    })
+                    .collect();
+                if args.json {
+                    reports.push(json!({
+                        "class": material.to_string(),
+                        "positions": report.positions,
+                        "checksum_ok": report.checksum_ok,
+                        "counts_ok": report.stats_ok,
+                        "mismatches": report.mismatches,
+                        "errors": report.errors(),
+                        "examples": examples,
+                    }));
+                } else if report.errors() == 0 {
+                    bars.println(&format!("{material}: {} positions, ok", report.positions));
+                } else {
+                    let mut parts = Vec::new();
+                    if !report.checksum_ok {
+                        parts.push("payload checksum mismatch".to_string());
+                    }
+                    if report.checksum_ok && !report.stats_ok {
+                        parts.push("header counts differ from the payload".to_string());
+                    }
+                    if report.mismatches > 0 {
+                        parts.push(format!(
+                            "{} entries differ from their successors",
+                            report.mismatches
+                        ));
+                    }
+                    bars.println(&format!("{material}: FAILED: {}", parts.join("; ")));
+                    for (m, e) in report.examples.iter().zip(&examples) {
+                        bars.println(&format!(
+                            "  {}: stored {}, successors give {}",
+                            e["position"].as_str().unwrap_or(""),
+                            m.stored,
+                            m.derived
+                        ));
+                    }
+                }
+            }
+            Err(e) => {
+                errors += 1;
+                if args.json {
+                    reports.push(json!({ "class": material.to_string(), "error": e.to_string(), "errors": 1 }));
+                } else {
+                    bars.println(&format!("{material}: cannot verify: {e}"));
+                }
+            }
+        }
+    }
+    bars.clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let tables = tb.materials().count() + open_errors.len();
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "dir": args.dir.display().to_string(),
+                "tables": reports,
+                "positions": positions,
+                "errors": errors,
+                "seconds": seconds,
+            })
+        );
+    } else {
+        println!(
+            "verified {tables} tables, {positions} positions in {seconds:.2} s: {errors} error{}",
+            if errors == 1 { "" } else { "s" }
+        );
+    }
+    Ok(if errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// A position in notation with the side owning `us` (Black) to move.
+fn fen(us: surakarta::Bitboard, them: surakarta::Bitboard) -> String {
+    Position::from_sides(us, them, Color::Black)
+        .map(|p| p.to_string())
+        .unwrap_or_else(|e| format!("(invalid: {e})"))
+}
+
+fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
+    let tb = open(&args.dir)?;
+    let materials: Vec<Material> = if args.classes.is_empty() {
+        tb.materials().collect()
+    } else {
+        args.classes.clone()
+    };
+    let mut classes = Vec::new();
+    for material in materials {
+        let table = tb.table(material).ok_or(TablebaseError::MissingTable {
+            material,
+            dir: Some(args.dir.clone()),
+        })?;
+        let histogram = table.histogram()?;
+        let s = histogram.stats(material, table.indexer().size());
+        let longest_win = longest(&histogram.wins);
+        let example = match longest_win {
+            Some(d) => {
+                let bytes = table.bytes()?;
+                let index = bytes.iter().position(|&b| u32::from(b) == d);
+                match index {
+                    Some(i) => {
+                        let sides = table
+                            .indexer()
+                            .unrank(i as u64)
+                            .map_err(TablebaseError::from)?;
+                        Some(fen(sides.us, sides.them))
+                    }
+                    None => None,
+                }
+            }
+            None => None,
+        };
+        if args.json {
+            let trim = |v: &[u64]| v[..longest(v).map_or(0, |d| d as usize + 1)].to_vec();
+            classes.push(json!({
+                "class": material.to_string(),
+                "slots": s.slots,
+                "positions": s.positions,
+                "wins": s.wins,
+                "draws": s.draws,
+                "losses": s.losses,
+                "longest": s.longest,
+                "longest_win": longest_win.map(|d| json!({ "dtc": d, "position": example })),
+                "histogram": { "wins": trim(&histogram.wins), "losses": trim(&histogram.losses) },
+            }));
+        } else {
+            print_stats(&s, &histogram, longest_win, example.as_deref());
+        }
+    }
+    if args.json {
+        println!(
+            "{}",
+            json!({ "dir": args.dir.display().to_string(), "classes": classes })
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The largest index with a nonzero count.
+fn longest(counts: &[u64]) -> Option<u32> {
+    counts.iter().rposition(|&n| n > 0).map(|d| d as u32)
+}
+
+fn print_stats(
+    s: &surakarta_tablebase::ClassStats,
+    histogram: &Histogram,
+    longest_win: Option<u32>,
+    example: Option<&str>,
+) {
+    println!(
+        "{}: {} positions ({} slots); wins {} ({:.1}%), draws {} ({:.1}%), losses {} ({:.1}%)",
+        s.material,
+        s.positions,
+        s.slots,
+        s.wins,
+        percent(s.wins, s.positions),
+        s.draws,
+        percent(s.draws, s.positions),
+        s.losses,
+        percent(s.losses, s.positions)
+    );
+    if let (Some(d), Some(fen)) = (longest_win, example) {
+        println!("  longest win: {d} plies, e.g. {fen}");
+    }
+    println!("  {:>4} {:>13} {:>13}", "dtc", "wins", "losses");
+    for d in 0..=s.longest as usize {
+        let (w, l) = (histogram.wins[d], histogram.losses[d]);
+        if w > 0 || l > 0 {
+            println!("  {d:>4} {w:>13} {l:>13}");
+        }
+    }
+}

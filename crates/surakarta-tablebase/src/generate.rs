@@ -249,23 +249,39 @@ impl Pair<'_> {
         for class in 0..self.classes.len() {
             let state = &self.classes[class];
             let partner = &self.classes[self.partner(class)];
-            self.chunks(class).try_for_each(|(start, end)| {
-                for index in start..end {
-                    let b = state.get(index);
-                    if b != loss && (b != win || win == 0) {
-                        continue;
-                    }
-                    let sides = state.indexer.unrank(index)?;
-                    self.predecessors(class, sides, |p| {
-                        if b == loss {
-                            if partner.resolve(p, next_win) {
-                                won.store(k + 1, Ordering::Relaxed);
-                            }
-                        } else {
-                            partner.candidates[(p / 64) as usize]
-                                .fetch_or(1 << (p % 64), Ordering::Relaxed);
+            let frontier = |b: u8| b == loss || (win != 0 && b == win);
+            let visit = |sides: Sides, b: u8| {
+                self.predecessors(class, sides, |p| {
+                    if b == loss {
+                        if partner.resolve(p, next_win) {
+                            won.store(k + 1, Ordering::Relaxed);
                         }
-                    })?;
+                    } else {
+                        partner.candidates[(p / 64) as usize]
+                            .fetch_or(1 << (p % 64), Ordering::Relaxed);
+                    }
+                })
+            };
+            self.chunks(class).try_for_each(|(start, end)| {
+                // Unranking one slot costs about as much as walking twenty:
+                // walk the chunk when the frontier is dense in it.
+                let count = (start..end).filter(|&i| frontier(state.get(i))).count() as u64;
+                if count * 20 > end - start {
+                    let mut result = Ok(());
+                    state.indexer.for_each_in(start, end, |index, sides| {
+                        let b = state.get(index);
+                        if result.is_ok() && frontier(b) {
+                            result = visit(sides, b);
+                        }
+                    });
+                    result?;
+                } else if count > 0 {
+                    for index in start..end {
+                        let b = state.get(index);
+                        if frontier(b) {
+                            visit(state.indexer.unrank(index)?, b)?;
+                        }
+                    }
                 }
                 self.chunk_done(Pass::Level(k), start, end);
                 Ok::<(), TablebaseError>(())

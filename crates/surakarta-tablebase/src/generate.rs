@@ -26,6 +26,10 @@ use surakarta_index::{Indexer, Sides};
 /// Slots per parallel work item.
 const CHUNK: u64 = 1 << 14;
 
+/// A level sweeps a class instead of un-moving the partner's wins when the
+/// wins times this exceed the class's unresolved slots.
+const SWEEP_RATIO: u64 = 2;
+
 struct ClassState {
     indexer: TableIndexer,
     values: Vec<AtomicU8>,
@@ -233,6 +237,45 @@ impl Pair<'_> {
         Ok(deepest)
     }
 
+    /// The number of slots of `class` whose byte passes `f`.
+    fn count(&self, class: usize, f: impl Fn(u8) -> bool + Sync) -> u64 {
+        let values = &self.classes[class].values;
+        values
+            .par_chunks(1 << 16)
+            .map(|part| part.iter().filter(|b| f(b.load(Ordering::Relaxed))).count() as u64)
+            .sum()
+    }
+
+    /// Checks every unresolved position of `class` for a loss (instead of
+    /// only the candidates). Returns the greatest distance it set.
+    fn sweep(&self, class: usize) -> Result<u32, TablebaseError> {
+        let state = &self.classes[class];
+        self.chunks(class)
+            .try_fold(
+                || 0u32,
+                |deepest, (start, end)| {
+                    let mut result = Ok(deepest);
+                    state.indexer.for_each_in(start, end, |index, sides| {
+                        let Ok(deepest) = result else { return };
+                        if state.get(index) != 0 {
+                            return;
+                        }
+                        result = self
+                            .evaluate(class, sides, Mode::LossCheck)
+                            .and_then(|e| match e {
+                                Evaluation::Loss(d) => {
+                                    state.resolve(index, self.byte(Value::Loss(d), class)?);
+                                    Ok(deepest.max(d))
+                                }
+                                _ => Ok(deepest),
+                            });
+                    });
+                    result
+                },
+            )
+            .try_reduce(|| 0, |a, b| Ok(a.max(b)))
+    }
+
     /// One level: un-move every position resolved at distance `k`. Returns
     /// the greatest distance it resolved (0 if none).
     fn level(&self, k: u32) -> Result<u32, TablebaseError> {
@@ -245,10 +288,26 @@ impl Pair<'_> {
         let next_win = self.byte(Value::Win(k + 1), 0)?;
         let won = AtomicU32::new(0);
         self.done.store(0, Ordering::Relaxed);
+        // Where wins at `k` are many, un-moving each (a dozen ranks) costs
+        // more than checking every unresolved position of the partner class
+        // (a few ranks each, most stop at their first open move): sweep it.
+        let sweep: Vec<bool> = (0..self.classes.len())
+            .map(|class| {
+                if win == 0 {
+                    return false;
+                }
+                let partner = self.partner(class);
+                let wins = self.count(partner, |b| b == win);
+                let unresolved = self.count(class, |b| b == 0);
+                wins * SWEEP_RATIO > unresolved
+            })
+            .collect();
         // Predecessors of losses win; predecessors of wins are candidates.
         for class in 0..self.classes.len() {
             let state = &self.classes[class];
-            let partner = &self.classes[self.partner(class)];
+            let partner_class = self.partner(class);
+            let partner = &self.classes[partner_class];
+            let win = if sweep[partner_class] { 0 } else { win };
             let frontier = |b: u8| b == loss || (win != 0 && b == win);
             let visit = |sides: Sides, b: u8| {
                 self.predecessors(class, sides, |p| {
@@ -291,6 +350,10 @@ impl Pair<'_> {
         let mut deepest = won.into_inner();
         for class in 0..self.classes.len() {
             let state = &self.classes[class];
+            if sweep[class] {
+                deepest = deepest.max(self.sweep(class)?);
+                continue;
+            }
             deepest = deepest.max(
                 (0..state.candidates.len())
                     .into_par_iter()

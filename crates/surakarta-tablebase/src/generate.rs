@@ -260,15 +260,15 @@ impl Pair<'_> {
                         if state.get(index) != 0 {
                             return;
                         }
-                        result = self
-                            .evaluate(class, sides, Mode::LossCheck)
-                            .and_then(|e| match e {
-                                Evaluation::Loss(d) => {
-                                    state.resolve(index, self.byte(Value::Loss(d), class)?);
-                                    Ok(deepest.max(d))
-                                }
-                                _ => Ok(deepest),
-                            });
+                        result =
+                            self.evaluate(class, sides, Mode::LossCheck)
+                                .and_then(|e| match e {
+                                    Evaluation::Loss(d) => {
+                                        state.resolve(index, self.byte(Value::Loss(d), class)?);
+                                        Ok(deepest.max(d))
+                                    }
+                                    _ => Ok(deepest),
+                                });
                     });
                     result
                 },
@@ -348,9 +348,9 @@ impl Pair<'_> {
         }
         // Candidates whose moves all lose are losses.
         let mut deepest = won.into_inner();
-        for class in 0..self.classes.len() {
+        for (class, &sweep_class) in sweep.iter().enumerate() {
             let state = &self.classes[class];
-            if sweep[class] {
+            if sweep_class {
                 deepest = deepest.max(self.sweep(class)?);
                 continue;
             }

@@ -1,0 +1,62 @@
+//! Tablebase generation (all classes up to 4 and 5 pieces, in memory, on
+//! the global rayon pool), probing of random 5-piece positions, and
+//! verification. The 6- to 8-piece figures come from `surakarta tb
+//! generate` (docs/benchmarks.md).
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use surakarta_index::{Indexer, Material, PlainIndexer, Scheme, Sides};
+use surakarta_tablebase::{Silent, Tablebase};
+
+fn generate(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tablebase-generate");
+    group.sample_size(10);
+    for (pieces, scheme) in [
+        (4, Scheme::Symmetric),
+        (4, Scheme::Plain),
+        (5, Scheme::Symmetric),
+    ] {
+        let (_, stats) = Tablebase::generate(pieces, scheme, &Silent).unwrap();
+        group.throughput(Throughput::Elements(stats.iter().map(|s| s.positions).sum()));
+        group.bench_function(format!("up-to-{pieces}/{scheme}"), |b| {
+            b.iter(|| Tablebase::generate(black_box(pieces), scheme, &Silent).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn probe_and_verify(c: &mut Criterion) {
+    let (tb, _) = Tablebase::generate(5, Scheme::Symmetric, &Silent).unwrap();
+    let material: Material = "3v2".parse().unwrap();
+    let plain = PlainIndexer::new(material);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let positions: Vec<Sides> = (0..1024)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            plain.unrank(state % plain.size()).unwrap()
+        })
+        .collect();
+    let mut group = c.benchmark_group("tablebase-probe");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("3v2/probe", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|&s| tb.probe(s).unwrap().dtc().unwrap_or(0))
+                .sum::<u32>()
+        })
+    });
+    group.finish();
+    let mut group = c.benchmark_group("tablebase-verify");
+    group.sample_size(10);
+    let positions = tb.table(material).unwrap().stats().positions;
+    group.throughput(Throughput::Elements(positions));
+    group.bench_function("3v2/verify", |b| {
+        b.iter(|| tb.verify(material, &Silent).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, generate, probe_and_verify);
+criterion_main!(benches);

@@ -16,7 +16,9 @@ fn generate(c: &mut Criterion) {
         (5, Scheme::Symmetric),
     ] {
         let (_, stats) = Tablebase::generate(pieces, scheme, &Silent).unwrap();
-        group.throughput(Throughput::Elements(stats.iter().map(|s| s.positions).sum()));
+        group.throughput(Throughput::Elements(
+            stats.iter().map(|s| s.positions).sum(),
+        ));
         group.bench_function(format!("up-to-{pieces}/{scheme}"), |b| {
             b.iter(|| Tablebase::generate(black_box(pieces), scheme, &Silent).unwrap())
         });

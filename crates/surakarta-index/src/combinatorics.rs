@@ -68,6 +68,74 @@ static COLEX: [[[u64; 64]; 31]; CHUNKS] = {
     t
 };
 
+/// `COLEX_32`: [`COLEX`] truncated to 32 bits, half the cache footprint. Sums
+/// of its entries wrap to the colex rank modulo 2^32, which is the rank itself
+/// for set sizes where all ranks fit in 32 bits ([`ranks_fit_u32`]).
+static COLEX_32: [[[u32; 64]; 31]; CHUNKS] = {
+    let mut t = [[[0u32; 64]; 31]; CHUNKS];
+    let mut c = 0;
+    while c < CHUNKS {
+        let mut below = 0;
+        while below < 31 {
+            let mut bits = 0;
+            while bits < 64 {
+                t[c][below][bits] = COLEX[c][below][bits] as u32;
+                bits += 1;
+            }
+            below += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Whether the colex ranks of all `k`-point sets fit in 32 bits (`k <= 14`
+/// or `k >= 22`), so [`wide_colex_rank`] may use the 32-bit table.
+pub(crate) fn ranks_fit_u32(k: u32) -> bool {
+    binomial(36, k) <= 1 << 32
+}
+
+/// The colex rank of a set `w` in the wide layout (rank `r` of the board in
+/// the low six bits of byte `r`), from the 32-bit table if `fits_u32` (see
+/// [`ranks_fit_u32`]).
+#[inline(always)]
+pub(crate) fn wide_colex_rank(w: u64, fits_u32: bool) -> u64 {
+    debug_assert!(w & !WIDE_BOARD == 0);
+    if fits_u32 {
+        let mut rank = 0u32;
+        for c in 0..CHUNKS {
+            rank = rank.wrapping_add(COLEX_32[c][wide_below(w, c)][wide_chunk(w, c)]);
+        }
+        rank as u64
+    } else {
+        wide_colex_rank_u64(w)
+    }
+}
+
+/// [`wide_colex_rank`] with 64-bit sums. Out of line: only sets of 15 to 21
+/// points need it, and inlined it costs the rank functions registers.
+#[inline(never)]
+fn wide_colex_rank_u64(w: u64) -> u64 {
+    let mut rank = 0;
+    for c in 0..CHUNKS {
+        rank += COLEX[c][wide_below(w, c)][wide_chunk(w, c)];
+    }
+    rank
+}
+
+/// The number of points of the wide-layout set `w` in the ranks below `c`.
+/// Masking with the board bounds it by 30, so table indices need no check.
+#[inline(always)]
+fn wide_below(w: u64, c: usize) -> usize {
+    (w & WIDE_BOARD & ((1u64 << (8 * c)) - 1)).count_ones() as usize
+}
+
+/// The points of the wide-layout set `w` in rank `c`.
+#[inline(always)]
+fn wide_chunk(w: u64, c: usize) -> usize {
+    (w >> (8 * c) & 63) as usize
+}
+
 /// The colex rank of the set `w` (bits 0..36) among all sets of its size.
 #[cfg(test)]
 pub(crate) fn colex_rank(w: u64) -> u64 {
@@ -510,6 +578,37 @@ mod tests {
                 (colex_rank_loop(w), pext_loop(x, w))
             );
         }
+    }
+
+    #[test]
+    fn wide_colex_rank_matches_loop() {
+        for w in words() {
+            let wide = Portable.widen(w);
+            let k = w.count_ones();
+            assert_eq!(wide_colex_rank(wide, false), colex_rank_loop(w), "{w:#x}");
+            if ranks_fit_u32(k) {
+                assert_eq!(wide_colex_rank(wide, true), colex_rank_loop(w), "{w:#x}");
+            }
+        }
+        // The largest set of each size, whose rank is the largest.
+        for k in 0..=36 {
+            let w = ((1u64 << k) - 1) << (36 - k);
+            assert_eq!(
+                wide_colex_rank(Portable.widen(w), false),
+                binomial(36, k) - 1
+            );
+            if ranks_fit_u32(k) {
+                assert_eq!(
+                    wide_colex_rank(Portable.widen(w), true),
+                    binomial(36, k) - 1
+                );
+            }
+        }
+        let fit: Vec<u32> = (0..=36).filter(|&k| ranks_fit_u32(k)).collect();
+        assert_eq!(
+            fit,
+            [(0..=14).collect::<Vec<_>>(), (22..=36).collect()].concat()
+        );
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! number) of its images under the eight symmetries, and rank and select
 //! structures over it.
 //!
-//! The bitmap is stored in 64-byte blocks, each holding the number of
-//! canonical sets before the block and 448 bits, so a rank costs one cache
-//! line.
+//! The bitmap is stored in 64-byte blocks, each holding 448 bits and a header
+//! word with the number of canonical sets before the block and within its
+//! first two, four and six words, so a rank costs one cache line and two
+//! POPCNTs.
 
 use crate::combinatorics::{binomial, colex_unrank, next_combination, BitCompress, Portable};
 
@@ -13,13 +14,31 @@ use crate::combinatorics::{binomial, colex_unrank, next_combination, BitCompress
 const BLOCK_BITS: u64 = 448;
 /// One select sample every `1 << SAMPLE_SHIFT` canonical sets.
 const SAMPLE_SHIFT: u32 = 10;
+/// Where the count of canonical sets before a block starts in its header;
+/// below it, three 9-bit fields count the canonical sets in the block's
+/// first two, four and six bitmap words.
+const BEFORE_SHIFT: u32 = 27;
 
+/// A block: `words[0]` is the header (see [`BEFORE_SHIFT`]), `words[1..]` the
+/// 448 bits.
 #[derive(Clone, Copy, Default, Debug)]
 #[repr(C, align(64))]
 struct Block {
+    words: [u64; 8],
+}
+
+impl Block {
+    /// The bitmap words.
+    #[inline]
+    fn bits(&self) -> &[u64] {
+        &self.words[1..]
+    }
+
     /// Canonical sets before this block.
-    before: u64,
-    bits: [u64; 7],
+    #[inline]
+    fn before(&self) -> u64 {
+        self.words[0] >> BEFORE_SHIFT
+    }
 }
 
 /// Mirror files in the wide layout (bit `x` of byte `y` is point `(x, y)`).
@@ -38,19 +57,39 @@ fn wide_flip_ranks(w: u64) -> u64 {
     w.swap_bytes() >> 16
 }
 
-/// Transpose in the wide layout: the 8×8 diagonal flip by three delta swaps,
-/// which maps the 6×6 corner onto itself.
+/// `TRANSPOSED_ROW[r][bits]`: the transpose of rank `r` holding `bits`, in
+/// the wide layout (file `r` holding `bits`).
+static TRANSPOSED_ROW: [[u64; 64]; 6] = {
+    let mut table = [[0u64; 64]; 6];
+    let mut r = 0;
+    while r < 6 {
+        let mut bits = 0;
+        while bits < 64 {
+            let mut x = 0;
+            while x < 6 {
+                if bits >> x & 1 == 1 {
+                    table[r][bits] |= 1 << (8 * x + r);
+                }
+                x += 1;
+            }
+            bits += 1;
+        }
+        r += 1;
+    }
+    table
+};
+
+/// Transpose in the wide layout: one lookup per rank, which has a shorter
+/// dependency chain than delta swaps.
 #[inline(always)]
-fn wide_transpose(mut w: u64) -> u64 {
-    const K1: u64 = 0x5500_5500_5500_5500;
-    const K2: u64 = 0x3333_0000_3333_0000;
-    const K4: u64 = 0x0f0f_0f0f_0000_0000;
-    let t = K4 & (w ^ w << 28);
-    w ^= t ^ t >> 28;
-    let t = K2 & (w ^ w << 14);
-    w ^= t ^ t >> 14;
-    let t = K1 & (w ^ w << 7);
-    w ^ t ^ t >> 7
+fn wide_transpose(w: u64) -> u64 {
+    let mut t = 0;
+    let mut r = 0;
+    while r < 6 {
+        t |= TRANSPOSED_ROW[r][(w >> (8 * r) & 63) as usize];
+        r += 1;
+    }
+    t
 }
 
 /// The eight images of a wide-layout set under the symmetries, in the order
@@ -124,8 +163,20 @@ impl OccupancyDirectory {
         let mut canonical = 0u64;
         let mut samples = Vec::new();
         for (i, block) in blocks.iter_mut().enumerate() {
-            block.before = canonical;
-            let count: u64 = block.bits.iter().map(|w| w.count_ones() as u64).sum();
+            let counts = block.bits().iter().map(|w| w.count_ones() as u64);
+            let mut header = canonical << BEFORE_SHIFT;
+            let mut count = 0;
+            for (j, c) in counts.enumerate() {
+                count += c;
+                if j % 2 == 1 {
+                    header |= count << (9 * (j / 2));
+                }
+            }
+            assert!(
+                canonical >> (64 - BEFORE_SHIFT) == 0,
+                "too many canonical sets"
+            );
+            block.words[0] = header;
             // Sample every canonical number `j << SAMPLE_SHIFT` in this block.
             let mut next = (samples.len() as u64) << SAMPLE_SHIFT;
             while next < canonical + count {
@@ -163,25 +214,26 @@ impl OccupancyDirectory {
     pub(crate) fn contains(&self, colex: u64) -> bool {
         let block = &self.blocks[(colex / BLOCK_BITS) as usize];
         let bit = colex % BLOCK_BITS;
-        block.bits[(bit / 64) as usize] >> (bit % 64) & 1 == 1
+        block.bits()[(bit / 64) as usize] >> (bit % 64) & 1 == 1
     }
 
     /// The number of canonical sets with colex rank below `colex`.
     #[inline]
     pub(crate) fn rank(&self, colex: u64) -> u64 {
-        let block = &self.blocks[(colex / BLOCK_BITS) as usize];
+        let words = &self.blocks[(colex / BLOCK_BITS) as usize].words;
         let bit = colex % BLOCK_BITS;
-        // Branch-free: whole words below the bit's word, part of its word.
-        let word = bit / 64;
+        let word = (bit / 64) as usize;
+        let header = words[0];
+        // Whole pairs of words below the bit's word from the header (the
+        // field for no pair reads the zeros shifted in), the word before it
+        // if it is odd (`words[word]`, else masked out), part of its word.
+        let pairs = header << 9 >> (9 * (word / 2)) & 511;
+        let odd = (word as u64 & 1).wrapping_neg();
         let partial = (1u64 << (bit % 64)) - 1;
-        let mut count = block.before;
-        for (j, w) in block.bits.iter().enumerate() {
-            let d = (j as u64).wrapping_sub(word);
-            let below = ((d as i64) >> 63) as u64;
-            let here = ((d == 0) as u64).wrapping_neg();
-            count += (w & (below | (here & partial))).count_ones() as u64;
-        }
-        count
+        (header >> BEFORE_SHIFT)
+            + pairs
+            + (words[word] & odd).count_ones() as u64
+            + (words[word + 1] & partial).count_ones() as u64
     }
 
     /// The colex rank of canonical set number `k` (`k < canonical_count()`).
@@ -195,11 +247,11 @@ impl OccupancyDirectory {
             None => self.blocks.len(),
         };
         // The last block in lo..hi that starts at or before k.
-        let offset = self.blocks[lo..hi].partition_point(|b| b.before <= k);
+        let offset = self.blocks[lo..hi].partition_point(|b| b.before() <= k);
         let index = lo + offset - 1;
         let block = &self.blocks[index];
-        let mut left = k - block.before;
-        for (w, &word) in block.bits.iter().enumerate() {
+        let mut left = k - block.before();
+        for (w, &word) in block.bits().iter().enumerate() {
             let ones = word.count_ones() as u64;
             if left < ones {
                 let mut word = word;
@@ -219,7 +271,7 @@ impl OccupancyDirectory {
         let mut block = (colex / BLOCK_BITS) as usize;
         let mut bit = colex % BLOCK_BITS;
         while block < self.blocks.len() {
-            let bits = &self.blocks[block].bits;
+            let bits = self.blocks[block].bits();
             let mut word = (bit / 64) as usize;
             let mut mask = !0u64 << (bit % 64);
             while word < 7 {
@@ -250,7 +302,7 @@ fn fill_blocks(blocks: &mut [Block], first: u64, sets: u64, pieces: u32) {
     for colex in first..end {
         if is_canonical(set) {
             let bit = colex - first;
-            blocks[(bit / BLOCK_BITS) as usize].bits[(bit % BLOCK_BITS / 64) as usize] |=
+            blocks[(bit / BLOCK_BITS) as usize].words[1 + (bit % BLOCK_BITS / 64) as usize] |=
                 1 << (bit % 64);
         }
         if set != 0 {
@@ -270,6 +322,36 @@ mod tests {
     /// The eight images of a 36-bit set.
     fn orbit(b: u64) -> [u64; 8] {
         wide_orbit(Portable.widen(b)).map(|w| Portable.narrow(w))
+    }
+
+    /// The transpose by three delta swaps on the 8×8 bit matrix (the
+    /// previous implementation), for reference.
+    fn delta_swap_transpose(mut w: u64) -> u64 {
+        const K1: u64 = 0x5500_5500_5500_5500;
+        const K2: u64 = 0x3333_0000_3333_0000;
+        const K4: u64 = 0x0f0f_0f0f_0000_0000;
+        let t = K4 & (w ^ w << 28);
+        w ^= t ^ t >> 28;
+        let t = K2 & (w ^ w << 14);
+        w ^= t ^ t >> 14;
+        let t = K1 & (w ^ w << 7);
+        w ^ t ^ t >> 7
+    }
+
+    #[test]
+    fn table_transpose_matches_delta_swaps() {
+        for r in 0..6 {
+            for bits in 0..64u64 {
+                let w = bits << (8 * r);
+                assert_eq!(wide_transpose(w), delta_swap_transpose(w), "{w:#x}");
+            }
+        }
+        let mut b = 0x3_9a1c_7e05u64;
+        for _ in 0..1000 {
+            let w = Portable.widen(b);
+            assert_eq!(wide_transpose(w), delta_swap_transpose(w), "{w:#x}");
+            b = b.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(23) & ((1 << 36) - 1);
+        }
     }
 
     #[test]

@@ -15,8 +15,8 @@
 //! counts the used slots exactly.
 
 use crate::combinatorics::{
-    binomial, colex_rank_and_pext, colex_unrank, highest_bits, lowest_bits, next_subset_within,
-    pattern_rank, BitCompress, Bmi2, Portable,
+    binomial, colex_unrank, highest_bits, lowest_bits, next_subset_within, pattern_rank,
+    ranks_fit_u32, wide_colex_rank, BitCompress, Bmi2, Portable,
 };
 use crate::directory::{wide_orbit, OccupancyDirectory};
 use crate::error::IndexError;
@@ -32,42 +32,46 @@ pub fn canonical_form(sides: Sides) -> (Sides, Symmetry) {
     let occupied = sides.us.0 | sides.them.0;
     let (canonical, symmetry) = canonical_occupancy(Portable, occupied, sides.us.0);
     let us = symmetry.bitboard(sides.us).0;
-    let form = Sides::new(Bitboard(us), Bitboard(canonical ^ us));
+    let form = Sides::new(Bitboard(us), Bitboard(Portable.narrow(canonical) ^ us));
     (form, symmetry)
 }
 
-/// The least image of `occupied` and the symmetry giving the representative
-/// of the position whose side to move holds `us`.
+/// The least image of `occupied`, in the wide layout, and the symmetry giving
+/// the representative of the position whose side to move holds `us`.
 #[inline(always)]
 fn canonical_occupancy<B: BitCompress>(bits: B, occupied: u64, us: u64) -> (u64, Symmetry) {
-    let images = wide_orbit(bits.widen(occupied));
-    let mut best = images[0] << 3;
-    for (s, &image) in images.iter().enumerate().skip(1) {
-        best = best.min(image << 3 | s as u64);
-    }
-    let wide_canonical = best >> 3;
-    let first = (best & 7) as usize;
-    let mut ties = 0u32;
-    for (s, &image) in images.iter().enumerate() {
-        ties |= ((image == wide_canonical) as u32) << s;
-    }
-    let symmetry = if ties == 1 << first {
-        Symmetry::ALL[first]
+    let wide = bits.widen(occupied);
+    let images = wide_orbit(wide);
+    // The least image and its symmetry in one comparison (index in the low
+    // three bits), by a tree for a short dependency chain.
+    let tagged: [u64; 8] = core::array::from_fn(|s| images[s] << 3 | s as u64);
+    let best = (tagged[0].min(tagged[1]).min(tagged[2].min(tagged[3])))
+        .min(tagged[4].min(tagged[5]).min(tagged[6].min(tagged[7])));
+    // Several symmetries reach the least image iff a symmetry other than the
+    // identity fixes the set. Every non-trivial subgroup of the square's
+    // group holds one of the five involutions (the quarter turns square to
+    // the half turn), so testing those suffices.
+    let symmetric = [1, 2, 3, 4, 7]
+        .iter()
+        .fold(false, |any, &s| any | (images[s] == wide));
+    let symmetry = if symmetric {
+        resolve_ties(wide, us)
     } else {
-        resolve_ties(ties, us)
+        Symmetry::new((best & 7) as u8).unwrap_or(Symmetry::IDENTITY)
     };
-    (bits.narrow(wide_canonical), symmetry)
+    (best >> 3, symmetry)
 }
 
-/// For a symmetric occupied set: of the symmetries in the bit set `ties`
-/// (all reach the least image), the one giving the least set for the side to
-/// move.
+/// For a symmetric occupied set (wide layout): of the symmetries that reach
+/// its least image, the one giving the least set for the side to move.
 #[cold]
 #[inline(never)]
-fn resolve_ties(ties: u32, us: u64) -> Symmetry {
+fn resolve_ties(wide: u64, us: u64) -> Symmetry {
+    let images = wide_orbit(wide);
+    let least = images.iter().fold(wide, |m, &i| m.min(i));
     let mut best = (u64::MAX, Symmetry::IDENTITY);
     for sym in Symmetry::ALL {
-        if ties >> sym.index() & 1 == 1 {
+        if images[sym.index()] == least {
             best = best.min((sym.bitboard(Bitboard(us)).0, sym));
         }
     }
@@ -105,6 +109,7 @@ pub struct SymmetricIndexer {
     directory: Arc<OccupancyDirectory>,
     patterns: u64,
     size: u64,
+    ranks_fit_u32: bool,
     bmi2: Option<Bmi2>,
 }
 
@@ -139,6 +144,7 @@ impl SymmetricIndexer {
             size: directory.canonical_count() * patterns,
             directory,
             patterns,
+            ranks_fit_u32: ranks_fit_u32(material.pieces()),
             bmi2: Bmi2::detect(),
         }
     }
@@ -187,8 +193,11 @@ impl SymmetricIndexer {
     fn rank_with<B: BitCompress>(&self, bits: B, sides: Sides) -> Ranked {
         let occupied = sides.us.0 | sides.them.0;
         let (canonical, symmetry) = canonical_occupancy(bits, occupied, sides.us.0);
+        // The directory lookup waits on the colex rank: take it from the
+        // wide layout directly.
+        let colex = wide_colex_rank(canonical, self.ranks_fit_u32);
         let us = symmetry.bitboard(sides.us).0;
-        let (colex, pattern) = colex_rank_and_pext(bits, canonical, us);
+        let pattern = bits.pext(us, bits.narrow(canonical));
         let set = self.directory.rank(colex);
         Ranked {
             index: set * self.patterns + pattern_rank(pattern, self.material.pieces()),
@@ -340,3 +349,75 @@ impl Iterator for SymmetricPositions<'_> {
 }
 
 impl core::iter::FusedIterator for SymmetricPositions<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The representative from its definition: the least occupied image,
+    /// then the least image of `us`, then the least symmetry.
+    fn reference(occupied: u64, us: u64) -> (u64, u64, Symmetry) {
+        Symmetry::ALL
+            .into_iter()
+            .map(|g| {
+                let image = |b| g.bitboard(Bitboard(b)).0;
+                (image(occupied), image(us), g)
+            })
+            .min()
+            .unwrap_or((occupied, us, Symmetry::IDENTITY))
+    }
+
+    fn check(occupied: u64, us: u64) {
+        let (canonical, us_image, symmetry) = reference(occupied, us);
+        let (wide, sym) = canonical_occupancy(Portable, occupied, us);
+        assert_eq!((Portable.narrow(wide), sym), (canonical, symmetry));
+        if let Some(bmi2) = Bmi2::detect() {
+            let (wide, sym) = canonical_occupancy(bmi2, occupied, us);
+            assert_eq!((bmi2.narrow(wide), sym), (canonical, symmetry));
+        }
+        let sides = Sides::new(Bitboard(us), Bitboard(occupied ^ us));
+        let expected = Sides::new(Bitboard(us_image), Bitboard(canonical ^ us_image));
+        assert_eq!(canonical_form(sides), (expected, symmetry));
+    }
+
+    #[test]
+    fn fixed_sets_match_the_reference() {
+        let full = (1u64 << 36) - 1;
+        for occupied in [0, full, 1, 1 << 35, 0x21 | 0x21 << 30, 0xc_0300_0000] {
+            for us in [
+                0,
+                occupied,
+                occupied & 0x5_5555_5555,
+                occupied & 0xa_aaaa_aaaa,
+            ] {
+                check(occupied, us);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+
+        #[test]
+        fn sets_match_the_reference(occupied in 0..1u64 << 36, us in any::<u64>()) {
+            check(occupied, occupied & us);
+        }
+
+        /// Sets fixed by a symmetry (the tie-breaking path): the union of
+        /// the images of a few points under the powers of `g`.
+        #[test]
+        fn symmetric_sets_match_the_reference(
+            points in proptest::collection::vec(0..36u32, 0..6),
+            g in 1..8usize,
+            us in any::<u64>(),
+        ) {
+            let g = Symmetry::ALL[g];
+            let mut occupied = points.iter().fold(0u64, |b, &p| b | 1 << p);
+            for _ in 0..4 {
+                occupied |= g.bitboard(Bitboard(occupied)).0;
+            }
+            check(occupied, occupied & us);
+        }
+    }
+}

@@ -11,7 +11,7 @@ use std::time::Instant;
 use surakarta::{Color, Position};
 use surakarta_index::{Indexer, Material, Scheme};
 use surakarta_tablebase::{
-    generate_dir, ClassOutcome, Histogram, Tablebase, TablebaseError, Value,
+    generate_dir, ClassOutcome, ClassStats, Histogram, Tablebase, TablebaseError, Value,
 };
 
 /// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
@@ -189,8 +189,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
-    let s = &o.stats;
+/// A class's figures as a JSON object, for other fields to be added to.
+fn stats_json(s: &ClassStats) -> serde_json::Value {
     json!({
         "class": s.material.to_string(),
         "slots": s.slots,
@@ -199,9 +199,14 @@ fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
         "draws": s.draws,
         "losses": s.losses,
         "longest": s.longest,
-        "seconds": o.seconds,
-        "skipped": o.skipped,
     })
+}
+
+fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
+    let mut out = stats_json(&o.stats);
+    out["seconds"] = json!(o.seconds);
+    out["skipped"] = json!(o.skipped);
+    out
 }
 
 /// One probe's answer.
@@ -448,17 +453,12 @@ fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
         };
         if args.json {
             let trim = |v: &[u64]| v[..longest(v).map_or(0, |d| d as usize + 1)].to_vec();
-            classes.push(json!({
-                "class": material.to_string(),
-                "slots": s.slots,
-                "positions": s.positions,
-                "wins": s.wins,
-                "draws": s.draws,
-                "losses": s.losses,
-                "longest": s.longest,
-                "longest_win": longest_win.map(|d| json!({ "dtc": d, "position": example })),
-                "histogram": { "wins": trim(&histogram.wins), "losses": trim(&histogram.losses) },
-            }));
+            let mut class = stats_json(&s);
+            class["longest_win"] =
+                json!(longest_win.map(|d| json!({ "dtc": d, "position": example })));
+            class["histogram"] =
+                json!({ "wins": trim(&histogram.wins), "losses": trim(&histogram.losses) });
+            classes.push(class);
         } else {
             print_stats(&s, &histogram, longest_win, example.as_deref());
         }
@@ -478,7 +478,7 @@ fn longest(counts: &[u64]) -> Option<u32> {
 }
 
 fn print_stats(
-    s: &surakarta_tablebase::ClassStats,
+    s: &ClassStats,
     histogram: &Histogram,
     longest_win: Option<u32>,
     example: Option<&str>,

@@ -205,50 +205,19 @@ impl Pair<'_> {
 
     /// Pass 1: positions decided by captures or by having no move.
     fn initial_pass(&self) -> Result<u32, TablebaseError> {
-        let mut deepest = 0;
         self.done.store(0, Ordering::Relaxed);
+        let mut deepest = 0;
         for class in 0..self.classes.len() {
-            let state = &self.classes[class];
-            deepest = deepest.max(
-                self.chunks(class)
-                    .try_fold(
-                        || 0u32,
-                        |deepest, (start, end)| {
-                            let mut result = Ok(deepest);
-                            state.indexer.for_each_in(start, end, |index, sides| {
-                                let Ok(deepest) = result else { return };
-                                result = self.evaluate(class, sides, Mode::Initial).and_then(|e| {
-                                    let value = match e {
-                                        Evaluation::Win(d) => Value::Win(d),
-                                        Evaluation::Loss(d) => Value::Loss(d),
-                                        Evaluation::Open => return Ok(deepest),
-                                    };
-                                    state.resolve(index, self.byte(value, class)?);
-                                    Ok(deepest.max(value.dtc().unwrap_or(0)))
-                                });
-                            });
-                            self.chunk_done(Pass::Initial, start, end);
-                            result
-                        },
-                    )
-                    .try_reduce(|| 0, |a, b| Ok(a.max(b)))?,
-            );
+            deepest = deepest.max(self.evaluate_unresolved(class, Mode::Initial)?);
         }
         Ok(deepest)
     }
 
-    /// The number of slots of `class` whose byte passes `f`.
-    fn count(&self, class: usize, f: impl Fn(u8) -> bool + Sync) -> u64 {
-        let values = &self.classes[class].values;
-        values
-            .par_chunks(1 << 16)
-            .map(|part| part.iter().filter(|b| f(b.load(Ordering::Relaxed))).count() as u64)
-            .sum()
-    }
-
-    /// Checks every unresolved position of `class` for a loss (instead of
-    /// only the candidates). Returns the greatest distance it set.
-    fn sweep(&self, class: usize) -> Result<u32, TablebaseError> {
+    /// Evaluates every unresolved position of `class` in `mode` and sets
+    /// the ones decided: the initial pass, or a level's sweep for losses
+    /// (instead of checking only the candidates). Returns the greatest
+    /// distance it set.
+    fn evaluate_unresolved(&self, class: usize, mode: Mode) -> Result<u32, TablebaseError> {
         let state = &self.classes[class];
         self.chunks(class)
             .try_fold(
@@ -260,20 +229,32 @@ impl Pair<'_> {
                         if state.get(index) != 0 {
                             return;
                         }
-                        result =
-                            self.evaluate(class, sides, Mode::LossCheck)
-                                .and_then(|e| match e {
-                                    Evaluation::Loss(d) => {
-                                        state.resolve(index, self.byte(Value::Loss(d), class)?);
-                                        Ok(deepest.max(d))
-                                    }
-                                    _ => Ok(deepest),
-                                });
+                        result = self.evaluate(class, sides, mode).and_then(|e| {
+                            let value = match e {
+                                Evaluation::Win(d) => Value::Win(d),
+                                Evaluation::Loss(d) => Value::Loss(d),
+                                Evaluation::Open => return Ok(deepest),
+                            };
+                            state.resolve(index, self.byte(value, class)?);
+                            Ok(deepest.max(value.dtc().unwrap_or(0)))
+                        });
                     });
+                    if mode == Mode::Initial {
+                        self.chunk_done(Pass::Initial, start, end);
+                    }
                     result
                 },
             )
             .try_reduce(|| 0, |a, b| Ok(a.max(b)))
+    }
+
+    /// The number of slots of `class` whose byte passes `f`.
+    fn count(&self, class: usize, f: impl Fn(u8) -> bool + Sync) -> u64 {
+        let values = &self.classes[class].values;
+        values
+            .par_chunks(1 << 16)
+            .map(|part| part.iter().filter(|b| f(b.load(Ordering::Relaxed))).count() as u64)
+            .sum()
     }
 
     /// One level: un-move every position resolved at distance `k`. Returns
@@ -351,7 +332,7 @@ impl Pair<'_> {
         for (class, &sweep_class) in sweep.iter().enumerate() {
             let state = &self.classes[class];
             if sweep_class {
-                deepest = deepest.max(self.sweep(class)?);
+                deepest = deepest.max(self.evaluate_unresolved(class, Mode::LossCheck)?);
                 continue;
             }
             deepest = deepest.max(

@@ -123,20 +123,18 @@ impl Tablebase {
     ) -> Result<(Tablebase, Vec<ClassStats>), TablebaseError> {
         let mut tablebase = Tablebase::new();
         let mut all_stats = Vec::new();
-        let pairs = pairs(max_pieces);
-        let indexers = |tb: &mut Tablebase, pair: &[Material]| -> Vec<TableIndexer> {
-            pair.iter()
-                .map(|&m| TableIndexer::new(m, scheme, &mut tb.directories))
-                .collect()
-        };
-        let total: u64 = pairs
-            .iter()
-            .flat_map(|p| indexers(&mut tablebase, p))
-            .map(|i| i.size())
-            .sum();
-        reporter.started(total);
-        for pair in pairs {
-            let indexers = indexers(&mut tablebase, &pair);
+        let pairs: Vec<(Vec<Material>, Vec<TableIndexer>)> = pairs(max_pieces)
+            .into_iter()
+            .map(|pair| {
+                let indexers = pair
+                    .iter()
+                    .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
+                    .collect();
+                (pair, indexers)
+            })
+            .collect();
+        reporter.started(pairs.iter().flat_map(|(_, i)| i).map(Indexer::size).sum());
+        for (pair, indexers) in pairs {
             reporter.pair_started(&pair, indexers.iter().map(|i| i.size()).sum());
             let start = Instant::now();
             for table in generate::generate_pair(indexers, &tablebase, reporter)? {

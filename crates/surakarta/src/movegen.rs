@@ -310,9 +310,10 @@ pub(crate) fn generate(us: Bitboard, them: Bitboard, list: &mut MoveList) {
     }
 }
 
-/// The number of step moves, by eight whole-board shifts.
+/// The number of step moves of the side owning `us` against `them`, by eight
+/// whole-board shifts (for evaluation: mobility).
 #[inline]
-pub(crate) fn count_steps(us: Bitboard, them: Bitboard) -> u32 {
+pub fn count_steps(us: Bitboard, them: Bitboard) -> u32 {
     let empty = (!(us | them)).0;
     let b = us.0;
     let not_f = b & !Bitboard::FILE_F.0; // may step east
@@ -334,9 +335,10 @@ pub(crate) fn count(us: Bitboard, them: Bitboard) -> u32 {
     count_steps(us, them) + distinct_captures(us, them, &mut buf) as u32
 }
 
-/// The enemy points that the side owning `us` can capture.
+/// The enemy points that the side owning `us` can capture (as if it were to
+/// move), from raw bitboards like [`capture_moves`].
 #[inline]
-pub(crate) fn capture_targets(us: Bitboard, them: Bitboard) -> Bitboard {
+pub fn capture_targets(us: Bitboard, them: Bitboard) -> Bitboard {
     let mut targets = Bitboard::EMPTY;
     for_each_capture_path(us, them, |_, to| targets.insert(to));
     targets

@@ -1,0 +1,373 @@
+//! Static evaluation: the features of the Zhang–Jiang Surakarta program
+//! (seed `001`, section 5) with tunable weights, plus threats.
+//!
+//! Every feature is counted for both sides and the evaluation is the
+//! difference, from the point of view of the side to move:
+//!
+//! | feature | per side |
+//! |---|---|
+//! | material | pieces on the board |
+//! | mobility | step moves (the paper's "moving range") |
+//! | attack | capture moves (the paper's "attack power": captures available) |
+//! | points | sum of the point values of the occupied points (figure 2: B > A = D > E = C > F, corners 0) |
+//! | arcs | `5·O + 5·E`: arcs the side holds plus arcs the opponent does not hold |
+//! | hanging | own pieces the opponent can capture and the side could not recapture |
+//!
+//! A side *holds* an arc when, walking along the circuit away from one of
+//! the arc's ends, the first piece met is its own: that piece can run
+//! through the arc.
+
+use surakarta::{
+    capture_moves, capture_targets, count_steps, Bitboard, Circuit, Position, Square, PATH_LEN,
+};
+
+use crate::score::EVAL_LIMIT;
+
+/// The point classes of the paper's figure 2, by the point's place in its
+/// quarter of the board (upper right quarter shown, the others mirror it):
+///
+/// ```text
+///   6 | C E F        A: d4, the large circuit crossing itself
+///   5 | B D E        B: d5 and e4, where the circuits cross each other
+///   4 | A B C        C: d6 and f4, large circuit only
+///     +------        D: e5, the small circuit crossing itself
+///       d e f        E: e6 and f5, small circuit only
+///                    F: f6, the corner, on no circuit
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointClass {
+    /// A large-circuit self-crossing.
+    A,
+    /// A crossing of the two circuits.
+    B,
+    /// A large-circuit point next to an arc.
+    C,
+    /// A small-circuit self-crossing.
+    D,
+    /// A small-circuit point next to an arc.
+    E,
+    /// A corner: on no circuit, cannot attack or be attacked.
+    F,
+}
+
+impl PointClass {
+    /// The class of a point.
+    pub const fn of(sq: Square) -> PointClass {
+        const fn fold(v: u8) -> u8 {
+            if v < 3 {
+                5 - v
+            } else {
+                v
+            }
+        }
+        let (x, y) = (fold(sq.file().index()), fold(sq.rank().index()));
+        let (near, far) = if x < y { (x, y) } else { (y, x) };
+        match (near, far) {
+            (3, 3) => PointClass::A,
+            (3, 4) => PointClass::B,
+            (3, 5) => PointClass::C,
+            (4, 4) => PointClass::D,
+            (4, 5) => PointClass::E,
+            _ => PointClass::F,
+        }
+    }
+
+    const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Evaluation weights. The evaluation is `material·Δpieces +
+/// mobility·Δsteps + attack·Δcaptures + points·Δpoint_values +
+/// arcs·Δarc_value + hanging·Δhanging + tempo`, each `Δ` being the side to
+/// move's count minus the opponent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per piece.
+    pub material: i32,
+    /// Per step move.
+    pub mobility: i32,
+    /// Per capture move.
+    pub attack: i32,
+    /// Multiplies the point values.
+    pub points: i32,
+    /// The value of each point class A..F.
+    pub point_values: [i32; 6],
+    /// Multiplies the arc value `5·O + 5·E`.
+    pub arcs: i32,
+    /// Per hanging piece (usually negative).
+    pub hanging: i32,
+    /// A bonus for the side to move.
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// The paper's weights (seed `001`, section 5.3): `6·pieces + 1·moving
+    /// range + 2·attack power + 1·point value + 1·arc value`. The point
+    /// values of its figure 2 were lost; these keep its order B > A = D > E = C > F.
+    pub const PAPER: Weights = Weights {
+        material: 6,
+        mobility: 1,
+        attack: 2,
+        points: 1,
+        point_values: [2, 3, 1, 2, 1, 0],
+        arcs: 1,
+        hanging: 0,
+        tempo: 0,
+    };
+
+    /// Our default: material dominates, captures and threats count more,
+    /// hanging pieces cost; kept because it beats [`Weights::PAPER`] in
+    /// self-play (figures in `docs/benchmarks.md`).
+    pub const DEFAULT: Weights = Weights {
+        material: 100,
+        mobility: 2,
+        attack: 6,
+        points: 2,
+        point_values: [2, 3, 1, 2, 1, 0],
+        arcs: 1,
+        hanging: -30,
+        tempo: 5,
+    };
+
+    /// A preset by name: `paper` or `default`.
+    pub fn preset(name: &str) -> Option<Weights> {
+        match name {
+            "paper" => Some(Weights::PAPER),
+            "default" => Some(Weights::DEFAULT),
+            _ => None,
+        }
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::DEFAULT
+    }
+}
+
+/// The raw feature counts of one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideFeatures {
+    /// Pieces.
+    pub material: i32,
+    /// Step moves.
+    pub mobility: i32,
+    /// Capture moves.
+    pub attack: i32,
+    /// Sum of the (unweighted) point values.
+    pub points: i32,
+    /// Arcs held (`O` of the paper).
+    pub arcs_held: i32,
+    /// Arcs the opponent does not hold (`E` of the paper).
+    pub arcs_free: i32,
+    /// Pieces the opponent can capture that could not be recaptured.
+    pub hanging: i32,
+}
+
+/// The features of both sides, the side to move first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// The side to move.
+    pub us: SideFeatures,
+    /// The opponent.
+    pub them: SideFeatures,
+}
+
+impl Features {
+    /// Computes the features of a position.
+    pub fn of(position: &Position, values: &[i32; 6]) -> Features {
+        let (us, them) = (position.us(), position.them());
+        let arcs = held_arcs(us, them);
+        let mut f = Features {
+            us: side_features(us, them, values),
+            them: side_features(them, us, values),
+        };
+        f.us.arcs_held = arcs[0] as i32;
+        f.them.arcs_held = arcs[1] as i32;
+        f.us.arcs_free = 8 - f.them.arcs_held;
+        f.them.arcs_free = 8 - f.us.arcs_held;
+        f
+    }
+
+    /// The weighted evaluation for the side to move.
+    pub fn score(&self, w: &Weights) -> i32 {
+        let side = |s: &SideFeatures| {
+            w.material * s.material
+                + w.mobility * s.mobility
+                + w.attack * s.attack
+                + w.points * s.points
+                + w.arcs * (5 * s.arcs_held + 5 * s.arcs_free)
+                + w.hanging * s.hanging
+        };
+        side(&self.us) - side(&self.them) + w.tempo
+    }
+}
+
+/// Evaluates a position for the side to move with the given weights,
+/// clamped to `±EVAL_LIMIT`.
+pub fn evaluate(position: &Position, weights: &Weights) -> i32 {
+    Features::of(position, &weights.point_values)
+        .score(weights)
+        .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+}
+
+fn side_features(own: Bitboard, other: Bitboard, values: &[i32; 6]) -> SideFeatures {
+    let points = own.map(|sq| values[PointClass::of(sq).index()]).sum();
+    let attacked = capture_targets(other, own);
+    let hanging = attacked
+        .filter(|&sq| {
+            // Could `own` take back an enemy piece arriving on `sq`?
+            let after = own.without(sq);
+            !capture_targets(after, other.with(sq)).contains(sq)
+        })
+        .count() as i32;
+    SideFeatures {
+        material: own.count() as i32,
+        mobility: count_steps(own, other) as i32,
+        attack: capture_moves(own, other).len() as i32,
+        points,
+        arcs_held: 0,
+        arcs_free: 0,
+        hanging,
+    }
+}
+
+/// For each circuit and arc, the points met walking away from the arc, from
+/// its end `6s + 5` backwards and from its end `6s + 6` forwards.
+const fn walks() -> [[[[Square; PATH_LEN]; 2]; 4]; 2] {
+    let mut out = [[[[Square::ALL[0]; PATH_LEN]; 2]; 4]; 2];
+    let circuits = [Circuit::Small, Circuit::Large];
+    let mut c = 0;
+    while c < 2 {
+        let path = circuits[c].path();
+        let mut s = 0;
+        while s < 4 {
+            let mut i = 0;
+            while i < PATH_LEN {
+                out[c][s][0][i] = path[(6 * s + 5 + PATH_LEN - i) % PATH_LEN];
+                out[c][s][1][i] = path[(6 * s + 6 + i) % PATH_LEN];
+                i += 1;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    out
+}
+
+const WALKS: [[[[Square; PATH_LEN]; 2]; 4]; 2] = walks();
+
+/// How many of the eight arcs each side holds: `[us, them]`.
+fn held_arcs(us: Bitboard, them: Bitboard) -> [u32; 2] {
+    let occupied = us | them;
+    let mut held = [0u32; 2];
+    for circuit in &WALKS {
+        for arc in circuit {
+            let mut by = [false; 2];
+            for walk in arc {
+                if let Some(&sq) = walk.iter().find(|&&sq| occupied.contains(sq)) {
+                    by[usize::from(!us.contains(sq))] = true;
+                }
+            }
+            held[0] += u32::from(by[0]);
+            held[1] += u32::from(by[1]);
+        }
+    }
+    held
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn point_classes_follow_figure_2() {
+        use PointClass::*;
+        for (name, class) in [
+            ("d4", A),
+            ("d5", B),
+            ("e4", B),
+            ("d6", C),
+            ("f4", C),
+            ("e5", D),
+            ("e6", E),
+            ("f5", E),
+            ("f6", F),
+            ("a1", F),
+            ("c3", A),
+            ("b2", D),
+            ("b3", B),
+            ("c2", B),
+            ("a3", C),
+            ("b1", E),
+            ("a6", F),
+            ("c4", A),
+            ("b5", D),
+        ] {
+            assert_eq!(PointClass::of(sq(name)), class, "{name}");
+        }
+        let count = |c| {
+            Square::ALL
+                .iter()
+                .filter(|&&s| PointClass::of(s) == c)
+                .count()
+        };
+        assert_eq!(
+            [count(A), count(B), count(C), count(D), count(E), count(F)],
+            [4, 8, 8, 4, 8, 4]
+        );
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        let p = Position::new();
+        let f = Features::of(&p, &Weights::DEFAULT.point_values);
+        assert_eq!(f.us, f.them);
+        assert_eq!(f.us.material, 12);
+        assert_eq!(f.us.attack, 0);
+        assert_eq!(evaluate(&p, &Weights::DEFAULT), Weights::DEFAULT.tempo);
+    }
+
+    #[test]
+    fn evaluation_is_symmetric_under_board_symmetries() {
+        let p: Position = "bb4/1b2w1/6/2b3/1ww3/5w w".parse().unwrap();
+        let e = evaluate(&p, &Weights::DEFAULT);
+        for sym in surakarta::Symmetry::ALL {
+            assert_eq!(
+                evaluate(&p.transformed(sym), &Weights::DEFAULT),
+                e,
+                "{sym:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn arcs_are_held_by_the_nearest_piece() {
+        // One black piece on b1 (small circuit, position 0): walking back from
+        // the arc ending at position 23 (a2 side) ... the first piece met on
+        // every small-circuit walk is b1, so Black holds all four small arcs.
+        let us = Bitboard::from_square(sq("b1"));
+        let them = Bitboard::from_square(sq("a1"));
+        assert_eq!(held_arcs(us, them), [4, 0]);
+        // A white piece on c1 holds the large circuit's four arcs likewise.
+        let them = Bitboard::from_square(sq("c1"));
+        assert_eq!(held_arcs(us, them), [4, 4]);
+    }
+
+    #[test]
+    fn mutually_attacking_lone_pieces_both_hang() {
+        // White a5 and Black b1 attack each other through the arc at a6;
+        // neither side has a second piece to take back.
+        let p: Position = "6/w5/6/6/6/1b4 w".parse().unwrap();
+        let f = Features::of(&p, &Weights::DEFAULT.point_values);
+        assert_eq!((f.us.attack, f.them.attack), (1, 1));
+        assert_eq!((f.us.hanging, f.them.hanging), (1, 1));
+        let start = Features::of(&Position::new(), &Weights::DEFAULT.point_values);
+        assert_eq!((start.us.hanging, start.them.hanging), (0, 0));
+    }
+}

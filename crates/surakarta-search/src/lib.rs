@@ -1,0 +1,46 @@
+//! A Surakarta engine: evaluation, iterative-deepening aspiration PVS with
+//! parallel siblings, a lock-free transposition table, time control and
+//! tablebase probing.
+//!
+//! The library never prints: a search reports each iteration through a
+//! callback and returns a [`SearchResult`].
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use surakarta::{Game, Position, Rules};
+//! use surakarta_search::{Engine, Limits, Options};
+//!
+//! let mut engine = Engine::new(Options::default()).unwrap();
+//! let game = Game::new(Position::new(), Rules::ICGA);
+//! let stop = AtomicBool::new(false);
+//! let mut depths = Vec::new();
+//! let result = engine.search(&game, &Limits::depth(4), &stop, &mut |info| depths.push(info.depth));
+//! assert_eq!(depths, [1, 2, 3, 4]);
+//! assert!(game.position().is_legal(result.best_move.unwrap()));
+//! ```
+//!
+//! Module map: [`score`] (score bands and their display), [`eval`] (features
+//! and weights), [`tt`] (transposition table), `ordering` (move ordering:
+//! table move, captures, killers, history), [`limits`] (limits and time
+//! budget), `search` (the tree walk and parallel siblings), `engine` (the
+//! iterative-deepening driver), [`selfplay`] (games and matches between
+//! configurations), [`bench`] (the fixed benchmark).
+
+#![forbid(unsafe_code)]
+
+pub mod bench;
+mod engine;
+pub mod eval;
+pub mod limits;
+mod ordering;
+pub mod score;
+mod search;
+pub mod selfplay;
+pub mod tt;
+
+pub use engine::{Engine, Options, SearchError};
+pub use eval::{evaluate, Weights};
+pub use limits::{Clock, Limits};
+pub use ordering::History;
+pub use score::{Score, ScoreKind, MAX_PLY};
+pub use search::{Info, SearchResult, Techniques};

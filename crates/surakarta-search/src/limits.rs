@@ -1,0 +1,111 @@
+//! Search limits and time management.
+
+use std::time::Duration;
+
+/// A side's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left.
+    pub time: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+/// When to stop searching. Every limit given applies; with none the search
+/// runs until stopped (or to [`crate::MAX_PLY`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Think exactly this long (at most).
+    pub movetime: Option<Duration>,
+    /// The clock of the side to move.
+    pub clock: Option<Clock>,
+}
+
+impl Limits {
+    /// Search to a fixed depth.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search about `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for `movetime`.
+    pub fn movetime(movetime: Duration) -> Limits {
+        Limits {
+            movetime: Some(movetime),
+            ..Limits::default()
+        }
+    }
+
+    /// The time budget: `(soft, hard)`. No new iteration starts after the
+    /// soft limit; the search is aborted at the hard limit.
+    pub fn budget(&self) -> (Option<Duration>, Option<Duration>) {
+        let mut soft = self.movetime;
+        let mut hard = self.movetime;
+        if let Some(clock) = self.clock {
+            // Keep a reserve for overhead; spread the rest over the expected
+            // remaining moves, spending most of the increment.
+            let reserve = Duration::from_millis(50).min(clock.time / 10);
+            let usable = clock.time.saturating_sub(reserve);
+            let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
+            let share = usable / moves + clock.increment * 3 / 4;
+            let target = share.min(usable);
+            let ceiling = (target * 4).min(usable / 3).max(target);
+            soft = Some(soft.map_or(target / 2, |s| s.min(target / 2)));
+            hard = Some(hard.map_or(ceiling, |h| h.min(ceiling)));
+        }
+        (soft, hard)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_is_both_limits() {
+        let l = Limits::movetime(Duration::from_millis(300));
+        assert_eq!(
+            l.budget(),
+            (
+                Some(Duration::from_millis(300)),
+                Some(Duration::from_millis(300))
+            )
+        );
+        assert_eq!(Limits::depth(5).budget(), (None, None));
+    }
+
+    #[test]
+    fn clock_budget_stays_inside_the_clock() {
+        for (ms, inc) in [(10, 0), (1_000, 0), (60_000, 1_000), (500, 2_000)] {
+            let clock = Clock {
+                time: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc),
+                moves_to_go: None,
+            };
+            let l = Limits {
+                clock: Some(clock),
+                ..Limits::default()
+            };
+            let (soft, hard) = l.budget();
+            let (soft, hard) = (soft.unwrap(), hard.unwrap());
+            assert!(soft <= hard, "{ms} {inc}");
+            assert!(hard < clock.time, "{ms} {inc}: {hard:?}");
+        }
+    }
+}

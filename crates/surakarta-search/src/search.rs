@@ -1,0 +1,703 @@
+//! The search: iterative deepening with aspiration windows around a
+//! principal variation search (PVS), quiescence on captures, and parallel
+//! siblings (Young Brothers Wait) on rayon.
+//!
+//! One [`Worker`] walks the tree; at a node deep enough, after the first
+//! move (the eldest brother) has been searched alone, the remaining moves are
+//! searched in parallel by forked workers that share a rising alpha through
+//! a [`Split`] and stop as soon as one of them fails high. With one thread
+//! there are no splits and the search is deterministic.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use surakarta::{Color, Move, MoveList, Position, Rules};
+use surakarta_tablebase::{Tablebase, Value};
+
+use crate::eval::{evaluate, Weights};
+use crate::ordering::{History, Killers, MoveOrder};
+use crate::score::{Score, INFINITY, MAX_PLY};
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// Which search techniques are on (all by default); switching one off
+/// measures what it is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Probe and store the transposition table.
+    pub transposition: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Quiescence search on captures at the horizon (else the static evaluation).
+    pub quiescence: bool,
+    /// Killer moves in move ordering.
+    pub killers: bool,
+    /// History scores in move ordering.
+    pub history: bool,
+    /// Late move reductions for quiet moves.
+    pub reductions: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques {
+            transposition: true,
+            aspiration: true,
+            quiescence: true,
+            killers: true,
+            history: true,
+            reductions: true,
+        }
+    }
+}
+
+/// One iteration's report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// The score for the side to move.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Permille of the transposition table used by this search.
+    pub hashfull: u32,
+    /// Tablebase probes that gave an answer.
+    pub tb_hits: u64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` if the game is over.
+    pub best_move: Option<Move>,
+    /// The last complete iteration's report (depth 0 for a tablebase move
+    /// at the root or a game that is over).
+    pub info: Info,
+    /// Tablebase probes that failed (a damaged or missing table); the search
+    /// went on without them.
+    pub tb_errors: u64,
+}
+
+/// Search at least this deep (remaining plies) before splitting a node.
+const SPLIT_DEPTH: i32 = 3;
+/// Check the clock and node limit every this many nodes per worker.
+const CHECK_EVERY: u64 = 1024;
+
+/// A principal variation under construction.
+#[derive(Clone, Copy)]
+pub(crate) struct Pv {
+    moves: [Option<Move>; MAX_PLY],
+    len: usize,
+}
+
+impl Pv {
+    pub(crate) const fn new() -> Pv {
+        Pv {
+            moves: [None; MAX_PLY],
+            len: 0,
+        }
+    }
+
+    fn set(&mut self, first: Move, rest: &Pv) {
+        self.moves[0] = Some(first);
+        let n = rest.len.min(MAX_PLY - 1);
+        self.moves[1..=n].copy_from_slice(&rest.moves[..n]);
+        self.len = n + 1;
+    }
+
+    pub(crate) fn moves(&self) -> Vec<Move> {
+        self.moves[..self.len].iter().flatten().copied().collect()
+    }
+}
+
+/// What every worker of one search shares.
+pub(crate) struct Shared<'a> {
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) history: &'a History,
+    pub(crate) tablebase: Option<&'a Tablebase>,
+    pub(crate) tb_pieces: u32,
+    pub(crate) weights: Weights,
+    pub(crate) techniques: Techniques,
+    pub(crate) rules: Rules,
+    pub(crate) parallel: bool,
+    pub(crate) user_stop: &'a AtomicBool,
+    pub(crate) abort: AtomicBool,
+    pub(crate) nodes: AtomicU64,
+    pub(crate) tb_hits: AtomicU64,
+    pub(crate) tb_errors: AtomicU64,
+    pub(crate) seldepth: AtomicUsize,
+    pub(crate) start: Instant,
+    pub(crate) hard_limit: Option<Duration>,
+    pub(crate) node_limit: Option<u64>,
+}
+
+impl Shared<'_> {
+    fn stopped(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Raises the abort flag if the user asked, time is up or the node
+    /// budget is spent.
+    fn check_limits(&self) {
+        let out_of_time = self.hard_limit.is_some_and(|h| self.start.elapsed() >= h);
+        let out_of_nodes = self
+            .node_limit
+            .is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n);
+        if out_of_time || out_of_nodes || self.user_stop.load(Ordering::Relaxed) {
+            self.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The score the rules give when the game ends by repetition or the
+    /// no-capture limit: more pieces wins; with neither rule (the pure rules)
+    /// endless play is a draw.
+    fn adjudication(&self, position: &Position, ply: usize) -> i32 {
+        if self.rules.repetitions.is_none() && self.rules.no_capture_plies.is_none() {
+            return Score::DRAW.0;
+        }
+        let (us, them) = (position.us().count(), position.them().count());
+        match us.cmp(&them) {
+            core::cmp::Ordering::Greater => Score::win_at(ply).0,
+            core::cmp::Ordering::Less => Score::loss_at(ply).0,
+            core::cmp::Ordering::Equal => Score::DRAW.0,
+        }
+    }
+
+    /// Whether a tablebase win or loss converting in `dtc` plies is decided
+    /// before the no-capture limit can end the game.
+    pub(crate) fn converts_in_time(&self, position: &Position, dtc: u32) -> bool {
+        self.rules.no_capture_plies.map_or(true, |limit| {
+            position.halfmoves().saturating_add(dtc) <= limit
+        })
+    }
+
+    /// An exact score from the tablebases, if they cover the position and
+    /// their answer holds under the rules.
+    fn probe(&self, position: &Position, ply: usize) -> Option<i32> {
+        let tablebase = self.tablebase?;
+        if position.occupied().count() > self.tb_pieces {
+            return None;
+        }
+        let value = match tablebase.probe_position(position) {
+            Ok(v) => v,
+            Err(_) => {
+                self.tb_errors.fetch_add(1, Ordering::Relaxed);
+                return None;
+            }
+        };
+        let score = match value {
+            Value::Loss(0) => Score::loss_at(ply),
+            Value::Win(d) if self.converts_in_time(position, d) => Score::tb_win_at(ply as u32 + d),
+            Value::Loss(d) if self.converts_in_time(position, d) => {
+                Score::tb_loss_at(ply as u32 + d)
+            }
+            // Under adjudicating rules a drawn table says nothing about the
+            // material count when the game is cut off.
+            Value::Draw if self.rules == Rules::PURE => Score::DRAW,
+            _ => return None,
+        };
+        self.tb_hits.fetch_add(1, Ordering::Relaxed);
+        Some(score.0)
+    }
+}
+
+/// A node whose younger brothers are being searched in parallel.
+pub(crate) struct Split<'p> {
+    alpha: AtomicI32,
+    cut: AtomicBool,
+    parent: Option<&'p Split<'p>>,
+}
+
+impl Split<'_> {
+    /// Whether this node or an ancestor split has failed high, making the
+    /// work below it useless.
+    fn cancelled(&self) -> bool {
+        let mut split = Some(self);
+        while let Some(s) = split {
+            if s.cut.load(Ordering::Relaxed) {
+                return true;
+            }
+            split = s.parent;
+        }
+        false
+    }
+}
+
+/// One thread's search state.
+pub(crate) struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    /// Hashes of the positions since the last capture, the current node last.
+    path: Vec<u64>,
+    /// Index in `path` of the root: earlier positions are the game's history.
+    root_index: usize,
+    killers: Killers,
+    /// Nodes not yet added to the shared count.
+    nodes: u64,
+    /// Restricts the root's moves (to the tablebase's drawing moves).
+    pub(crate) root_moves: Option<MoveList>,
+}
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(shared: &'a Shared<'a>, history: Vec<u64>) -> Worker<'a> {
+        Worker {
+            shared,
+            root_index: history.len().saturating_sub(1),
+            path: history,
+            killers: Killers::new(),
+            nodes: 0,
+            root_moves: None,
+        }
+    }
+
+    fn fork(&self) -> Worker<'a> {
+        Worker {
+            shared: self.shared,
+            path: self.path.clone(),
+            root_index: self.root_index,
+            killers: self.killers.clone(),
+            nodes: 0,
+            root_moves: None,
+        }
+    }
+
+    pub(crate) fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.nodes = 0;
+    }
+
+    #[inline]
+    fn count_node(&mut self, ply: usize) {
+        self.nodes += 1;
+        if self.nodes >= CHECK_EVERY {
+            self.flush_nodes();
+            self.shared.check_limits();
+        }
+        self.shared.seldepth.fetch_max(ply, Ordering::Relaxed);
+    }
+
+    fn stopped(&self, split: Option<&Split<'_>>) -> bool {
+        self.shared.stopped() || split.is_some_and(|s| s.cancelled())
+    }
+
+    /// Whether the current node (last in `path`) repeats an earlier position
+    /// within the no-capture window: once inside the search, or often enough
+    /// in the game's history for the repetition rule.
+    fn is_repetition(&self, halfmoves: u32) -> bool {
+        let last = self.path.len() - 1;
+        let key = self.path[last];
+        let window = (halfmoves as usize).min(last);
+        let needed = self
+            .shared
+            .rules
+            .repetitions
+            .map_or(1, |r| r.saturating_sub(1).max(1));
+        let mut seen = 0;
+        for back in (2..=window).step_by(2) {
+            let i = last - back;
+            if self.path[i] == key {
+                if i >= self.root_index {
+                    return true;
+                }
+                seen += 1;
+                if seen >= needed {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The score if the rules end the game here by repetition or the
+    /// no-capture limit (a side with no move loses first, as in [`surakarta::Game`]).
+    fn rules_end(&self, position: &Position, ply: usize) -> Option<i32> {
+        let limit_reached = self
+            .shared
+            .rules
+            .no_capture_plies
+            .is_some_and(|l| position.halfmoves() >= l);
+        if limit_reached || self.is_repetition(position.halfmoves()) {
+            if !position.has_moves() {
+                return Some(Score::loss_at(ply).0);
+            }
+            return Some(self.shared.adjudication(position, ply));
+        }
+        None
+    }
+
+    fn evaluate(&self, position: &Position) -> i32 {
+        evaluate(position, &self.shared.weights)
+    }
+
+    /// Principal variation search of `position` to `depth` plies.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn negamax(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: &mut Pv,
+        split: Option<&Split<'_>>,
+    ) -> i32 {
+        pv.len = 0;
+        let pv_node = beta - alpha > 1;
+        self.count_node(ply);
+        if ply > 0 {
+            if self.stopped(split) {
+                return 0;
+            }
+            if position.us().is_empty() {
+                return Score::loss_at(ply).0;
+            }
+            if let Some(score) = self.rules_end(position, ply) {
+                return score;
+            }
+            if ply >= MAX_PLY - 1 {
+                return self.evaluate(position);
+            }
+            if let Some(score) = self.shared.probe(position, ply) {
+                return score;
+            }
+        }
+        if depth <= 0 {
+            return self.quiesce(position, alpha, beta, ply, split);
+        }
+
+        let techniques = self.shared.techniques;
+        let key = position.hash();
+        let mut table_move = None;
+        if techniques.transposition {
+            if let Some(entry) = self.shared.tt.probe(key) {
+                table_move = entry.best;
+                if !pv_node && ply > 0 && i32::from(entry.depth) >= depth {
+                    let s = entry.score_at(ply).0;
+                    match entry.bound {
+                        Bound::Exact => return s,
+                        Bound::Lower if s >= beta => return s,
+                        Bound::Upper if s <= alpha => return s,
+                        _ => {}
+                    }
+                }
+            }
+        }
+
+        let moves = match (ply, &self.root_moves) {
+            (0, Some(list)) => list.clone(),
+            _ => position.legal_moves(),
+        };
+        if moves.is_empty() {
+            return Score::loss_at(ply).0;
+        }
+        let killers = if techniques.killers {
+            self.killers.at(ply)
+        } else {
+            [None; 2]
+        };
+        let history = techniques.history.then_some(self.shared.history);
+        let mut order = MoveOrder::new(&moves, position.turn(), table_move, killers, history);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut child_pv = Pv::new();
+        let mut tried_quiets = MoveList::new();
+        let mut index = 0;
+        while let Some(m) = order.next() {
+            if index == 1 && self.shared.parallel && depth >= SPLIT_DEPTH && order.remaining() >= 1
+            {
+                let rest: Vec<Move> = core::iter::once(m).chain(order.by_ref()).collect();
+                let outcome =
+                    self.search_siblings(position, &rest, depth, alpha, beta, ply, split, index);
+                if self.stopped(split) {
+                    return 0;
+                }
+                if let Some((score, mv, line)) = outcome {
+                    if score > best {
+                        best = score;
+                        best_move = Some(mv);
+                        if score > alpha {
+                            pv.set(mv, &line);
+                        }
+                    }
+                }
+                break;
+            }
+            let child = position.after(m);
+            self.path.push(child.hash());
+            let reduction = self.reduction(index, depth, m, pv_node, &killers);
+            let mut score;
+            if index == 0 {
+                score = -self.negamax(
+                    &child,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    &mut child_pv,
+                    split,
+                );
+            } else {
+                score = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    &mut child_pv,
+                    split,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(
+                        &child,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        &mut child_pv,
+                        split,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(
+                        &child,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        &mut child_pv,
+                        split,
+                    );
+                }
+            }
+            self.path.pop();
+            if self.stopped(split) {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    pv.set(m, &child_pv);
+                    if score >= beta {
+                        self.reward(position.turn(), m, ply, depth, &tried_quiets);
+                        break;
+                    }
+                }
+            }
+            if !m.is_capture() {
+                tried_quiets.push(m);
+            }
+            index += 1;
+        }
+
+        if techniques.transposition {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                Entry {
+                    best: best_move,
+                    score: Score(best).to_table(ply),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+
+    /// How many plies to take off a late quiet move's null-window search.
+    fn reduction(
+        &self,
+        index: usize,
+        depth: i32,
+        m: Move,
+        pv_node: bool,
+        killers: &[Option<Move>; 2],
+    ) -> i32 {
+        if !self.shared.techniques.reductions
+            || depth < 3
+            || index < 3
+            || m.is_capture()
+            || killers.contains(&Some(m))
+        {
+            return 0;
+        }
+        let r = if index >= 8 && depth >= 6 { 2 } else { 1 };
+        if pv_node {
+            r - 1
+        } else {
+            r
+        }
+    }
+
+    /// Killer and history credit for a quiet move that failed high.
+    fn reward(&mut self, color: Color, m: Move, ply: usize, depth: i32, tried: &MoveList) {
+        if m.is_capture() {
+            return;
+        }
+        if self.shared.techniques.killers {
+            self.killers.insert(ply, m);
+        }
+        if self.shared.techniques.history {
+            self.shared.history.reward(color, m, tried, depth);
+        }
+    }
+
+    /// Searches the moves after the eldest brother in parallel. Returns the
+    /// best score found, its move and line, or `None` if none was better
+    /// than `-INFINITY` (every sibling cancelled).
+    #[allow(clippy::too_many_arguments)]
+    fn search_siblings(
+        &mut self,
+        position: &Position,
+        moves: &[Move],
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        parent: Option<&Split<'_>>,
+        first_index: usize,
+    ) -> Option<(i32, Move, Pv)> {
+        let split = Split {
+            alpha: AtomicI32::new(alpha),
+            cut: AtomicBool::new(false),
+            parent,
+        };
+        let found: Mutex<Option<(i32, Move, Pv)>> = Mutex::new(None);
+        let base: &Worker<'a> = self;
+        let killers = base.killers.at(ply);
+        let pv_node = beta - alpha > 1;
+        moves.par_iter().enumerate().for_each(|(i, &m)| {
+            if split.cancelled() || base.shared.stopped() {
+                return;
+            }
+            let a = split.alpha.load(Ordering::Relaxed);
+            if a >= beta {
+                return;
+            }
+            let mut worker = base.fork();
+            let child = position.after(m);
+            worker.path.push(child.hash());
+            let reduction = worker.reduction(first_index + i, depth, m, pv_node, &killers);
+            let mut line = Pv::new();
+            let mut score = -worker.negamax(
+                &child,
+                depth - 1 - reduction,
+                -a - 1,
+                -a,
+                ply + 1,
+                &mut line,
+                Some(&split),
+            );
+            if score > a && reduction > 0 && !worker.stopped(Some(&split)) {
+                score = -worker.negamax(
+                    &child,
+                    depth - 1,
+                    -a - 1,
+                    -a,
+                    ply + 1,
+                    &mut line,
+                    Some(&split),
+                );
+            }
+            if score > a && score < beta && !worker.stopped(Some(&split)) {
+                score = -worker.negamax(
+                    &child,
+                    depth - 1,
+                    -beta,
+                    -a,
+                    ply + 1,
+                    &mut line,
+                    Some(&split),
+                );
+            }
+            worker.flush_nodes();
+            if worker.stopped(Some(&split)) {
+                return;
+            }
+            let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+            if found.as_ref().map_or(true, |(s, _, _)| score > *s) {
+                *found = Some((score, m, line));
+            }
+            split.alpha.fetch_max(score, Ordering::Relaxed);
+            if score >= beta {
+                split.cut.store(true, Ordering::Relaxed);
+                if !m.is_capture() && base.shared.techniques.history {
+                    base.shared
+                        .history
+                        .reward(position.turn(), m, &MoveList::new(), depth);
+                }
+            }
+        });
+        found.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Captures only, with the static evaluation as a floor ("stand pat").
+    fn quiesce(
+        &mut self,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        split: Option<&Split<'_>>,
+    ) -> i32 {
+        self.count_node(ply);
+        if self.stopped(split) {
+            return 0;
+        }
+        if position.us().is_empty() {
+            return Score::loss_at(ply).0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(position);
+        }
+        if let Some(score) = self.shared.probe(position, ply) {
+            return score;
+        }
+        let captures = position.captures();
+        if captures.is_empty() && !position.has_moves() {
+            return Score::loss_at(ply).0;
+        }
+        let stand = self.evaluate(position);
+        if !self.shared.techniques.quiescence || stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        for &m in captures.iter() {
+            let child = position.after(m);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, split);
+            if self.stopped(split) {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

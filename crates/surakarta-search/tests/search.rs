@@ -1,0 +1,244 @@
+//! End-to-end checks of the search against exact answers.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+
+use surakarta::{Bitboard, Color, Game, Position, Rules, Square};
+use surakarta_index::Scheme;
+use surakarta_search::selfplay::{random_opening, SplitMix};
+use surakarta_search::{Engine, Limits, Options, Score, ScoreKind, Techniques};
+use surakarta_tablebase::{Silent, Tablebase, Value};
+
+fn search(
+    engine: &mut Engine,
+    position: Position,
+    rules: Rules,
+    limits: Limits,
+) -> surakarta_search::SearchResult {
+    let game = Game::new(position, rules);
+    engine.search(&game, &limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+fn tables(pieces: u32) -> Arc<Tablebase> {
+    static TABLES: OnceLock<Arc<Tablebase>> = OnceLock::new();
+    assert!(pieces <= 4);
+    TABLES
+        .get_or_init(|| {
+            Arc::new(
+                Tablebase::generate(4, Scheme::Symmetric, &Silent)
+                    .unwrap()
+                    .0,
+            )
+        })
+        .clone()
+}
+
+#[test]
+fn takes_the_last_piece() {
+    let mut engine = Engine::new(Options::default()).unwrap();
+    let p: Position = "6/w5/6/6/6/1b4 b".parse().unwrap();
+    let r = search(&mut engine, p, Rules::ICGA, Limits::depth(3));
+    assert_eq!(r.best_move.unwrap().to_string(), "b1xa5");
+    assert_eq!(r.info.score, Score::win_at(1));
+}
+
+/// Every 1-against-1 position: the search without tables finds exactly the
+/// tablebase's win or loss distance (conversion = game end here) and never a
+/// win in a draw.
+#[test]
+fn one_against_one_matches_the_tablebase_exactly() {
+    let tb = tables(2);
+    let mut engine = Engine::new(Options::default()).unwrap();
+    let mut checked = 0;
+    for a in Square::ALL {
+        for b in Square::ALL {
+            if a >= b {
+                continue;
+            }
+            let p = Position::from_sides(
+                Bitboard::from_square(a),
+                Bitboard::from_square(b),
+                Color::Black,
+            )
+            .unwrap();
+            let value = tb.probe_position(&p).unwrap();
+            let r = search(&mut engine, p, Rules::PURE, Limits::depth(9));
+            match value {
+                Value::Win(d) => assert_eq!(r.info.score, Score::win_at(d as usize), "{p}"),
+                Value::Loss(d) => assert_eq!(r.info.score, Score::loss_at(d as usize), "{p}"),
+                Value::Draw => assert!(!r.info.score.is_decisive(), "{p}: {}", r.info.score),
+            }
+            if let (Value::Win(_), Some(m)) = (value, r.best_move) {
+                assert!(
+                    matches!(tb.move_value(&p, m).unwrap(), Value::Win(_)),
+                    "{p}: {m} spoils the win"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 630);
+}
+
+/// With tables, the root move never spoils a win and converts fastest.
+#[test]
+fn tablebase_root_moves_are_dtc_optimal() {
+    let tb = tables(4);
+    let mut engine = Engine::new(Options::default()).unwrap();
+    engine.set_tablebase(Some(tb.clone()));
+    let mut rng = SplitMix(7);
+    let mut wins = 0;
+    for _ in 0..300 {
+        let p = random_position(&mut rng, 2, 2);
+        if p.outcome().is_some() {
+            continue;
+        }
+        let value = tb.probe_position(&p).unwrap();
+        let r = search(&mut engine, p, Rules::PURE, Limits::depth(4));
+        let m = r.best_move.expect("a move");
+        let got = tb.move_value(&p, m).unwrap();
+        match value {
+            Value::Win(_) | Value::Loss(_) => {
+                assert_eq!(got, value, "{p}: {m}");
+                wins += u32::from(value.wdl() == surakarta_tablebase::Wdl::Win);
+            }
+            Value::Draw => assert_eq!(got, Value::Draw, "{p}: {m} spoils the draw"),
+        }
+    }
+    assert!(wins > 20);
+}
+
+/// Interior probes: a 5-piece root searched with tables up to 4 pieces
+/// finds a tablebase win when a capture into a lost 4-piece position exists.
+#[test]
+fn interior_probes_score_conversions() {
+    let tb = tables(4);
+    let mut rng = SplitMix(11);
+    let mut found = 0;
+    for _ in 0..200 {
+        let p = random_position(&mut rng, 3, 2);
+        if p.outcome().is_some() {
+            continue;
+        }
+        let converts = p.captures().iter().any(|&m| {
+            let next = p.after(m);
+            next.us().is_empty() || matches!(tb.probe_position(&next).unwrap(), Value::Loss(_))
+        });
+        let mut engine = Engine::new(Options::default()).unwrap();
+        engine.set_tablebase(Some(tb.clone()));
+        let r = search(&mut engine, p, Rules::PURE, Limits::depth(2));
+        if converts {
+            found += 1;
+            assert!(
+                matches!(r.info.score.kind(), ScoreKind::TbWin(_) | ScoreKind::Win(_)),
+                "{p}: {}",
+                r.info.score
+            );
+        }
+        assert!(r.info.tb_hits > 0 || p.legal_moves().is_empty());
+    }
+    assert!(found > 5, "{found}");
+}
+
+fn random_position(rng: &mut SplitMix, us: u32, them: u32) -> Position {
+    let mut squares: Vec<Square> = Square::ALL.to_vec();
+    let mut take = |n: u32| {
+        let mut bb = Bitboard::EMPTY;
+        for _ in 0..n {
+            let i = rng.below(squares.len());
+            bb.insert(squares.swap_remove(i));
+        }
+        bb
+    };
+    let (a, b) = (take(us), take(them));
+    Position::from_sides(a, b, Color::Black).unwrap()
+}
+
+/// With no table and no reductions, alpha-beta's root value does not depend
+/// on move order, so two threads must agree with one exactly.
+#[test]
+fn parallel_siblings_give_the_serial_value() {
+    let exact = Techniques {
+        transposition: false,
+        aspiration: false,
+        reductions: false,
+        ..Techniques::default()
+    };
+    let options = |threads| Options {
+        threads,
+        techniques: exact,
+        ..Options::default()
+    };
+    let mut one = Engine::new(options(1)).unwrap();
+    let mut two = Engine::new(options(2)).unwrap();
+    for seed in 0..6 {
+        let p = random_opening(seed, 10 + 3 * seed as usize);
+        let a = search(&mut one, p, Rules::ICGA, Limits::depth(5));
+        let b = search(&mut two, p, Rules::ICGA, Limits::depth(5));
+        assert_eq!(a.info.score, b.info.score, "{p}");
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let mut engine = Engine::new(Options::default()).unwrap();
+    let p = random_opening(3, 12);
+    let a = search(&mut engine, p, Rules::ICGA, Limits::depth(6));
+    engine.new_game();
+    let b = search(&mut engine, p, Rules::ICGA, Limits::depth(6));
+    assert_eq!(
+        (a.info.nodes, &a.info.pv, a.info.score),
+        (b.info.nodes, &b.info.pv, b.info.score)
+    );
+}
+
+#[test]
+fn limits_and_stop_are_obeyed() {
+    let mut engine = Engine::new(Options::default()).unwrap();
+    let game = Game::new(Position::new(), Rules::ICGA);
+    let r = engine.search(
+        &game,
+        &Limits::nodes(20_000),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert!(r.info.nodes < 20_000 + 5_000, "{}", r.info.nodes);
+    assert!(game.position().is_legal(r.best_move.unwrap()));
+    // Stopped before it starts: still a legal move.
+    let r = engine.search(
+        &game,
+        &Limits::default(),
+        &AtomicBool::new(true),
+        &mut |_| {},
+    );
+    assert!(game.position().is_legal(r.best_move.unwrap()));
+}
+
+/// Under the ICGA rules the no-capture limit ends the game by material: with
+/// one ply left and no capture, the side with more pieces has won.
+#[test]
+fn the_no_capture_limit_adjudicates_by_material() {
+    let mut engine = Engine::new(Options::default()).unwrap();
+    // Black: a1 and f1 corners; White: c6. No captures possible at once.
+    let p: Position = "2w3/6/6/6/6/b4b b 49 40".parse().unwrap();
+    assert!(p.captures().is_empty());
+    let r = search(&mut engine, p, Rules::ICGA, Limits::depth(3));
+    assert_eq!(r.info.score, Score::win_at(1), "{}", r.info.score);
+    let r = search(&mut engine, p, Rules::PURE, Limits::depth(3));
+    assert!(!r.info.score.is_decisive());
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let mut engine = Engine::new(Options::default()).unwrap();
+    let p: Position = "6/6/6/6/6/1b4 w".parse().unwrap();
+    let game = Game::new(p, Rules::ICGA);
+    assert!(game.outcome().is_some());
+    let r = engine.search(
+        &game,
+        &Limits::depth(3),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert_eq!(r.best_move, None);
+}

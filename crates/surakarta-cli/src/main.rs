@@ -5,14 +5,16 @@
 //! input or a failure (one `error:` line on stderr; clap's own argument
 //! errors also exit 2, with a usage hint).
 
+mod engine;
 mod perft;
 mod progress;
+mod search;
 mod tb;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Surakarta from the command line: perft and endgame tablebases (search and play are planned).
+/// Surakarta from the command line: perft, endgame tablebases, search and an engine protocol.
 #[derive(Parser, Debug)]
 #[command(name = "surakarta", version, about, propagate_version = true)]
 struct Cli {
@@ -26,6 +28,12 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Endgame tablebases: generate, probe, verify, statistics.
     Tb(tb::TbArgs),
+    /// Search a position and print the best move.
+    Search(search::SearchArgs),
+    /// Speak the engine protocol (docs/protocol.md) on stdin and stdout.
+    Engine(engine::EngineProtocolArgs),
+    /// Search a fixed set of positions: node-count signature and speed.
+    Bench(search::BenchArgs),
 }
 
 /// A failure the user must fix: printed as one line, exit code 2.
@@ -43,6 +51,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(args).map(|()| ExitCode::SUCCESS),
         Command::Tb(args) => tb::run(args),
+        Command::Search(args) => search::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Engine(args) => engine::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Bench(args) => search::run_bench(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

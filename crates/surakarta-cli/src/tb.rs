@@ -106,7 +106,7 @@ pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
 }
 
 /// Maps the tables of `dir`.
-fn open(dir: &Path) -> Result<Tablebase, UsageError> {
+pub(crate) fn open(dir: &Path) -> Result<Tablebase, UsageError> {
     // SAFETY: table files are never rewritten in place (generation writes a
     // temporary file and renames it), and docs/tablebase.md tells users not
     // to edit or truncate tables while they are in use.

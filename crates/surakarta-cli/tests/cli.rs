@@ -234,3 +234,154 @@ fn tb_errors_are_one_line_and_exit_2() {
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn search_json_and_text() {
+    let o = run(&["search", "--depth", "4", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(v["depth"], 4);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(v["score"]["kind"], "cp");
+    let pv = v["pv"].as_array().unwrap();
+    assert!(!pv.is_empty());
+    assert_eq!(pv[0], v["best_move"]);
+    let best = v["best_move"].as_str().unwrap();
+    assert!(
+        surakarta::Position::new().parse_move(best).is_ok(),
+        "{best}"
+    );
+
+    // Text: one info line per iteration, then the move; a capture that wins.
+    let o = run(&["search", "-p", "6/w5/6/6/6/1b4 b", "--depth", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.lines().next().unwrap().starts_with("info depth 1 "),
+        "{out}"
+    );
+    assert!(out.contains("score win 1"), "{out}");
+    assert_eq!(out.lines().last(), Some("bestmove b1xa5"));
+}
+
+#[test]
+fn search_input_errors_exit_2() {
+    for (args, needle) in [
+        (vec!["search"], "give a limit"),
+        (
+            vec!["search", "--depth", "2", "--moves", "a1-a2"],
+            "move 1 (a1-a2)",
+        ),
+        (
+            vec!["search", "--depth", "2", "-p", "nonsense"],
+            "invalid position",
+        ),
+        (
+            vec!["search", "--depth", "2", "--threads", "0"],
+            "thread count",
+        ),
+        (
+            vec!["search", "--depth", "2", "--eval", "magic"],
+            "unknown --eval",
+        ),
+        (
+            vec!["search", "--depth", "2", "--rules", "chess"],
+            "invalid rule set",
+        ),
+        (
+            vec!["search", "--depth", "2", "--tb", "/nonexistent/tables"],
+            "nonexistent",
+        ),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn search_with_tables_plays_the_tablebase_move() {
+    let dir = scratch("search-tb");
+    let o = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "3",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Two black pieces against one white: look the answer up, then search.
+    let fen = "6/2w3/6/6/1b4/4b1 b";
+    let probe = run(&["tb", "probe", "--dir", dir.to_str().unwrap(), "--json", fen]);
+    let p: serde_json::Value = serde_json::from_str(&stdout(&probe)).unwrap();
+    let o = run(&[
+        "search",
+        "-p",
+        fen,
+        "--depth",
+        "6",
+        "--tb",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(p["wdl"], "win");
+    assert_eq!(v["score"]["kind"], "tbwin");
+    assert_eq!(v["score"]["value"], p["dtc"]);
+    assert_eq!(v["best_move"], p["best_move"]);
+    assert_eq!(v["depth"], 0);
+    assert!(v["tb_hits"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn bench_signature_is_stable() {
+    let a = run(&["bench", "--depth", "4", "--json"]);
+    let b = run(&["bench", "--depth", "4", "--json"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&stdout(&a)).unwrap(),
+        serde_json::from_str(&stdout(&b)).unwrap(),
+    );
+    assert_eq!(a["nodes"], b["nodes"]);
+    assert!(a["nodes"].as_u64().unwrap() > 1000);
+    assert_eq!(a["positions"], 15);
+}
+
+#[test]
+fn engine_protocol_session() {
+    let script = "uci\nisready\nthis is garbage\nposition startpos moves b2-b3\ngo depth 3\n\
+                  position fen 6/w5/6/6/6/1b4 b\ngo depth 2\nposition startpos moves z9-z9\n\
+                  go sideways 3\nsetoption name Threads value 2\nsetoption name Colour value red\n\
+                  position startpos\ngo infinite\nstop\nisready\nquit\n";
+    let o = run_with_stdin(&["engine"], script);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"uciok"), "{out}");
+    assert_eq!(
+        lines.iter().filter(|l| **l == "readyok").count(),
+        2,
+        "{out}"
+    );
+    let best: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove "))
+        .copied()
+        .collect();
+    assert_eq!(best.len(), 3, "{out}");
+    assert_eq!(best[1], "bestmove b1xa5");
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .count();
+    assert_eq!(errors, 4, "garbage, bad move, bad go, bad option: {out}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{out}"
+    );
+}

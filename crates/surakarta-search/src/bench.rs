@@ -12,11 +12,28 @@ use crate::engine::{Engine, Options, SearchError};
 use crate::limits::Limits;
 use crate::search::SearchResult;
 
-/// The benchmark positions: the start, openings, middlegames and endgames.
-pub const POSITIONS: &[&str] = &["bbbbbb/bbbbbb/6/6/wwwwww/wwwwww b"];
+/// The benchmark positions: the start and positions from plies 12, 30 and
+/// 60 of self-play games (depth 5) after random four-ply openings.
+pub const POSITIONS: &[&str] = &[
+    "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1",
+    "1wwwww/ww4/1w1w2/2b2b/b1b3/bbbb1b b 0 9",
+    "1w4/w1w2b/1www2/1bbbw1/2b3/bb4 b 1 18",
+    "ww2ww/1ww1ww/w3b1/6/bbb1b1/bb2bb b 1 9",
+    "2w1ww/2b1bw/6/4w1/b5/bb4 b 0 18",
+    "w1wwww/1wwww1/1w2w1/b2bb1/1bbb1b/b1b1bb b 5 9",
+    "w1w2w/6/6/6/1b4/b4b b 2 18",
+    "1www1w/wwww2/1w4/b3wb/b1bbb1/bbb2b b 2 9",
+    "3w2/www3/wbw3/b2b1b/1b1bw1/2b3 b 4 18",
+    "w1wwww/1ww3/2wwww/bbbbbb/w1b3/b1bbbb b 16 9",
+    "w2w1w/3w2/3w1w/2wb1b/3b2/b2b1b b 0 18",
+    "w1w2w/6/5w/6/b5/4b1 b 20 33",
+    "wwww1w/3w1w/wwww1w/bbbb2/3bb1/bbbb1b b 0 9",
+    "w1w2w/6/w1wb2/b1b3/2w3/b1b2b b 0 18",
+    "6/w3w1/6/b5/6/b2b1b b 21 33",
+];
 
 /// The default benchmark depth.
-pub const DEFAULT_DEPTH: u32 = 7;
+pub const DEFAULT_DEPTH: u32 = 8;
 
 /// What a benchmark run measured.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,304 @@
+//! `surakarta engine`: the line protocol of docs/protocol.md on stdin and
+//! stdout. Searches run on their own thread so that `stop`, `isready` and
+//! `quit` are answered while thinking.
+
+use crate::search::{build_game, info_line};
+use crate::UsageError;
+use clap::Args;
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+use surakarta::{Color, Game, Position, Rules};
+use surakarta_search::{Clock, Engine, Limits, Options, Weights};
+
+#[derive(Args, Debug)]
+pub(crate) struct EngineProtocolArgs {}
+
+/// Settings changed with `setoption`.
+struct Settings {
+    options: Options,
+    rules: Rules,
+    tablebase: Option<Arc<surakarta_tablebase::Tablebase>>,
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Engine>,
+}
+
+struct Session {
+    settings: Settings,
+    /// The engine, when no search holds it.
+    engine: Option<Engine>,
+    running: Option<Running>,
+    game: Game,
+}
+
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout means the other side has gone; nothing to tell it.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn error(message: &str) {
+    say(&format!("info string error: {message}"));
+}
+
+pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), UsageError> {
+    let options = Options::default();
+    let mut session = Session {
+        settings: Settings {
+            options,
+            rules: Rules::ICGA,
+            tablebase: None,
+        },
+        engine: Some(Engine::new(options)?),
+        running: None,
+        game: Game::new(Position::new(), Rules::ICGA),
+    };
+    let stdin = std::io::stdin();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        // Non-UTF-8 input is garbage like any other: report it and go on.
+        let mut raw = Vec::new();
+        match stdin.lock().read_until(b'\n', &mut raw) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                error(&format!("cannot read input: {e}"));
+                break;
+            }
+        }
+        match String::from_utf8(raw) {
+            Ok(text) => line.push_str(&text),
+            Err(_) => {
+                error("input line is not UTF-8");
+                continue;
+            }
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        match session.command(&words) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(message) => error(&message),
+        }
+    }
+    session.finish_search(true);
+    Ok(())
+}
+
+impl Session {
+    /// Handles one command; `Ok(false)` to quit.
+    fn command(&mut self, words: &[&str]) -> Result<bool, String> {
+        match words[0] {
+            "uci" | "protocol" => {
+                say(&format!("id name surakarta {}", env!("CARGO_PKG_VERSION")));
+                say("id author The surakarta developers");
+                say("option name Threads type spin default 1 min 1 max 1024");
+                say("option name Hash type spin default 64 min 1 max 65536");
+                say("option name TablebasePath type string default <empty>");
+                say("option name Rules type string default icga");
+                say("option name Eval type combo default default var default var paper");
+                say("uciok");
+            }
+            "isready" => say("readyok"),
+            "newgame" | "ucinewgame" => {
+                self.finish_search(true);
+                self.engine_mut()?.new_game();
+            }
+            "setoption" => self.set_option(words)?,
+            "position" => self.set_position(words)?,
+            "go" => self.go(words)?,
+            "stop" => self.finish_search(true),
+            "quit" => return Ok(false),
+            "d" | "display" => say(&format!("info string position {}", self.game.position())),
+            other => return Err(format!("unknown command {other:?}")),
+        }
+        Ok(true)
+    }
+
+    /// Stops (if `stop`) and waits for the running search, taking its
+    /// engine back.
+    fn finish_search(&mut self, stop: bool) {
+        if let Some(running) = self.running.take() {
+            if stop {
+                running.stop.store(true, Ordering::Relaxed);
+            }
+            match running.handle.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    error("the search thread failed; starting a new engine");
+                    self.engine = Engine::new(self.settings.options).ok();
+                }
+            }
+        }
+    }
+
+    fn engine_mut(&mut self) -> Result<&mut Engine, String> {
+        self.finish_search(false);
+        if self.engine.is_none() {
+            self.engine = Some(Engine::new(self.settings.options).map_err(|e| e.to_string())?);
+        }
+        self.engine.as_mut().ok_or_else(|| "no engine".to_string())
+    }
+
+    fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
+        // setoption name NAME [value VALUE…]
+        let value_at = words.iter().position(|&w| w == "value");
+        if words.get(1) != Some(&"name") || words.len() < 3 {
+            return Err("expected: setoption name NAME value VALUE".into());
+        }
+        let name = words[2..value_at.unwrap_or(words.len())].join(" ");
+        let value = value_at
+            .map(|i| words[i + 1..].join(" "))
+            .unwrap_or_default();
+        self.finish_search(false);
+        let mut options = self.settings.options;
+        match name.to_ascii_lowercase().as_str() {
+            "threads" => {
+                options.threads = value
+                    .parse()
+                    .map_err(|_| format!("Threads: {value:?} is not a number"))?
+            }
+            "hash" => {
+                options.hash_mb = value
+                    .parse()
+                    .map_err(|_| format!("Hash: {value:?} is not a number"))?
+            }
+            "eval" => {
+                options.weights = Weights::preset(&value)
+                    .ok_or_else(|| format!("Eval: unknown preset {value:?} (default, paper)"))?
+            }
+            "rules" => {
+                self.settings.rules = value
+                    .parse()
+                    .map_err(|e: surakarta::ParseRulesError| e.to_string())?;
+                self.game = rebuild(&self.game, self.settings.rules);
+                return Ok(());
+            }
+            "tablebasepath" => {
+                let tb = if value.is_empty() || value == "<empty>" {
+                    None
+                } else {
+                    Some(Arc::new(
+                        crate::tb::open(Path::new(&value)).map_err(|e| e.0)?,
+                    ))
+                };
+                self.settings.tablebase = tb.clone();
+                self.engine_mut()?.set_tablebase(tb);
+                return Ok(());
+            }
+            _ => return Err(format!("unknown option {name:?}")),
+        }
+        let mut engine = Engine::new(options).map_err(|e| e.to_string())?;
+        engine.set_tablebase(self.settings.tablebase.clone());
+        self.settings.options = options;
+        self.engine = Some(engine);
+        Ok(())
+    }
+
+    fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+        // position startpos|fen FEN… [moves M…]
+        let moves_at = words
+            .iter()
+            .position(|&w| w == "moves")
+            .unwrap_or(words.len());
+        let start = match words.get(1) {
+            Some(&"startpos") if moves_at == 2 => None,
+            Some(&"fen") if moves_at > 2 => Some(words[2..moves_at].join(" ")),
+            _ => return Err("expected: position startpos|fen FEN [moves M…]".into()),
+        };
+        let moves: Vec<String> = words[(moves_at + 1).min(words.len())..]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let game = build_game(start.as_deref(), &moves, self.settings.rules).map_err(|e| e.0)?;
+        self.game = game;
+        Ok(())
+    }
+
+    fn go(&mut self, words: &[&str]) -> Result<(), String> {
+        let mut limits = Limits::default();
+        let mut times = [None; 2];
+        let mut increments = [Duration::ZERO; 2];
+        let mut moves_to_go = None;
+        let mut i = 1;
+        while i < words.len() {
+            let word = words[i];
+            if word == "infinite" {
+                i += 1;
+                continue;
+            }
+            let value = words
+                .get(i + 1)
+                .ok_or_else(|| format!("go: {word} needs a number"))?;
+            let number: u64 = value
+                .parse()
+                .map_err(|_| format!("go: {word} {value:?} is not a number"))?;
+            let ms = Duration::from_millis(number);
+            match word {
+                "depth" => limits.depth = Some(number.clamp(1, 1000) as u32),
+                "nodes" => limits.nodes = Some(number),
+                "movetime" => limits.movetime = Some(ms),
+                "btime" => times[0] = Some(ms),
+                "wtime" => times[1] = Some(ms),
+                "binc" => increments[0] = ms,
+                "winc" => increments[1] = ms,
+                "movestogo" => moves_to_go = Some(number.min(1000) as u32),
+                _ => return Err(format!("go: unknown limit {word:?}")),
+            }
+            i += 2;
+        }
+        let side = match self.game.position().turn() {
+            Color::Black => 0,
+            Color::White => 1,
+        };
+        if let Some(time) = times[side] {
+            limits.clock = Some(Clock {
+                time,
+                increment: increments[side],
+                moves_to_go,
+            });
+        }
+        self.engine_mut()?;
+        let mut engine = self.engine.take().ok_or_else(|| "no engine".to_string())?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let game = self.game.clone();
+        let thread_stop = stop.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let result = engine.search(&game, &limits, &thread_stop, &mut |info| {
+                    say(&format!("info {}", info_line(info)));
+                });
+                match result.best_move {
+                    Some(m) => say(&format!("bestmove {m}")),
+                    None => say("bestmove none"),
+                }
+                engine
+            })
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.running = Some(Running { stop, handle });
+        Ok(())
+    }
+}
+
+/// The same moves from the same start under other rules (moves that the new
+/// rules forbid, after a game end, are dropped).
+fn rebuild(game: &Game, rules: Rules) -> Game {
+    let mut new = Game::new(*game.start(), rules);
+    for &m in game.moves() {
+        if new.play(m).is_err() {
+            break;
+        }
+    }
+    new
+}

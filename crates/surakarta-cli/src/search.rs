@@ -9,7 +9,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 use surakarta::{Game, Position, Rules};
-use surakarta_search::{bench, Engine, Info, Limits, Options, Score, ScoreKind, Weights};
+use surakarta_search::{
+    bench, Engine, Info, Limits, Options, Score, ScoreKind, Techniques, Weights,
+};
 
 /// Engine settings shared by `search`, `bench` and `engine`.
 #[derive(Args, Debug, Clone)]
@@ -23,6 +25,10 @@ pub(crate) struct EngineArgs {
     /// Evaluation weights: `default` or `paper` (seed 001's weights).
     #[arg(long, value_name = "PRESET", default_value = "default")]
     pub(crate) eval: String,
+    /// Switch search techniques off, to measure them: a comma-separated list
+    /// of tt, aspiration, quiescence, killers, history, reductions.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub(crate) without: Vec<String>,
 }
 
 impl EngineArgs {
@@ -33,11 +39,28 @@ impl EngineArgs {
                 self.eval
             ))
         })?;
+        let mut techniques = Techniques::default();
+        for name in &self.without {
+            let flag = match name.as_str() {
+                "tt" => &mut techniques.transposition,
+                "aspiration" => &mut techniques.aspiration,
+                "quiescence" => &mut techniques.quiescence,
+                "killers" => &mut techniques.killers,
+                "history" => &mut techniques.history,
+                "reductions" => &mut techniques.reductions,
+                other => {
+                    return Err(UsageError(format!(
+                        "unknown technique {other:?} in --without: expected tt, aspiration, quiescence, killers, history, reductions"
+                    )))
+                }
+            };
+            *flag = false;
+        }
         Ok(Options {
             threads: self.threads,
             hash_mb: self.hash,
             weights,
-            ..Options::default()
+            techniques,
         })
     }
 }

@@ -89,7 +89,7 @@ pub struct SearchResult {
 }
 
 /// Search at least this deep (remaining plies) before splitting a node.
-const SPLIT_DEPTH: i32 = 3;
+const SPLIT_DEPTH: i32 = 2;
 /// Check the clock and node limit every this many nodes per worker.
 const CHECK_EVERY: u64 = 1024;
 
@@ -243,6 +243,8 @@ pub(crate) struct Worker<'a> {
     killers: Killers,
     /// Nodes not yet added to the shared count.
     nodes: u64,
+    /// The deepest ply this worker reached since its last flush.
+    seldepth: usize,
     /// Restricts the root's moves (to the tablebase's drawing moves).
     pub(crate) root_moves: Option<MoveList>,
 }
@@ -255,6 +257,7 @@ impl<'a> Worker<'a> {
             path: history,
             killers: Killers::new(),
             nodes: 0,
+            seldepth: 0,
             root_moves: None,
         }
     }
@@ -266,12 +269,16 @@ impl<'a> Worker<'a> {
             root_index: self.root_index,
             killers: self.killers.clone(),
             nodes: 0,
+            seldepth: 0,
             root_moves: None,
         }
     }
 
     pub(crate) fn flush_nodes(&mut self) {
         self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.shared
+            .seldepth
+            .fetch_max(self.seldepth, Ordering::Relaxed);
         self.nodes = 0;
     }
 
@@ -282,7 +289,7 @@ impl<'a> Worker<'a> {
             self.flush_nodes();
             self.shared.check_limits();
         }
-        self.shared.seldepth.fetch_max(ply, Ordering::Relaxed);
+        self.seldepth = self.seldepth.max(ply);
     }
 
     fn stopped(&self, split: Option<&Split<'_>>) -> bool {
@@ -585,68 +592,71 @@ impl<'a> Worker<'a> {
         let base: &Worker<'a> = self;
         let killers = base.killers.at(ply);
         let pv_node = beta - alpha > 1;
-        moves.par_iter().enumerate().for_each(|(i, &m)| {
-            if split.cancelled() || base.shared.stopped() {
-                return;
-            }
-            let a = split.alpha.load(Ordering::Relaxed);
-            if a >= beta {
-                return;
-            }
-            let mut worker = base.fork();
-            let child = position.after(m);
-            worker.path.push(child.hash());
-            let reduction = worker.reduction(first_index + i, depth, m, pv_node, &killers);
-            let mut line = Pv::new();
-            let mut score = -worker.negamax(
-                &child,
-                depth - 1 - reduction,
-                -a - 1,
-                -a,
-                ply + 1,
-                &mut line,
-                Some(&split),
-            );
-            if score > a && reduction > 0 && !worker.stopped(Some(&split)) {
-                score = -worker.negamax(
+        moves.par_iter().enumerate().for_each_init(
+            || base.fork(),
+            |worker, (i, &m)| {
+                if split.cancelled() || base.shared.stopped() {
+                    return;
+                }
+                let a = split.alpha.load(Ordering::Relaxed);
+                if a >= beta {
+                    return;
+                }
+                let child = position.after(m);
+                worker.path.push(child.hash());
+                let reduction = worker.reduction(first_index + i, depth, m, pv_node, &killers);
+                let mut line = Pv::new();
+                let mut score = -worker.negamax(
                     &child,
-                    depth - 1,
+                    depth - 1 - reduction,
                     -a - 1,
                     -a,
                     ply + 1,
                     &mut line,
                     Some(&split),
                 );
-            }
-            if score > a && score < beta && !worker.stopped(Some(&split)) {
-                score = -worker.negamax(
-                    &child,
-                    depth - 1,
-                    -beta,
-                    -a,
-                    ply + 1,
-                    &mut line,
-                    Some(&split),
-                );
-            }
-            worker.flush_nodes();
-            if worker.stopped(Some(&split)) {
-                return;
-            }
-            let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-            if found.as_ref().map_or(true, |(s, _, _)| score > *s) {
-                *found = Some((score, m, line));
-            }
-            split.alpha.fetch_max(score, Ordering::Relaxed);
-            if score >= beta {
-                split.cut.store(true, Ordering::Relaxed);
-                if !m.is_capture() && base.shared.techniques.history {
-                    base.shared
-                        .history
-                        .reward(position.turn(), m, &MoveList::new(), depth);
+                if score > a && reduction > 0 && !worker.stopped(Some(&split)) {
+                    score = -worker.negamax(
+                        &child,
+                        depth - 1,
+                        -a - 1,
+                        -a,
+                        ply + 1,
+                        &mut line,
+                        Some(&split),
+                    );
                 }
-            }
-        });
+                if score > a && score < beta && !worker.stopped(Some(&split)) {
+                    score = -worker.negamax(
+                        &child,
+                        depth - 1,
+                        -beta,
+                        -a,
+                        ply + 1,
+                        &mut line,
+                        Some(&split),
+                    );
+                }
+                worker.path.pop();
+                worker.flush_nodes();
+                if worker.stopped(Some(&split)) {
+                    return;
+                }
+                let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                if found.as_ref().map_or(true, |(s, _, _)| score > *s) {
+                    *found = Some((score, m, line));
+                }
+                split.alpha.fetch_max(score, Ordering::Relaxed);
+                if score >= beta {
+                    split.cut.store(true, Ordering::Relaxed);
+                    if !m.is_capture() && base.shared.techniques.history {
+                        base.shared
+                            .history
+                            .reward(position.turn(), m, &MoveList::new(), depth);
+                    }
+                }
+            },
+        );
         found.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -443,9 +443,8 @@ impl<'a> Worker<'a> {
             let child = position.after(m);
             self.path.push(child.hash());
             let reduction = self.reduction(index, depth, m, pv_node, &killers);
-            let mut score;
-            if index == 0 {
-                score = -self.negamax(
+            let score = if index == 0 {
+                -self.negamax(
                     &child,
                     depth - 1,
                     -beta,
@@ -453,40 +452,19 @@ impl<'a> Worker<'a> {
                     ply + 1,
                     &mut child_pv,
                     split,
-                );
+                )
             } else {
-                score = -self.negamax(
+                self.younger_brother(
                     &child,
-                    depth - 1 - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
+                    depth,
+                    alpha,
+                    beta,
+                    reduction,
+                    ply,
                     &mut child_pv,
                     split,
-                );
-                if score > alpha && reduction > 0 {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        &mut child_pv,
-                        split,
-                    );
-                }
-                if score > alpha && score < beta {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        &mut child_pv,
-                        split,
-                    );
-                }
-            }
+                )
+            };
             self.path.pop();
             if self.stopped(split) {
                 return 0;
@@ -528,6 +506,40 @@ impl<'a> Worker<'a> {
             );
         }
         best
+    }
+
+    /// Searches a move after the first (the child is already on the path):
+    /// a null window at `alpha`, `reduction` plies shallower; again at full
+    /// depth if a reduced search beat alpha; with the full window if it
+    /// still lies inside it. Returns the score for the parent.
+    #[allow(clippy::too_many_arguments)]
+    fn younger_brother(
+        &mut self,
+        child: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        reduction: i32,
+        ply: usize,
+        line: &mut Pv,
+        split: Option<&Split<'_>>,
+    ) -> i32 {
+        let mut score = -self.negamax(
+            child,
+            depth - 1 - reduction,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            line,
+            split,
+        );
+        if score > alpha && reduction > 0 && !self.stopped(split) {
+            score = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, line, split);
+        }
+        if score > alpha && score < beta && !self.stopped(split) {
+            score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1, line, split);
+        }
+        score
     }
 
     /// How many plies to take off a late quiet move's null-window search.
@@ -606,37 +618,16 @@ impl<'a> Worker<'a> {
                 worker.path.push(child.hash());
                 let reduction = worker.reduction(first_index + i, depth, m, pv_node, &killers);
                 let mut line = Pv::new();
-                let mut score = -worker.negamax(
+                let score = worker.younger_brother(
                     &child,
-                    depth - 1 - reduction,
-                    -a - 1,
-                    -a,
-                    ply + 1,
+                    depth,
+                    a,
+                    beta,
+                    reduction,
+                    ply,
                     &mut line,
                     Some(&split),
                 );
-                if score > a && reduction > 0 && !worker.stopped(Some(&split)) {
-                    score = -worker.negamax(
-                        &child,
-                        depth - 1,
-                        -a - 1,
-                        -a,
-                        ply + 1,
-                        &mut line,
-                        Some(&split),
-                    );
-                }
-                if score > a && score < beta && !worker.stopped(Some(&split)) {
-                    score = -worker.negamax(
-                        &child,
-                        depth - 1,
-                        -beta,
-                        -a,
-                        ply + 1,
-                        &mut line,
-                        Some(&split),
-                    );
-                }
                 worker.path.pop();
                 worker.flush_nodes();
                 if worker.stopped(Some(&split)) {

@@ -100,7 +100,7 @@ pub(crate) struct MoveOrder {
 
 impl MoveOrder {
     pub(crate) fn new(
-        moves: &MoveList,
+        moves: MoveList,
         color: Color,
         table_move: Option<Move>,
         killers: [Option<Move>; 2],
@@ -122,7 +122,7 @@ impl MoveOrder {
             };
         }
         MoveOrder {
-            moves: moves.clone(),
+            moves,
             scores,
             next: 0,
         }
@@ -171,7 +171,7 @@ mod tests {
         let history = History::new();
         history.reward(Color::Black, liked, &MoveList::new(), 4);
         let order: Vec<Move> = MoveOrder::new(
-            &moves,
+            moves.clone(),
             Color::Black,
             Some(table),
             [Some(killer), None],

@@ -359,26 +359,13 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         pv.len = 0;
         let pv_node = beta - alpha > 1;
-        self.count_node(ply);
-        if ply > 0 {
-            if self.stopped(split) {
-                return 0;
-            }
-            if position.us().is_empty() {
-                return Score::loss_at(ply).0;
-            }
-            if let Some(score) = self.rules_end(position, ply) {
-                return score;
-            }
-            if ply >= MAX_PLY - 1 {
-                return self.evaluate(position);
-            }
-            if let Some(score) = self.shared.probe(position, ply) {
-                return score;
-            }
+        if ply == 0 {
+            self.count_node(ply);
+        } else if let Some(score) = self.enter(position, ply, split, true) {
+            return score;
         }
         if depth <= 0 {
-            return self.quiesce(position, alpha, beta, ply, split);
+            return self.captures_only(position, alpha, beta, ply, split);
         }
 
         let techniques = self.shared.techniques;
@@ -412,7 +399,7 @@ impl<'a> Worker<'a> {
             [None; 2]
         };
         let history = techniques.history.then_some(self.shared.history);
-        let mut order = MoveOrder::new(&moves, position.turn(), table_move, killers, history);
+        let mut order = MoveOrder::new(moves, position.turn(), table_move, killers, history);
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -651,8 +638,53 @@ impl<'a> Worker<'a> {
         found.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Captures only, with the static evaluation as a floor ("stand pat").
+    /// Counts a node below the root and ends it early if the search is
+    /// cancelled, the side to move has no pieces, the rules end the game
+    /// (only after a quiet move: a capture resets both limits), the ply cap
+    /// is reached or the tablebases know the value.
+    fn enter(
+        &mut self,
+        position: &Position,
+        ply: usize,
+        split: Option<&Split<'_>>,
+        after_quiet_move: bool,
+    ) -> Option<i32> {
+        self.count_node(ply);
+        if self.stopped(split) {
+            return Some(0);
+        }
+        if position.us().is_empty() {
+            return Some(Score::loss_at(ply).0);
+        }
+        if after_quiet_move {
+            if let Some(score) = self.rules_end(position, ply) {
+                return Some(score);
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.evaluate(position));
+        }
+        self.shared.probe(position, ply)
+    }
+
+    /// Quiescence search of a capture's child.
     fn quiesce(
+        &mut self,
+        position: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        split: Option<&Split<'_>>,
+    ) -> i32 {
+        match self.enter(position, ply, split, false) {
+            Some(score) => score,
+            None => self.captures_only(position, alpha, beta, ply, split),
+        }
+    }
+
+    /// Captures only, with the static evaluation as a floor ("stand pat");
+    /// the node has been entered already.
+    fn captures_only(
         &mut self,
         position: &Position,
         mut alpha: i32,
@@ -660,19 +692,6 @@ impl<'a> Worker<'a> {
         ply: usize,
         split: Option<&Split<'_>>,
     ) -> i32 {
-        self.count_node(ply);
-        if self.stopped(split) {
-            return 0;
-        }
-        if position.us().is_empty() {
-            return Score::loss_at(ply).0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(position);
-        }
-        if let Some(score) = self.shared.probe(position, ply) {
-            return score;
-        }
         let captures = position.captures();
         if captures.is_empty() && !position.has_moves() {
             return Score::loss_at(ply).0;

@@ -23,8 +23,8 @@
 //! and weights), [`tt`] (transposition table), `ordering` (move ordering:
 //! table move, captures, killers, history), [`limits`] (limits and time
 //! budget), `search` (the tree walk and parallel siblings), `engine` (the
-//! iterative-deepening driver), [`selfplay`] (games and matches between
-//! configurations), [`bench`] (the fixed benchmark).
+//! iterative-deepening driver), [`bench`] (the fixed benchmark). Games and
+//! matches between engines are in the `surakarta-match` crate.
 
 #![forbid(unsafe_code)]
 
@@ -35,7 +35,6 @@ pub mod limits;
 mod ordering;
 pub mod score;
 mod search;
-pub mod selfplay;
 pub mod tt;
 
 pub use engine::{Engine, Options, SearchError};

@@ -3,9 +3,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
+use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Bitboard, Color, Game, Position, Rules, Square};
 use surakarta_index::Scheme;
-use surakarta_search::selfplay::{random_opening, SplitMix};
 use surakarta_search::{Engine, Limits, Options, Score, ScoreKind, Techniques};
 use surakarta_tablebase::{Silent, Tablebase, Value};
 
@@ -86,7 +86,7 @@ fn tablebase_root_moves_are_dtc_optimal() {
     let tb = tables(4);
     let mut engine = Engine::new(Options::default()).unwrap();
     engine.set_tablebase(Some(tb.clone()));
-    let mut rng = SplitMix(7);
+    let mut rng = SplitMix::new(7);
     let mut wins = 0;
     for _ in 0..300 {
         let p = random_position(&mut rng, 2, 2);
@@ -113,7 +113,7 @@ fn tablebase_root_moves_are_dtc_optimal() {
 #[test]
 fn interior_probes_score_conversions() {
     let tb = tables(4);
-    let mut rng = SplitMix(11);
+    let mut rng = SplitMix::new(11);
     let mut found = 0;
     for _ in 0..200 {
         let p = random_position(&mut rng, 3, 2);
@@ -141,17 +141,7 @@ fn interior_probes_score_conversions() {
 }
 
 fn random_position(rng: &mut SplitMix, us: u32, them: u32) -> Position {
-    let mut squares: Vec<Square> = Square::ALL.to_vec();
-    let mut take = |n: u32| {
-        let mut bb = Bitboard::EMPTY;
-        for _ in 0..n {
-            let i = rng.below(squares.len());
-            bb.insert(squares.swap_remove(i));
-        }
-        bb
-    };
-    let (a, b) = (take(us), take(them));
-    Position::from_sides(a, b, Color::Black).unwrap()
+    surakarta::random::random_position(rng, us, them, Color::Black).unwrap()
 }
 
 /// With no table and no reductions, alpha-beta's root value does not depend
@@ -241,4 +231,8 @@ fn a_finished_game_has_no_move() {
         &mut |_| {},
     );
     assert_eq!(r.best_move, None);
+}
+
+fn random_opening(seed: u64, plies: usize) -> Position {
+    random_playout(&mut SplitMix::new(seed), Position::new(), plies)
 }

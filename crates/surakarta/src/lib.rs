@@ -11,6 +11,7 @@ mod moves;
 pub mod notation;
 mod perft;
 mod position;
+pub mod random;
 pub mod reference;
 mod rules;
 mod setup;

@@ -6,15 +6,8 @@
 //! the same major version.
 
 use crate::color::Color;
+use crate::random::splitmix64;
 use crate::square::Square;
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
 
 const KEYS: ([[u64; 36]; 2], u64) = {
     let mut keys = [[0u64; 36]; 2];

@@ -16,7 +16,7 @@ use crate::search::{Info, Pv, SearchResult, Shared, Techniques, Worker};
 use crate::tt::TranspositionTable;
 
 /// Why an engine could not be set up.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
     /// The thread count is outside `1..=1024`.
     #[error("invalid thread count {0}: expected 1 to 1024")]

@@ -1,0 +1,121 @@
+//! One game between two players, and how it ended.
+
+use core::fmt;
+
+use surakarta::{Color, Game, Outcome, Position, Rules};
+
+use crate::player::{Player, PlayerError};
+
+/// How a match game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The rules ended it (no pieces, no moves, repetition, no-capture
+    /// limit).
+    Rules(Outcome),
+    /// The ply cap of the match was reached: a draw.
+    PlyCap(usize),
+    /// A player failed (crashed, timed out, gave an illegal move) and lost.
+    Forfeit {
+        /// The side that failed.
+        loser: Color,
+        /// What went wrong.
+        error: PlayerError,
+    },
+}
+
+impl GameEnd {
+    /// The winner, or `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            GameEnd::Rules(outcome) => outcome.winner,
+            GameEnd::PlyCap(_) => None,
+            GameEnd::Forfeit { loser, .. } => Some(!*loser),
+        }
+    }
+
+    /// The result as text: `1-0` (Black won), `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner() {
+            Some(Color::Black) => "1-0",
+            Some(Color::White) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// Why the game ended, in a few words (no winner).
+    pub fn reason(&self) -> String {
+        match self {
+            GameEnd::Rules(outcome) => outcome.termination.describe().to_string(),
+            GameEnd::PlyCap(plies) => format!("ply cap of {plies} reached"),
+            GameEnd::Forfeit { loser, error } => format!("{loser} forfeits: {error}"),
+        }
+    }
+}
+
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result(), self.reason())
+    }
+}
+
+/// A finished game: every move and how it ended.
+#[derive(Debug, Clone)]
+pub struct FinishedGame {
+    /// The game with its moves, under the match's rules.
+    pub game: Game,
+    /// How it ended.
+    pub end: GameEnd,
+}
+
+/// Plays one game from `start` under `rules`, `black` against `white`,
+/// until the rules end it, a player fails, or `max_plies` moves are
+/// played. Every move is checked again before it is played.
+pub fn play_game(
+    black: &mut dyn Player,
+    white: &mut dyn Player,
+    start: Position,
+    rules: Rules,
+    max_plies: usize,
+) -> FinishedGame {
+    let mut game = Game::new(start, rules);
+    let started = black
+        .new_game(rules)
+        .map_err(|e| (Color::Black, e))
+        .and_then(|()| white.new_game(rules).map_err(|e| (Color::White, e)));
+    if let Err((loser, error)) = started {
+        let end = GameEnd::Forfeit { loser, error };
+        return FinishedGame { game, end };
+    }
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return FinishedGame {
+                game,
+                end: GameEnd::Rules(outcome),
+            };
+        }
+        if game.moves().len() >= max_plies {
+            return FinishedGame {
+                game,
+                end: GameEnd::PlyCap(max_plies),
+            };
+        }
+        let side = game.position().turn();
+        let player: &mut dyn Player = match side {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
+        };
+        let chosen = player.choose(&game).and_then(|m| {
+            game.play(m).map_err(|e| PlayerError::Illegal {
+                name: player.name().to_string(),
+                text: m.to_string(),
+                reason: e.to_string(),
+            })
+        });
+        if let Err(error) = chosen {
+            return FinishedGame {
+                game,
+                end: GameEnd::Forfeit { loser: side, error },
+            };
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Openings: the positions a match starts its games from. Every generator
+//! is reproducible from its seed.
+
+use surakarta::random::{random_playout, random_position, SplitMix};
+use surakarta::{Color, Position, MAX_PIECES_PER_SIDE};
+
+/// Longest openings file read (bytes).
+pub const MAX_FILE_LEN: usize = 64 << 20;
+
+/// Why openings could not be made or read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    /// A line of an openings file is not a valid position.
+    #[error("line {line}: {message}")]
+    Line {
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The file holds no position.
+    #[error("no opening positions in the file")]
+    Empty,
+    /// The file is longer than [`MAX_FILE_LEN`].
+    #[error("openings file too long ({0} bytes; at most {MAX_FILE_LEN})")]
+    TooLong(usize),
+    /// No split of the piece count obeys the bound on the difference.
+    #[error("no position has {pieces} pieces with a difference of at most {max_difference} (each side has 1 to {MAX_PIECES_PER_SIDE})")]
+    NoSplit {
+        /// The total piece count asked for.
+        pieces: u32,
+        /// The bound on |black − white|.
+        max_difference: u32,
+    },
+}
+
+/// `count` openings: the start position after `plies` random legal moves
+/// each (a playout stops early rather than end the game).
+pub fn from_start(count: usize, plies: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix::new(seed);
+    (0..count)
+        .map(|_| random_playout(&mut rng, Position::new(), plies))
+        .collect()
+}
+
+/// The black piece counts allowed by `pieces` in total and a bound on the
+/// difference between the sides.
+pub fn splits(pieces: u32, max_difference: u32) -> Vec<u32> {
+    (1..=MAX_PIECES_PER_SIDE)
+        .filter(|&black| {
+            let white = pieces.wrapping_sub(black);
+            black < pieces
+                && (1..=MAX_PIECES_PER_SIDE).contains(&white)
+                && black.abs_diff(white) <= max_difference
+        })
+        .collect()
+}
+
+/// `count` random boards as in the FuChou experiments: `pieces` pieces in
+/// total, the black count drawn uniformly from the splits whose difference
+/// is at most `max_difference` (10 pieces with difference 4 gives 3:7 …
+/// 7:3), every placement equally likely, Black to move. Boards where the
+/// game is already over are drawn again.
+pub fn random_boards(
+    count: usize,
+    pieces: u32,
+    max_difference: u32,
+    seed: u64,
+) -> Result<Vec<Position>, OpeningError> {
+    let splits = splits(pieces, max_difference);
+    if splits.is_empty() {
+        return Err(OpeningError::NoSplit {
+            pieces,
+            max_difference,
+        });
+    }
+    let mut rng = SplitMix::new(seed);
+    let mut boards = Vec::with_capacity(count);
+    while boards.len() < count {
+        let black = splits[rng.below(splits.len())];
+        let board =
+            random_position(&mut rng, black, pieces - black, Color::Black).map_err(|_| {
+                OpeningError::NoSplit {
+                    pieces,
+                    max_difference,
+                }
+            })?;
+        if board.outcome().is_none() {
+            boards.push(board);
+        }
+    }
+    Ok(boards)
+}
+
+/// Reads an openings file: one position per line in the notation of
+/// `docs/notation.md`; blank lines and lines starting with `#` are skipped.
+/// Positions where the game is already over are rejected.
+pub fn parse_file(text: &str) -> Result<Vec<Position>, OpeningError> {
+    if text.len() > MAX_FILE_LEN {
+        return Err(OpeningError::TooLong(text.len()));
+    }
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_text = line.trim();
+        if line_text.is_empty() || line_text.starts_with('#') {
+            continue;
+        }
+        let bad = |message: String| OpeningError::Line {
+            line: i + 1,
+            message,
+        };
+        let position: Position = line_text.parse().map_err(|e| bad(format!("{e}")))?;
+        if let Some(outcome) = position.outcome() {
+            return Err(bad(format!("the game is already over: {outcome}")));
+        }
+        positions.push(position);
+    }
+    if positions.is_empty() {
+        return Err(OpeningError::Empty);
+    }
+    Ok(positions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_splits() {
+        assert_eq!(splits(10, 4), vec![3, 4, 5, 6, 7]);
+        assert_eq!(splits(12, 4), vec![4, 5, 6, 7, 8]);
+        assert_eq!(splits(24, 0), vec![12]);
+        assert_eq!(splits(2, 10), vec![1]);
+        assert!(splits(25, 24).is_empty());
+        assert!(splits(1, 5).is_empty());
+    }
+
+    #[test]
+    fn random_boards_obey_the_split() {
+        let boards = random_boards(200, 10, 4, 5).unwrap();
+        assert_eq!(boards.len(), 200);
+        let mut blacks = [0; 13];
+        for b in &boards {
+            let black = b.pieces(Color::Black).count();
+            let white = b.pieces(Color::White).count();
+            assert_eq!(black + white, 10);
+            assert!(black.abs_diff(white) <= 4, "{b}");
+            assert!(b.outcome().is_none());
+            blacks[black as usize] += 1;
+        }
+        assert!((3..=7).all(|k| blacks[k] > 20), "{blacks:?}");
+        assert_eq!(boards, random_boards(200, 10, 4, 5).unwrap());
+        assert_ne!(boards, random_boards(200, 10, 4, 6).unwrap());
+        assert!(random_boards(1, 30, 0, 1).is_err());
+    }
+
+    #[test]
+    fn start_openings_are_reproducible() {
+        let a = from_start(10, 8, 3);
+        assert_eq!(a, from_start(10, 8, 3));
+        assert!(a
+            .iter()
+            .all(|p| p.outcome().is_none() && *p != Position::new()));
+    }
+
+    #[test]
+    fn files_name_the_bad_line() {
+        let text = "# openings\nwwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1\n\n6/6/6/6/6 b\n";
+        let err = parse_file(text).unwrap_err();
+        assert!(matches!(err, OpeningError::Line { line: 4, .. }), "{err}");
+        assert!(err.to_string().starts_with("line 4: board field"), "{err}");
+        let over = "6/6/6/6/6/b5 w\n";
+        assert!(parse_file(over).unwrap_err().to_string().contains("over"));
+        assert_eq!(parse_file("# nothing\n\n"), Err(OpeningError::Empty));
+        let ok = parse_file("wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n2w3/6/6/6/1b4/6 w").unwrap();
+        assert_eq!(ok.len(), 2);
+    }
+}

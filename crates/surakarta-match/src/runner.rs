@@ -1,0 +1,185 @@
+//! Running a match: openings played twice with colours swapped, several
+//! games at a time, each finished game reported, an optional SPRT stop.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use surakarta::{Color, Position, Rules};
+
+use crate::game::{play_game, FinishedGame, GameEnd};
+use crate::player::{Player, PlayerError};
+use crate::stats::{Sprt, SprtDecision, Tally};
+
+/// Makes a fresh player; called once per worker, and again after the
+/// player forfeits a game (an external engine may have died).
+pub type PlayerFactory<'a> = dyn Fn() -> Result<Box<dyn Player>, PlayerError> + Sync + 'a;
+
+/// How a match is played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatchConfig {
+    /// The rule set of every game.
+    pub rules: Rules,
+    /// Games reaching this many plies are stopped and drawn.
+    pub max_plies: usize,
+    /// Games played at the same time (at least 1).
+    pub concurrency: usize,
+    /// Stop early when this test decides.
+    pub sprt: Option<Sprt>,
+}
+
+/// A finished game, as reported while the match runs.
+#[derive(Debug)]
+pub struct GameReport<'a> {
+    /// 1-based count of finished games (finishing order).
+    pub number: usize,
+    /// Index of the opening in the list given to [`run_match`].
+    pub opening: usize,
+    /// The colour the first player had.
+    pub first_color: Color,
+    /// The game's players' names, Black first.
+    pub names: [&'a str; 2],
+    /// The game.
+    pub finished: &'a FinishedGame,
+    /// The tally after this game.
+    pub tally: Tally,
+}
+
+/// Receives finished games; called from the worker threads, one game at a
+/// time.
+pub trait Reporter: Sync {
+    /// A game has finished.
+    fn game_finished(&self, report: &GameReport<'_>);
+}
+
+/// A reporter that ignores everything.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn game_finished(&self, _report: &GameReport<'_>) {}
+}
+
+/// The result of a match.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchResult {
+    /// The first player's wins, draws and losses.
+    pub tally: Tally,
+    /// Games scheduled (twice the openings).
+    pub scheduled: usize,
+    /// The SPRT's decision, if it stopped the match.
+    pub sprt: Option<SprtDecision>,
+    /// Whether the caller's stop flag ended the match early.
+    pub interrupted: bool,
+}
+
+/// Why a match could not be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// A player could not be started.
+    #[error("cannot start a player: {0}")]
+    Player(#[from] PlayerError),
+    /// No openings were given.
+    #[error("no openings to play")]
+    NoOpenings,
+}
+
+/// Plays every opening twice, the first player taking Black in one game and
+/// White in the other, `config.concurrency` games at a time, until all are
+/// played, the SPRT decides, or `stop` is raised (running games finish).
+pub fn run_match(
+    first: &PlayerFactory<'_>,
+    second: &PlayerFactory<'_>,
+    openings: &[Position],
+    config: &MatchConfig,
+    reporter: &dyn Reporter,
+    stop: &AtomicBool,
+) -> Result<MatchResult, MatchError> {
+    if openings.is_empty() {
+        return Err(MatchError::NoOpenings);
+    }
+    let jobs: Vec<(usize, Color)> = (0..openings.len())
+        .flat_map(|i| [(i, Color::Black), (i, Color::White)])
+        .collect();
+    let next = AtomicUsize::new(0);
+    let state = Mutex::new((Tally::default(), 0usize, None::<SprtDecision>));
+    let decided = AtomicBool::new(false);
+    let error = Mutex::new(None::<MatchError>);
+    let workers = config.concurrency.clamp(1, jobs.len());
+
+    let worker = || -> Result<(), MatchError> {
+        let mut a = first()?;
+        let mut b = second()?;
+        while !stop.load(Ordering::Relaxed) && !decided.load(Ordering::Relaxed) {
+            let Some(&(opening, first_color)) = jobs.get(next.fetch_add(1, Ordering::Relaxed))
+            else {
+                break;
+            };
+            let (black, white) = match first_color {
+                Color::Black => (&mut a, &mut b),
+                Color::White => (&mut b, &mut a),
+            };
+            let finished = play_game(
+                black.as_mut(),
+                white.as_mut(),
+                openings[opening],
+                config.rules,
+                config.max_plies,
+            );
+            let names = [black.name().to_string(), white.name().to_string()];
+            {
+                let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
+                let (tally, count, decision) = &mut *guard;
+                tally.add(first_color, finished.end.winner());
+                *count += 1;
+                if decision.is_none() {
+                    *decision = config.sprt.and_then(|s| s.decide(tally));
+                    if decision.is_some() {
+                        decided.store(true, Ordering::Relaxed);
+                    }
+                }
+                reporter.game_finished(&GameReport {
+                    number: *count,
+                    opening,
+                    first_color,
+                    names: [&names[0], &names[1]],
+                    finished: &finished,
+                    tally: *tally,
+                });
+            }
+            // A player that failed may be unusable (a dead process): replace it.
+            if let GameEnd::Forfeit { loser, .. } = finished.end {
+                if loser == first_color {
+                    a = first()?;
+                } else {
+                    b = second()?;
+                }
+            }
+        }
+        Ok(())
+    };
+
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                if let Err(e) = worker() {
+                    error
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                    // One failing worker ends the match.
+                    decided.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let (tally, _, sprt) = state.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok(MatchResult {
+        tally,
+        scheduled: jobs.len(),
+        sprt,
+        interrupted: stop.load(Ordering::Relaxed) && tally.games() < jobs.len() as u32,
+    })
+}

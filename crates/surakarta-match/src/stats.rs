@@ -1,0 +1,244 @@
+//! Match statistics: the tally, the Elo difference with its 95% interval,
+//! and the sequential probability ratio test that can stop a match early.
+
+use surakarta::Color;
+
+/// Wins, draws and losses from the first player's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games the first player won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games the first player lost.
+    pub losses: u32,
+}
+
+/// An Elo difference and its 95% confidence interval. Infinite when the
+/// score (or a bound) is 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Elo {
+    /// The estimate.
+    pub diff: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+/// The Elo difference that gives an expected score `score` (logistic
+/// model).
+pub fn elo_from_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The expected score of a player `elo` points stronger (logistic model).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl Tally {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first player's score fraction (wins plus half the draws); 0.5
+    /// with no games.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + self.draws as f64 / 2.0) / self.games() as f64
+    }
+
+    /// Adds a game the first player played as `first` that `winner` won
+    /// (`None`: a draw).
+    pub fn add(&mut self, first: Color, winner: Option<Color>) {
+        match winner {
+            None => self.draws += 1,
+            Some(w) if w == first => self.wins += 1,
+            Some(_) => self.losses += 1,
+        }
+    }
+
+    /// The variance of one game's score (each game scores 1, ½ or 0).
+    fn variance(&self) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let s = self.score();
+        (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n
+    }
+
+    /// The Elo difference of the first player over the second, with a 95%
+    /// interval from the normal approximation of the mean score; `None`
+    /// with no games.
+    pub fn elo(&self) -> Option<Elo> {
+        let n = self.games();
+        if n == 0 {
+            return None;
+        }
+        let s = self.score();
+        let margin = 1.959_964 * (self.variance() / n as f64).sqrt();
+        Some(Elo {
+            diff: elo_from_score(s),
+            low: elo_from_score((s - margin).max(0.0)),
+            high: elo_from_score((s + margin).min(1.0)),
+        })
+    }
+}
+
+/// A sequential probability ratio test of H0: the first player is `elo0`
+/// stronger, against H1: `elo1` stronger (logistic Elo), with error rates
+/// `alpha` (accepting H1 when H0 holds) and `beta`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo difference under H0.
+    pub elo0: f64,
+    /// Elo difference under H1.
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+/// What an SPRT concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    /// H0 accepted: the first player is not `elo1` stronger.
+    H0,
+    /// H1 accepted: the first player is at least about `elo1` stronger.
+    H1,
+}
+
+impl Sprt {
+    /// Checks the parameters: `elo0 < elo1`, error rates in (0, ½).
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        let rate = |p: f64| p > 0.0 && p < 0.5;
+        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+            return Err(format!(
+                "SPRT needs elo0 < elo1, both finite (got {elo0} and {elo1})"
+            ));
+        }
+        if !(rate(alpha) && rate(beta)) {
+            return Err(format!(
+                "SPRT error rates must be between 0 and 0.5 (got alpha {alpha}, beta {beta})"
+            ));
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The log-likelihood ratio of H1 over H0 after `tally`, in the
+    /// normal approximation of the game scores: n·(s1−s0)·(2ŝ−s0−s1)/(2σ²).
+    /// When wins, draws or losses are missing, half a game is added to each
+    /// so that the variance is not zero (all wins must still decide).
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        if tally.games() == 0 {
+            return 0.0;
+        }
+        let mut counts = [tally.wins, tally.draws, tally.losses].map(f64::from);
+        if counts.contains(&0.0) {
+            counts = counts.map(|c| c + 0.5);
+        }
+        let [w, d, l] = counts;
+        let n = w + d + l;
+        let s = (w + d / 2.0) / n;
+        let variance = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n;
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The bounds on the LLR: accept H0 below the first, H1 above the
+    /// second.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The decision after `tally`, if the LLR has crossed a bound.
+    pub fn decide(&self, tally: &Tally) -> Option<SprtDecision> {
+        let llr = self.llr(tally);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Some(SprtDecision::H1)
+        } else if llr <= lower {
+            Some(SprtDecision::H0)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(wins: u32, draws: u32, losses: u32) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    #[test]
+    fn score_and_elo() {
+        let t = tally(143, 9, 48);
+        assert!((t.score() - 0.7375).abs() < 1e-12);
+        let elo = t.elo().unwrap();
+        assert!((elo.diff - 179.45).abs() < 0.01, "{elo:?}");
+        assert!(elo.low < elo.diff && elo.diff < elo.high);
+        // ±1.96·σ/√n in score: σ² = (143·.2625² + 9·.2375² + 48·.7375²)/200.
+        let sigma =
+            ((143.0 * 0.2625f64.powi(2) + 9.0 * 0.2375f64.powi(2) + 48.0 * 0.7375f64.powi(2))
+                / 200.0)
+                .sqrt();
+        let high = elo_from_score(0.7375 + 1.959_964 * sigma / 200f64.sqrt());
+        assert!((elo.high - high).abs() < 1e-9);
+        assert_eq!(tally(5, 10, 5).elo().unwrap().diff, 0.0);
+        assert!(tally(0, 0, 0).elo().is_none());
+        assert_eq!(tally(3, 0, 0).elo().unwrap().diff, f64::INFINITY);
+        assert!((elo_from_score(score_from_elo(123.0)) - 123.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn tally_adds_from_the_first_players_side() {
+        let mut t = Tally::default();
+        t.add(Color::Black, Some(Color::Black));
+        t.add(Color::White, Some(Color::Black));
+        t.add(Color::White, None);
+        assert_eq!(t, tally(1, 1, 1));
+    }
+
+    #[test]
+    fn sprt_accepts_the_right_hypothesis() {
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let (lower, upper) = sprt.bounds();
+        assert!((upper - 2.944).abs() < 1e-3 && (lower + 2.944).abs() < 1e-3);
+        // A clearly stronger player is accepted as H1, a weaker one as H0.
+        assert_eq!(sprt.decide(&tally(600, 200, 400)), Some(SprtDecision::H1));
+        assert_eq!(sprt.decide(&tally(400, 200, 600)), Some(SprtDecision::H0));
+        assert_eq!(sprt.decide(&tally(10, 5, 9)), None);
+        // No draws or losses at all still decide, in both directions.
+        assert_eq!(sprt.decide(&tally(40, 0, 0)), Some(SprtDecision::H1));
+        assert_eq!(sprt.decide(&tally(0, 0, 40)), Some(SprtDecision::H0));
+        assert_eq!(sprt.decide(&tally(0, 0, 1)), None);
+        assert_eq!(sprt.llr(&tally(0, 0, 0)), 0.0);
+        assert!(sprt.llr(&tally(600, 200, 400)) > 0.0);
+        assert!(Sprt::new(10.0, 0.0, 0.05, 0.05).is_err());
+        assert!(Sprt::new(0.0, 10.0, 0.0, 0.05).is_err());
+    }
+}

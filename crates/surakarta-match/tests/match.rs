@@ -1,0 +1,170 @@
+//! Matches end to end with in-process players and scripted ones.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use surakarta::random::SplitMix;
+use surakarta::{Game, Move, Rules};
+use surakarta_match::{
+    openings, run_match, EnginePlayer, GameEnd, GameReport, MatchConfig, Player, PlayerError,
+    Reporter, Silent, Sprt, SprtDecision,
+};
+use surakarta_search::{Limits, Options};
+
+fn engine(depth: u32) -> impl Fn() -> Result<Box<dyn Player>, PlayerError> + Sync {
+    move || {
+        Ok(Box::new(EnginePlayer::new(
+            format!("depth {depth}"),
+            Options::default(),
+            None,
+            Limits::depth(depth),
+        )?))
+    }
+}
+
+/// Plays uniformly random legal moves.
+struct RandomMover(SplitMix);
+
+impl Player for RandomMover {
+    fn name(&self) -> &str {
+        "random"
+    }
+    fn new_game(&mut self, _rules: Rules) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        let moves = game.legal_moves();
+        Ok(moves[self.0.below(moves.len())])
+    }
+}
+
+/// Always answers the first legal move's reverse, which is illegal.
+struct Cheater;
+
+impl Player for Cheater {
+    fn name(&self) -> &str {
+        "cheater"
+    }
+    fn new_game(&mut self, _rules: Rules) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        let m = game.legal_moves()[0];
+        Ok(Move::step(m.to(), m.from()))
+    }
+}
+
+fn config(concurrency: usize) -> MatchConfig {
+    MatchConfig {
+        rules: Rules::ICGA,
+        max_plies: 400,
+        concurrency,
+        sprt: None,
+    }
+}
+
+/// Collects every report.
+#[derive(Default)]
+struct Collect(Mutex<Vec<(usize, GameEnd, Option<surakarta::Outcome>, u32)>>);
+
+impl Reporter for Collect {
+    fn game_finished(&self, r: &GameReport<'_>) {
+        self.0.lock().unwrap().push((
+            r.number,
+            r.finished.end.clone(),
+            r.finished.game.outcome(),
+            r.tally.games(),
+        ));
+    }
+}
+
+#[test]
+fn deeper_search_wins_and_reports_are_consistent() {
+    let starts = openings::from_start(5, 8, 1);
+    let collect = Collect::default();
+    let stop = AtomicBool::new(false);
+    let result = run_match(&engine(3), &engine(1), &starts, &config(2), &collect, &stop).unwrap();
+    assert_eq!(result.tally.games(), 10);
+    assert_eq!(result.scheduled, 10);
+    assert!(result.tally.score() > 0.6, "{:?}", result.tally);
+    let reports = collect.0.into_inner().unwrap();
+    assert_eq!(reports.len(), 10);
+    for (number, end, outcome, games) in &reports {
+        assert_eq!(*number as u32, *games);
+        match end {
+            GameEnd::Rules(o) => assert_eq!(Some(*o), *outcome),
+            GameEnd::PlyCap(_) => assert!(outcome.is_none()),
+            GameEnd::Forfeit { .. } => panic!("an engine forfeited: {end}"),
+        }
+    }
+}
+
+#[test]
+fn concurrency_does_not_change_deterministic_results() {
+    let starts = openings::from_start(3, 6, 9);
+    let stop = AtomicBool::new(false);
+    let one = run_match(&engine(2), &engine(1), &starts, &config(1), &Silent, &stop).unwrap();
+    let two = run_match(&engine(2), &engine(1), &starts, &config(2), &Silent, &stop).unwrap();
+    assert_eq!(one.tally, two.tally);
+}
+
+#[test]
+fn illegal_moves_forfeit_and_the_player_is_replaced() {
+    let made = AtomicUsize::new(0);
+    let cheater = || -> Result<Box<dyn Player>, PlayerError> {
+        made.fetch_add(1, Ordering::Relaxed);
+        Ok(Box::new(Cheater))
+    };
+    let random =
+        || -> Result<Box<dyn Player>, PlayerError> { Ok(Box::new(RandomMover(SplitMix::new(1)))) };
+    let starts = openings::from_start(2, 4, 3);
+    let collect = Collect::default();
+    let stop = AtomicBool::new(false);
+    let result = run_match(&random, &cheater, &starts, &config(1), &collect, &stop).unwrap();
+    assert_eq!((result.tally.wins, result.tally.games()), (4, 4));
+    // One at the start and one after each of the four forfeits.
+    assert_eq!(made.load(Ordering::Relaxed), 5);
+    for (_, end, _, _) in collect.0.into_inner().unwrap() {
+        let GameEnd::Forfeit { error, .. } = &end else {
+            panic!("{end}")
+        };
+        assert!(matches!(error, PlayerError::Illegal { .. }), "{error}");
+        assert!(end.reason().contains("illegal move"), "{end}");
+    }
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let random =
+        || -> Result<Box<dyn Player>, PlayerError> { Ok(Box::new(RandomMover(SplitMix::new(5)))) };
+    let starts = openings::from_start(100, 6, 4);
+    let config = MatchConfig {
+        sprt: Some(Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap()),
+        ..config(2)
+    };
+    let stop = AtomicBool::new(false);
+    let result = run_match(&engine(2), &random, &starts, &config, &Silent, &stop).unwrap();
+    assert_eq!(result.sprt, Some(SprtDecision::H1));
+    assert!(result.tally.games() < 60, "{:?}", result.tally);
+    assert!(!result.interrupted);
+}
+
+#[test]
+fn a_raised_stop_flag_plays_nothing_more() {
+    let starts = openings::from_start(4, 6, 4);
+    let stop = AtomicBool::new(true);
+    let result = run_match(&engine(1), &engine(1), &starts, &config(1), &Silent, &stop).unwrap();
+    assert_eq!(result.tally.games(), 0);
+    assert!(result.interrupted);
+    assert!(run_match(&engine(1), &engine(1), &[], &config(1), &Silent, &stop).is_err());
+}
+
+#[test]
+fn a_player_that_cannot_start_fails_the_match() {
+    let broken =
+        || -> Result<Box<dyn Player>, PlayerError> { Err(PlayerError::NoMove("broken".into())) };
+    let starts = openings::from_start(2, 4, 3);
+    let stop = AtomicBool::new(false);
+    let err = run_match(&engine(1), &broken, &starts, &config(2), &Silent, &stop).unwrap_err();
+    assert!(err.to_string().contains("broken"), "{err}");
+}

@@ -65,7 +65,10 @@ fn config(concurrency: usize) -> MatchConfig {
 
 /// Collects every report.
 #[derive(Default)]
-struct Collect(Mutex<Vec<(usize, GameEnd, Option<surakarta::Outcome>, u32)>>);
+struct Collect(Mutex<Vec<Seen>>);
+
+/// A report's game number, end, rules outcome and tally size.
+type Seen = (usize, GameEnd, Option<surakarta::Outcome>, u32);
 
 impl Reporter for Collect {
     fn game_finished(&self, r: &GameReport<'_>) {

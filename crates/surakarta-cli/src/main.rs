@@ -6,6 +6,7 @@
 //! errors also exit 2, with a usage hint).
 
 mod engine;
+mod matches;
 mod perft;
 mod progress;
 mod search;
@@ -34,6 +35,8 @@ enum Command {
     Engine(engine::EngineProtocolArgs),
     /// Search a fixed set of positions: node-count signature and speed.
     Bench(search::BenchArgs),
+    /// Play a match between two engine configurations or programs.
+    Match(matches::MatchArgs),
 }
 
 /// A failure the user must fix: printed as one line, exit code 2.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Search(args) => search::run(args).map(|()| ExitCode::SUCCESS),
         Command::Engine(args) => engine::run(args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => search::run_bench(args).map(|()| ExitCode::SUCCESS),
+        Command::Match(args) => matches::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

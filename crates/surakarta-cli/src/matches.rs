@@ -1,0 +1,534 @@
+//! `surakarta match`: two engine configurations (in-process or external
+//! programs) play a match; live progress, a record file, the final score
+//! with Elo and an optional SPRT stop.
+
+use crate::UsageError;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use surakarta::{Color, GameRecord, Rules};
+use surakarta_match::{
+    openings, run_match, EnginePlayer, ExternalEngine, GameEnd, GameReport, MatchConfig, Player,
+    PlayerError, Reporter, Sprt, SprtDecision, Tally,
+};
+use surakarta_search::{Limits, Options, Weights};
+use surakarta_tablebase::Tablebase;
+
+#[derive(Args, Debug)]
+pub(crate) struct MatchArgs {
+    /// The first player: comma-separated settings, e.g.
+    /// `depth=6,tb=tables,name=tb` or `movetime=100,cmd=./engine --flag`
+    /// (keys: name, depth, nodes, movetime, threads, hash, eval, tb,
+    /// timeout, cmd; `cmd` takes the rest of the text).
+    #[arg(long, value_name = "SPEC")]
+    first: String,
+    /// The second player, in the same form.
+    #[arg(long, value_name = "SPEC")]
+    second: String,
+    /// Openings: `start` (the start position after --plies random moves),
+    /// `random` (random boards of --pieces pieces, sides differing by at
+    /// most --max-diff), or a file of positions, one per line.
+    #[arg(long, value_name = "SOURCE", default_value = "start")]
+    openings: String,
+    /// Games to play; each opening is played twice, colours swapped, so an
+    /// odd number is rounded up. Default: 100, or two per position of an
+    /// openings file.
+    #[arg(long, short = 'n', value_name = "N")]
+    games: Option<usize>,
+    /// Random plies from the start position (`--openings start`).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    plies: usize,
+    /// Pieces on a random board (`--openings random`).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pieces: u32,
+    /// Largest difference between the sides' piece counts on a random board.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    max_diff: u32,
+    /// Seed of the random openings.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
+    #[arg(long, value_name = "RULES", default_value = "icga")]
+    rules: String,
+    /// Games stopped and drawn at this many plies.
+    #[arg(long, value_name = "PLIES", default_value_t = 1000)]
+    max_plies: usize,
+    /// Games played at the same time.
+    #[arg(long, short = 'c', value_name = "N", default_value_t = 1)]
+    concurrency: usize,
+    /// Stop early by SPRT: `ELO0,ELO1[,ALPHA,BETA]` (error rates default to
+    /// 0.05), e.g. `0,10`.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    sprt: Option<String>,
+    /// Write every game to this record file (docs/notation.md).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Print one JSON object at the end (and no progress) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One side of the match as given on the command line.
+#[derive(Debug, Clone, PartialEq)]
+struct PlayerSpec {
+    name: Option<String>,
+    limits: Limits,
+    threads: Option<usize>,
+    hash: Option<usize>,
+    eval: Option<String>,
+    tb: Option<PathBuf>,
+    timeout: Duration,
+    command: Option<Vec<String>>,
+}
+
+impl PlayerSpec {
+    fn parse(flag: &str, text: &str) -> Result<PlayerSpec, UsageError> {
+        let bad = |message: String| UsageError(format!("--{flag}: {message}"));
+        let mut spec = PlayerSpec {
+            name: None,
+            limits: Limits::default(),
+            threads: None,
+            hash: None,
+            eval: None,
+            tb: None,
+            timeout: Duration::from_secs(60),
+            command: None,
+        };
+        let mut rest = text.trim();
+        while !rest.is_empty() {
+            let (item, tail) = match rest.split_once(',') {
+                Some((item, tail)) if !item.trim_start().starts_with("cmd=") => (item, tail),
+                _ => (rest, ""),
+            };
+            rest = tail.trim();
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| bad(format!("expected key=value, found {item:?}")))?;
+            let (key, value) = (key.trim(), value.trim());
+            let number = |what: &str| -> Result<u64, UsageError> {
+                value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| bad(format!("{key}: expected {what}, found {value:?}")))
+            };
+            match key {
+                "name" => spec.name = Some(value.to_string()),
+                "depth" => spec.limits.depth = Some(number("a depth of at least 1")?.min(64) as u32),
+                "nodes" => spec.limits.nodes = Some(number("a node count of at least 1")?),
+                "movetime" => {
+                    spec.limits.movetime =
+                        Some(Duration::from_millis(number("milliseconds, at least 1")?))
+                }
+                "threads" => spec.threads = Some(number("1 to 1024 threads")? as usize),
+                "hash" => spec.hash = Some(number("a size in MiB")? as usize),
+                "eval" => spec.eval = Some(value.to_string()),
+                "tb" => spec.tb = Some(PathBuf::from(value)),
+                "timeout" => spec.timeout = Duration::from_secs(number("seconds, at least 1")?),
+                "cmd" => {
+                    let words: Vec<String> = value.split_whitespace().map(String::from).collect();
+                    if words.is_empty() {
+                        return Err(bad("cmd: empty command".into()));
+                    }
+                    spec.command = Some(words);
+                }
+                _ => {
+                    return Err(bad(format!(
+                        "unknown key {key:?}: expected name, depth, nodes, movetime, threads, hash, eval, tb, timeout or cmd"
+                    )))
+                }
+            }
+        }
+        if spec.limits == Limits::default() {
+            return Err(bad(
+                "give a limit per move: depth=N, nodes=N or movetime=MS".into(),
+            ));
+        }
+        Ok(spec)
+    }
+
+    /// The name in records and reports.
+    fn display_name(&self, fallback: &str) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        let mut parts = Vec::new();
+        if let Some(command) = &self.command {
+            parts.push(command[0].clone());
+        } else {
+            parts.push("surakarta".into());
+        }
+        if let Some(d) = self.limits.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.limits.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if let Some(t) = self.limits.movetime {
+            parts.push(format!("movetime={}", t.as_millis()));
+        }
+        if self.tb.is_some() {
+            parts.push("tb".into());
+        }
+        if let Some(e) = &self.eval {
+            parts.push(format!("eval={e}"));
+        }
+        let name = parts.join(" ");
+        if name.is_empty() {
+            fallback.into()
+        } else {
+            name
+        }
+    }
+
+    /// The engine options of an in-process player.
+    fn options(&self) -> Result<Options, UsageError> {
+        let eval = self.eval.as_deref().unwrap_or("default");
+        let weights = Weights::preset(eval).ok_or_else(|| {
+            UsageError(format!("unknown eval {eval:?}: expected default or paper"))
+        })?;
+        Ok(Options {
+            threads: self.threads.unwrap_or(1),
+            hash_mb: self.hash.unwrap_or(64),
+            weights,
+            ..Options::default()
+        })
+    }
+
+    /// The `setoption` pairs sent to an external engine.
+    fn protocol_options(&self) -> Vec<(String, String)> {
+        let mut options = Vec::new();
+        if let Some(t) = self.threads {
+            options.push(("Threads".into(), t.to_string()));
+        }
+        if let Some(h) = self.hash {
+            options.push(("Hash".into(), h.to_string()));
+        }
+        if let Some(e) = &self.eval {
+            options.push(("Eval".into(), e.clone()));
+        }
+        if let Some(dir) = &self.tb {
+            options.push(("TablebasePath".into(), dir.display().to_string()));
+        }
+        options
+    }
+}
+
+/// A factory for one side's players.
+type Factory = Box<dyn Fn() -> Result<Box<dyn Player>, PlayerError> + Sync>;
+
+fn factory(
+    spec: PlayerSpec,
+    name: String,
+    tables: &mut HashMap<PathBuf, Arc<Tablebase>>,
+) -> Result<Factory, UsageError> {
+    if let Some(command) = spec.command.clone() {
+        let options = spec.protocol_options();
+        return Ok(Box::new(move || {
+            let engine = ExternalEngine::start(
+                name.clone(),
+                &command,
+                &options,
+                spec.limits,
+                spec.timeout,
+            )?;
+            Ok(Box::new(engine) as Box<dyn Player>)
+        }));
+    }
+    let options = spec.options()?;
+    // Fail now, not inside the match, on a bad thread count or hash size.
+    surakarta_search::Engine::new(options)?;
+    let tablebase = match &spec.tb {
+        None => None,
+        Some(dir) => Some(match tables.get(dir) {
+            Some(tb) => tb.clone(),
+            None => {
+                let tb = Arc::new(crate::tb::open(dir)?);
+                tables.insert(dir.clone(), tb.clone());
+                tb
+            }
+        }),
+    };
+    let limits = spec.limits;
+    Ok(Box::new(move || {
+        let player = EnginePlayer::new(name.clone(), options, tablebase.clone(), limits)?;
+        Ok(Box::new(player) as Box<dyn Player>)
+    }))
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt, UsageError> {
+    let bad = || {
+        UsageError(format!(
+            "--sprt {text:?}: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,10"
+        ))
+    };
+    let numbers: Vec<f64> = text
+        .split(',')
+        .map(|s| s.trim().parse::<f64>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    let (elo0, elo1, alpha, beta) = match numbers[..] {
+        [a, b] => (a, b, 0.05, 0.05),
+        [a, b, c, d] => (a, b, c, d),
+        _ => return Err(bad()),
+    };
+    Sprt::new(elo0, elo1, alpha, beta).map_err(|e| UsageError(format!("--sprt: {e}")))
+}
+
+/// The first player's result line: `W-D-L, score, Elo`.
+fn summary(tally: &Tally) -> String {
+    let elo = match tally.elo() {
+        Some(e) => format!(
+            "Elo {:+.1} [{:+.1}, {:+.1}]",
+            e.diff, e.low, e.high
+        ),
+        None => "Elo n/a".into(),
+    };
+    format!(
+        "{}-{}-{} (W-D-L)  score {:.1}%  {elo}",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.score()
+    )
+}
+
+/// Shows progress and writes records as games finish.
+struct Progress {
+    bar: ProgressBar,
+    text: bool,
+    record: Option<Mutex<File>>,
+    record_error: Mutex<Option<String>>,
+    first_name: String,
+    rules: Rules,
+    event: String,
+}
+
+impl Reporter for Progress {
+    fn game_finished(&self, report: &GameReport<'_>) {
+        let finished = report.finished;
+        let t = report.tally;
+        self.bar.set_position(report.number as u64);
+        self.bar.set_message(summary(&t));
+        if self.text {
+            let first_side = if report.first_color == Color::Black {
+                "black"
+            } else {
+                "white"
+            };
+            let line = format!(
+                "game {:>4} (opening {}, {} as {first_side}): {} vs {}: {}  [{}-{}-{}]",
+                report.number,
+                report.opening + 1,
+                self.first_name,
+                report.names[0],
+                report.names[1],
+                finished.end,
+                t.wins,
+                t.draws,
+                t.losses
+            );
+            self.bar.suspend(|| println!("{line}"));
+        }
+        if let Some(file) = &self.record {
+            let mut record = GameRecord::from_game(&finished.game);
+            record.set_tag("Event", &self.event);
+            record.set_tag("Round", &report.number.to_string());
+            record.set_tag("Black", report.names[0]);
+            record.set_tag("White", report.names[1]);
+            record.set_tag("Rules", &self.rules.to_string());
+            record.set_tag("Result", finished.end.result());
+            record.set_tag("Termination", &finished.end.reason());
+            record.result = match finished.end.winner() {
+                Some(Color::Black) => surakarta::GameResult::BlackWins,
+                Some(Color::White) => surakarta::GameResult::WhiteWins,
+                None => surakarta::GameResult::Draw,
+            };
+            let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
+            if let Err(e) = write!(file, "{record}\n").and_then(|()| file.flush()) {
+                self.record_error
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get_or_insert(e.to_string());
+            }
+        }
+    }
+}
+
+pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
+    let rules: Rules = args.rules.parse()?;
+    let first = PlayerSpec::parse("first", &args.first)?;
+    let second = PlayerSpec::parse("second", &args.second)?;
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    if args.concurrency == 0 || args.concurrency > 256 {
+        return Err(UsageError(format!(
+            "--concurrency {} is out of range: give 1 to 256",
+            args.concurrency
+        )));
+    }
+    if args.games == Some(0) {
+        return Err(UsageError("--games must be at least 1".into()));
+    }
+    let pairs = |default: usize| args.games.map_or(default, |g| g.div_ceil(2));
+    let starts = match args.openings.as_str() {
+        "start" => openings::from_start(pairs(50), args.plies, args.seed),
+        "random" => openings::random_boards(pairs(50), args.pieces, args.max_diff, args.seed)?,
+        path => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| UsageError(format!("cannot read openings file {path}: {e}")))?;
+            let mut all = openings::parse_file(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
+            let n = pairs(all.len());
+            if n > all.len() {
+                return Err(UsageError(format!(
+                    "{path} has {} positions: at most {} games",
+                    all.len(),
+                    2 * all.len()
+                )));
+            }
+            all.truncate(n);
+            all
+        }
+    };
+    let mut first_name = first.display_name("first");
+    let second_name = second.display_name("second");
+    if first_name == second_name {
+        first_name.push_str(" (1)");
+    }
+    let mut tables = HashMap::new();
+    let first_factory = factory(first, first_name.clone(), &mut tables)?;
+    let second_factory = factory(second, second_name.clone(), &mut tables)?;
+
+    let record = match &args.record {
+        None => None,
+        Some(path) => Some(Mutex::new(File::create(path).map_err(|e| {
+            UsageError(format!("cannot create record file {}: {e}", path.display()))
+        })?)),
+    };
+    let terminal = std::io::stderr().is_terminal() && !args.json;
+    let bar = ProgressBar::with_draw_target(
+        Some(2 * starts.len() as u64),
+        if terminal {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:30}] {pos}/{len} games {elapsed_precise} (eta {eta})  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let progress = Progress {
+        bar,
+        text: !args.json,
+        record,
+        record_error: Mutex::new(None),
+        first_name: first_name.clone(),
+        rules,
+        event: format!("surakarta match: {first_name} vs {second_name}"),
+    };
+    let config = MatchConfig {
+        rules,
+        max_plies: args.max_plies,
+        concurrency: args.concurrency,
+        sprt,
+    };
+    let started = Instant::now();
+    let stop = AtomicBool::new(false);
+    let result = run_match(
+        &*first_factory,
+        &*second_factory,
+        &starts,
+        &config,
+        &progress,
+        &stop,
+    )?;
+    progress.bar.finish_and_clear();
+    if let Some(e) = progress.record_error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        return Err(UsageError(format!("cannot write the record file: {e}")));
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let t = result.tally;
+    let sprt_text = result.sprt.map(|d| match d {
+        SprtDecision::H0 => "H0",
+        SprtDecision::H1 => "H1",
+    });
+    if args.json {
+        let elo = t.elo();
+        let object = json!({
+            "first": first_name,
+            "second": second_name,
+            "rules": rules.to_string(),
+            "games": t.games(),
+            "scheduled": result.scheduled,
+            "wins": t.wins,
+            "draws": t.draws,
+            "losses": t.losses,
+            "score": t.score(),
+            "elo": elo.map(|e| e.diff),
+            "elo_low": elo.map(|e| e.low),
+            "elo_high": elo.map(|e| e.high),
+            "sprt": sprt.map(|s| json!({
+                "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                "llr": s.llr(&t), "lower": s.bounds().0, "upper": s.bounds().1,
+                "decision": sprt_text,
+            })),
+            "seconds": seconds,
+        });
+        println!("{object}");
+    } else {
+        println!(
+            "{first_name} vs {second_name}: {} games in {seconds:.1} s",
+            t.games()
+        );
+        println!("{}", summary(&t));
+        if let Some(s) = sprt {
+            let (lower, upper) = s.bounds();
+            println!(
+                "SPRT elo0 {} elo1 {}: LLR {:.2} [{lower:.2}, {upper:.2}] {}",
+                s.elo0,
+                s.elo1,
+                s.llr(&t),
+                sprt_text.map_or("undecided".to_string(), |d| format!("{d} accepted"))
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs() {
+        let s = PlayerSpec::parse("first", "depth=6, tb=/tmp/t ,name=tb").unwrap();
+        assert_eq!(s.limits.depth, Some(6));
+        assert_eq!(s.tb, Some(PathBuf::from("/tmp/t")));
+        assert_eq!(s.display_name("x"), "tb");
+        let s = PlayerSpec::parse("second", "movetime=50,cmd=./engine --a, b").unwrap();
+        assert_eq!(
+            s.command,
+            Some(vec!["./engine".to_string(), "--a,".into(), "b".into()])
+        );
+        assert_eq!(s.display_name("x"), "./engine movetime=50");
+        for bad in ["", "depth=0", "depth=x", "speed=3,depth=2", "depth", "depth=2,cmd="] {
+            assert!(PlayerSpec::parse("first", bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn sprt_text() {
+        assert_eq!(parse_sprt("0,10").unwrap().alpha, 0.05);
+        assert_eq!(parse_sprt("-5,5,0.1,0.2").unwrap().beta, 0.2);
+        for bad in ["", "0", "10,0", "0,10,0.6,0.1", "a,b"] {
+            assert!(parse_sprt(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use surakarta::{Color, GameRecord, Rules};
 use surakarta_match::{
-    openings, run_match, EnginePlayer, ExternalEngine, GameEnd, GameReport, MatchConfig, Player,
+    openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, Player,
     PlayerError, Reporter, Sprt, SprtDecision, Tally,
 };
 use surakarta_search::{Limits, Options, Weights};
@@ -232,13 +232,8 @@ fn factory(
     if let Some(command) = spec.command.clone() {
         let options = spec.protocol_options();
         return Ok(Box::new(move || {
-            let engine = ExternalEngine::start(
-                name.clone(),
-                &command,
-                &options,
-                spec.limits,
-                spec.timeout,
-            )?;
+            let engine =
+                ExternalEngine::start(name.clone(), &command, &options, spec.limits, spec.timeout)?;
             Ok(Box::new(engine) as Box<dyn Player>)
         }));
     }
@@ -284,10 +279,7 @@ fn parse_sprt(text: &str) -> Result<Sprt, UsageError> {
 /// The first player's result line: `W-D-L, score, Elo`.
 fn summary(tally: &Tally) -> String {
     let elo = match tally.elo() {
-        Some(e) => format!(
-            "Elo {:+.1} [{:+.1}, {:+.1}]",
-            e.diff, e.low, e.high
-        ),
+        Some(e) => format!("Elo {:+.1} [{:+.1}, {:+.1}]", e.diff, e.low, e.high),
         None => "Elo n/a".into(),
     };
     format!(
@@ -306,7 +298,6 @@ struct Progress {
     record: Option<Mutex<File>>,
     record_error: Mutex<Option<String>>,
     first_name: String,
-    rules: Rules,
     event: String,
 }
 
@@ -338,11 +329,19 @@ impl Reporter for Progress {
         }
         if let Some(file) = &self.record {
             let mut record = GameRecord::from_game(&finished.game);
-            record.set_tag("Event", &self.event);
-            record.set_tag("Round", &report.number.to_string());
-            record.set_tag("Black", report.names[0]);
-            record.set_tag("White", report.names[1]);
-            record.set_tag("Rules", &self.rules.to_string());
+            // Who and when first, then the rules' tags; the match decides the
+            // result (a forfeit or the ply cap ends a game the rules have not).
+            let mut tags: Vec<(String, String)> = [
+                ("Event", self.event.as_str()),
+                ("Round", &report.number.to_string()),
+                ("Black", report.names[0]),
+                ("White", report.names[1]),
+            ]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+            tags.append(&mut record.tags);
+            record.tags = tags;
             record.set_tag("Result", finished.end.result());
             record.set_tag("Termination", &finished.end.reason());
             record.result = match finished.end.winner() {
@@ -382,7 +381,8 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         path => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| UsageError(format!("cannot read openings file {path}: {e}")))?;
-            let mut all = openings::parse_file(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
+            let mut all =
+                openings::parse_file(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
             let n = pairs(all.len());
             if n > all.len() {
                 return Err(UsageError(format!(
@@ -420,9 +420,11 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         },
     );
     bar.set_style(
-        ProgressStyle::with_template("[{bar:30}] {pos}/{len} games {elapsed_precise} (eta {eta})  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "[{bar:30}] {pos}/{len} games {elapsed_precise} (eta {eta})  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
     );
     let progress = Progress {
         bar,
@@ -430,7 +432,6 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         record,
         record_error: Mutex::new(None),
         first_name: first_name.clone(),
-        rules,
         event: format!("surakarta match: {first_name} vs {second_name}"),
     };
     let config = MatchConfig {
@@ -450,7 +451,12 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         &stop,
     )?;
     progress.bar.finish_and_clear();
-    if let Some(e) = progress.record_error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+    if let Some(e) = progress
+        .record_error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+    {
         return Err(UsageError(format!("cannot write the record file: {e}")));
     }
     let seconds = started.elapsed().as_secs_f64();
@@ -518,7 +524,14 @@ mod tests {
             Some(vec!["./engine".to_string(), "--a,".into(), "b".into()])
         );
         assert_eq!(s.display_name("x"), "./engine movetime=50");
-        for bad in ["", "depth=0", "depth=x", "speed=3,depth=2", "depth", "depth=2,cmd="] {
+        for bad in [
+            "",
+            "depth=0",
+            "depth=x",
+            "speed=3,depth=2",
+            "depth",
+            "depth=2,cmd=",
+        ] {
             assert!(PlayerSpec::parse("first", bad).is_err(), "{bad:?}");
         }
     }

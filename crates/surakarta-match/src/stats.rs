@@ -29,7 +29,8 @@ pub struct Elo {
 /// The Elo difference that gives an expected score `score` (logistic
 /// model).
 pub fn elo_from_score(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // `+ 0.0` turns the −0 of an even score into 0.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The expected score of a player `elo` points stronger (logistic model).

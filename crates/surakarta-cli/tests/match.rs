@@ -1,0 +1,262 @@
+//! `surakarta match` as a user runs it: in-process and external players,
+//! openings, records, SPRT, errors.
+
+use std::process::{Command, Output};
+use surakarta::{GameRecord, GameResult};
+
+const BIN: &str = env!("CARGO_BIN_EXE_surakarta");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("run surakarta")
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("surakarta-match-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn in_process_match_writes_records_that_read_back() {
+    let record = scratch("games.rec");
+    let o = run(&[
+        "match",
+        "--first",
+        "depth=3",
+        "--second",
+        "depth=1,name=weak",
+        "-n",
+        "6",
+        "-c",
+        "2",
+        "--record",
+        record.to_str().unwrap(),
+        "--json",
+    ]);
+    let v = json(&o);
+    assert_eq!(v["games"], 6);
+    assert_eq!(v["second"], "weak");
+    let (w, d, l) = (
+        v["wins"].as_u64().unwrap(),
+        v["draws"].as_u64().unwrap(),
+        v["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 6);
+    assert!(v["score"].as_f64().unwrap() > 0.5, "{v}");
+
+    let text = std::fs::read_to_string(&record).unwrap();
+    let games = GameRecord::parse_all(&text).unwrap();
+    assert_eq!(games.len(), 6);
+    let mut first_points = 0.0;
+    for g in &games {
+        let game = g.to_game().unwrap();
+        // Every game was played to its end under the rules.
+        assert_eq!(GameResult::from_outcome(game.outcome()), g.result, "{g}");
+        let first_is_black = g.tag("Black") == Some("surakarta depth=3");
+        assert_ne!(first_is_black, g.tag("White") == Some("surakarta depth=3"));
+        first_points += match (g.result, first_is_black) {
+            (GameResult::Draw, _) => 0.5,
+            (GameResult::BlackWins, true) | (GameResult::WhiteWins, false) => 1.0,
+            _ => 0.0,
+        };
+    }
+    assert_eq!(first_points, w as f64 + d as f64 / 2.0);
+    let _ = std::fs::remove_file(record);
+}
+
+#[test]
+fn external_engine_plays_through_the_protocol() {
+    let cmd = format!("depth=2,name=ext,cmd={BIN} engine");
+    let record = scratch("ext.rec");
+    let o = run(&[
+        "match",
+        "--first",
+        "depth=2",
+        "--second",
+        &cmd,
+        "-n",
+        "4",
+        "--record",
+        record.to_str().unwrap(),
+        "--json",
+    ]);
+    let v = json(&o);
+    assert_eq!(v["games"], 4);
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(!text.contains("forfeit"), "{text}");
+    // The same deterministic engine on both sides, in process or through
+    // the protocol: swapping colours replays the same game.
+    let games = GameRecord::parse_all(&text).unwrap();
+    assert_eq!(games.len(), 4);
+    assert!(!games[0].moves.is_empty());
+    assert_eq!(games[0].moves, games[1].moves);
+    assert_eq!(games[2].moves, games[3].moves);
+    let _ = std::fs::remove_file(record);
+}
+
+#[test]
+fn a_broken_external_engine_is_an_error() {
+    for cmd in [
+        "depth=1,cmd=/nonexistent/engine",
+        &format!("depth=1,cmd={BIN} perft 1"),
+    ] {
+        let o = run(&["match", "--first", "depth=1", "--second", cmd, "-n", "2"]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: cannot start a player"), "{err}");
+    }
+}
+
+#[test]
+fn openings_from_a_file_and_random_boards() {
+    let file = scratch("openings.txt");
+    std::fs::write(
+        &file,
+        "# two openings\nww3w/wb4/5w/6/6/b1w3 b\n2w3/6/6/6/1b4/b5 w\n",
+    )
+    .unwrap();
+    let v = json(&run(&[
+        "match",
+        "--first",
+        "depth=2",
+        "--second",
+        "depth=2",
+        "--openings",
+        file.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(v["games"], 4);
+    std::fs::write(&file, "ww3w/wb4/5w/6/6/b1w3 b\n6/6/6 b\n").unwrap();
+    let o = run(&[
+        "match",
+        "--first",
+        "depth=1",
+        "--second",
+        "depth=1",
+        "--openings",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 2: board field"), "{err}");
+    let _ = std::fs::remove_file(file);
+
+    let v = json(&run(&[
+        "match",
+        "--first",
+        "depth=1",
+        "--second",
+        "depth=1",
+        "--openings",
+        "random",
+        "--pieces",
+        "6",
+        "--max-diff",
+        "2",
+        "-n",
+        "4",
+        "--rules",
+        "pure",
+        "--max-plies",
+        "60",
+        "--json",
+    ]));
+    assert_eq!(
+        (v["games"].as_u64(), v["rules"].as_str()),
+        (Some(4), Some("pure"))
+    );
+}
+
+#[test]
+fn sprt_stops_early_and_text_output_summarises() {
+    let v = json(&run(&[
+        "match", "--first", "depth=3", "--second", "nodes=1", "--sprt", "0,200", "-n", "400", "-c",
+        "2", "--json",
+    ]));
+    assert_eq!(v["sprt"]["decision"], "H1", "{v}");
+    assert!(v["games"].as_u64().unwrap() < 400);
+    let o = run(&[
+        "match", "--first", "depth=2", "--second", "depth=1", "-n", "2",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(
+        text.contains("game    1") && text.contains("(W-D-L)") && text.contains("Elo"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["match", "--first", "depth=2", "--second", "speed=3"],
+        &["match", "--first", "", "--second", "depth=1"],
+        &[
+            "match",
+            "--first",
+            "depth=1,eval=fancy",
+            "--second",
+            "depth=1",
+        ],
+        &[
+            "match",
+            "--first",
+            "depth=1,threads=5000",
+            "--second",
+            "depth=1",
+        ],
+        &[
+            "match", "--first", "depth=1", "--second", "depth=1", "--sprt", "10,0",
+        ],
+        &[
+            "match", "--first", "depth=1", "--second", "depth=1", "--rules", "chess",
+        ],
+        &[
+            "match", "--first", "depth=1", "--second", "depth=1", "-c", "0",
+        ],
+        &[
+            "match", "--first", "depth=1", "--second", "depth=1", "-n", "0",
+        ],
+        &[
+            "match",
+            "--first",
+            "depth=1",
+            "--second",
+            "depth=1",
+            "--openings",
+            "random",
+            "--pieces",
+            "40",
+        ],
+        &[
+            "match",
+            "--first",
+            "depth=1,tb=/nonexistent",
+            "--second",
+            "depth=1",
+        ],
+        &[
+            "match",
+            "--first",
+            "depth=1",
+            "--second",
+            "depth=1",
+            "--openings",
+            "/nonexistent",
+        ],
+    ];
+    for args in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}

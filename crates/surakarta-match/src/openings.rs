@@ -59,8 +59,9 @@ pub fn splits(pieces: u32, max_difference: u32) -> Vec<u32> {
 /// `count` random boards as in the FuChou experiments: `pieces` pieces in
 /// total, the black count drawn uniformly from the splits whose difference
 /// is at most `max_difference` (10 pieces with difference 4 gives 3:7 …
-/// 7:3), every placement equally likely, Black to move. Boards where the
-/// game is already over are drawn again.
+/// 7:3), every placement equally likely; Black is to move on the first,
+/// third, … board and White on the others ("alternating Black or White
+/// first"). Boards where the game is already over are drawn again.
 pub fn random_boards(
     count: usize,
     pieces: u32,
@@ -78,13 +79,17 @@ pub fn random_boards(
     let mut boards = Vec::with_capacity(count);
     while boards.len() < count {
         let black = splits[rng.below(splits.len())];
-        let board =
-            random_position(&mut rng, black, pieces - black, Color::Black).map_err(|_| {
-                OpeningError::NoSplit {
-                    pieces,
-                    max_difference,
-                }
-            })?;
+        let turn = if boards.len() % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let board = random_position(&mut rng, black, pieces - black, turn).map_err(|_| {
+            OpeningError::NoSplit {
+                pieces,
+                max_difference,
+            }
+        })?;
         if board.outcome().is_none() {
             boards.push(board);
         }
@@ -140,7 +145,15 @@ mod tests {
         let boards = random_boards(200, 10, 4, 5).unwrap();
         assert_eq!(boards.len(), 200);
         let mut blacks = [0; 13];
-        for b in &boards {
+        for (i, b) in boards.iter().enumerate() {
+            assert_eq!(
+                b.turn(),
+                if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            );
             let black = b.pieces(Color::Black).count();
             let white = b.pieces(Color::White).count();
             assert_eq!(black + white, 10);

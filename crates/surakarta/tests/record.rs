@@ -614,3 +614,20 @@ proptest! {
         prop_assert_eq!(GameRecord::parse_all(&two), Ok(vec![record.clone(), record]));
     }
 }
+
+/// The example of docs/notation.md reads as three records and is exactly
+/// what they write.
+#[test]
+fn the_documented_example_is_canonical() {
+    let doc = include_str!("../../../docs/notation.md");
+    let section = &doc[doc.find("## Game records").expect("section")..];
+    let block = &section[section.find("```text\n").expect("example") + 8..];
+    let block = &block[..block.find("```").expect("end of example")];
+    let records = GameRecord::parse_all(block).unwrap();
+    assert_eq!(records.len(), 3);
+    assert_eq!(GameRecord::format_all(&records), block);
+    assert_eq!(records[0].result, GameResult::BlackWins);
+    assert_eq!(records[0].tag("Black"), Some("surakarta depth=6"));
+    assert_eq!(records[1].rules, Rules::ICGA);
+    assert_eq!(records[2].start.turn(), Color::White);
+}

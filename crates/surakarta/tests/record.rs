@@ -301,6 +301,14 @@ fn tags_and_hand_built_records() {
 }
 
 #[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "invalid tag name")]
+fn set_tag_rejects_invalid_names_in_debug() {
+    let mut record: GameRecord = "*".parse().unwrap();
+    record.set_tag("Bad name", "x");
+}
+
+#[test]
 #[cfg(not(debug_assertions))]
 fn set_tag_ignores_invalid_names_in_release() {
     let mut record: GameRecord = "*".parse().unwrap();

@@ -350,7 +350,7 @@ impl Reporter for Progress {
                 None => surakarta::GameResult::Draw,
             };
             let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
-            if let Err(e) = write!(file, "{record}\n").and_then(|()| file.flush()) {
+            if let Err(e) = writeln!(file, "{record}").and_then(|()| file.flush()) {
                 self.record_error
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())

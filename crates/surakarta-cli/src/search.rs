@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use surakarta::{Game, Position, Rules};
 use surakarta_search::{
-    bench, Engine, Info, Limits, Options, Score, ScoreKind, Techniques, Weights,
+    bench, Engine, Info, Limits, Options, Score, ScoreKind, Smp, Techniques, Weights,
 };
 
 /// Engine settings shared by `search`, `bench` and `engine`.
@@ -29,6 +29,10 @@ pub(crate) struct EngineArgs {
     /// of tt, aspiration, quiescence, killers, history, reductions.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub(crate) without: Vec<String>,
+    /// How several threads share the work: `siblings` (Young Brothers
+    /// Wait) or `lazy` (Lazy SMP).
+    #[arg(long, value_name = "MODE", default_value = "siblings")]
+    pub(crate) smp: String,
 }
 
 impl EngineArgs {
@@ -56,11 +60,18 @@ impl EngineArgs {
             };
             *flag = false;
         }
+        let smp = Smp::parse(&self.smp).ok_or_else(|| {
+            UsageError(format!(
+                "unknown --smp {:?}: expected siblings or lazy",
+                self.smp
+            ))
+        })?;
         Ok(Options {
             threads: self.threads,
             hash_mb: self.hash,
             weights,
             techniques,
+            smp,
         })
     }
 }

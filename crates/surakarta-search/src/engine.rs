@@ -45,6 +45,32 @@ pub struct Options {
     pub weights: Weights,
     /// Which search techniques are on.
     pub techniques: Techniques,
+    /// How more than one thread is used.
+    pub smp: Smp,
+}
+
+/// How a search uses more than one thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Smp {
+    /// Young Brothers Wait: after a node's first move, its other moves are
+    /// searched in parallel, sharing a rising alpha.
+    #[default]
+    Siblings,
+    /// Lazy SMP: helper threads run their own iterative deepening on the
+    /// root (every other one a ply deeper) and share only the
+    /// transposition table and history; the main thread's result counts.
+    Lazy,
+}
+
+impl Smp {
+    /// Reads `siblings` or `lazy`.
+    pub fn parse(text: &str) -> Option<Smp> {
+        match text {
+            "siblings" | "ybw" => Some(Smp::Siblings),
+            "lazy" => Some(Smp::Lazy),
+            _ => None,
+        }
+    }
 }
 
 impl Default for Options {
@@ -54,6 +80,7 @@ impl Default for Options {
             hash_mb: 64,
             weights: Weights::DEFAULT,
             techniques: Techniques::default(),
+            smp: Smp::Siblings,
         }
     }
 }
@@ -156,7 +183,7 @@ impl Engine {
             weights: self.options.weights,
             techniques: self.options.techniques,
             rules,
-            parallel: self.pool.is_some(),
+            parallel: self.pool.is_some() && self.options.smp == Smp::Siblings,
             user_stop: stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -253,76 +280,109 @@ impl Engine {
         let from = positions.len().saturating_sub(window + 1);
         let history: Vec<u64> = positions[from..].iter().map(|p| p.hash()).collect();
 
-        let mut worker = Worker::new(&shared, history);
-        worker.root_moves = root_moves.clone();
         let fallback = root_moves.as_ref().unwrap_or(&legal)[0];
+        let helpers = match self.options.smp {
+            Smp::Lazy => self.options.threads - 1,
+            Smp::Siblings => 0,
+        };
+        let pool = if helpers > 0 {
+            None
+        } else {
+            self.pool.as_ref()
+        };
         let mut best: Option<Info> = None;
-        for depth in 1..=max_depth as i32 {
-            let previous = best.as_ref().map(|i| i.score.0);
-            let mut delta = match previous {
-                Some(p)
-                    if shared.techniques.aspiration && depth >= 4 && !Score(p).is_decisive() =>
-                {
-                    // FuChou's window: wider when the score is larger, with a
-                    // floor so that it is never empty.
-                    20 + p.abs() / 8
-                }
-                _ => INFINITY,
-            };
-            let centre = previous.unwrap_or(0);
-            let (mut alpha, mut beta) = if delta >= INFINITY {
-                (-INFINITY, INFINITY)
-            } else {
-                (
-                    (centre - delta).max(-INFINITY),
-                    (centre + delta).min(INFINITY),
-                )
-            };
-            let mut pv = Pv::new();
-            let score = loop {
-                let score = match &self.pool {
-                    Some(pool) => {
-                        pool.install(|| worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None))
+        std::thread::scope(|scope| {
+            // Lazy SMP: helpers search the root on their own, every other
+            // one a ply deeper, filling the shared table for the main thread.
+            for helper in 1..=helpers {
+                let (shared, history) = (&shared, history.clone());
+                let root_moves = root_moves.clone();
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared, history);
+                    worker.root_moves = root_moves;
+                    for depth in (1 + helper % 2) as i32..=max_depth as i32 {
+                        let mut pv = Pv::new();
+                        worker.negamax(&root, depth, -INFINITY, INFINITY, 0, &mut pv, None);
+                        worker.flush_nodes();
+                        if shared.abort.load(Ordering::Relaxed) {
+                            break;
+                        }
                     }
-                    None => worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None),
+                });
+            }
+            let mut worker = Worker::new(&shared, history);
+            worker.root_moves = root_moves;
+            for depth in 1..=max_depth as i32 {
+                let previous = best.as_ref().map(|i| i.score.0);
+                let mut delta = match previous {
+                    Some(p)
+                        if shared.techniques.aspiration
+                            && depth >= 4
+                            && !Score(p).is_decisive() =>
+                    {
+                        // FuChou's window: wider when the score is larger, with a
+                        // floor so that it is never empty.
+                        20 + p.abs() / 8
+                    }
+                    _ => INFINITY,
                 };
-                worker.flush_nodes();
-                if shared.abort.load(Ordering::Relaxed) {
-                    break None;
-                }
-                delta = delta.saturating_mul(2);
-                if score <= alpha && alpha > -INFINITY {
-                    alpha = (score - delta).max(-INFINITY);
-                } else if score >= beta && beta < INFINITY {
-                    beta = (score + delta).min(INFINITY);
+                let centre = previous.unwrap_or(0);
+                let (mut alpha, mut beta) = if delta >= INFINITY {
+                    (-INFINITY, INFINITY)
                 } else {
-                    break Some(score);
+                    (
+                        (centre - delta).max(-INFINITY),
+                        (centre + delta).min(INFINITY),
+                    )
+                };
+                let mut pv = Pv::new();
+                let score = loop {
+                    let score = match pool {
+                        Some(pool) => pool.install(|| {
+                            worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None)
+                        }),
+                        None => worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None),
+                    };
+                    worker.flush_nodes();
+                    if shared.abort.load(Ordering::Relaxed) {
+                        break None;
+                    }
+                    delta = delta.saturating_mul(2);
+                    if score <= alpha && alpha > -INFINITY {
+                        alpha = (score - delta).max(-INFINITY);
+                    } else if score >= beta && beta < INFINITY {
+                        beta = (score + delta).min(INFINITY);
+                    } else {
+                        break Some(score);
+                    }
+                };
+                let Some(score) = score else { break };
+                let mut line = pv.moves();
+                if line.is_empty() {
+                    line.push(
+                        best.as_ref()
+                            .and_then(|i| i.pv.first().copied())
+                            .unwrap_or(fallback),
+                    );
                 }
-            };
-            let Some(score) = score else { break };
-            let mut line = pv.moves();
-            if line.is_empty() {
-                line.push(
-                    best.as_ref()
-                        .and_then(|i| i.pv.first().copied())
-                        .unwrap_or(fallback),
-                );
+                let report = info(depth as u32, Score(score), line);
+                on_info(&report);
+                let decided = Score(score).is_decisive()
+                    && matches!(Score(score).kind(), crate::ScoreKind::Win(n) | crate::ScoreKind::Loss(n) if n <= depth as u32);
+                best = Some(report);
+                if decided || soft_limit.is_some_and(|s| start.elapsed() >= s) {
+                    break;
+                }
+                if limits
+                    .nodes
+                    .is_some_and(|n| shared.nodes.load(Ordering::Relaxed) >= n)
+                {
+                    break;
+                }
             }
-            let report = info(depth as u32, Score(score), line);
-            on_info(&report);
-            let decided = Score(score).is_decisive()
-                && matches!(Score(score).kind(), crate::ScoreKind::Win(n) | crate::ScoreKind::Loss(n) if n <= depth as u32);
-            best = Some(report);
-            if decided || soft_limit.is_some_and(|s| start.elapsed() >= s) {
-                break;
-            }
-            if limits
-                .nodes
-                .is_some_and(|n| shared.nodes.load(Ordering::Relaxed) >= n)
-            {
-                break;
-            }
-        }
+            // The main thread has its answer: stop the helpers.
+            shared.abort.store(true, Ordering::Relaxed);
+        });
         let report = best.unwrap_or_else(|| info(0, Score::DRAW, vec![fallback]));
         let best_move = report.pv.first().copied().or(Some(fallback));
         let report = Info {

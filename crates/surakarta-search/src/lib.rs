@@ -37,7 +37,7 @@ pub mod score;
 mod search;
 pub mod tt;
 
-pub use engine::{Engine, Options, SearchError};
+pub use engine::{Engine, Options, SearchError, Smp};
 pub use eval::{evaluate, Weights};
 pub use limits::{Clock, Limits};
 pub use ordering::History;

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Bitboard, Color, Game, Position, Rules, Square};
 use surakarta_index::Scheme;
-use surakarta_search::{Engine, Limits, Options, Score, ScoreKind, Techniques};
+use surakarta_search::{Engine, Limits, Options, Score, ScoreKind, Smp, Techniques};
 use surakarta_tablebase::{Silent, Tablebase, Value};
 
 fn search(
@@ -145,28 +145,62 @@ fn random_position(rng: &mut SplitMix, us: u32, them: u32) -> Position {
 }
 
 /// With no table and no reductions, alpha-beta's root value does not depend
-/// on move order, so two threads must agree with one exactly.
+/// on move order, so two threads must agree with one exactly, whether they
+/// split siblings or run Lazy SMP (whose helpers then share only history).
 #[test]
-fn parallel_siblings_give_the_serial_value() {
+fn parallel_searches_give_the_serial_value() {
     let exact = Techniques {
         transposition: false,
         aspiration: false,
         reductions: false,
         ..Techniques::default()
     };
-    let options = |threads| Options {
+    let options = |threads, smp| Options {
         threads,
         techniques: exact,
+        smp,
         ..Options::default()
     };
-    let mut one = Engine::new(options(1)).unwrap();
-    let mut two = Engine::new(options(2)).unwrap();
+    let mut one = Engine::new(options(1, Smp::Siblings)).unwrap();
+    let mut siblings = Engine::new(options(2, Smp::Siblings)).unwrap();
+    let mut lazy = Engine::new(options(2, Smp::Lazy)).unwrap();
     for seed in 0..6 {
         let p = random_opening(seed, 10 + 3 * seed as usize);
         let a = search(&mut one, p, Rules::ICGA, Limits::depth(5));
-        let b = search(&mut two, p, Rules::ICGA, Limits::depth(5));
+        let b = search(&mut siblings, p, Rules::ICGA, Limits::depth(5));
+        let c = search(&mut lazy, p, Rules::ICGA, Limits::depth(5));
         assert_eq!(a.info.score, b.info.score, "{p}");
+        assert_eq!(a.info.score, c.info.score, "{p}");
     }
+}
+
+/// Lazy SMP with every technique on still finds the exact tablebase scores.
+#[test]
+fn lazy_smp_finds_exact_wins() {
+    let tb = tables(4);
+    let mut engine = Engine::new(Options {
+        threads: 2,
+        smp: Smp::Lazy,
+        ..Options::default()
+    })
+    .unwrap();
+    let mut rng = SplitMix::new(21);
+    let mut checked = 0;
+    for _ in 0..60 {
+        let p = random_position(&mut rng, 1, 1);
+        if p.outcome().is_some() {
+            continue;
+        }
+        let value = tb.probe_position(&p).unwrap();
+        let r = search(&mut engine, p, Rules::PURE, Limits::depth(9));
+        match value {
+            Value::Win(d) => assert_eq!(r.info.score, Score::win_at(d as usize), "{p}"),
+            Value::Loss(d) => assert_eq!(r.info.score, Score::loss_at(d as usize), "{p}"),
+            Value::Draw => assert!(!r.info.score.is_decisive(), "{p}: {}", r.info.score),
+        }
+        checked += usize::from(value != Value::Draw);
+    }
+    assert!(checked > 5, "{checked}");
 }
 
 #[test]

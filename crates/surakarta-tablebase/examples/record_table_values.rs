@@ -52,8 +52,18 @@ fn main() {
     }
     println!("| first position the tables cover | {player} won | drawn | lost |");
     println!("|---|---:|---:|---:|");
-    for verdict in ["table: player wins", "table: draw", "table: player loses", "never covered"] {
+    for verdict in [
+        "table: player wins",
+        "table: draw",
+        "table: player loses",
+        "never covered",
+    ] {
         let n = |r| counts.get(&(verdict, r)).copied().unwrap_or(0);
-        println!("| {verdict} | {} | {} | {} |", n("won"), n("drawn"), n("lost"));
+        println!(
+            "| {verdict} | {} | {} | {} |",
+            n("won"),
+            n("drawn"),
+            n("lost")
+        );
     }
 }

@@ -5,10 +5,14 @@
 //! input or a failure (one `error:` line on stderr; clap's own argument
 //! errors also exit 2, with a usage hint).
 
+mod capture_path;
+mod draw;
 mod engine;
 mod perft;
 mod progress;
 mod search;
+mod show;
+mod svg;
 mod tb;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +38,8 @@ enum Command {
     Engine(engine::EngineProtocolArgs),
     /// Search a fixed set of positions: node-count signature and speed.
     Bench(search::BenchArgs),
+    /// Draw a position or a game record (terminal text, optionally SVG).
+    Show(show::ShowArgs),
 }
 
 /// A failure the user must fix: printed as one line, exit code 2.
@@ -54,6 +60,7 @@ fn main() -> ExitCode {
         Command::Search(args) => search::run(args).map(|()| ExitCode::SUCCESS),
         Command::Engine(args) => engine::run(args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => search::run_bench(args).map(|()| ExitCode::SUCCESS),
+        Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

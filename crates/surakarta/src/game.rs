@@ -35,6 +35,23 @@ impl Game {
         }
     }
 
+    /// A game from parts its caller has already checked: `positions` is the
+    /// start followed by the position after each of `moves`, every move legal
+    /// and played before the game was over. Lets a replay that checked the
+    /// moves itself skip the per-move checks of [`Game::play`].
+    pub(crate) fn from_checked(rules: Rules, positions: Vec<Position>, moves: Vec<Move>) -> Game {
+        debug_assert_eq!(positions.len(), moves.len() + 1);
+        debug_assert!(moves
+            .iter()
+            .zip(positions.windows(2))
+            .all(|(&m, w)| w[0].is_legal(m) && w[0].after(m) == w[1]));
+        Game {
+            rules,
+            positions,
+            moves,
+        }
+    }
+
     /// The rule set.
     pub fn rules(&self) -> Rules {
         self.rules
@@ -80,28 +97,7 @@ impl Game {
     /// move loses; otherwise the rule set's repetition and no-capture limits
     /// end the game, adjudicated by piece count.
     pub fn outcome(&self) -> Option<Outcome> {
-        let pos = self.position();
-        if let Some(outcome) = pos.outcome() {
-            return Some(outcome);
-        }
-        let adjudicate = |termination| {
-            Rules::adjudicate(
-                pos.pieces(Color::Black).count(),
-                pos.pieces(Color::White).count(),
-                termination,
-            )
-        };
-        if let Some(limit) = self.rules.repetitions {
-            if self.repetitions() >= limit {
-                return Some(adjudicate(Termination::Repetition));
-            }
-        }
-        if let Some(limit) = self.rules.no_capture_plies {
-            if pos.halfmoves() >= limit {
-                return Some(adjudicate(Termination::NoCaptureLimit));
-            }
-        }
-        None
+        outcome_under(self.rules, self.position(), || self.repetitions())
     }
 
     /// The legal moves, or none if the game is over.
@@ -140,6 +136,39 @@ impl Game {
         self.positions.pop();
         Some(m)
     }
+}
+
+/// The outcome of a game under `rules` whose current position is `pos`, where
+/// `repetitions` tells how often `pos` (placement and side to move) has
+/// occurred in it, the current occurrence included; it is called only if the
+/// rules have a repetition limit. The one definition of the precedence that
+/// [`Game::outcome`] documents, shared with the game-record replay.
+pub(crate) fn outcome_under(
+    rules: Rules,
+    pos: &Position,
+    repetitions: impl FnOnce() -> u32,
+) -> Option<Outcome> {
+    if let Some(outcome) = pos.outcome() {
+        return Some(outcome);
+    }
+    let adjudicate = |termination| {
+        Rules::adjudicate(
+            pos.pieces(Color::Black).count(),
+            pos.pieces(Color::White).count(),
+            termination,
+        )
+    };
+    if let Some(limit) = rules.repetitions {
+        if repetitions() >= limit {
+            return Some(adjudicate(Termination::Repetition));
+        }
+    }
+    if let Some(limit) = rules.no_capture_plies {
+        if pos.halfmoves() >= limit {
+            return Some(adjudicate(Termination::NoCaptureLimit));
+        }
+    }
+    None
 }
 
 impl Default for Game {

@@ -11,6 +11,7 @@ mod moves;
 pub mod notation;
 mod perft;
 mod position;
+pub mod record;
 pub mod reference;
 mod rules;
 mod setup;
@@ -29,6 +30,7 @@ pub use perft::{divide, perft};
 pub use position::{
     MoveError, ParsePositionError, Position, PositionError, Undo, MAX_PIECES_PER_SIDE,
 };
+pub use record::{GameRecord, GameResult, ParseGameResultError, RecordError, RecordErrorKind};
 pub use rules::{Outcome, ParseRulesError, Rules, Termination};
 pub use setup::Setup;
 pub use square::{File, ParseSquareError, Rank, Square};

@@ -212,3 +212,148 @@ fn errors_exit_2_with_one_line() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Two games: a short opening, then the worked capture example.
+const RECORDS: &str = r#"[Event "opening"]
+[Black "alice"]
+[White "bob"]
+[Result "*"]
+
+1. b2-b3 e5-e4 2. b3-c4 f5-e5 *
+
+[Event "capture"]
+[Black "carol"]
+[White "dave"]
+[Rules "pure"]
+[Start "ww3w/wb4/5w/6/6/b1w3 b"]
+[Result "*"]
+
+1. b5xb6 a5-b5 *
+"#;
+
+#[test]
+fn record_last_game_final_position() {
+    let dir = scratch("record");
+    let file = dir.join("games.txt");
+    std::fs::write(&file, RECORDS).unwrap();
+    let svg = dir.join("last.svg");
+    let o = run(&[
+        "show",
+        file.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Tags above the board, in file order.
+    let head: Vec<&str> = out.lines().take(7).collect();
+    assert_eq!(
+        head,
+        [
+            "game 2 of 2",
+            "Event: capture",
+            "Black: carol",
+            "White: dave",
+            "Rules: pure",
+            "Start: ww3w/wb4/5w/6/6/b1w3 b 0 1",
+            "Result: *",
+        ]
+    );
+    // The final position, the last move (a step) marked.
+    assert!(
+        out.contains("6  w  b  .  .  .  w\n5 (.)[w] .  .  .  .\n"),
+        "{out}"
+    );
+    assert!(out.contains("last move (ply 2 of 2): a5-b5"), "{out}");
+    assert!(
+        out.contains("position: wb3w/1w4/5w/6/6/b1w3 b 1 2"),
+        "{out}"
+    );
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(picture.matches("class=\"piece ").count(), 7);
+    assert!(picture.contains("class=\"move\""));
+    assert!(!picture.contains("class=\"capture-path\""));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn record_game_and_ply() {
+    let dir = scratch("ply");
+    let file = dir.join("games.txt");
+    std::fs::write(&file, RECORDS).unwrap();
+    let f = file.to_str().unwrap();
+
+    let o = run(&["show", f, "--game", "1", "--ply", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("game 1 of 2\nEvent: opening\nBlack: alice\nWhite: bob\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("4  .  . [b] .  w  .\n3  . (.) .  .  .  .\n"),
+        "{out}"
+    );
+    assert!(out.contains("last move (ply 3 of 4): b3-c4"), "{out}");
+
+    // Ply 0: the start, nothing marked.
+    let o = run(&["show", f, "--game", "1", "--ply", "0"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("position: wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1"),
+        "{out}"
+    );
+    assert!(!out.contains("last move"), "{out}");
+    assert!(!out.contains('(') && !out.contains('['), "{out}");
+
+    // The capture that led to ply 1 is drawn with its path, found in the
+    // position before it.
+    let o = run(&["show", f, "--ply", "1"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("6  w [b] .  .  .  w\n5  w (.) .  .  .  .\n"),
+        "{out}"
+    );
+    assert!(out.contains("path: b5 c5 d5 e5 f5 ~ e6"), "{out}");
+
+    // --move highlights a move of the shown position instead.
+    let o = run(&["show", f, "--ply", "1", "--move", "a5xb6"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("highlighted move: a5xb6"), "{out}");
+    assert!(!out.contains("last move"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn record_errors_exit_2_with_one_line() {
+    let dir = scratch("record-errors");
+    let file = dir.join("games.txt");
+    std::fs::write(&file, RECORDS).unwrap();
+    let f = file.to_str().unwrap();
+    assert_usage_error(
+        &run(&["show", f, "--ply", "3"]),
+        "--ply 3 is beyond the end of the game (2 plies)",
+    );
+    assert_usage_error(
+        &run(&["show", f, "--game", "1", "--ply", "5"]),
+        "--ply 5 is beyond the end of the game (4 plies)",
+    );
+    assert_usage_error(&run(&["show", f, "--game", "3"]), "holds 2 games");
+    assert_usage_error(&run(&["show", f, "--game", "0"]), "holds 2 games");
+    assert_usage_error(&run(&["show", f, "--move", "b2-b3"]), "no piece on b2");
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "[Event \"x\"]\n\n1. b2-b3 e5-e4 2. b3-b5 *\n").unwrap();
+    let o = run(&["show", bad.to_str().unwrap()]);
+    assert_usage_error(&o, "line 3: ply 3: b3-b5: illegal move");
+    assert!(stderr(&o).contains("bad.txt"), "{}", stderr(&o));
+
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "\n").unwrap();
+    assert_usage_error(
+        &run(&["show", empty.to_str().unwrap()]),
+        "no game in the file",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -9,6 +9,7 @@ mod capture_path;
 mod draw;
 mod engine;
 mod perft;
+mod play;
 mod progress;
 mod search;
 mod show;
@@ -40,6 +41,8 @@ enum Command {
     Bench(search::BenchArgs),
     /// Draw a position or a game record (terminal text, optionally SVG).
     Show(show::ShowArgs),
+    /// Play against the engine in the terminal (commands on stdin).
+    Play(play::PlayArgs),
 }
 
 /// A failure the user must fix: printed as one line, exit code 2.
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => engine::run(args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => search::run_bench(args).map(|()| ExitCode::SUCCESS),
         Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -421,10 +421,21 @@ impl Session {
         self.draw();
     }
 
+    /// Lists the legal moves, captures first.
     fn list_moves(&self) {
         let moves = self.game.legal_moves();
-        let text: Vec<String> = moves.iter().map(Move::to_string).collect();
-        println!("{} legal moves: {}", moves.len(), text.join(" "));
+        let (captures, steps): (Vec<Move>, Vec<Move>) = moves.iter().partition(|m| m.is_capture());
+        let join = |list: &[Move]| match list {
+            [] => "none".to_string(),
+            _ => list
+                .iter()
+                .map(Move::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        println!("{} legal moves", moves.len());
+        println!("  captures: {}", join(&captures));
+        println!("  steps: {}", join(&steps));
     }
 
     /// Takes back moves up to and including the person's last one, so that
@@ -465,10 +476,11 @@ impl Session {
                 println!("game over: {} wins ({loser} ran out of time)", !loser);
             }
             End::Resigned(loser) => println!("game over: {} wins ({loser} resigned)", !loser),
-            End::Abandoned => println!(
-                "game left unfinished after {} plies",
-                self.game.moves().len()
-            ),
+            End::Abandoned => {
+                let plies = self.game.moves().len();
+                let unit = if plies == 1 { "ply" } else { "plies" };
+                println!("game left unfinished after {plies} {unit}");
+            }
         }
     }
 
@@ -509,9 +521,16 @@ impl Session {
     }
 }
 
+/// Moves of the principal variation shown while the engine thinks (more
+/// would wrap the line).
+const SHOWN_PV: usize = 6;
+
 /// One finished iteration of the engine, for the person watching.
 fn info_text(info: &Info) -> String {
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    let mut pv: Vec<String> = info.pv.iter().take(SHOWN_PV).map(Move::to_string).collect();
+    if info.pv.len() > SHOWN_PV {
+        pv.push("...".into());
+    }
     format!(
         "depth {} score {} nodes {} time {} ms pv {}",
         info.depth,

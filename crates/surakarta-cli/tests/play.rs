@@ -115,7 +115,10 @@ fn undo_takes_back_a_move_pair() {
         ),
         "{after}"
     );
-    assert!(after.contains("16 legal moves: "), "{after}");
+    assert!(
+        after.contains("16 legal moves\n  captures: none\n  steps: a2-a3 a2-b3 "),
+        "{after}"
+    );
     assert!(after.contains("you play c2-c3"), "{after}");
 }
 

@@ -645,24 +645,13 @@ impl<'a> Parser<'a> {
 }
 
 /// The tags of a game as they are read.
+#[derive(Default)]
 struct Header {
     tags: Vec<(String, String)>,
     names: HashSet<String>,
     rules: Rules,
     start: Position,
     result: Option<GameResult>,
-}
-
-impl Default for Header {
-    fn default() -> Header {
-        Header {
-            tags: Vec::new(),
-            names: HashSet::new(),
-            rules: Rules::default(),
-            start: Position::new(),
-            result: None,
-        }
-    }
 }
 
 impl Header {
@@ -845,5 +834,64 @@ impl Movetext {
         self.replay.advance(m, next);
         self.moves.push(m);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// The replay's constant-time outcome is `Game::outcome` at every
+        /// ply, on sparse positions where random play repeats positions.
+        #[test]
+        fn replay_outcome_is_game_outcome(
+            fen in prop::sample::select(vec![
+                "6/6/2w3/6/1b4/b5 b",
+                "w5/6/6/6/6/5b b 30 4",
+                "1w4/6/6/2b3/6/w4b w",
+                "ww4/6/6/6/6/4bb b",
+                "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b",
+            ]),
+            rules in prop::sample::select(vec![
+                Rules::ICGA,
+                Rules::PKU,
+                Rules::PURE,
+                Rules { repetitions: Some(2), no_capture_plies: None },
+                Rules { repetitions: Some(4), no_capture_plies: Some(60) },
+            ]),
+            choices in prop::collection::vec(any::<u8>(), 0..200),
+        ) {
+            let start: Position = fen.parse().unwrap();
+            let mut game = Game::new(start, rules);
+            let mut replay = Replay::new(rules, start);
+            for c in choices {
+                prop_assert_eq!(replay.outcome(), game.outcome(), "{:?}", game.moves());
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[c as usize % moves.len()];
+                game.play(m).unwrap();
+                replay.advance(m, *game.position());
+            }
+            prop_assert_eq!(replay.outcome(), game.outcome());
+        }
+    }
+
+    #[test]
+    fn replay_sees_repetitions() {
+        let mut game = Game::new(Position::new(), Rules::ICGA);
+        let mut replay = Replay::new(Rules::ICGA, Position::new());
+        for m in "b2-b3 e5-e4 b3-b2 e4-e5 b2-b3 e5-e4 b3-b2 e4-e5".split_whitespace() {
+            assert_eq!(replay.outcome(), None);
+            let m = game.play_text(m).unwrap();
+            replay.advance(m, *game.position());
+        }
+        assert!(game.outcome().is_some());
+        assert_eq!(replay.outcome(), game.outcome());
     }
 }

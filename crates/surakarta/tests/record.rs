@@ -1,0 +1,641 @@
+//! Game records: round trips, multi-game files, every error with its line,
+//! and random legal games through `Display` and back.
+
+use proptest::prelude::*;
+use surakarta::record::{MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT, RECORD_LINE_WIDTH};
+use surakarta::{
+    Color, Game, GameError, GameRecord, GameResult, Move, MoveError, Outcome, ParseMoveError,
+    Position, RecordError, RecordErrorKind, Rules, Square, Termination,
+};
+
+fn game(start: &str, rules: Rules, moves: &str) -> Game {
+    let mut game = Game::new(start.parse().unwrap(), rules);
+    for m in moves.split_whitespace() {
+        game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    game
+}
+
+const START: &str = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1";
+
+/// Writes the record, reads it back, and checks both agree with the game.
+fn round_trip(game: &Game) -> GameRecord {
+    let record = GameRecord::from_game(game);
+    let text = record.to_string();
+    let back: GameRecord = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back, record, "{text}");
+    assert_eq!(back.to_string(), text);
+    assert_eq!(back.to_game().as_ref(), Ok(game), "{text}");
+    record
+}
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+#[test]
+fn round_trip_from_the_start_with_a_capture() {
+    let g = game(START, Rules::ICGA, "b2-b3 e5-e4 b3-c4 c6xc4 b1-b2");
+    let record = round_trip(&g);
+    assert!(record.moves[3].is_capture());
+    assert_eq!(record.result, GameResult::Unfinished);
+    assert_eq!(
+        record.to_string(),
+        "[Rules \"icga\"]\n\
+         [Start \"wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1\"]\n\
+         [Result \"*\"]\n\
+         \n\
+         1. b2-b3 e5-e4 2. b3-c4 c6xc4 3. b1-b2 *\n"
+    );
+}
+
+#[test]
+fn round_trip_white_to_move_numbers_from_the_start_position() {
+    // White to move at move 7: the first move is "7...", the next black move is 8.
+    let g = game(
+        "wb3w/w5/5w/6/6/b1w3 w 3 7",
+        Rules::PKU,
+        "a5-a4 b6-c6 a4-a3 c6-d6",
+    );
+    let record = round_trip(&g);
+    let text = record.to_string();
+    assert!(
+        text.ends_with("\n7... a5-a4 8. b6-c6 a4-a3 9. c6-d6 *\n"),
+        "{text}"
+    );
+    assert_eq!(record.tag("Rules"), Some("pku"));
+    assert_eq!(record.tag("Start"), Some("wb3w/w5/5w/6/6/b1w3 w 3 7"));
+    assert_eq!(record.start.turn(), Color::White);
+}
+
+#[test]
+fn round_trip_finished_games() {
+    // No pieces left: Black wins.
+    let g = game(
+        "6/6/2w3/6/1b4/b5 b",
+        Rules::ICGA,
+        "a1-b1 c4-c3 b1-c2 c3-d2 b2xd2",
+    );
+    let record = round_trip(&g);
+    assert_eq!(record.result, GameResult::BlackWins);
+    assert_eq!(record.tag("Result"), Some("1-0"));
+    assert_eq!(record.tag("Termination"), Some("no pieces left"));
+
+    // Threefold repetition: a draw.
+    let shuffle = "b2-b3 e5-e4 b3-b2 e4-e5 ";
+    let g = game(START, Rules::ICGA, &shuffle.repeat(2));
+    let record = round_trip(&g);
+    assert_eq!(record.result, GameResult::Draw);
+    assert_eq!(record.tag("Termination"), Some("repetition"));
+
+    // A custom rule set, written in its canonical form.
+    let rules: Rules = "repetitions=5,no-capture=6".parse().unwrap();
+    let g = game(START, rules, "b2-b3 e5-e4 b3-b2 e4-e5 b2-b3 e5-e4");
+    let record = round_trip(&g);
+    assert_eq!(record.tag("Rules"), Some("repetitions=5,no-capture=6"));
+    assert_eq!(record.tag("Termination"), Some("no-capture limit"));
+    assert_eq!(record.result, GameResult::Draw);
+}
+
+#[test]
+fn long_games_wrap_at_80_columns() {
+    let shuffle = "b2-b3 e5-e4 b3-b2 e4-e5 ";
+    let g = game(START, Rules::PURE, &shuffle.repeat(12));
+    let record = round_trip(&g);
+    let text = record.to_string();
+    let movetext: Vec<&str> = text.lines().skip_while(|l| !l.is_empty()).skip(1).collect();
+    assert!(movetext.len() > 3, "{text}");
+    for line in &movetext {
+        assert!(line.len() <= RECORD_LINE_WIDTH, "{line:?}");
+        assert!(!line.ends_with(' ') && !line.ends_with('.'), "{line:?}");
+    }
+    assert!(movetext[0].starts_with("1. b2-b3 e5-e4 2. b3-b2 e4-e5 3. b2-b3"));
+    assert!(
+        movetext[movetext.len() - 1].ends_with("24. b3-b2 e4-e5 *"),
+        "{text}"
+    );
+}
+
+#[test]
+fn input_forms_are_read_leniently() {
+    let expected = game(START, Rules::ICGA, "b2-b3 e5-e4 b3-c4 c6xc4 b1-b2");
+    let texts = [
+        // No numbers, bare moves, one line.
+        "b2b3 e5e4 b3c4 c6c4 b1b2 *",
+        // Numbers joined to moves, "...", comments on and across lines, CRLF.
+        "\u{feff}{opening}\r\n1.b2-b3 {a\r\nlong [comment]\r\n} e5-e4\r\n\r\n2. b3-c4 2... c6xc4{x}3.b1-b2 * {done}\r\n",
+        // Numbers that are wrong are ignored; "N. ..." for a White move.
+        "7. b2-b3 7. ... e5-e4 1. b3-c4 99... c6xc4 1. b1-b2 *\n\n\n",
+    ];
+    for text in texts {
+        let record: GameRecord = text.parse().unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert!(record.tags.is_empty());
+        assert_eq!(record.moves, expected.moves(), "{text:?}");
+        assert_eq!(record.to_game().as_ref(), Ok(&expected));
+        assert_eq!(
+            record.to_string(),
+            "1. b2-b3 e5-e4 2. b3-c4 c6xc4 3. b1-b2 *\n"
+        );
+    }
+
+    // Spaces in tag lines, no blank line before the movetext, blank lines among
+    // tags, escapes, and tag values in canonical form.
+    let text = "  [Event   \"a \\\"big\\\" \\\\ match\" ]  \n\n\
+                [Rules \" icga , no-capture=50 \"]\n\
+                [Start \"ww3w/wb4/5w/6/6/b1w3   b\"]\n\
+                [Result\"1-0\"]\n\
+                1. b5xb6 1-0\n";
+    let record: GameRecord = text.parse().unwrap();
+    assert_eq!(record.tag("Event"), Some("a \"big\" \\ match"));
+    assert_eq!(record.tag("Rules"), Some("icga"));
+    assert_eq!(record.tag("Start"), Some("ww3w/wb4/5w/6/6/b1w3 b 0 1"));
+    assert_eq!(record.tag("event"), None);
+    assert_eq!(record.result, GameResult::BlackWins);
+    assert_eq!(record.moves, [Move::capture(sq("b5"), sq("b6"))]);
+    assert_eq!(
+        record.to_string(),
+        "[Event \"a \\\"big\\\" \\\\ match\"]\n\
+         [Rules \"icga\"]\n\
+         [Start \"ww3w/wb4/5w/6/6/b1w3 b 0 1\"]\n\
+         [Result \"1-0\"]\n\
+         \n\
+         1. b5xb6 1-0\n"
+    );
+    assert_eq!(record.to_string().parse::<GameRecord>(), Ok(record));
+}
+
+#[test]
+fn unfinished_games_take_any_result() {
+    for result in GameResult::ALL {
+        let text = format!("[Result \"{result}\"]\n\n1. b2-b3 {result}\n");
+        let record: GameRecord = text.parse().unwrap();
+        assert_eq!(record.result, result);
+        assert_eq!(record.to_string().parse::<GameRecord>(), Ok(record));
+    }
+}
+
+#[test]
+fn game_results() {
+    for (text, result) in [
+        ("1-0", GameResult::BlackWins),
+        ("0-1", GameResult::WhiteWins),
+        ("1/2-1/2", GameResult::Draw),
+        ("*", GameResult::Unfinished),
+    ] {
+        assert_eq!(text.parse::<GameResult>(), Ok(result));
+        assert_eq!(result.as_str(), text);
+        assert_eq!(result.to_string(), text);
+    }
+    for bad in ["", "1-1", "½-½", "1/2", " *", "0-1 "] {
+        assert!(bad.parse::<GameResult>().is_err(), "{bad:?}");
+    }
+    let win = |c| Some(Outcome::win(c, Termination::NoMoves));
+    assert_eq!(
+        GameResult::from_outcome(win(Color::Black)),
+        GameResult::BlackWins
+    );
+    assert_eq!(
+        GameResult::from_outcome(win(Color::White)),
+        GameResult::WhiteWins
+    );
+    let draw = Rules::adjudicate(3, 3, Termination::Repetition);
+    assert_eq!(GameResult::from_outcome(Some(draw)), GameResult::Draw);
+    assert_eq!(GameResult::from_outcome(None), GameResult::Unfinished);
+}
+
+#[test]
+fn parse_all_reads_a_file_of_games() {
+    let file = "\n\
+        [Event \"one\"]\n\
+        [Result \"1/2-1/2\"]\n\
+        \n\
+        1. b2-b3 e5-e4 1/2-1/2\n\
+        \n\
+        \n\
+        [Event \"two\"]\n\
+        [Start \"wb3w/w5/5w/6/6/b1w3 w 0 4\"]\n\
+        \n\
+        4... a5-a4\n\
+        5. a1-b1 *\n\
+        b2-c3 0-1\n\
+        [Event \"four\"]\n\
+        [Rules \"pure\"]\n\
+        \n\
+        *\n";
+    let records = GameRecord::parse_all(file).unwrap();
+    assert_eq!(records.len(), 4);
+    assert_eq!(records[0].tag("Event"), Some("one"));
+    assert_eq!(records[0].moves.len(), 2);
+    assert_eq!(records[0].result, GameResult::Draw);
+    assert_eq!(records[1].start.turn(), Color::White);
+    assert_eq!(records[1].moves.len(), 2);
+    assert!(records[2].tags.is_empty());
+    assert_eq!(records[2].result, GameResult::WhiteWins);
+    assert_eq!(records[3].rules, Rules::PURE);
+    assert!(records[3].moves.is_empty());
+
+    let written = GameRecord::format_all(&records);
+    assert_eq!(GameRecord::parse_all(&written), Ok(records.clone()));
+    assert!(written.contains("1/2-1/2\n\n[Event \"two\"]"), "{written}");
+
+    assert_eq!(GameRecord::parse_all(""), Ok(vec![]));
+    assert_eq!(GameRecord::parse_all("\n \n\t\n"), Ok(vec![]));
+    assert_eq!(GameRecord::format_all(&[]), "");
+
+    // A single record is exactly one game.
+    let err = file.parse::<GameRecord>().unwrap_err();
+    assert_eq!(
+        err,
+        RecordError {
+            line: 8,
+            kind: RecordErrorKind::ExtraGame
+        }
+    );
+    let err = "\n\n".parse::<GameRecord>().unwrap_err();
+    assert_eq!((err.line, err.kind), (1, RecordErrorKind::NoGame));
+}
+
+#[test]
+fn tags_and_hand_built_records() {
+    let g = game(START, Rules::ICGA, "b2-b3");
+    let mut record = GameRecord::from_game(&g);
+    let names: Vec<&str> = record.tags.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Rules", "Start", "Result"]);
+    record.set_tag("White", "someone");
+    record.set_tag("Rules", "ignored: written from the field");
+    record.set_tag("White", "someone else");
+    assert_eq!(record.tag("White"), Some("someone else"));
+    assert_eq!(record.tags.len(), 4);
+    record.rules = Rules::PKU;
+    let back: GameRecord = record.to_string().parse().unwrap();
+    assert_eq!(back.tag("Rules"), Some("pku"));
+    assert_eq!(back.rules, Rules::PKU);
+
+    // Fields that differ from the defaults are written even without tags; a
+    // line break in a value is written as a space.
+    let mut bare = GameRecord {
+        tags: vec![("Note".into(), "two\nlines".into())],
+        rules: Rules::PURE,
+        start: "wb3w/w5/5w/6/6/b1w3 w 0 1".parse().unwrap(),
+        moves: vec![],
+        result: GameResult::Unfinished,
+    };
+    let back: GameRecord = bare.to_string().parse().unwrap();
+    assert_eq!(back.tag("Note"), Some("two lines"));
+    assert_eq!((back.rules, back.start), (bare.rules, bare.start));
+
+    // to_game checks hand-built records.
+    bare.moves = vec![Move::step(sq("a1"), sq("a2"))];
+    assert!(matches!(
+        bare.to_game(),
+        Err(GameError::Move(MoveError::NotYourPiece { .. }))
+    ));
+    let over = GameRecord {
+        tags: vec![],
+        rules: Rules::ICGA,
+        start: "6/6/6/6/6/b5 w".parse().unwrap(),
+        moves: vec![Move::step(sq("a1"), sq("a2"))],
+        result: GameResult::BlackWins,
+    };
+    assert!(matches!(over.to_game(), Err(GameError::GameOver(_))));
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "invalid tag name")]
+fn set_tag_rejects_invalid_names_in_debug() {
+    let mut record: GameRecord = "*".parse().unwrap();
+    record.set_tag("Bad name", "x");
+}
+
+#[test]
+#[cfg(not(debug_assertions))]
+fn set_tag_ignores_invalid_names_in_release() {
+    let mut record: GameRecord = "*".parse().unwrap();
+    record.set_tag("Bad name", "x");
+    record.set_tag("", "x");
+    assert!(record.tags.is_empty());
+}
+
+/// Reads `text`, which must fail on `line` with `kind`.
+#[track_caller]
+fn fails(text: &str, line: usize, kind: RecordErrorKind) {
+    let err = GameRecord::parse_all(text).unwrap_err();
+    assert_eq!(err, RecordError { line, kind }, "{text:?}: {err}");
+}
+
+#[test]
+fn every_error_names_its_line() {
+    use RecordErrorKind::*;
+    let syntax = |text: &str, problem| TagSyntax {
+        text: text.into(),
+        problem,
+    };
+    fails(
+        "\n[Event x]\n\n*",
+        2,
+        syntax(
+            "[Event x]",
+            "expected a value in double quotes after the tag name",
+        ),
+    );
+    fails(
+        "[Event \"x\"\n\n*",
+        1,
+        syntax("[Event \"x\"", "expected ']' after the value"),
+    );
+    fails(
+        "[A \"1\"]\n[Event \"x\"] z\n\n*",
+        2,
+        syntax("[Event \"x\"] z", "unexpected text after ']'"),
+    );
+    fails("[Ev-ent \"x\"]\n\n*", 1, TagName("Ev-ent".into()));
+    fails("[ \"x\"]\n\n*", 1, TagName("".into()));
+    fails("[Événement \"x\"]\n\n*", 1, TagName("Événement".into()));
+    fails(
+        "[A \"1\"]\n\n[Event \"x]\n\n*",
+        3,
+        UnterminatedQuote("Event".into()),
+    );
+    fails("[Event \"x\\\"]\n*", 1, UnterminatedQuote("Event".into()));
+    fails(
+        "[Event \"a\\nb\"]\n*",
+        1,
+        BadEscape {
+            tag: "Event".into(),
+            found: 'n',
+        },
+    );
+    fails(
+        "[Event \"a\"]\n[Site \"b\"]\n[Event \"c\"]\n*",
+        3,
+        DuplicateTag("Event".into()),
+    );
+    let many: String = (0..=MAX_RECORD_TAGS)
+        .map(|i| format!("[T{i} \"\"]\n"))
+        .collect();
+    fails(&many, MAX_RECORD_TAGS + 1, TooManyTags);
+    let rules_err = "ICGA".parse::<surakarta::Rules>().unwrap_err();
+    fails("[Rules \"ICGA\"]\n\n*", 1, Rules(rules_err));
+    let start_err = "6/6/6/6/6/b5 b".parse::<Position>().unwrap_err();
+    fails(
+        "[A \"\"]\n[Start \"6/6/6/6/6/b5 b\"]\n\n*",
+        2,
+        Start(start_err),
+    );
+    let result_err = "1:0".parse::<GameResult>().unwrap_err();
+    fails("[Result \"1:0\"]\n\n1:0", 1, ResultTag(result_err));
+
+    fails("1. b2-b3\n2.. e5-e4 *", 2, MoveNumber("2..".into()));
+    fails("1 b2-b3 *", 1, MoveNumber("1".into()));
+    fails("1.. b2-b3 *", 1, MoveNumber("1..".into()));
+    fails("1/2 *", 1, MoveNumber("1/2".into()));
+    fails(
+        "1. b2-b3 e5-e4\n2. b3-b9 *",
+        2,
+        Move {
+            ply: 3,
+            text: "b3-b9".into(),
+            error: MoveError::Syntax(ParseMoveError("b3-b9".into())),
+        },
+    );
+    fails(
+        "b2-b3 hello *",
+        1,
+        Move {
+            ply: 2,
+            text: "hello".into(),
+            error: MoveError::Syntax(ParseMoveError("hello".into())),
+        },
+    );
+    fails(
+        "b2-b3 }\n*",
+        1,
+        Move {
+            ply: 2,
+            text: "}".into(),
+            error: MoveError::Syntax(ParseMoveError("}".into())),
+        },
+    );
+    fails(
+        "[Event \"e\"]\n\n1. b2-b3 e5-e4\n2. b3-b4 b4-b5 *",
+        4,
+        Move {
+            ply: 4,
+            text: "b4-b5".into(),
+            error: MoveError::NotYourPiece {
+                move_text: "b4-b5".into(),
+                from: sq("b4"),
+                owner: Color::Black,
+                turn: Color::White,
+            },
+        },
+    );
+    fails(
+        "1. b2xb3 *",
+        1,
+        Move {
+            ply: 1,
+            text: "b2xb3".into(),
+            error: MoveError::WrongKind {
+                given: "b2xb3".into(),
+                actual: surakarta::Move::step(sq("b2"), sq("b3")),
+            },
+        },
+    );
+    fails(
+        "1. b1-b3 *",
+        1,
+        Move {
+            ply: 1,
+            text: "b1-b3".into(),
+            error: MoveError::Illegal("b1-b3".into()),
+        },
+    );
+    let no_pieces = Outcome::win(Color::Black, Termination::NoPieces);
+    fails(
+        "[Start \"6/6/2w3/6/1b4/b5 b\"]\n\n1. a1-b1 c4-c3 2. b1-c2 c3-d2\n3. b2xd2 d2-d3 1-0",
+        4,
+        MoveAfterEnd {
+            ply: 6,
+            text: "d2-d3".into(),
+            outcome: no_pieces,
+        },
+    );
+
+    let pure_shuffle = format!(
+        "[Rules \"pure\"]\n\n{}*",
+        "b2-b3 e5-e4 b3-b2 e4-e5 ".repeat(MAX_RECORD_MOVES / 4 + 1)
+    );
+    fails(&pure_shuffle, 3, TooManyMoves);
+    let mut huge = "*".to_string();
+    huge.push_str(&" ".repeat(MAX_RECORD_TEXT));
+    fails(&huge, 1, TooLong(MAX_RECORD_TEXT + 1));
+
+    fails("b2-b3 {never\nclosed\n\n", 1, UnterminatedComment);
+    fails("b2-b3\n* {after the result\n}", 2, UnterminatedComment);
+    fails("[Event \"e\"]\n\nb2-b3\n\n", 3, MissingResult);
+    fails("[Event \"e\"]\n", 1, MissingResult);
+    fails("b2-b3 e5-e4\n[Event \"next\"]\n\n*", 1, MissingResult);
+    fails(
+        "b2-b3 *\ne5-e4 *",
+        2,
+        Move {
+            ply: 1,
+            text: "e5-e4".into(),
+            error: MoveError::NotYourPiece {
+                move_text: "e5-e4".into(),
+                from: sq("e5"),
+                owner: Color::White,
+                turn: Color::Black,
+            },
+        },
+    );
+    fails("b2-b3 * e5-e4", 1, TextAfterResult("e5-e4".into()));
+    fails("b2-b3 1-0 {ok} 1-0", 1, TextAfterResult("1-0".into()));
+    fails(
+        "[Result \"1-0\"]\n\nb2-b3\ne5-e4 0-1",
+        4,
+        ResultMismatch {
+            tag: GameResult::BlackWins,
+            token: GameResult::WhiteWins,
+        },
+    );
+    fails(
+        "[Start \"6/6/2w3/6/1b4/b5 b\"]\n\n1. a1-b1 c4-c3 2. b1-c2 c3-d2\n3. b2xd2\n0-1",
+        5,
+        ResultContradicts {
+            result: GameResult::WhiteWins,
+            outcome: no_pieces,
+        },
+    );
+    let repetition = surakarta::Rules::adjudicate(12, 12, Termination::Repetition);
+    fails(
+        &format!("{}*", "b2-b3 e5-e4 b3-b2 e4-e5 ".repeat(2)),
+        1,
+        ResultContradicts {
+            result: GameResult::Unfinished,
+            outcome: repetition,
+        },
+    );
+}
+
+#[test]
+fn error_messages() {
+    let msg = |text: &str| GameRecord::parse_all(text).unwrap_err().to_string();
+    assert_eq!(
+        msg("[Event \"e\"]\n\n1. b2-b3 e5-e4\n2. b3-b4 b4-b5 *"),
+        "line 4: ply 4: b4-b5: the piece on b4 is black's, and it is white's move"
+    );
+    assert_eq!(
+        msg("[Start \"6/6/2w3/6/1b4/b5 b\"]\n\na1-b1 c4-c3 b1-c2 c3-d2 b2xd2 0-1"),
+        "line 3: the result 0-1 contradicts the end of the game: black wins (no pieces left), so the result is 1-0"
+    );
+    assert_eq!(
+        msg("[Start \"6/6/2w3/6/1b4/b5 b\"]\n\na1-b1 c4-c3 b1-c2 c3-d2 b2xd2 d2-d3 1-0"),
+        "line 3: ply 6: d2-d3 is played after the game ended: black wins (no pieces left)"
+    );
+    assert_eq!(
+        msg("[Event \"a\\tb\"]"),
+        "line 1: tag Event: invalid escape '\\t' in the value (only \\\" and \\\\ are allowed)"
+    );
+    assert_eq!(
+        msg("b2-b3"),
+        "line 1: the movetext has no result token (1-0, 0-1, 1/2-1/2 or *) at its end"
+    );
+    assert_eq!(
+        msg("[Result \"1-0\"]\n\n0-1"),
+        "line 3: the result token 0-1 disagrees with the Result tag 1-0"
+    );
+    assert_eq!(
+        msg("1.. *"),
+        "line 1: invalid move number \"1..\": expected a number followed by '.' or '...', like 12. or 12..."
+    );
+    // Long input is cut in messages.
+    let long = format!("{} *", "x".repeat(1000));
+    assert!(msg(&long).len() < 200);
+}
+
+/// A start position for random games: the start, White to move, or sparse.
+fn arb_start() -> impl Strategy<Value = Position> {
+    prop::sample::select(vec![
+        START,
+        "wb3w/w5/5w/6/6/b1w3 w 0 1",
+        "ww1w2/5w/3bww/6/1w2b1/b3bb b 7 12",
+        "6/6/2w3/6/1b4/b5 b",
+        "1w4/6/6/2b3/6/w4b w 0 3",
+    ])
+    .prop_map(|fen| fen.parse().unwrap())
+}
+
+fn arb_rules() -> impl Strategy<Value = Rules> {
+    prop::sample::select(vec![
+        Rules::ICGA,
+        Rules::PKU,
+        Rules::PURE,
+        "repetitions=2,no-capture=20".parse().unwrap(),
+    ])
+}
+
+/// A tag name and a value of any characters (line breaks included).
+fn arb_tag() -> impl Strategy<Value = (String, String)> {
+    ("[A-Za-z0-9_]{1,10}", ".*|[\"\\\\\\[\\]{} ]*")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Random legal games, with random extra tags, round-trip through the
+    /// text, alone and in a file of two.
+    #[test]
+    fn random_games_round_trip(
+        start in arb_start(),
+        rules in arb_rules(),
+        choices in prop::collection::vec(any::<u16>(), 0..300),
+        tags in prop::collection::vec(arb_tag(), 0..4),
+    ) {
+        let mut game = Game::new(start, rules);
+        for c in choices {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            game.play(moves[c as usize % moves.len()]).unwrap();
+        }
+        let mut record = GameRecord::from_game(&game);
+        for (name, value) in &tags {
+            if !matches!(name.as_str(), "Rules" | "Start" | "Result") {
+                record.set_tag(name, &value.replace('\n', " "));
+            }
+        }
+        let text = record.to_string();
+        let back: GameRecord = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(&back, &record, "{}", text);
+        prop_assert_eq!(back.to_string(), text.clone());
+        prop_assert_eq!(back.to_game(), Ok(game.clone()));
+        prop_assert_eq!(record.result, GameResult::from_outcome(game.outcome()));
+        let movetext = text.lines().skip_while(|l| l.starts_with('[')).skip(1);
+        for line in movetext {
+            prop_assert!(line.len() <= RECORD_LINE_WIDTH, "{:?}", line);
+        }
+        let two = GameRecord::format_all(&[record.clone(), back]);
+        prop_assert_eq!(GameRecord::parse_all(&two), Ok(vec![record.clone(), record]));
+    }
+}
+
+/// The example of docs/notation.md reads as three records and is exactly
+/// what they write.
+#[test]
+fn the_documented_example_is_canonical() {
+    let doc = include_str!("../../../docs/notation.md");
+    let section = &doc[doc.find("## Game records").expect("section")..];
+    let block = &section[section.find("```text\n").expect("example") + 8..];
+    let block = &block[..block.find("```").expect("end of example")];
+    let records = GameRecord::parse_all(block).unwrap();
+    assert_eq!(records.len(), 3);
+    assert_eq!(GameRecord::format_all(&records), block);
+    assert_eq!(records[0].result, GameResult::BlackWins);
+    assert_eq!(records[0].tag("Black"), Some("surakarta depth=6"));
+    assert_eq!(records[1].rules, Rules::ICGA);
+    assert_eq!(records[2].start.turn(), Color::White);
+}

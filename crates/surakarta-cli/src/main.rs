@@ -19,7 +19,7 @@ mod tb;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Surakarta from the command line: perft, endgame tablebases, search and an engine protocol.
+/// Surakarta from the command line: perft, endgame tablebases, search, an engine protocol, drawing and playing.
 #[derive(Parser, Debug)]
 #[command(name = "surakarta", version, about, propagate_version = true)]
 struct Cli {

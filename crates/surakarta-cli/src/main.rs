@@ -5,17 +5,22 @@
 //! input or a failure (one `error:` line on stderr; clap's own argument
 //! errors also exit 2, with a usage hint).
 
+mod capture_path;
+mod draw;
 mod engine;
 mod matches;
 mod perft;
+mod play;
 mod progress;
 mod search;
+mod show;
+mod svg;
 mod tb;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Surakarta from the command line: perft, endgame tablebases, search and an engine protocol.
+/// Surakarta from the command line: perft, endgame tablebases, search, an engine protocol, drawing and playing.
 #[derive(Parser, Debug)]
 #[command(name = "surakarta", version, about, propagate_version = true)]
 struct Cli {
@@ -37,6 +42,10 @@ enum Command {
     Bench(search::BenchArgs),
     /// Play a match between two engine configurations or programs.
     Match(matches::MatchArgs),
+    /// Draw a position or a game record (terminal text, optionally SVG).
+    Show(show::ShowArgs),
+    /// Play against the engine in the terminal (commands on stdin).
+    Play(play::PlayArgs),
 }
 
 /// A failure the user must fix: printed as one line, exit code 2.
@@ -58,6 +67,8 @@ fn main() -> ExitCode {
         Command::Engine(args) => engine::run(args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => search::run_bench(args).map(|()| ExitCode::SUCCESS),
         Command::Match(args) => matches::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

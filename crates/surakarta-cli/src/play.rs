@@ -1,0 +1,561 @@
+//! `surakarta play`: a person against the engine in the terminal. Commands
+//! are read line by line from stdin, so a game can also be scripted by
+//! piping them in; the board (draw.rs) is drawn after every move.
+
+use crate::capture_path::capture_paths;
+use crate::search::EngineArgs;
+use crate::{draw, UsageError};
+use clap::Args;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use surakarta::{Color, Game, GameRecord, GameResult, Move, MoveError, Outcome, Position, Rules};
+use surakarta_search::{Clock, Engine, Info, Limits};
+
+#[derive(Args, Debug)]
+pub(crate) struct PlayArgs {
+    /// The side you play.
+    #[arg(long, value_name = "COLOR", default_value = "black", value_parser = ["black", "white"])]
+    color: String,
+    /// The start position (notation as in docs/notation.md); default: the start.
+    #[arg(long, short = 'p', value_name = "FEN")]
+    position: Option<String>,
+    /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
+    #[arg(long, value_name = "RULES", default_value = "icga")]
+    rules: String,
+    /// The engine searches to this depth in plies.
+    #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
+    depth: Option<u32>,
+    /// The engine thinks this many milliseconds a move (the default is 1000
+    /// unless --depth or --clock is given).
+    #[arg(long, value_name = "MS", group = "limit")]
+    movetime: Option<u64>,
+    /// Give both sides a clock with this many minutes; running out loses.
+    #[arg(long, value_name = "MINUTES")]
+    clock: Option<f64>,
+    /// Seconds added to a side's clock after each of its moves (with --clock).
+    #[arg(long, value_name = "SECONDS")]
+    increment: Option<f64>,
+    /// Let the engine probe the endgame tables in this directory.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Save the game as a record to FILE when it ends (or is left).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// No ANSI colours, even on a terminal.
+    #[arg(long)]
+    no_color: bool,
+}
+
+/// How a game of `play` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// The rule set ended it.
+    Rules(Outcome),
+    /// This side's clock ran out.
+    Time(Color),
+    /// This side resigned.
+    Resigned(Color),
+    /// The person quit, or the input ended.
+    Abandoned,
+}
+
+/// Both sides' clocks.
+#[derive(Debug, Clone, Copy)]
+struct Clocks {
+    /// Time left, by `Color::index`.
+    left: [Duration; 2],
+    increment: Duration,
+}
+
+impl Clocks {
+    /// Charges `color` for `spent`: `false` if that was more than it had
+    /// (the flag fell; the clock shows zero), else adds the increment.
+    fn charge(&mut self, color: Color, spent: Duration) -> bool {
+        let left = &mut self.left[color.index()];
+        if spent >= *left {
+            *left = Duration::ZERO;
+            return false;
+        }
+        *left = *left - spent + self.increment;
+        true
+    }
+
+    /// `clock: black 4:59.8, white 5:00.0`.
+    fn line(&self) -> String {
+        format!(
+            "clock: black {}, white {}",
+            clock_text(self.left[0]),
+            clock_text(self.left[1])
+        )
+    }
+}
+
+/// A duration as `m:ss.s`.
+fn clock_text(d: Duration) -> String {
+    let tenths = d.as_millis() / 100;
+    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
+}
+
+/// The lines the person types, from stdin.
+struct Input {
+    stdin: std::io::Stdin,
+    /// Whether stdin is a terminal (which echoes what is typed); if not, the
+    /// lines read are echoed after the prompt so the transcript reads right.
+    terminal: bool,
+}
+
+impl Input {
+    /// The next line without its line break; `None` at the end of input.
+    fn line(&mut self) -> Option<String> {
+        let mut raw = Vec::new();
+        match self.stdin.lock().read_until(b'\n', &mut raw) {
+            Ok(0) | Err(_) => {
+                // Ends the prompt's line.
+                println!();
+                None
+            }
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&raw).trim().to_string();
+                if !self.terminal {
+                    println!("{line}");
+                }
+                Some(line)
+            }
+        }
+    }
+}
+
+struct Session {
+    game: Game,
+    human: Color,
+    engine: Engine,
+    /// The engine's limits other than the clock.
+    limits: Limits,
+    clocks: Option<Clocks>,
+    /// `MINUTES+SECONDS` as given, for the record's TimeControl tag.
+    time_control: Option<String>,
+    engine_name: String,
+    color: bool,
+    input: Input,
+}
+
+const HELP: &str = "\
+commands:
+  b2-c3, b2xe5, b2c3   play a move (a step, a capture, or either)
+  moves, hint          list the legal moves, captures first
+  undo                 take back your last move and the engine's reply
+  board                draw the board again
+  save FILE            save the game so far as a record
+  resign               give up the game
+  help                 this list
+  quit                 leave the game (so does the end of input)
+The clocks (with --clock) run from the prompt to your move, commands
+included, and are not turned back by undo.";
+
+pub(crate) fn run(args: PlayArgs) -> Result<(), UsageError> {
+    let mut session = Session::new(&args)?;
+    session.intro(&args);
+    let end = session.play();
+    session.announce(end);
+    if let Some(file) = &args.save {
+        session.save(file, end)?;
+    }
+    Ok(())
+}
+
+/// Prints and flushes, so prompts appear before the input is read.
+fn flush() {
+    // A closed stdout leaves nobody to tell.
+    let _ = std::io::stdout().flush();
+}
+
+impl Session {
+    fn new(args: &PlayArgs) -> Result<Session, UsageError> {
+        let rules: Rules = args.rules.parse()?;
+        let start = match &args.position {
+            None => Position::new(),
+            Some(text) => text
+                .parse::<Position>()
+                .map_err(|e| UsageError(format!("invalid position {text:?}: {e}")))?,
+        };
+        let human = if args.color == "white" {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if let Some(depth) = args.depth {
+            if !(1..=64).contains(&depth) {
+                return Err(UsageError(format!(
+                    "--depth {depth} is out of range: give 1 to 64"
+                )));
+            }
+        }
+        if args.movetime == Some(0) {
+            return Err(UsageError("--movetime must be at least 1".into()));
+        }
+        let clocks = match (args.clock, args.increment) {
+            (None, Some(_)) => return Err(UsageError("--increment needs --clock".into())),
+            (None, None) => None,
+            (Some(minutes), increment) => {
+                let increment = increment.unwrap_or(0.0);
+                if !(minutes > 0.0 && minutes <= 10_000.0) {
+                    return Err(UsageError(format!(
+                        "--clock {minutes} is out of range: give more than 0 and at most 10000 minutes"
+                    )));
+                }
+                if !(0.0..=3_600.0).contains(&increment) {
+                    return Err(UsageError(format!(
+                        "--increment {increment} is out of range: give 0 to 3600 seconds"
+                    )));
+                }
+                let time = Duration::from_secs_f64(minutes * 60.0);
+                Some(Clocks {
+                    left: [time; 2],
+                    increment: Duration::from_secs_f64(increment),
+                })
+            }
+        };
+        let time_control = args
+            .clock
+            .map(|m| format!("{}+{}", m * 60.0, args.increment.unwrap_or(0.0)));
+        let mut limits = Limits {
+            depth: args.depth,
+            movetime: args.movetime.map(Duration::from_millis),
+            ..Limits::default()
+        };
+        if limits.depth.is_none() && limits.movetime.is_none() && clocks.is_none() {
+            limits.movetime = Some(Duration::from_millis(1000));
+        }
+        let mut parts = vec!["surakarta".to_string()];
+        if let Some(d) = limits.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(t) = limits.movetime {
+            parts.push(format!("movetime={}", t.as_millis()));
+        }
+        if let Some(tc) = &time_control {
+            parts.push(format!("clock={tc}"));
+        }
+        let mut engine = Engine::new(args.engine.options()?)?;
+        if let Some(dir) = &args.tb {
+            engine.set_tablebase(Some(Arc::new(crate::tb::open(dir)?)));
+        }
+        let stdin = std::io::stdin();
+        let terminal = stdin.is_terminal();
+        Ok(Session {
+            game: Game::new(start, rules),
+            human,
+            engine,
+            limits,
+            clocks,
+            time_control,
+            engine_name: parts.join(" "),
+            color: draw::use_color(args.no_color),
+            input: Input { stdin, terminal },
+        })
+    }
+
+    fn intro(&self, args: &PlayArgs) {
+        println!(
+            "You play {} against {} ({}); rules {}.",
+            self.human,
+            self.engine_name,
+            !self.human,
+            self.game.rules()
+        );
+        println!("Type a move like b2-b3, b2xe5 or b2c3, or help for the commands.");
+        if let Some(file) = &args.save {
+            println!("The game will be saved to {}.", file.display());
+        }
+        self.draw();
+    }
+
+    /// The name of the side playing `color`.
+    fn name(&self, color: Color) -> &str {
+        if color == self.human {
+            "human"
+        } else {
+            &self.engine_name
+        }
+    }
+
+    /// Draws the board with the last move marked, and the clocks.
+    fn draw(&self) {
+        let last = self.game.moves().last().copied();
+        print!("{}", draw::board(self.game.position(), last, self.color));
+        if let Some(clocks) = &self.clocks {
+            println!("{}", clocks.line());
+        }
+        flush();
+    }
+
+    /// Plays until the game ends, is resigned or left.
+    fn play(&mut self) -> End {
+        loop {
+            if let Some(outcome) = self.game.outcome() {
+                return End::Rules(outcome);
+            }
+            let end = if self.game.position().turn() == self.human {
+                self.human_turn()
+            } else {
+                self.engine_turn()
+            };
+            if let Some(end) = end {
+                return end;
+            }
+        }
+    }
+
+    /// Reads commands until the person plays a move (`None`) or the game
+    /// ends.
+    fn human_turn(&mut self) -> Option<End> {
+        let started = Instant::now();
+        loop {
+            print!(
+                "{}, move {}> ",
+                self.human,
+                self.game.position().fullmoves()
+            );
+            flush();
+            let Some(line) = self.input.line() else {
+                return Some(End::Abandoned);
+            };
+            let line = line.as_str();
+            let mut words = line.split_whitespace();
+            let Some(command) = words.next() else {
+                continue;
+            };
+            match command {
+                "help" | "?" => println!("{HELP}"),
+                "moves" | "hint" => self.list_moves(),
+                "board" => self.draw(),
+                "undo" => self.undo(),
+                "save" => match (words.next(), words.next()) {
+                    (Some(file), None) => {
+                        if let Err(UsageError(message)) = self.save(Path::new(file), End::Abandoned)
+                        {
+                            println!("error: {message}");
+                        }
+                    }
+                    _ => println!("error: usage: save FILE"),
+                },
+                "resign" => return Some(End::Resigned(self.human)),
+                "quit" | "exit" => return Some(End::Abandoned),
+                _ => match self.game.position().parse_move(line) {
+                    Err(e @ MoveError::Syntax(_)) => {
+                        println!("error: {e} (or a command: type help)");
+                    }
+                    Err(e) => println!("error: {e}"),
+                    Ok(m) => {
+                        if let Some(clocks) = &mut self.clocks {
+                            if !clocks.charge(self.human, started.elapsed()) {
+                                return Some(End::Time(self.human));
+                            }
+                        }
+                        self.make_move(m, "you play");
+                        return None;
+                    }
+                },
+            }
+        }
+    }
+
+    /// Lets the engine think and play (`None`), or lose on time.
+    fn engine_turn(&mut self) -> Option<End> {
+        let side = !self.human;
+        println!("{} is thinking ...", self.engine_name);
+        flush();
+        let mut limits = self.limits;
+        if let Some(clocks) = &self.clocks {
+            limits.clock = Some(Clock {
+                time: clocks.left[side.index()],
+                increment: clocks.increment,
+                moves_to_go: None,
+            });
+        }
+        let started = Instant::now();
+        let stop = AtomicBool::new(false);
+        let result = self.engine.search(&self.game, &limits, &stop, &mut |info| {
+            println!("  {}", info_text(info));
+            flush();
+        });
+        if result.tb_errors > 0 {
+            println!(
+                "warning: {} tablebase probes failed (run `surakarta tb verify`)",
+                result.tb_errors
+            );
+        }
+        if let Some(clocks) = &mut self.clocks {
+            if !clocks.charge(side, started.elapsed()) {
+                return Some(End::Time(side));
+            }
+        }
+        // The game is not over, so the engine has a move; a legal move
+        // stands in if it found none.
+        let m = result
+            .best_move
+            .or_else(|| self.game.legal_moves().first().copied())?;
+        self.make_move(m, &format!("{} plays", self.engine_name));
+        None
+    }
+
+    /// Plays the legal move `m`, says so, and draws the board.
+    fn make_move(&mut self, m: Move, who: &str) {
+        let before = *self.game.position();
+        if let Err(e) = self.game.play(m) {
+            // Unreachable: `m` was checked legal and the game is not over.
+            println!("error: {e}");
+            return;
+        }
+        println!("{who} {m}");
+        if m.is_capture() {
+            if let Some(path) = capture_paths(&before, m.from(), m.to()).first() {
+                println!("path: {}", path.text());
+            }
+        }
+        self.draw();
+    }
+
+    /// Lists the legal moves, captures first.
+    fn list_moves(&self) {
+        let moves = self.game.legal_moves();
+        let (captures, steps): (Vec<Move>, Vec<Move>) = moves.iter().partition(|m| m.is_capture());
+        let join = |list: &[Move]| match list {
+            [] => "none".to_string(),
+            _ => list
+                .iter()
+                .map(Move::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        println!("{} legal moves", moves.len());
+        println!("  captures: {}", join(&captures));
+        println!("  steps: {}", join(&steps));
+    }
+
+    /// Takes back moves up to and including the person's last one, so that
+    /// it is their turn again.
+    fn undo(&mut self) {
+        let start_turn = self.game.start().turn();
+        let mover = |ply: usize| {
+            if ply % 2 == 0 {
+                start_turn
+            } else {
+                !start_turn
+            }
+        };
+        let plies = self.game.moves().len();
+        if !(0..plies).any(|ply| mover(ply) == self.human) {
+            println!("error: nothing to undo: you have not moved yet");
+            return;
+        }
+        let mut taken = Vec::new();
+        while let Some(m) = self.game.undo() {
+            taken.push(m.to_string());
+            if mover(self.game.moves().len()) == self.human {
+                break;
+            }
+        }
+        taken.reverse();
+        println!("took back {}", taken.join(" "));
+        self.draw();
+    }
+
+    fn announce(&self, end: End) {
+        match end {
+            End::Rules(outcome) => println!("game over: {outcome}"),
+            End::Time(loser) => {
+                if let Some(clocks) = &self.clocks {
+                    println!("{}", clocks.line());
+                }
+                println!("game over: {} wins ({loser} ran out of time)", !loser);
+            }
+            End::Resigned(loser) => println!("game over: {} wins ({loser} resigned)", !loser),
+            End::Abandoned => {
+                let plies = self.game.moves().len();
+                let unit = if plies == 1 { "ply" } else { "plies" };
+                println!("game left unfinished after {plies} {unit}");
+            }
+        }
+    }
+
+    /// The game as a record: who played, the time control, the result and
+    /// how the game ended.
+    fn record(&self, end: End) -> GameRecord {
+        let mut record = GameRecord::from_game(&self.game);
+        let mut tags = vec![
+            ("Event".to_string(), "surakarta play".to_string()),
+            ("Black".to_string(), self.name(Color::Black).to_string()),
+            ("White".to_string(), self.name(Color::White).to_string()),
+        ];
+        if let Some(tc) = &self.time_control {
+            tags.push(("TimeControl".to_string(), tc.clone()));
+        }
+        tags.append(&mut record.tags);
+        record.tags = tags;
+        let (winner, termination) = match end {
+            End::Time(loser) => (!loser, "time forfeit"),
+            End::Resigned(loser) => (!loser, "resignation"),
+            End::Rules(_) | End::Abandoned => return record,
+        };
+        record.result = match winner {
+            Color::Black => GameResult::BlackWins,
+            Color::White => GameResult::WhiteWins,
+        };
+        record.set_tag("Result", record.result.as_str());
+        record.set_tag("Termination", termination);
+        record
+    }
+
+    /// Writes the record of the game so far to `file`.
+    fn save(&self, file: &Path, end: End) -> Result<(), UsageError> {
+        std::fs::write(file, self.record(end).to_string())
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
+        println!("saved the game to {}", file.display());
+        Ok(())
+    }
+}
+
+/// Moves of the principal variation shown while the engine thinks (more
+/// would wrap the line).
+const SHOWN_PV: usize = 6;
+
+/// One finished iteration of the engine, for the person watching.
+fn info_text(info: &Info) -> String {
+    let mut pv: Vec<String> = info.pv.iter().take(SHOWN_PV).map(Move::to_string).collect();
+    if info.pv.len() > SHOWN_PV {
+        pv.push("...".into());
+    }
+    format!(
+        "depth {} score {} nodes {} time {} ms pv {}",
+        info.depth,
+        info.score,
+        info.nodes,
+        info.elapsed.as_millis(),
+        pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_charge_and_fall() {
+        let mut clocks = Clocks {
+            left: [Duration::from_secs(10); 2],
+            increment: Duration::from_secs(2),
+        };
+        assert!(clocks.charge(Color::Black, Duration::from_secs(3)));
+        assert_eq!(clocks.left[0], Duration::from_secs(9));
+        assert_eq!(clocks.line(), "clock: black 0:09.0, white 0:10.0");
+        assert!(!clocks.charge(Color::White, Duration::from_secs(10)));
+        assert_eq!(clocks.left[1], Duration::ZERO);
+        assert_eq!(clock_text(Duration::from_millis(125_490)), "2:05.4");
+    }
+}

@@ -1,0 +1,187 @@
+//! `surakarta show`: draw a position or a point of a game record in the
+//! terminal, optionally as an SVG picture, with a move highlighted.
+
+use crate::capture_path::capture_paths;
+use crate::{draw, svg, UsageError};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use surakarta::{Game, GameRecord, Move, Position};
+
+#[derive(Args, Debug)]
+pub(crate) struct ShowArgs {
+    /// A position in the notation of docs/notation.md (quoted, or its fields
+    /// as separate words), or a game record file.
+    #[arg(value_name = "FEN|RECORD", required = true, num_args = 1..)]
+    input: Vec<String>,
+    /// For a record: show the position after this many plies (default: the
+    /// final position).
+    #[arg(long, value_name = "N")]
+    ply: Option<usize>,
+    /// For a record file with several games: show game K (1-based; default:
+    /// the last).
+    #[arg(long, value_name = "K")]
+    game: Option<usize>,
+    /// Highlight this legal move of the shown position (`b2-c3`, `b2xe5` or
+    /// `b2c3`) instead of the move that led to it.
+    #[arg(long = "move", value_name = "MOVE")]
+    mv: Option<String>,
+    /// Also write the board as an SVG picture to FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// No ANSI colours, even on a terminal.
+    #[arg(long)]
+    no_color: bool,
+}
+
+/// What to draw: a position, the move to highlight and the position that
+/// move was played from.
+struct View {
+    /// Lines printed above the board (a record's tags).
+    header: Vec<String>,
+    position: Position,
+    /// How the game has ended at the shown position, if it has.
+    outcome: Option<surakarta::Outcome>,
+    /// The highlighted move and how to name it ("last move", "move").
+    highlight: Option<(Move, String)>,
+    /// The position the highlighted move is played in.
+    before: Option<Position>,
+}
+
+/// Reads the argument as a position.
+fn view_of_position(text: &str, args: &ShowArgs) -> Result<View, UsageError> {
+    let position: Position = text.parse().map_err(|e| {
+        UsageError(format!(
+            "{text:?} is neither a record file nor a valid position: {e}"
+        ))
+    })?;
+    for (given, flag) in [
+        (args.ply.is_some(), "--ply"),
+        (args.game.is_some(), "--game"),
+    ] {
+        if given {
+            return Err(UsageError(format!(
+                "{flag} needs a game record file, not a position"
+            )));
+        }
+    }
+    Ok(View {
+        header: Vec::new(),
+        position,
+        outcome: position.outcome(),
+        highlight: None,
+        before: None,
+    })
+}
+
+/// Reads the file as game records and picks the game and ply to show.
+fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, UsageError> {
+    let name = file.display();
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
+    let records = GameRecord::parse_all(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
+    let count = records.len();
+    let index = match args.game {
+        _ if count == 0 => return Err(UsageError(format!("{name}: no game in the file"))),
+        None => count - 1,
+        Some(k) if (1..=count).contains(&k) => k - 1,
+        Some(k) => {
+            let games = if count == 1 { "game" } else { "games" };
+            return Err(UsageError(format!(
+                "--game {k}: {name} holds {count} {games} (give 1 to {count})"
+            )));
+        }
+    };
+    let record = &records[index];
+    let plies = record.moves.len();
+    let ply = args.ply.unwrap_or(plies);
+    if ply > plies {
+        let unit = if plies == 1 { "ply" } else { "plies" };
+        return Err(UsageError(format!(
+            "--ply {ply} is beyond the end of the game ({plies} {unit})"
+        )));
+    }
+    let mut game = Game::new(record.start, record.rules);
+    for (i, &m) in record.moves[..ply].iter().enumerate() {
+        // A record that was read replays; say where if not.
+        game.play(m)
+            .map_err(|e| UsageError(format!("{name}: ply {}: {e}", i + 1)))?;
+    }
+
+    let mut header = Vec::new();
+    if count > 1 {
+        header.push(format!("game {} of {count}", index + 1));
+    }
+    for (tag, value) in &record.tags {
+        header.push(format!("{tag}: {value}"));
+    }
+    let positions = game.positions();
+    let highlight = game
+        .moves()
+        .last()
+        .map(|&m| (m, format!("last move (ply {ply} of {plies})")));
+    Ok(View {
+        header,
+        position: *game.position(),
+        outcome: game.outcome(),
+        highlight,
+        before: positions.len().checked_sub(2).map(|i| positions[i]),
+    })
+}
+
+pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
+    let text = args.input.join(" ");
+    let file = Path::new(&text);
+    let mut view = if args.input.len() == 1 && file.is_file() {
+        view_of_record(file, &args)?
+    } else {
+        view_of_position(&text, &args)?
+    };
+    if let Some(mv) = &args.mv {
+        let m = view
+            .position
+            .parse_move(mv)
+            .map_err(|e| UsageError(format!("--move {mv}: {e}")))?;
+        // Drawn in the shown position, not played.
+        view.before = Some(view.position);
+        view.highlight = Some((m, "highlighted move".into()));
+    }
+    let color = draw::use_color(args.no_color);
+
+    let mut out = String::new();
+    for line in &view.header {
+        out.push_str(line);
+        out.push('\n');
+    }
+    let highlight = view.highlight.as_ref().map(|(m, _)| *m);
+    let path = match (highlight, view.before) {
+        (Some(m), Some(before)) if m.is_capture() => {
+            capture_paths(&before, m.from(), m.to()).into_iter().next()
+        }
+        _ => None,
+    };
+    out.push_str(&draw::board(&view.position, highlight, color));
+    if let Some((m, label)) = &view.highlight {
+        out.push_str(&format!("{label}: {m}, from ( ) to [ ]\n"));
+    }
+    if let Some(path) = &path {
+        let arcs = path.arcs();
+        let plural = if arcs == 1 { "" } else { "s" };
+        out.push_str(&format!("path: {} ({arcs} arc{plural})\n", path.text()));
+    }
+    if let Some(outcome) = view.outcome {
+        out.push_str(&format!("game over: {outcome}\n"));
+    }
+    out.push_str(&format!("position: {}\n", view.position));
+
+    if let Some(file) = &args.svg {
+        let title = match &view.highlight {
+            Some((m, label)) => format!("{}, {label} {m}", view.position),
+            None => view.position.to_string(),
+        };
+        let picture = svg::board(&view.position, highlight, path.as_ref(), &title);
+        std::fs::write(file, picture)
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
+    }
+    print!("{out}");
+    Ok(())
+}

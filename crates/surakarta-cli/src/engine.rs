@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 use surakarta::{Color, Game, Position, Rules};
-use surakarta_search::{Clock, Engine, Limits, Options, Weights};
+use surakarta_search::{Clock, Engine, Limits, Options, Smp, Weights};
 
 #[derive(Args, Debug)]
 pub(crate) struct EngineProtocolArgs {}
@@ -107,6 +107,7 @@ impl Session {
                 say("option name TablebasePath type string default <empty>");
                 say("option name Rules type string default icga");
                 say("option name Eval type combo default default var default var paper");
+                say("option name Smp type combo default siblings var siblings var lazy");
                 say("uciok");
             }
             "isready" => say("readyok"),
@@ -176,6 +177,10 @@ impl Session {
             "eval" => {
                 options.weights = Weights::preset(&value)
                     .ok_or_else(|| format!("Eval: unknown preset {value:?} (default, paper)"))?
+            }
+            "smp" => {
+                options.smp = Smp::parse(&value)
+                    .ok_or_else(|| format!("Smp: unknown mode {value:?} (siblings, lazy)"))?
             }
             "rules" => {
                 self.settings.rules = value

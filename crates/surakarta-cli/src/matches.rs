@@ -18,7 +18,7 @@ use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, Player,
     PlayerError, Reporter, Sprt, SprtDecision, Tally,
 };
-use surakarta_search::{Limits, Options, Weights};
+use surakarta_search::{Limits, Options, Smp, Weights};
 use surakarta_tablebase::Tablebase;
 
 #[derive(Args, Debug)]
@@ -65,7 +65,7 @@ pub(crate) struct MatchArgs {
     concurrency: usize,
     /// Stop early by SPRT: `ELO0,ELO1[,ALPHA,BETA]` (error rates default to
     /// 0.05), e.g. `0,10`.
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
     sprt: Option<String>,
     /// Write every game to this record file (docs/notation.md).
     #[arg(long, value_name = "FILE")]
@@ -74,6 +74,9 @@ pub(crate) struct MatchArgs {
     #[arg(long)]
     json: bool,
 }
+
+/// Most games one match plays.
+const MAX_GAMES: usize = 20_000_000;
 
 /// One side of the match as given on the command line.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +87,8 @@ struct PlayerSpec {
     hash: Option<usize>,
     eval: Option<String>,
     tb: Option<PathBuf>,
-    timeout: Duration,
+    smp: Option<Smp>,
+    timeout: Option<Duration>,
     command: Option<Vec<String>>,
 }
 
@@ -98,7 +102,8 @@ impl PlayerSpec {
             hash: None,
             eval: None,
             tb: None,
-            timeout: Duration::from_secs(60),
+            smp: None,
+            timeout: None,
             command: None,
         };
         let mut rest = text.trim();
@@ -112,26 +117,34 @@ impl PlayerSpec {
                 .split_once('=')
                 .ok_or_else(|| bad(format!("expected key=value, found {item:?}")))?;
             let (key, value) = (key.trim(), value.trim());
-            let number = |what: &str| -> Result<u64, UsageError> {
+            let number = |what: &str, max: u64| -> Result<u64, UsageError> {
                 value
                     .parse::<u64>()
                     .ok()
-                    .filter(|&n| n > 0)
+                    .filter(|&n| (1..=max).contains(&n))
                     .ok_or_else(|| bad(format!("{key}: expected {what}, found {value:?}")))
             };
             match key {
+                "name" if value.is_empty() => return Err(bad("name: empty".into())),
                 "name" => spec.name = Some(value.to_string()),
-                "depth" => spec.limits.depth = Some(number("a depth of at least 1")?.min(64) as u32),
-                "nodes" => spec.limits.nodes = Some(number("a node count of at least 1")?),
+                "depth" => spec.limits.depth = Some(number("a depth of 1 to 64", 64)? as u32),
+                "nodes" => spec.limits.nodes = Some(number("a node count of at least 1", u64::MAX)?),
                 "movetime" => {
                     spec.limits.movetime =
-                        Some(Duration::from_millis(number("milliseconds, at least 1")?))
+                        Some(Duration::from_millis(number("milliseconds, at least 1", u64::MAX)?))
                 }
-                "threads" => spec.threads = Some(number("1 to 1024 threads")? as usize),
-                "hash" => spec.hash = Some(number("a size in MiB")? as usize),
+                "threads" => spec.threads = Some(number("1 to 1024 threads", 1024)? as usize),
+                "hash" => spec.hash = Some(number("a size of 1 to 65536 MiB", 65_536)? as usize),
                 "eval" => spec.eval = Some(value.to_string()),
+                "smp" => {
+                    spec.smp = Some(Smp::parse(value).ok_or_else(|| {
+                        bad(format!("smp: expected siblings or lazy, found {value:?}"))
+                    })?)
+                }
                 "tb" => spec.tb = Some(PathBuf::from(value)),
-                "timeout" => spec.timeout = Duration::from_secs(number("seconds, at least 1")?),
+                "timeout" => {
+                    spec.timeout = Some(Duration::from_secs(number("seconds, at least 1", 86_400)?))
+                }
                 "cmd" => {
                     let words: Vec<String> = value.split_whitespace().map(String::from).collect();
                     if words.is_empty() {
@@ -141,7 +154,7 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(bad(format!(
-                        "unknown key {key:?}: expected name, depth, nodes, movetime, threads, hash, eval, tb, timeout or cmd"
+                        "unknown key {key:?}: expected name, depth, nodes, movetime, threads, hash, eval, smp, tb, timeout or cmd"
                     )))
                 }
             }
@@ -151,11 +164,14 @@ impl PlayerSpec {
                 "give a limit per move: depth=N, nodes=N or movetime=MS".into(),
             ));
         }
+        if spec.timeout.is_some() && spec.command.is_none() {
+            return Err(bad("timeout applies to external engines (cmd=…) only".into()));
+        }
         Ok(spec)
     }
 
     /// The name in records and reports.
-    fn display_name(&self, fallback: &str) -> String {
+    fn display_name(&self) -> String {
         if let Some(name) = &self.name {
             return name.clone();
         }
@@ -180,12 +196,10 @@ impl PlayerSpec {
         if let Some(e) = &self.eval {
             parts.push(format!("eval={e}"));
         }
-        let name = parts.join(" ");
-        if name.is_empty() {
-            fallback.into()
-        } else {
-            name
+        if let Some(Smp::Lazy) = self.smp {
+            parts.push("smp=lazy".into());
         }
+        parts.join(" ")
     }
 
     /// The engine options of an in-process player.
@@ -198,6 +212,7 @@ impl PlayerSpec {
             threads: self.threads.unwrap_or(1),
             hash_mb: self.hash.unwrap_or(64),
             weights,
+            smp: self.smp.unwrap_or_default(),
             ..Options::default()
         })
     }
@@ -217,6 +232,10 @@ impl PlayerSpec {
         if let Some(dir) = &self.tb {
             options.push(("TablebasePath".into(), dir.display().to_string()));
         }
+        if let Some(smp) = self.smp {
+            let mode = if smp == Smp::Lazy { "lazy" } else { "siblings" };
+            options.push(("Smp".into(), mode.into()));
+        }
         options
     }
 }
@@ -224,28 +243,32 @@ impl PlayerSpec {
 /// A factory for one side's players.
 type Factory = Box<dyn Fn() -> Result<Box<dyn Player>, PlayerError> + Sync>;
 
+/// The player factory for `spec`; errors name the flag (`--first`).
 fn factory(
+    flag: &str,
     spec: PlayerSpec,
     name: String,
     tables: &mut HashMap<PathBuf, Arc<Tablebase>>,
 ) -> Result<Factory, UsageError> {
     if let Some(command) = spec.command.clone() {
         let options = spec.protocol_options();
+        let timeout = spec.timeout.unwrap_or(Duration::from_secs(60));
         return Ok(Box::new(move || {
             let engine =
-                ExternalEngine::start(name.clone(), &command, &options, spec.limits, spec.timeout)?;
+                ExternalEngine::start(name.clone(), &command, &options, spec.limits, timeout)?;
             Ok(Box::new(engine) as Box<dyn Player>)
         }));
     }
-    let options = spec.options()?;
-    // Fail now, not inside the match, on a bad thread count or hash size.
-    surakarta_search::Engine::new(options)?;
+    let prefixed = |e: UsageError| UsageError(format!("--{flag}: {}", e.0));
+    let options = spec.options().map_err(prefixed)?;
     let tablebase = match &spec.tb {
         None => None,
         Some(dir) => Some(match tables.get(dir) {
             Some(tb) => tb.clone(),
             None => {
-                let tb = Arc::new(crate::tb::open(dir)?);
+                let tb = Arc::new(crate::tb::open(dir).map_err(|e| {
+                    UsageError(format!("--{flag}: tablebase directory {}", e.0))
+                })?);
                 tables.insert(dir.clone(), tb.clone());
                 tb
             }
@@ -328,27 +351,19 @@ impl Reporter for Progress {
             self.bar.suspend(|| println!("{line}"));
         }
         if let Some(file) = &self.record {
-            let mut record = GameRecord::from_game(&finished.game);
-            // Who and when first, then the rules' tags; the match decides the
-            // result (a forfeit or the ply cap ends a game the rules have not).
-            let mut tags: Vec<(String, String)> = [
-                ("Event", self.event.as_str()),
-                ("Round", &report.number.to_string()),
-                ("Black", report.names[0]),
-                ("White", report.names[1]),
-            ]
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-            tags.append(&mut record.tags);
-            record.tags = tags;
-            record.set_tag("Result", finished.end.result());
-            record.set_tag("Termination", &finished.end.reason());
-            record.result = match finished.end.winner() {
-                Some(Color::Black) => surakarta::GameResult::BlackWins,
-                Some(Color::White) => surakarta::GameResult::WhiteWins,
-                None => surakarta::GameResult::Draw,
-            };
+            let round = report.number.to_string();
+            let mut record = GameRecord::from_game_tagged(
+                &finished.game,
+                &[
+                    ("Event", &self.event),
+                    ("Round", &round),
+                    ("Black", report.names[0]),
+                    ("White", report.names[1]),
+                ],
+            );
+            // The match decides the result: a forfeit or the ply cap ends a
+            // game the rules have not.
+            record.set_result(finished.end.result(), &finished.end.reason());
             let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
             if let Err(e) = writeln!(file, "{record}").and_then(|()| file.flush()) {
                 self.record_error
@@ -371,8 +386,10 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
             args.concurrency
         )));
     }
-    if args.games == Some(0) {
-        return Err(UsageError("--games must be at least 1".into()));
+    if args.games.is_some_and(|g| g == 0 || g > MAX_GAMES) {
+        return Err(UsageError(format!(
+            "--games must be 1 to {MAX_GAMES}"
+        )));
     }
     let pairs = |default: usize| args.games.map_or(default, |g| g.div_ceil(2));
     let starts = match args.openings.as_str() {
@@ -395,14 +412,14 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
             all
         }
     };
-    let mut first_name = first.display_name("first");
-    let second_name = second.display_name("second");
+    let (mut first_name, mut second_name) = (first.display_name(), second.display_name());
     if first_name == second_name {
         first_name.push_str(" (1)");
+        second_name.push_str(" (2)");
     }
     let mut tables = HashMap::new();
-    let first_factory = factory(first, first_name.clone(), &mut tables)?;
-    let second_factory = factory(second, second_name.clone(), &mut tables)?;
+    let first_factory = factory("first", first, first_name.clone(), &mut tables)?;
+    let second_factory = factory("second", second, second_name.clone(), &mut tables)?;
 
     let record = match &args.record {
         None => None,
@@ -451,20 +468,18 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         &stop,
     )?;
     progress.bar.finish_and_clear();
-    if let Some(e) = progress
-        .record_error
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .take()
-    {
-        return Err(UsageError(format!("cannot write the record file: {e}")));
-    }
     let seconds = started.elapsed().as_secs_f64();
     let t = result.tally;
-    let sprt_text = result.sprt.map(|d| match d {
-        SprtDecision::H0 => "H0",
-        SprtDecision::H1 => "H1",
+    // The decision and the LLR when it was made (games running then are
+    // counted in the tally afterwards).
+    let decision = result.sprt.map(|(d, at)| {
+        let name = match d {
+            SprtDecision::H0 => "H0",
+            SprtDecision::H1 => "H1",
+        };
+        (name, at)
     });
+    let llr = |s: &Sprt| decision.map_or(s.llr(&t), |(_, at)| s.llr(&at));
     if args.json {
         let elo = t.elo();
         let object = json!({
@@ -482,8 +497,9 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
             "elo_high": elo.map(|e| e.high),
             "sprt": sprt.map(|s| json!({
                 "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
-                "llr": s.llr(&t), "lower": s.bounds().0, "upper": s.bounds().1,
-                "decision": sprt_text,
+                "llr": llr(&s), "lower": s.bounds().0, "upper": s.bounds().1,
+                "decision": decision.map(|(d, _)| d),
+                "decided_after": decision.map(|(_, at)| at.games()),
             })),
             "seconds": seconds,
         });
@@ -496,14 +512,28 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         println!("{}", summary(&t));
         if let Some(s) = sprt {
             let (lower, upper) = s.bounds();
+            let verdict = decision.map_or("undecided".to_string(), |(d, at)| {
+                format!("{d} accepted after {} games", at.games())
+            });
             println!(
-                "SPRT elo0 {} elo1 {}: LLR {:.2} [{lower:.2}, {upper:.2}] {}",
+                "SPRT elo0 {} elo1 {}: LLR {:.2} [{lower:.2}, {upper:.2}] {verdict}",
                 s.elo0,
                 s.elo1,
-                s.llr(&t),
-                sprt_text.map_or("undecided".to_string(), |d| format!("{d} accepted"))
+                llr(&s),
             );
         }
+    }
+    // Failures after games were played: the results above stand.
+    if let Some(e) = result.error {
+        return Err(UsageError(format!("the match ended early: {e}")));
+    }
+    if let Some(e) = progress
+        .record_error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+    {
+        return Err(UsageError(format!("cannot write the record file: {e}")));
     }
     Ok(())
 }
@@ -517,13 +547,13 @@ mod tests {
         let s = PlayerSpec::parse("first", "depth=6, tb=/tmp/t ,name=tb").unwrap();
         assert_eq!(s.limits.depth, Some(6));
         assert_eq!(s.tb, Some(PathBuf::from("/tmp/t")));
-        assert_eq!(s.display_name("x"), "tb");
+        assert_eq!(s.display_name(), "tb");
         let s = PlayerSpec::parse("second", "movetime=50,cmd=./engine --a, b").unwrap();
         assert_eq!(
             s.command,
             Some(vec!["./engine".to_string(), "--a,".into(), "b".into()])
         );
-        assert_eq!(s.display_name("x"), "./engine movetime=50");
+        assert_eq!(s.display_name(), "./engine movetime=50");
         for bad in [
             "",
             "depth=0",

@@ -487,28 +487,21 @@ impl Session {
     /// The game as a record: who played, the time control, the result and
     /// how the game ended.
     fn record(&self, end: End) -> GameRecord {
-        let mut record = GameRecord::from_game(&self.game);
-        let mut tags = vec![
-            ("Event".to_string(), "surakarta play".to_string()),
-            ("Black".to_string(), self.name(Color::Black).to_string()),
-            ("White".to_string(), self.name(Color::White).to_string()),
+        let mut leading = vec![
+            ("Event", "surakarta play"),
+            ("Black", self.name(Color::Black)),
+            ("White", self.name(Color::White)),
         ];
         if let Some(tc) = &self.time_control {
-            tags.push(("TimeControl".to_string(), tc.clone()));
+            leading.push(("TimeControl", tc));
         }
-        tags.append(&mut record.tags);
-        record.tags = tags;
-        let (winner, termination) = match end {
-            End::Time(loser) => (!loser, "time forfeit"),
-            End::Resigned(loser) => (!loser, "resignation"),
+        let mut record = GameRecord::from_game_tagged(&self.game, &leading);
+        let (loser, termination) = match end {
+            End::Time(loser) => (loser, "time forfeit"),
+            End::Resigned(loser) => (loser, "resignation"),
             End::Rules(_) | End::Abandoned => return record,
         };
-        record.result = match winner {
-            Color::Black => GameResult::BlackWins,
-            Color::White => GameResult::WhiteWins,
-        };
-        record.set_tag("Result", record.result.as_str());
-        record.set_tag("Termination", termination);
+        record.set_result(GameResult::from_winner(Some(!loser)), termination);
         record
     }
 

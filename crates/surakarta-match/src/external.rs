@@ -73,6 +73,11 @@ impl ExternalEngine {
                 match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut bytes) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
+                        if bytes.len() as u64 == MAX_LINE && bytes.last() != Some(&b'\n') {
+                            // Cut: drop the rest of the line, which must not
+                            // be read as a line of its own.
+                            skip_line(&mut reader);
+                        }
                         let line = String::from_utf8_lossy(&bytes).trim().to_string();
                         if sender.send(line).is_err() {
                             break;
@@ -168,6 +173,24 @@ impl ExternalEngine {
     }
 }
 
+/// Reads and drops input up to and including the next newline (or the end),
+/// holding at most one buffer of it.
+fn skip_line(reader: &mut impl BufRead) {
+    loop {
+        let (done, used) = match reader.fill_buf() {
+            Ok([]) | Err(_) => return,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, buf.len()),
+            },
+        };
+        reader.consume(used);
+        if done {
+            return;
+        }
+    }
+}
+
 impl Player for ExternalEngine {
     fn name(&self) -> &str {
         &self.name
@@ -214,5 +237,22 @@ impl Drop for ExternalEngine {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skipping_a_line_stops_after_its_newline() {
+        let text = format!("{}\nbestmove b2-b3\n", "x".repeat(100_000));
+        let mut reader = BufReader::with_capacity(1024, text.as_bytes());
+        skip_line(&mut reader);
+        let mut rest = String::new();
+        reader.read_line(&mut rest).unwrap();
+        assert_eq!(rest, "bestmove b2-b3\n");
+        skip_line(&mut reader);
+        skip_line(&mut reader);
     }
 }

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use surakarta::{Color, Game, Outcome, Position, Rules};
+use surakarta::{Color, Game, GameResult, Outcome, Position, Rules};
 
 use crate::player::{Player, PlayerError};
 
@@ -33,13 +33,9 @@ impl GameEnd {
         }
     }
 
-    /// The result as text: `1-0` (Black won), `0-1` or `1/2-1/2`.
-    pub fn result(&self) -> &'static str {
-        match self.winner() {
-            Some(Color::Black) => "1-0",
-            Some(Color::White) => "0-1",
-            None => "1/2-1/2",
-        }
+    /// The result (`1-0` when Black won, `0-1`, `1/2-1/2`).
+    pub fn result(&self) -> GameResult {
+        GameResult::from_winner(self.winner())
     }
 
     /// Why the game ended, in a few words (no winner).

@@ -38,9 +38,12 @@ pub enum OpeningError {
 /// each (a playout stops early rather than end the game).
 pub fn from_start(count: usize, plies: usize, seed: u64) -> Vec<Position> {
     let mut rng = SplitMix::new(seed);
-    (0..count)
-        .map(|_| random_playout(&mut rng, Position::new(), plies))
-        .collect()
+    // Grown as made, not reserved: `count` may be larger than memory.
+    let mut openings = Vec::new();
+    for _ in 0..count {
+        openings.push(random_playout(&mut rng, Position::new(), plies));
+    }
+    openings
 }
 
 /// The black piece counts allowed by `pieces` in total and a bound on the
@@ -76,7 +79,7 @@ pub fn random_boards(
         });
     }
     let mut rng = SplitMix::new(seed);
-    let mut boards = Vec::with_capacity(count);
+    let mut boards = Vec::new();
     while boards.len() < count {
         let black = splits[rng.below(splits.len())];
         let turn = if boards.len() % 2 == 0 {

@@ -60,16 +60,21 @@ impl Reporter for Silent {
 }
 
 /// The result of a match.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MatchResult {
     /// The first player's wins, draws and losses.
     pub tally: Tally,
     /// Games scheduled (twice the openings).
     pub scheduled: usize,
-    /// The SPRT's decision, if it stopped the match.
-    pub sprt: Option<SprtDecision>,
+    /// The SPRT's decision, if it stopped the match, with the tally at that
+    /// moment (games still running then are finished and counted in
+    /// `tally`, so its LLR may have moved back inside the bounds).
+    pub sprt: Option<(SprtDecision, Tally)>,
     /// Whether the caller's stop flag ended the match early.
     pub interrupted: bool,
+    /// A player that forfeited could not be restarted, which ended the
+    /// match early; the games before count.
+    pub error: Option<MatchError>,
 }
 
 /// Why a match could not be played.
@@ -86,6 +91,9 @@ pub enum MatchError {
 /// Plays every opening twice, the first player taking Black in one game and
 /// White in the other, `config.concurrency` games at a time, until all are
 /// played, the SPRT decides, or `stop` is raised (running games finish).
+/// Fails only if a player cannot be started before any game has finished;
+/// a later failure ends the match with the games so far and
+/// [`MatchResult::error`] set.
 pub fn run_match(
     first: &PlayerFactory<'_>,
     second: &PlayerFactory<'_>,
@@ -101,15 +109,16 @@ pub fn run_match(
         .flat_map(|i| [(i, Color::Black), (i, Color::White)])
         .collect();
     let next = AtomicUsize::new(0);
-    let state = Mutex::new((Tally::default(), 0usize, None::<SprtDecision>));
-    let decided = AtomicBool::new(false);
+    let state = Mutex::new((Tally::default(), 0usize, None::<(SprtDecision, Tally)>));
+    // Raised when the SPRT decides or a worker fails: take no new games.
+    let halt = AtomicBool::new(false);
     let error = Mutex::new(None::<MatchError>);
     let workers = config.concurrency.clamp(1, jobs.len());
 
     let worker = || -> Result<(), MatchError> {
         let mut a = first()?;
         let mut b = second()?;
-        while !stop.load(Ordering::Relaxed) && !decided.load(Ordering::Relaxed) {
+        while !stop.load(Ordering::Relaxed) && !halt.load(Ordering::Relaxed) {
             let Some(&(opening, first_color)) = jobs.get(next.fetch_add(1, Ordering::Relaxed))
             else {
                 break;
@@ -132,9 +141,9 @@ pub fn run_match(
                 tally.add(first_color, finished.end.winner());
                 *count += 1;
                 if decision.is_none() {
-                    *decision = config.sprt.and_then(|s| s.decide(tally));
+                    *decision = config.sprt.and_then(|s| s.decide(tally)).map(|d| (d, *tally));
                     if decision.is_some() {
-                        decided.store(true, Ordering::Relaxed);
+                        halt.store(true, Ordering::Relaxed);
                     }
                 }
                 reporter.game_finished(&GameReport {
@@ -167,19 +176,21 @@ pub fn run_match(
                         .unwrap_or_else(|p| p.into_inner())
                         .get_or_insert(e);
                     // One failing worker ends the match.
-                    decided.store(true, Ordering::Relaxed);
+                    halt.store(true, Ordering::Relaxed);
                 }
             });
         }
     });
-    if let Some(e) = error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
+    let error = error.into_inner().unwrap_or_else(|p| p.into_inner());
     let (tally, _, sprt) = state.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let (Some(e), 0) = (&error, tally.games()) {
+        return Err(e.clone());
+    }
     Ok(MatchResult {
         tally,
         scheduled: jobs.len(),
         sprt,
         interrupted: stop.load(Ordering::Relaxed) && tally.games() < jobs.len() as u32,
+        error,
     })
 }

@@ -63,22 +63,29 @@ impl Tally {
         }
     }
 
-    /// The variance of one game's score (each game scores 1, ½ or 0).
+    /// The variance of one game's score (each game scores 1, ½ or 0), as
+    /// used for inference: when wins, draws or losses are still missing,
+    /// half a game is added to each count first, so that a run of one
+    /// result alone has a variance above zero (and an interval, and an SPRT
+    /// that can decide). 0 with no games.
     fn variance(&self) -> f64 {
-        let n = self.games() as f64;
-        if n == 0.0 {
+        let mut counts = [self.wins, self.draws, self.losses].map(f64::from);
+        if counts.iter().sum::<f64>() == 0.0 {
             return 0.0;
         }
-        let s = self.score();
-        (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n
+        if counts.contains(&0.0) {
+            counts = counts.map(|c| c + 0.5);
+        }
+        let [w, d, l] = counts;
+        let n = w + d + l;
+        let s = (w + d / 2.0) / n;
+        (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n
     }
 
     /// The Elo difference of the first player over the second, with a 95%
-    /// interval from the normal approximation of the mean score; `None`
-    /// with no games.
+    /// interval from the normal approximation of the mean score (the
+    /// variance smoothed as described at `variance`, so two draws do not
+    /// claim certainty); `None` with no games.
     pub fn elo(&self) -> Option<Elo> {
         let n = self.games();
         if n == 0 {
@@ -141,23 +148,18 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of H1 over H0 after `tally`, in the
-    /// normal approximation of the game scores: n·(s1−s0)·(2ŝ−s0−s1)/(2σ²).
-    /// When wins, draws or losses are missing, half a game is added to each
-    /// so that the variance is not zero (all wins must still decide).
+    /// normal approximation of the game scores: n·(s1−s0)·(2ŝ−s0−s1)/(2σ²),
+    /// with σ² as in [`Tally::elo`] (half a game added to each count while
+    /// one is missing).
     pub fn llr(&self, tally: &Tally) -> f64 {
-        if tally.games() == 0 {
+        let variance = tally.variance();
+        if variance <= 0.0 {
             return 0.0;
         }
-        let mut counts = [tally.wins, tally.draws, tally.losses].map(f64::from);
-        if counts.contains(&0.0) {
-            counts = counts.map(|c| c + 0.5);
-        }
-        let [w, d, l] = counts;
-        let n = w + d + l;
-        let s = (w + d / 2.0) / n;
-        let variance = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n;
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
+        let n = f64::from(tally.games());
+        // `+ 0.0` turns a −0 into 0.
+        n * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * variance) + 0.0
     }
 
     /// The bounds on the LLR: accept H0 below the first, H1 above the
@@ -210,6 +212,9 @@ mod tests {
         let high = elo_from_score(0.7375 + 1.959_964 * sigma / 200f64.sqrt());
         assert!((elo.high - high).abs() < 1e-9);
         assert_eq!(tally(5, 10, 5).elo().unwrap().diff, 0.0);
+        // Two draws: an even score, but no certainty.
+        let two = tally(0, 2, 0).elo().unwrap();
+        assert!(two.low < -100.0 && two.high > 100.0, "{two:?}");
         assert!(tally(0, 0, 0).elo().is_none());
         assert_eq!(tally(3, 0, 0).elo().unwrap().diff, f64::INFINITY);
         assert!((elo_from_score(score_from_elo(123.0)) - 123.0).abs() < 1e-9);

@@ -147,7 +147,8 @@ fn sprt_stops_a_lopsided_match_early() {
     };
     let stop = AtomicBool::new(false);
     let result = run_match(&engine(2), &random, &starts, &config, &Silent, &stop).unwrap();
-    assert_eq!(result.sprt, Some(SprtDecision::H1));
+    assert_eq!(result.sprt.map(|(d, _)| d), Some(SprtDecision::H1));
+    assert!(result.sprt.unwrap().1.games() <= result.tally.games());
     assert!(result.tally.games() < 60, "{:?}", result.tally);
     assert!(!result.interrupted);
 }
@@ -170,4 +171,18 @@ fn a_player_that_cannot_start_fails_the_match() {
     let stop = AtomicBool::new(false);
     let err = run_match(&engine(1), &broken, &starts, &config(2), &Silent, &stop).unwrap_err();
     assert!(err.to_string().contains("broken"), "{err}");
+
+    // A player that forfeits and then cannot restart ends the match, but
+    // the games played count.
+    let made = AtomicUsize::new(0);
+    let once = || -> Result<Box<dyn Player>, PlayerError> {
+        if made.fetch_add(1, Ordering::Relaxed) == 0 {
+            Ok(Box::new(Cheater))
+        } else {
+            Err(PlayerError::NoMove("gone".into()))
+        }
+    };
+    let result = run_match(&engine(1), &once, &starts, &config(1), &Silent, &stop).unwrap();
+    assert_eq!((result.tally.wins, result.tally.games()), (1, 1));
+    assert!(result.error.unwrap().to_string().contains("gone"));
 }

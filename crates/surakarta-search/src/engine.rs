@@ -57,8 +57,10 @@ pub enum Smp {
     #[default]
     Siblings,
     /// Lazy SMP: helper threads run their own iterative deepening on the
-    /// root (every other one a ply deeper) and share only the
-    /// transposition table and history; the main thread's result counts.
+    /// root (the odd-numbered ones starting a ply deeper, so that they are a
+    /// ply ahead of the main thread) and share only the transposition table
+    /// and move-ordering history; the main thread's result counts. Node
+    /// counts and the node limit include the helpers' nodes.
     Lazy,
 }
 
@@ -85,6 +87,15 @@ impl Default for Options {
     }
 }
 
+/// Raises the flag when dropped.
+struct AbortOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// A search engine. Keeps its transposition table and history between
 /// searches of one game; [`Engine::new_game`] forgets them.
 pub struct Engine {
@@ -104,7 +115,9 @@ impl Engine {
         if !(1..=65_536).contains(&options.hash_mb) {
             return Err(SearchError::Hash(options.hash_mb));
         }
-        let pool = if options.threads > 1 {
+        // Lazy SMP runs its helpers on plain threads; only sibling splits
+        // need the pool.
+        let pool = if options.threads > 1 && options.smp == Smp::Siblings {
             Some(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(options.threads)
@@ -278,7 +291,7 @@ impl Engine {
         let window = root.halfmoves() as usize;
         let positions = game.positions();
         let from = positions.len().saturating_sub(window + 1);
-        let history: Vec<u64> = positions[from..].iter().map(|p| p.hash()).collect();
+        let game_hashes: Vec<u64> = positions[from..].iter().map(|p| p.hash()).collect();
 
         let fallback = root_moves.as_ref().unwrap_or(&legal)[0];
         let helpers = match self.options.smp {
@@ -295,10 +308,10 @@ impl Engine {
             // Lazy SMP: helpers search the root on their own, every other
             // one a ply deeper, filling the shared table for the main thread.
             for helper in 1..=helpers {
-                let (shared, history) = (&shared, history.clone());
+                let (shared, game_hashes) = (&shared, game_hashes.clone());
                 let root_moves = root_moves.clone();
                 scope.spawn(move || {
-                    let mut worker = Worker::new(shared, history);
+                    let mut worker = Worker::new(shared, game_hashes);
                     worker.root_moves = root_moves;
                     for depth in (1 + helper % 2) as i32..=max_depth as i32 {
                         let mut pv = Pv::new();
@@ -310,7 +323,10 @@ impl Engine {
                     }
                 });
             }
-            let mut worker = Worker::new(&shared, history);
+            // Whatever ends the main thread's search (even a panic in
+            // `on_info`) stops the helpers, so the scope can end.
+            let _stop_helpers = AbortOnDrop(&shared.abort);
+            let mut worker = Worker::new(&shared, game_hashes);
             worker.root_moves = root_moves;
             for depth in 1..=max_depth as i32 {
                 let previous = best.as_ref().map(|i| i.score.0);
@@ -380,8 +396,6 @@ impl Engine {
                     break;
                 }
             }
-            // The main thread has its answer: stop the helpers.
-            shared.abort.store(true, Ordering::Relaxed);
         });
         let report = best.unwrap_or_else(|| info(0, Score::DRAW, vec![fallback]));
         let best_move = report.pv.first().copied().or(Some(fallback));

@@ -67,6 +67,15 @@ impl GameResult {
         GameResult::Unfinished,
     ];
 
+    /// The result of a game that `winner` won (`None`: a draw).
+    pub const fn from_winner(winner: Option<Color>) -> GameResult {
+        match winner {
+            Some(Color::Black) => GameResult::BlackWins,
+            Some(Color::White) => GameResult::WhiteWins,
+            None => GameResult::Draw,
+        }
+    }
+
     /// The result of a game that ended with `o` (`None`: not over, `*`).
     pub fn from_outcome(o: Option<Outcome>) -> GameResult {
         match o {
@@ -279,6 +288,32 @@ impl GameRecord {
             moves: game.moves().to_vec(),
             result,
         }
+    }
+
+    /// The record of `game` as [`GameRecord::from_game`] makes it, with the
+    /// `leading` tags (such as `Event`, `Black`, `White`) written before the
+    /// game's own. Each name must be a valid tag name (see
+    /// [`GameRecord::set_tag`]).
+    pub fn from_game_tagged(game: &Game, leading: &[(&str, &str)]) -> GameRecord {
+        let mut record = GameRecord::from_game(game);
+        let own = std::mem::take(&mut record.tags);
+        for (name, value) in leading {
+            record.set_tag(name, value);
+        }
+        for (name, value) in own {
+            record.set_tag(&name, &value);
+        }
+        record
+    }
+
+    /// Sets the result (the field and the `Result` tag) and the
+    /// `Termination` tag, for an end the rules did not decide: resignation,
+    /// time forfeit, adjudication. A game the rules have ended must keep
+    /// their result, or the record will not read back.
+    pub fn set_result(&mut self, result: GameResult, termination: &str) {
+        self.result = result;
+        self.set_tag("Result", result.as_str());
+        self.set_tag("Termination", termination);
     }
 
     /// The value of the tag `name` (case-sensitive), if present.

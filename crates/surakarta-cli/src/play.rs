@@ -158,6 +158,14 @@ The clocks (with --clock) run from the prompt to your move, commands
 included, and are not turned back by undo.";
 
 pub(crate) fn run(args: PlayArgs) -> Result<(), UsageError> {
+    if let Some(file) = &args.save {
+        // Find out now, not after the game, that the record cannot be written.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(file)
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
+    }
     let mut session = Session::new(&args)?;
     session.intro(&args);
     let end = session.play();
@@ -220,9 +228,12 @@ impl Session {
                 })
             }
         };
-        let time_control = args
-            .clock
-            .map(|m| format!("{}+{}", m * 60.0, args.increment.unwrap_or(0.0)));
+        // Seconds from whole milliseconds: 0.13 minutes is "7.8", not
+        // "7.800000000000001".
+        let seconds = |d: Duration| (d.as_millis() as f64 / 1000.0).to_string();
+        let time_control = clocks
+            .as_ref()
+            .map(|c| format!("{}+{}", seconds(c.left[0]), seconds(c.increment)));
         let mut limits = Limits {
             depth: args.depth,
             movetime: args.movetime.map(Duration::from_millis),

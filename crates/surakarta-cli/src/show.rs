@@ -140,7 +140,7 @@ pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
         let m = view
             .position
             .parse_move(mv)
-            .map_err(|e| UsageError(format!("--move {mv}: {e}")))?;
+            .map_err(|e| UsageError(format!("--move: {e}")))?;
         // Drawn in the shown position, not played.
         view.before = Some(view.position);
         view.highlight = Some((m, "highlighted move".into()));

@@ -184,7 +184,7 @@ fn errors_exit_2_with_one_line() {
     );
     assert_usage_error(
         &run(&["show", "ww3w/wb4/5w/6/6/b1w3 b", "--move", "b5-b6"]),
-        "--move b5-b6: b5-b6: this move is b5xb6",
+        "--move: b5-b6: this move is b5xb6",
     );
     assert_usage_error(
         &run(&[

@@ -65,7 +65,11 @@ pub(crate) struct MatchArgs {
     concurrency: usize,
     /// Stop early by SPRT: `ELO0,ELO1[,ALPHA,BETA]` (error rates default to
     /// 0.05), e.g. `0,10`.
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1[,ALPHA,BETA]",
+        allow_hyphen_values = true
+    )]
     sprt: Option<String>,
     /// Write every game to this record file (docs/notation.md).
     #[arg(long, value_name = "FILE")]
@@ -165,7 +169,9 @@ impl PlayerSpec {
             ));
         }
         if spec.timeout.is_some() && spec.command.is_none() {
-            return Err(bad("timeout applies to external engines (cmd=…) only".into()));
+            return Err(bad(
+                "timeout applies to external engines (cmd=…) only".into()
+            ));
         }
         Ok(spec)
     }
@@ -266,9 +272,10 @@ fn factory(
         Some(dir) => Some(match tables.get(dir) {
             Some(tb) => tb.clone(),
             None => {
-                let tb = Arc::new(crate::tb::open(dir).map_err(|e| {
-                    UsageError(format!("--{flag}: tablebase directory {}", e.0))
-                })?);
+                let tb =
+                    Arc::new(crate::tb::open(dir).map_err(|e| {
+                        UsageError(format!("--{flag}: tablebase directory {}", e.0))
+                    })?);
                 tables.insert(dir.clone(), tb.clone());
                 tb
             }
@@ -387,9 +394,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         )));
     }
     if args.games.is_some_and(|g| g == 0 || g > MAX_GAMES) {
-        return Err(UsageError(format!(
-            "--games must be 1 to {MAX_GAMES}"
-        )));
+        return Err(UsageError(format!("--games must be 1 to {MAX_GAMES}")));
     }
     let pairs = |default: usize| args.games.map_or(default, |g| g.div_ceil(2));
     let starts = match args.openings.as_str() {

@@ -141,7 +141,10 @@ pub fn run_match(
                 tally.add(first_color, finished.end.winner());
                 *count += 1;
                 if decision.is_none() {
-                    *decision = config.sprt.and_then(|s| s.decide(tally)).map(|d| (d, *tally));
+                    *decision = config
+                        .sprt
+                        .and_then(|s| s.decide(tally))
+                        .map(|d| (d, *tally));
                     if decision.is_some() {
                         halt.store(true, Ordering::Relaxed);
                     }

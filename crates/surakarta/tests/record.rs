@@ -646,18 +646,31 @@ fn leading_tags_and_a_result_the_rules_did_not_decide() {
     game.play_text("b2-b3").unwrap();
     let mut record = GameRecord::from_game_tagged(
         &game,
-        &[("Event", "test"), ("Black", "a \"quoted\" name"), ("White", "b")],
+        &[
+            ("Event", "test"),
+            ("Black", "a \"quoted\" name"),
+            ("White", "b"),
+        ],
     );
     let names: Vec<&str> = record.tags.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["Event", "Black", "White", "Rules", "Start", "Result"]);
+    assert_eq!(
+        names,
+        ["Event", "Black", "White", "Rules", "Start", "Result"]
+    );
     assert_eq!(record.result, GameResult::Unfinished);
     record.set_result(GameResult::from_winner(Some(Color::White)), "black resigns");
     let text = record.to_string();
-    assert!(text.contains("[Result \"0-1\"]") && text.ends_with("0-1\n"), "{text}");
+    assert!(
+        text.contains("[Result \"0-1\"]") && text.ends_with("0-1\n"),
+        "{text}"
+    );
     let back: GameRecord = text.parse().unwrap();
     assert_eq!(back, record);
     assert_eq!(back.tag("Termination"), Some("black resigns"));
     assert_eq!(back.tag("Black"), Some("a \"quoted\" name"));
     assert_eq!(GameResult::from_winner(None), GameResult::Draw);
-    assert_eq!(GameResult::from_winner(Some(Color::Black)), GameResult::BlackWins);
+    assert_eq!(
+        GameResult::from_winner(Some(Color::Black)),
+        GameResult::BlackWins
+    );
 }

@@ -17,9 +17,7 @@
 //! the arc's ends, the first piece met is its own: that piece can run
 //! through the arc.
 
-use surakarta::{
-    capture_moves, capture_targets, count_steps, Bitboard, Circuit, Position, Square, PATH_LEN,
-};
+use surakarta::{capture_moves, capture_targets, count_steps, Bitboard, Circuit, Position, Square};
 
 use crate::score::EVAL_LIMIT;
 
@@ -240,42 +238,42 @@ fn side_features(own: Bitboard, other: Bitboard, values: &[i32; 6], hanging: boo
     }
 }
 
-/// For each circuit and arc, the points met walking away from the arc, from
-/// its end `6s + 5` backwards and from its end `6s + 6` forwards.
-const fn walks() -> [[[[Square; PATH_LEN]; 2]; 4]; 2] {
-    let mut out = [[[[Square::ALL[0]; PATH_LEN]; 2]; 4]; 2];
-    let circuits = [Circuit::Small, Circuit::Large];
-    let mut c = 0;
-    while c < 2 {
-        let path = circuits[c].path();
-        let mut s = 0;
-        while s < 4 {
-            let mut i = 0;
-            while i < PATH_LEN {
-                out[c][s][0][i] = path[(6 * s + 5 + PATH_LEN - i) % PATH_LEN];
-                out[c][s][1][i] = path[(6 * s + 6 + i) % PATH_LEN];
-                i += 1;
-            }
-            s += 1;
-        }
-        c += 1;
+/// `x` (24 bits) rotated left by `k` (`0..24`) within 24 bits.
+#[inline]
+const fn rotate_left_24(x: u32, k: u32) -> u32 {
+    if k == 0 {
+        x
+    } else {
+        ((x << k) | (x >> (24 - k))) & 0x00ff_ffff
     }
-    out
 }
 
-const WALKS: [[[[Square; PATH_LEN]; 2]; 4]; 2] = walks();
-
-/// How many of the eight arcs each side holds: `[us, them]`.
+/// How many of the eight arcs each side holds: `[us, them]`. A side holds an
+/// arc when the first piece met walking along the circuit away from one of
+/// the arc's ends (path position `6s + 5` backwards, `6s + 6` forwards) is
+/// its own. Each walk is one rotation and one bit scan of the circuit's
+/// occupancy word.
 fn held_arcs(us: Bitboard, them: Bitboard) -> [u32; 2] {
     let occupied = us | them;
     let mut held = [0u32; 2];
-    for circuit in &WALKS {
-        for arc in circuit {
+    for circuit in Circuit::ALL {
+        let word = circuit.occupancy(occupied);
+        if word == 0 {
+            continue;
+        }
+        let path = circuit.path();
+        for s in 0..4u32 {
+            let end = 6 * s + 5;
+            // Backwards from `end`: rotate `end` to bit 23, take the highest bit.
+            let back = rotate_left_24(word, 23 - end);
+            let back_at = (end + 24 - (23 - (31 - back.leading_zeros()))) % 24;
+            // Forwards from `end + 1`: rotate it to bit 0, take the lowest bit.
+            let start = (end + 1) % 24;
+            let ahead = rotate_left_24(word, (24 - start) % 24);
+            let ahead_at = (start + ahead.trailing_zeros()) % 24;
             let mut by = [false; 2];
-            for walk in arc {
-                if let Some(&sq) = walk.iter().find(|&&sq| occupied.contains(sq)) {
-                    by[usize::from(!us.contains(sq))] = true;
-                }
+            for at in [back_at, ahead_at] {
+                by[usize::from(!us.contains(path[at as usize]))] = true;
             }
             held[0] += u32::from(by[0]);
             held[1] += u32::from(by[1]);
@@ -287,6 +285,51 @@ fn held_arcs(us: Bitboard, them: Bitboard) -> [u32; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use surakarta::PATH_LEN;
+
+    /// The plain walk: point by point away from each arc end.
+    fn held_arcs_by_walking(us: Bitboard, them: Bitboard) -> [u32; 2] {
+        let occupied = us | them;
+        let mut held = [0u32; 2];
+        for circuit in Circuit::ALL {
+            let path = circuit.path();
+            for s in 0..4 {
+                let mut by = [false; 2];
+                let backwards = (0..PATH_LEN).map(|i| path[(6 * s + 5 + PATH_LEN - i) % PATH_LEN]);
+                let forwards = (0..PATH_LEN).map(|i| path[(6 * s + 6 + i) % PATH_LEN]);
+                for first in [
+                    backwards.clone().find(|&sq| occupied.contains(sq)),
+                    forwards.clone().find(|&sq| occupied.contains(sq)),
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    by[usize::from(!us.contains(first))] = true;
+                }
+                held[0] += u32::from(by[0]);
+                held[1] += u32::from(by[1]);
+            }
+        }
+        held
+    }
+
+    proptest! {
+        #[test]
+        fn held_arcs_equal_the_plain_walk(a in 0u64..(1 << 36), b in 0u64..(1 << 36)) {
+            let us = Bitboard::new(a & !b).unwrap();
+            let them = Bitboard::new(b & !a).unwrap();
+            prop_assert_eq!(held_arcs(us, them), held_arcs_by_walking(us, them));
+        }
+    }
+
+    #[test]
+    fn rotations_within_24_bits() {
+        assert_eq!(rotate_left_24(1, 0), 1);
+        assert_eq!(rotate_left_24(1 << 23, 1), 1);
+        assert_eq!(rotate_left_24(0b101, 22), (1 << 22) | 1);
+        assert_eq!(rotate_left_24(0x00ff_ffff, 7), 0x00ff_ffff);
+    }
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()

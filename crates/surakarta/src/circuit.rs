@@ -156,6 +156,14 @@ impl Circuit {
             .collect()
     }
 
+    /// The cyclic occupancy word of this circuit for the points `occupied`:
+    /// bit `i` (of 24) is set if position `i` of the path is occupied (a
+    /// crossing point sets two bits). Six table lookups.
+    #[inline]
+    pub fn occupancy(self, occupied: Bitboard) -> u32 {
+        (path_words(occupied) >> (32 * self as u32)) as u32 & 0x00ff_ffff
+    }
+
     /// The path positions (`0..24`) at which `sq` lies: none, one or two.
     pub fn positions(self, sq: Square) -> impl Iterator<Item = usize> {
         let mask = OCCURRENCES[self as usize][sq.index()];
@@ -199,6 +207,24 @@ mod tests {
             names(Circuit::Large),
             "c1 c2 c3 c4 c5 c6 a4 b4 c4 d4 e4 f4 d6 d5 d4 d3 d2 d1 f3 e3 d3 c3 b3 a3"
         );
+    }
+
+    #[test]
+    fn occupancy_words_mark_every_position_of_an_occupied_point() {
+        let mut board = Bitboard::EMPTY;
+        for (k, sq) in Square::ALL.into_iter().enumerate() {
+            if k % 3 != 1 {
+                board.insert(sq);
+            }
+        }
+        for c in Circuit::ALL {
+            let word = c.occupancy(board);
+            for (i, &sq) in c.path().iter().enumerate() {
+                assert_eq!(word >> i & 1 == 1, board.contains(sq), "{} {i}", c.name());
+            }
+            assert_eq!(word >> PATH_LEN, 0);
+            assert_eq!(c.occupancy(Bitboard::EMPTY), 0);
+        }
     }
 
     #[test]

@@ -1,21 +1,7 @@
 //! The `surakarta` binary as a user runs it: output, JSON, errors, exit codes.
 
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surakarta"))
-        .args(args)
-        .output()
-        .expect("run surakarta")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::*;
 
 #[test]
 fn perft_text() {
@@ -107,34 +93,9 @@ fn bad_input_exits_2_with_one_line() {
     }
 }
 
-/// A fresh directory for one test's tables.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("surakarta-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn run_with_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_surakarta"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run surakarta");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn tb_generate_resume_probe_verify_stats() {
-    let dir = scratch("tb");
+    let dir = fresh_path("tb");
     let d = dir.to_str().unwrap();
     let o = run(&["tb", "generate", "--pieces", "4", "--dir", d, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -218,7 +179,7 @@ fn tb_errors_are_one_line_and_exit_2() {
     let o = run(&["tb", "generate", "--pieces", "11", "--dir", "/nonexistent"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("error: --pieces 11 is out of range"));
-    let dir = scratch("empty");
+    let dir = fresh_path("empty");
     std::fs::create_dir_all(&dir).unwrap();
     let o = run(&[
         "tb",
@@ -303,7 +264,7 @@ fn search_input_errors_exit_2() {
 
 #[test]
 fn search_with_tables_plays_the_tablebase_move() {
-    let dir = scratch("search-tb");
+    let dir = fresh_path("search-tb");
     let o = run(&[
         "tb",
         "generate",

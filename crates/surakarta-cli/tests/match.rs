@@ -1,30 +1,19 @@
 //! `surakarta match` as a user runs it: in-process and external players,
 //! openings, records, SPRT, errors.
 
-use std::process::{Command, Output};
+mod common;
+use common::*;
+use std::process::Output;
 use surakarta::{GameRecord, GameResult};
-
-const BIN: &str = env!("CARGO_BIN_EXE_surakarta");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("run surakarta")
-}
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).expect("one JSON object")
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("surakarta-match-{}-{name}", std::process::id()))
-}
-
 #[test]
 fn in_process_match_writes_records_that_read_back() {
-    let record = scratch("games.rec");
+    let record = fresh_path("games.rec");
     let o = run(&[
         "match",
         "--first",
@@ -73,7 +62,7 @@ fn in_process_match_writes_records_that_read_back() {
 #[test]
 fn external_engine_plays_through_the_protocol() {
     let cmd = format!("depth=2,name=ext,cmd={BIN} engine");
-    let record = scratch("ext.rec");
+    let record = fresh_path("ext.rec");
     let o = run(&[
         "match",
         "--first",
@@ -116,7 +105,7 @@ fn a_broken_external_engine_is_an_error() {
 
 #[test]
 fn openings_from_a_file_and_random_boards() {
-    let file = scratch("openings.txt");
+    let file = fresh_path("openings.txt");
     std::fs::write(
         &file,
         "# two openings\nww3w/wb4/5w/6/6/b1w3 b\n2w3/6/6/6/1b4/b5 w\n",

@@ -2,47 +2,23 @@
 //! errors keep the game going, undo, the end of the game, resigning, the
 //! clock, and the saved record.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::*;
+use std::process::Output;
 use std::time::Duration;
 use surakarta::{Color, GameRecord, GameResult, Termination};
 
 /// Runs `surakarta play ARGS`, typing `script` (after waiting `delay`).
 fn play_with_delay(args: &[&str], script: &str, delay: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_surakarta"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run surakarta play");
-    let mut stdin = child.stdin.take().unwrap();
-    std::thread::sleep(delay);
-    stdin.write_all(script.as_bytes()).unwrap();
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    let args: Vec<&str> = std::iter::once("play")
+        .chain(args.iter().copied())
+        .collect();
+    run_with_stdin_after(&args, script, delay)
 }
 
 fn play(args: &[&str], script: &str) -> Output {
     play_with_delay(args, script, Duration::ZERO)
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("surakarta-play-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Reads the record saved in `file`, checking it is one game that replays.
@@ -124,7 +100,7 @@ fn undo_takes_back_a_move_pair() {
 
 #[test]
 fn capturing_the_last_piece_wins_and_is_saved() {
-    let dir = scratch("win");
+    let dir = scratch_dir("win");
     let file = dir.join("game.txt");
     let o = play(
         &[
@@ -171,7 +147,7 @@ fn capturing_the_last_piece_wins_and_is_saved() {
 
 #[test]
 fn engine_moves_first_for_a_white_human_and_quit_saves() {
-    let dir = scratch("white");
+    let dir = scratch_dir("white");
     let file = dir.join("game.txt");
     let o = play(
         &[
@@ -204,7 +180,7 @@ fn engine_moves_first_for_a_white_human_and_quit_saves() {
 
 #[test]
 fn resigning_loses() {
-    let dir = scratch("resign");
+    let dir = scratch_dir("resign");
     let file = dir.join("game.txt");
     let o = play(
         &["--depth", "1", "--save", file.to_str().unwrap()],
@@ -230,7 +206,7 @@ fn resigning_loses() {
 #[test]
 fn the_clock_runs_and_a_flag_fall_loses() {
     // 0.001 minutes is 60 ms; the move arrives after 500 ms.
-    let dir = scratch("clock");
+    let dir = scratch_dir("clock");
     let file = dir.join("game.txt");
     let o = play_with_delay(
         &[

@@ -1,42 +1,8 @@
 //! `surakarta show` as a user runs it: the text board, the SVG picture, the
 //! highlighted move and capture path, and the errors.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surakarta"))
-        .args(args)
-        .output()
-        .expect("run surakarta")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("surakarta-show-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The run failed with exit code 2 and exactly one `error:` line containing
-/// `needle`, and printed nothing on stdout.
-fn assert_usage_error(o: &Output, needle: &str) {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(err.contains(needle), "{needle:?} not in {err}");
-    assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
-}
+mod common;
+use common::*;
 
 #[test]
 fn position_as_text() {
@@ -70,7 +36,7 @@ fn position_as_text() {
 
 #[test]
 fn start_position_svg() {
-    let dir = scratch("start");
+    let dir = scratch_dir("start");
     let file = dir.join("start.svg");
     let o = run(&[
         "show",
@@ -104,7 +70,7 @@ fn start_position_svg() {
 
 #[test]
 fn capture_highlight_text_and_svg() {
-    let dir = scratch("capture");
+    let dir = scratch_dir("capture");
     let file = dir.join("capture.svg");
     let o = run(&[
         "show",
@@ -199,7 +165,7 @@ fn errors_exit_2_with_one_line() {
         &run(&["show", "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b", "--ply", "1"]),
         "--ply needs a game record",
     );
-    let dir = scratch("errors");
+    let dir = scratch_dir("errors");
     let missing_dir = dir.join("no").join("such.svg");
     assert_usage_error(
         &run(&[
@@ -233,7 +199,7 @@ const RECORDS: &str = r#"[Event "opening"]
 
 #[test]
 fn record_last_game_final_position() {
-    let dir = scratch("record");
+    let dir = scratch_dir("record");
     let file = dir.join("games.txt");
     std::fs::write(&file, RECORDS).unwrap();
     let svg = dir.join("last.svg");
@@ -278,7 +244,7 @@ fn record_last_game_final_position() {
 
 #[test]
 fn record_game_and_ply() {
-    let dir = scratch("ply");
+    let dir = scratch_dir("ply");
     let file = dir.join("games.txt");
     std::fs::write(&file, RECORDS).unwrap();
     let f = file.to_str().unwrap();
@@ -327,7 +293,7 @@ fn record_game_and_ply() {
 
 #[test]
 fn record_errors_exit_2_with_one_line() {
-    let dir = scratch("record-errors");
+    let dir = scratch_dir("record-errors");
     let file = dir.join("games.txt");
     std::fs::write(&file, RECORDS).unwrap();
     let f = file.to_str().unwrap();

@@ -1,0 +1,76 @@
+//! Helpers shared by the CLI's end-to-end tests; each test file includes
+//! this module and uses what it needs.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// The `surakarta` binary under test.
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_surakarta");
+
+/// Runs `surakarta ARGS` with no input.
+pub(crate) fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("run surakarta")
+}
+
+/// Runs `surakarta ARGS`, writing `input` to its stdin.
+pub(crate) fn run_with_stdin(args: &[&str], input: &str) -> Output {
+    run_with_stdin_after(args, input, Duration::ZERO)
+}
+
+/// Runs `surakarta ARGS`, writing `input` to its stdin after `delay`.
+pub(crate) fn run_with_stdin_after(args: &[&str], input: &str, delay: Duration) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run surakarta");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::thread::sleep(delay);
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    drop(stdin);
+    child.wait_with_output().expect("wait for surakarta")
+}
+
+/// The output as text.
+pub(crate) fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The error output as text.
+pub(crate) fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A path for one test's files, unique to this process, with nothing there.
+pub(crate) fn fresh_path(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("surakarta-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// A fresh, empty directory for one test.
+pub(crate) fn scratch_dir(name: &str) -> PathBuf {
+    let dir = fresh_path(name);
+    std::fs::create_dir_all(&dir).expect("create the scratch directory");
+    dir
+}
+
+/// The run failed with exit code 2 and exactly one `error:` line containing
+/// `needle`, and printed nothing on stdout.
+pub(crate) fn assert_usage_error(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(needle), "{needle:?} not in {err}");
+    assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
+}

@@ -42,6 +42,17 @@ fn takes_the_last_piece() {
     assert_eq!(r.info.score, Score::win_at(1));
 }
 
+/// A search without tables scores a tablebase win or loss with its exact
+/// distance (conversion ends the game when one piece is left) and never
+/// finds a win in a draw.
+fn assert_exact_score(p: &Position, value: Value, score: Score) {
+    match value {
+        Value::Win(d) => assert_eq!(score, Score::win_at(d as usize), "{p}"),
+        Value::Loss(d) => assert_eq!(score, Score::loss_at(d as usize), "{p}"),
+        Value::Draw => assert!(!score.is_decisive(), "{p}: {score}"),
+    }
+}
+
 /// Every 1-against-1 position: the search without tables finds exactly the
 /// tablebase's win or loss distance (conversion = game end here) and never a
 /// win in a draw.
@@ -63,11 +74,7 @@ fn one_against_one_matches_the_tablebase_exactly() {
             .unwrap();
             let value = tb.probe_position(&p).unwrap();
             let r = search(&mut engine, p, Rules::PURE, Limits::depth(9));
-            match value {
-                Value::Win(d) => assert_eq!(r.info.score, Score::win_at(d as usize), "{p}"),
-                Value::Loss(d) => assert_eq!(r.info.score, Score::loss_at(d as usize), "{p}"),
-                Value::Draw => assert!(!r.info.score.is_decisive(), "{p}: {}", r.info.score),
-            }
+            assert_exact_score(&p, value, r.info.score);
             if let (Value::Win(_), Some(m)) = (value, r.best_move) {
                 assert!(
                     matches!(tb.move_value(&p, m).unwrap(), Value::Win(_)),
@@ -193,11 +200,7 @@ fn lazy_smp_finds_exact_wins() {
         }
         let value = tb.probe_position(&p).unwrap();
         let r = search(&mut engine, p, Rules::PURE, Limits::depth(9));
-        match value {
-            Value::Win(d) => assert_eq!(r.info.score, Score::win_at(d as usize), "{p}"),
-            Value::Loss(d) => assert_eq!(r.info.score, Score::loss_at(d as usize), "{p}"),
-            Value::Draw => assert!(!r.info.score.is_decisive(), "{p}: {}", r.info.score),
-        }
+        assert_exact_score(&p, value, r.info.score);
         checked += usize::from(value != Value::Draw);
     }
     assert!(checked > 5, "{checked}");

@@ -109,7 +109,7 @@ pub fn run_match(
         .flat_map(|i| [(i, Color::Black), (i, Color::White)])
         .collect();
     let next = AtomicUsize::new(0);
-    let state = Mutex::new((Tally::default(), 0usize, None::<(SprtDecision, Tally)>));
+    let state = Mutex::new((Tally::default(), None::<(SprtDecision, Tally)>));
     // Raised when the SPRT decides or a worker fails: take no new games.
     let halt = AtomicBool::new(false);
     let error = Mutex::new(None::<MatchError>);
@@ -137,9 +137,8 @@ pub fn run_match(
             let names = [black.name().to_string(), white.name().to_string()];
             {
                 let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
-                let (tally, count, decision) = &mut *guard;
+                let (tally, decision) = &mut *guard;
                 tally.add(first_color, finished.end.winner());
-                *count += 1;
                 if decision.is_none() {
                     *decision = config
                         .sprt
@@ -150,7 +149,7 @@ pub fn run_match(
                     }
                 }
                 reporter.game_finished(&GameReport {
-                    number: *count,
+                    number: tally.games() as usize,
                     opening,
                     first_color,
                     names: [&names[0], &names[1]],
@@ -185,7 +184,7 @@ pub fn run_match(
         }
     });
     let error = error.into_inner().unwrap_or_else(|p| p.into_inner());
-    let (tally, _, sprt) = state.into_inner().unwrap_or_else(|p| p.into_inner());
+    let (tally, sprt) = state.into_inner().unwrap_or_else(|p| p.into_inner());
     if let (Some(e), 0) = (&error, tally.games()) {
         return Err(e.clone());
     }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use surakarta::{Color, GameRecord, Rules};
@@ -329,6 +329,8 @@ struct Progress {
     record_error: Mutex<Option<String>>,
     first_name: String,
     event: String,
+    /// Raised when stdout is closed: no more games.
+    stop: AtomicBool,
 }
 
 impl Reporter for Progress {
@@ -355,7 +357,15 @@ impl Reporter for Progress {
                 t.draws,
                 t.losses
             );
-            self.bar.suspend(|| println!("{line}"));
+            // A closed stdout (`| head`) ends the match quietly instead of
+            // panicking in `println!`.
+            let written = self.bar.suspend(|| {
+                let mut out = std::io::stdout().lock();
+                writeln!(out, "{line}").and_then(|()| out.flush())
+            });
+            if written.is_err() {
+                self.stop.store(true, Ordering::Relaxed);
+            }
         }
         if let Some(file) = &self.record {
             let round = report.number.to_string();
@@ -455,6 +465,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         record_error: Mutex::new(None),
         first_name: first_name.clone(),
         event: format!("surakarta match: {first_name} vs {second_name}"),
+        stop: AtomicBool::new(false),
     };
     let config = MatchConfig {
         rules,
@@ -463,15 +474,18 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         sprt,
     };
     let started = Instant::now();
-    let stop = AtomicBool::new(false);
     let result = run_match(
         &*first_factory,
         &*second_factory,
         &starts,
         &config,
         &progress,
-        &stop,
+        &progress.stop,
     )?;
+    if result.interrupted {
+        // Nobody is reading stdout any more.
+        return Ok(());
+    }
     progress.bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let t = result.tally;
@@ -500,6 +514,10 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
             "elo": elo.map(|e| e.diff),
             "elo_low": elo.map(|e| e.low),
             "elo_high": elo.map(|e| e.high),
+            "pentanomial": result.pairs.counts,
+            "elo_pairs": result.pairs.elo().map(|e| json!({
+                "elo": e.diff, "low": e.low, "high": e.high,
+            })),
             "sprt": sprt.map(|s| json!({
                 "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
                 "llr": llr(&s), "lower": s.bounds().0, "upper": s.bounds().1,
@@ -515,6 +533,21 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
             t.games()
         );
         println!("{}", summary(&t));
+        if let Some(e) = result.pairs.elo() {
+            let c = result.pairs.counts;
+            println!(
+                "pairs: {} (0 / ½ / 1 / 1½ / 2 points: {} / {} / {} / {} / {})  Elo {:+.1} [{:+.1}, {:+.1}]",
+                result.pairs.pairs(),
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4],
+                e.diff,
+                e.low,
+                e.high
+            );
+        }
         if let Some(s) = sprt {
             let (lower, upper) = s.bounds();
             let verdict = decision.map_or("undecided".to_string(), |(d, at)| {

@@ -37,6 +37,14 @@ fn in_process_match_writes_records_that_read_back() {
         v["losses"].as_u64().unwrap(),
     );
     assert_eq!(w + d + l, 6);
+    let pentanomial: Vec<u64> = v["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(pentanomial.iter().sum::<u64>(), 3, "{v}");
+    assert!(v["elo_pairs"]["low"].as_f64().is_some(), "{v}");
     assert!(v["score"].as_f64().unwrap() > 0.5, "{v}");
 
     let text = std::fs::read_to_string(&record).unwrap();
@@ -177,7 +185,7 @@ fn sprt_stops_early_and_text_output_summarises() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success());
     assert!(
-        text.contains("game    1") && text.contains("(W-D-L)") && text.contains("Elo"),
+        text.contains("game    1") && text.contains("(W-D-L)") && text.contains("pairs: 1 "),
         "{text}"
     );
 }

@@ -40,4 +40,4 @@ pub use external::ExternalEngine;
 pub use game::{play_game, FinishedGame, GameEnd};
 pub use player::{EnginePlayer, Player, PlayerError};
 pub use runner::{run_match, GameReport, MatchConfig, MatchError, MatchResult, Reporter, Silent};
-pub use stats::{Elo, Sprt, SprtDecision, Tally};
+pub use stats::{Elo, Pentanomial, Sprt, SprtDecision, Tally};

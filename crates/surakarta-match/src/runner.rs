@@ -8,7 +8,7 @@ use surakarta::{Color, Position, Rules};
 
 use crate::game::{play_game, FinishedGame, GameEnd};
 use crate::player::{Player, PlayerError};
-use crate::stats::{Sprt, SprtDecision, Tally};
+use crate::stats::{Pentanomial, Sprt, SprtDecision, Tally};
 
 /// Makes a fresh player; called once per worker, and again after the
 /// player forfeits a game (an external engine may have died).
@@ -25,6 +25,17 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// Stop early when this test decides.
     pub sprt: Option<Sprt>,
+}
+
+/// What the workers share while the match runs.
+struct State {
+    tally: Tally,
+    pairs: Pentanomial,
+    /// Per opening, the first player's points in its first finished game
+    /// until the second one finishes.
+    half_pairs: Vec<Option<f64>>,
+    /// The SPRT's decision and the tally when it was made.
+    decision: Option<(SprtDecision, Tally)>,
 }
 
 /// A finished game, as reported while the match runs.
@@ -64,6 +75,9 @@ impl Reporter for Silent {
 pub struct MatchResult {
     /// The first player's wins, draws and losses.
     pub tally: Tally,
+    /// The first player's results by colour-swapped pair (an opening whose
+    /// second game was not played is not counted here).
+    pub pairs: Pentanomial,
     /// Games scheduled (twice the openings).
     pub scheduled: usize,
     /// The SPRT's decision, if it stopped the match, with the tally at that
@@ -109,7 +123,12 @@ pub fn run_match(
         .flat_map(|i| [(i, Color::Black), (i, Color::White)])
         .collect();
     let next = AtomicUsize::new(0);
-    let state = Mutex::new((Tally::default(), None::<(SprtDecision, Tally)>));
+    let state = Mutex::new(State {
+        tally: Tally::default(),
+        pairs: Pentanomial::default(),
+        half_pairs: vec![None; openings.len()],
+        decision: None,
+    });
     // Raised when the SPRT decides or a worker fails: take no new games.
     let halt = AtomicBool::new(false);
     let error = Mutex::new(None::<MatchError>);
@@ -137,8 +156,22 @@ pub fn run_match(
             let names = [black.name().to_string(), white.name().to_string()];
             {
                 let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
-                let (tally, decision) = &mut *guard;
+                let State {
+                    tally,
+                    pairs,
+                    half_pairs,
+                    decision,
+                } = &mut *guard;
                 tally.add(first_color, finished.end.winner());
+                let points = match finished.end.winner() {
+                    None => 0.5,
+                    Some(w) if w == first_color => 1.0,
+                    Some(_) => 0.0,
+                };
+                match half_pairs[opening].take() {
+                    Some(other) => pairs.add(other, points),
+                    None => half_pairs[opening] = Some(points),
+                }
                 if decision.is_none() {
                     *decision = config
                         .sprt
@@ -184,12 +217,18 @@ pub fn run_match(
         }
     });
     let error = error.into_inner().unwrap_or_else(|p| p.into_inner());
-    let (tally, sprt) = state.into_inner().unwrap_or_else(|p| p.into_inner());
+    let State {
+        tally,
+        pairs,
+        decision: sprt,
+        ..
+    } = state.into_inner().unwrap_or_else(|p| p.into_inner());
     if let (Some(e), 0) = (&error, tally.games()) {
         return Err(e.clone());
     }
     Ok(MatchResult {
         tally,
+        pairs,
         scheduled: jobs.len(),
         sprt,
         interrupted: stop.load(Ordering::Relaxed) && tally.games() < jobs.len() as u32,

@@ -101,6 +101,64 @@ impl Tally {
     }
 }
 
+/// Results of colour-swapped game pairs from the first player's side:
+/// `counts[k]` pairs scored `k` half-points out of 4 (0: lost both, 2: e.g.
+/// won one and lost one, 4: won both). Pairs from one opening are
+/// correlated (a lopsided opening tends to win for whoever has the better
+/// side), so the spread of pair scores gives a tighter, truer interval than
+/// treating the games as independent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Pairs by half-points scored, 0 to 4.
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Adds a pair whose games scored `first` and `second` for the first
+    /// player (each 0, ½ or 1).
+    pub fn add(&mut self, first: f64, second: f64) {
+        let half_points = (2.0 * (first + second)).round().clamp(0.0, 4.0) as usize;
+        self.counts[half_points] += 1;
+    }
+
+    /// Complete pairs.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The Elo difference from the pairs' mean score, with a 95% interval
+    /// from the variance of the pair scores; `None` with no pairs. As for
+    /// the tally, half a pair is added to each outcome for the variance
+    /// while some outcome is missing.
+    pub fn elo(&self) -> Option<Elo> {
+        let n = self.pairs();
+        if n == 0 {
+            return None;
+        }
+        let score = |counts: &[f64; 5]| {
+            let total: f64 = counts.iter().sum();
+            let mean = (0..5).map(|k| counts[k] * k as f64 / 4.0).sum::<f64>() / total;
+            let variance = (0..5)
+                .map(|k| counts[k] * (k as f64 / 4.0 - mean).powi(2))
+                .sum::<f64>()
+                / total;
+            (mean, variance)
+        };
+        let mut counts = self.counts.map(f64::from);
+        let (mean, _) = score(&counts);
+        if counts.contains(&0.0) {
+            counts = counts.map(|c| c + 0.5);
+        }
+        let (_, variance) = score(&counts);
+        let margin = 1.959_964 * (variance / f64::from(n)).sqrt();
+        Some(Elo {
+            diff: elo_from_score(mean),
+            low: elo_from_score((mean - margin).max(0.0)),
+            high: elo_from_score((mean + margin).min(1.0)),
+        })
+    }
+}
+
 /// A sequential probability ratio test of H0: the first player is `elo0`
 /// stronger, against H1: `elo1` stronger (logistic Elo), with error rates
 /// `alpha` (accepting H1 when H0 holds) and `beta`.
@@ -218,6 +276,31 @@ mod tests {
         assert!(tally(0, 0, 0).elo().is_none());
         assert_eq!(tally(3, 0, 0).elo().unwrap().diff, f64::INFINITY);
         assert!((elo_from_score(score_from_elo(123.0)) - 123.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn pairs_give_a_tighter_interval_when_openings_decide() {
+        // 100 openings, each won by whoever has the better side: every pair
+        // is one win and one loss. As games that is 100-0-100 with a wide
+        // interval; as pairs the score is exactly even.
+        let mut p = Pentanomial::default();
+        for _ in 0..100 {
+            p.add(1.0, 0.0);
+        }
+        assert_eq!(p.counts, [0, 0, 100, 0, 0]);
+        let pairs = p.elo().unwrap();
+        let games = tally(100, 0, 100).elo().unwrap();
+        assert_eq!(pairs.diff, 0.0);
+        assert!(
+            pairs.high - pairs.low < (games.high - games.low) / 2.0,
+            "{pairs:?} {games:?}"
+        );
+        p.add(0.5, 0.5);
+        p.add(1.0, 1.0);
+        p.add(0.0, 0.5);
+        assert_eq!(p.counts, [0, 1, 101, 0, 1]);
+        assert_eq!(p.pairs(), 103);
+        assert!(Pentanomial::default().elo().is_none());
     }
 
     #[test]

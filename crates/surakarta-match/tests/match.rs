@@ -89,6 +89,10 @@ fn deeper_search_wins_and_reports_are_consistent() {
     let result = run_match(&engine(3), &engine(1), &starts, &config(2), &collect, &stop).unwrap();
     assert_eq!(result.tally.games(), 10);
     assert_eq!(result.scheduled, 10);
+    // Five pairs, and their points are the tally's.
+    assert_eq!(result.pairs.pairs(), 5);
+    let half_points: u32 = (0..5).map(|k| k as u32 * result.pairs.counts[k]).sum();
+    assert_eq!(half_points, 2 * result.tally.wins + result.tally.draws);
     assert!(result.tally.score() > 0.6, "{:?}", result.tally);
     let reports = collect.0.into_inner().unwrap();
     assert_eq!(reports.len(), 10);

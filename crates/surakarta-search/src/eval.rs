@@ -177,12 +177,23 @@ impl Features {
     /// Computes the features of a position (hanging pieces only when
     /// `weights.hanging` is not 0: they cost a capture generation each).
     pub fn of(position: &Position, weights: &Weights) -> Features {
+        Features::with_captures(position, weights, None)
+    }
+
+    /// As [`Features::of`], given the number of captures the side to move
+    /// has if the caller generated them already (one capture generation
+    /// saved); `None` to count them here.
+    pub fn with_captures(
+        position: &Position,
+        weights: &Weights,
+        us_captures: Option<usize>,
+    ) -> Features {
         let (us, them) = (position.us(), position.them());
         let arcs = held_arcs(us, them);
         let (values, hanging) = (&weights.point_values, weights.hanging != 0);
         let mut f = Features {
-            us: side_features(us, them, values, hanging),
-            them: side_features(them, us, values, hanging),
+            us: side_features(us, them, values, hanging, us_captures),
+            them: side_features(them, us, values, hanging, None),
         };
         f.us.arcs_held = arcs[0] as i32;
         f.them.arcs_held = arcs[1] as i32;
@@ -208,12 +219,28 @@ impl Features {
 /// Evaluates a position for the side to move with the given weights,
 /// clamped to `±EVAL_LIMIT`.
 pub fn evaluate(position: &Position, weights: &Weights) -> i32 {
-    Features::of(position, weights)
+    evaluate_with_captures(position, weights, None)
+}
+
+/// [`evaluate`], given the side to move's number of captures if the caller
+/// has generated them (as quiescence has).
+pub fn evaluate_with_captures(
+    position: &Position,
+    weights: &Weights,
+    us_captures: Option<usize>,
+) -> i32 {
+    Features::with_captures(position, weights, us_captures)
         .score(weights)
         .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }
 
-fn side_features(own: Bitboard, other: Bitboard, values: &[i32; 6], hanging: bool) -> SideFeatures {
+fn side_features(
+    own: Bitboard,
+    other: Bitboard,
+    values: &[i32; 6],
+    hanging: bool,
+    captures: Option<usize>,
+) -> SideFeatures {
     let points = own.map(|sq| values[PointClass::of(sq).index()]).sum();
     let attacked = if hanging {
         capture_targets(other, own)
@@ -230,7 +257,7 @@ fn side_features(own: Bitboard, other: Bitboard, values: &[i32; 6], hanging: boo
     SideFeatures {
         material: own.count() as i32,
         mobility: count_steps(own, other) as i32,
-        attack: capture_moves(own, other).len() as i32,
+        attack: captures.unwrap_or_else(|| capture_moves(own, other).len()) as i32,
         points,
         arcs_held: 0,
         arcs_free: 0,
@@ -320,6 +347,22 @@ mod tests {
             let us = Bitboard::new(a & !b).unwrap();
             let them = Bitboard::new(b & !a).unwrap();
             prop_assert_eq!(held_arcs(us, them), held_arcs_by_walking(us, them));
+        }
+    }
+
+    #[test]
+    fn a_known_capture_count_gives_the_same_evaluation() {
+        let mut rng = surakarta::random::SplitMix::new(5);
+        for _ in 0..200 {
+            let p = surakarta::random::random_playout(&mut rng, Position::new(), 60);
+            for w in [Weights::DEFAULT, Weights::PAPER] {
+                let known = Some(p.captures().len());
+                assert_eq!(
+                    evaluate_with_captures(&p, &w, known),
+                    evaluate(&p, &w),
+                    "{p}"
+                );
+            }
         }
     }
 

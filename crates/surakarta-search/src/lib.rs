@@ -38,7 +38,7 @@ mod search;
 pub mod tt;
 
 pub use engine::{Engine, Options, SearchError, Smp};
-pub use eval::{evaluate, Weights};
+pub use eval::{evaluate, evaluate_with_captures, Weights};
 pub use limits::{Clock, Limits};
 pub use ordering::History;
 pub use score::{Score, ScoreKind, MAX_PLY};

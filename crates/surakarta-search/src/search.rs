@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use surakarta::{Color, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
-use crate::eval::{evaluate, Weights};
+use crate::eval::{evaluate, evaluate_with_captures, Weights};
 use crate::ordering::{History, Killers, MoveOrder};
 use crate::score::{Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -343,6 +343,11 @@ impl<'a> Worker<'a> {
 
     fn evaluate(&self, position: &Position) -> i32 {
         evaluate(position, &self.shared.weights)
+    }
+
+    /// The static evaluation when the side to move's captures are known.
+    fn evaluate_with_captures(&self, position: &Position, captures: usize) -> i32 {
+        evaluate_with_captures(position, &self.shared.weights, Some(captures))
     }
 
     /// Principal variation search of `position` to `depth` plies.
@@ -696,7 +701,7 @@ impl<'a> Worker<'a> {
         if captures.is_empty() && !position.has_moves() {
             return Score::loss_at(ply).0;
         }
-        let stand = self.evaluate(position);
+        let stand = self.evaluate_with_captures(position, captures.len());
         if !self.shared.techniques.quiescence || stand >= beta {
             return stand;
         }

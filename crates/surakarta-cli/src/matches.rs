@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use surakarta::{Color, GameRecord, Rules};
+use surakarta::{GameRecord, Rules};
 use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, Player,
     PlayerError, Reporter, Sprt, SprtDecision, Tally,
@@ -239,8 +239,7 @@ impl PlayerSpec {
             options.push(("TablebasePath".into(), dir.display().to_string()));
         }
         if let Some(smp) = self.smp {
-            let mode = if smp == Smp::Lazy { "lazy" } else { "siblings" };
-            options.push(("Smp".into(), mode.into()));
+            options.push(("Smp".into(), smp.name().into()));
         }
         options
     }
@@ -340,16 +339,12 @@ impl Reporter for Progress {
         self.bar.set_position(report.number as u64);
         self.bar.set_message(summary(&t));
         if self.text {
-            let first_side = if report.first_color == Color::Black {
-                "black"
-            } else {
-                "white"
-            };
             let line = format!(
-                "game {:>4} (opening {}, {} as {first_side}): {} vs {}: {}  [{}-{}-{}]",
+                "game {:>4} (opening {}, {} as {}): {} vs {}: {}  [{}-{}-{}]",
                 report.number,
                 report.opening + 1,
                 self.first_name,
+                report.first_color,
                 report.names[0],
                 report.names[1],
                 finished.end,

@@ -64,40 +64,21 @@ impl Tally {
     }
 
     /// The variance of one game's score (each game scores 1, ½ or 0), as
-    /// used for inference: when wins, draws or losses are still missing,
-    /// half a game is added to each count first, so that a run of one
-    /// result alone has a variance above zero (and an interval, and an SPRT
-    /// that can decide). 0 with no games.
+    /// used for inference (smoothed while an outcome is missing, see
+    /// [`mean_and_variance`]); 0 with no games.
     fn variance(&self) -> f64 {
-        let mut counts = [self.wins, self.draws, self.losses].map(f64::from);
-        if counts.iter().sum::<f64>() == 0.0 {
-            return 0.0;
-        }
-        if counts.contains(&0.0) {
-            counts = counts.map(|c| c + 0.5);
-        }
-        let [w, d, l] = counts;
-        let n = w + d + l;
-        let s = (w + d / 2.0) / n;
-        (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n
+        mean_and_variance(&[self.wins, self.draws, self.losses], &[1.0, 0.5, 0.0])
+            .map_or(0.0, |(_, variance)| variance)
     }
 
     /// The Elo difference of the first player over the second, with a 95%
     /// interval from the normal approximation of the mean score (the
-    /// variance smoothed as described at `variance`, so two draws do not
-    /// claim certainty); `None` with no games.
+    /// variance smoothed, so two draws do not claim certainty); `None` with
+    /// no games.
     pub fn elo(&self) -> Option<Elo> {
-        let n = self.games();
-        if n == 0 {
-            return None;
-        }
-        let s = self.score();
-        let margin = 1.959_964 * (self.variance() / n as f64).sqrt();
-        Some(Elo {
-            diff: elo_from_score(s),
-            low: elo_from_score((s - margin).max(0.0)),
-            high: elo_from_score((s + margin).min(1.0)),
-        })
+        let (mean, variance) =
+            mean_and_variance(&[self.wins, self.draws, self.losses], &[1.0, 0.5, 0.0])?;
+        Some(elo_interval(mean, variance, self.games()))
     }
 }
 
@@ -128,34 +109,53 @@ impl Pentanomial {
 
     /// The Elo difference from the pairs' mean score, with a 95% interval
     /// from the variance of the pair scores; `None` with no pairs. As for
-    /// the tally, half a pair is added to each outcome for the variance
-    /// while some outcome is missing.
+    /// the tally, the variance is smoothed while an outcome is missing.
     pub fn elo(&self) -> Option<Elo> {
-        let n = self.pairs();
-        if n == 0 {
-            return None;
-        }
-        let score = |counts: &[f64; 5]| {
-            let total: f64 = counts.iter().sum();
-            let mean = (0..5).map(|k| counts[k] * k as f64 / 4.0).sum::<f64>() / total;
-            let variance = (0..5)
-                .map(|k| counts[k] * (k as f64 / 4.0 - mean).powi(2))
-                .sum::<f64>()
-                / total;
-            (mean, variance)
-        };
-        let mut counts = self.counts.map(f64::from);
-        let (mean, _) = score(&counts);
-        if counts.contains(&0.0) {
-            counts = counts.map(|c| c + 0.5);
-        }
-        let (_, variance) = score(&counts);
-        let margin = 1.959_964 * (variance / f64::from(n)).sqrt();
-        Some(Elo {
-            diff: elo_from_score(mean),
-            low: elo_from_score((mean - margin).max(0.0)),
-            high: elo_from_score((mean + margin).min(1.0)),
-        })
+        let (mean, variance) = mean_and_variance(&self.counts, &[0.0, 0.25, 0.5, 0.75, 1.0])?;
+        Some(elo_interval(mean, variance, self.pairs()))
+    }
+}
+
+/// The mean score of `counts[k]` results worth `points[k]` each, and the
+/// variance of one result as used for inference: while some outcome has no
+/// results, half a result is added to every count first, so that a run of
+/// one outcome alone has a variance above zero (an interval, an SPRT that
+/// can decide). `None` with no results.
+fn mean_and_variance(counts: &[u32], points: &[f64]) -> Option<(f64, f64)> {
+    let total: u32 = counts.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let weighted = |add: f64| {
+        let n: f64 = counts.iter().map(|&c| f64::from(c) + add).sum();
+        let mean = counts
+            .iter()
+            .zip(points)
+            .map(|(&c, p)| (f64::from(c) + add) * p)
+            .sum::<f64>()
+            / n;
+        (n, mean)
+    };
+    let (_, mean) = weighted(0.0);
+    let add = if counts.contains(&0) { 0.5 } else { 0.0 };
+    let (n, smoothed_mean) = weighted(add);
+    let variance = counts
+        .iter()
+        .zip(points)
+        .map(|(&c, p)| (f64::from(c) + add) * (p - smoothed_mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((mean, variance))
+}
+
+/// The Elo of a mean score over `n` results with the given per-result
+/// variance, and its 95% interval (normal approximation).
+fn elo_interval(mean: f64, variance: f64, n: u32) -> Elo {
+    let margin = 1.959_964 * (variance / f64::from(n)).sqrt();
+    Elo {
+        diff: elo_from_score(mean),
+        low: elo_from_score((mean - margin).max(0.0)),
+        high: elo_from_score((mean + margin).min(1.0)),
     }
 }
 

@@ -65,6 +65,14 @@ pub enum Smp {
 }
 
 impl Smp {
+    /// The name [`Smp::parse`] reads: `siblings` or `lazy`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Smp::Siblings => "siblings",
+            Smp::Lazy => "lazy",
+        }
+    }
+
     /// Reads `siblings` or `lazy`.
     pub fn parse(text: &str) -> Option<Smp> {
         match text {

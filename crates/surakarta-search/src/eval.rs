@@ -283,8 +283,8 @@ const fn rotate_left_24(x: u32, k: u32) -> u32 {
 fn held_arcs(us: Bitboard, them: Bitboard) -> [u32; 2] {
     let occupied = us | them;
     let mut held = [0u32; 2];
-    for circuit in Circuit::ALL {
-        let word = circuit.occupancy(occupied);
+    let words = Circuit::occupancies(occupied);
+    for (circuit, word) in Circuit::ALL.into_iter().zip(words) {
         if word == 0 {
             continue;
         }

@@ -161,7 +161,18 @@ impl Circuit {
     /// crossing point sets two bits). Six table lookups.
     #[inline]
     pub fn occupancy(self, occupied: Bitboard) -> u32 {
-        (path_words(occupied) >> (32 * self as u32)) as u32 & 0x00ff_ffff
+        Circuit::occupancies(occupied)[self as usize]
+    }
+
+    /// Both circuits' occupancy words ([`Circuit::occupancy`]), small
+    /// first, from one gather of the board.
+    #[inline]
+    pub fn occupancies(occupied: Bitboard) -> [u32; 2] {
+        let words = path_words(occupied);
+        [
+            words as u32 & 0x00ff_ffff,
+            (words >> 32) as u32 & 0x00ff_ffff,
+        ]
     }
 
     /// The path positions (`0..24`) at which `sq` lies: none, one or two.
@@ -223,6 +234,7 @@ mod tests {
                 assert_eq!(word >> i & 1 == 1, board.contains(sq), "{} {i}", c.name());
             }
             assert_eq!(word >> PATH_LEN, 0);
+            assert_eq!(Circuit::occupancies(board)[c as usize], word);
             assert_eq!(c.occupancy(Bitboard::EMPTY), 0);
         }
     }

@@ -1,25 +1,32 @@
-//! The table file format (specified byte by byte in
-//! `docs/tablebase-format.md`): a 128-byte header, then one value byte per
-//! index slot.
+//! The table file formats (specified byte by byte in
+//! `docs/tablebase-format.md`): a 128-byte header, then the payload.
+//! Version 1 stores one value byte per index slot; version 2 a compact
+//! body (see [`crate::compact`]).
 //!
 //! ```text
 //! offset size field
 //!      0    8 magic 89 53 4B 54 42 0D 0A 1A ("\x89SKTB\r\n\x1a")
-//!      8    2 format version (1)
+//!      8    2 format version (1 or 2)
 //!     10    1 rule set (0 = pure rules)
 //!     11    1 index scheme (0 = plain, 1 = symmetric)
 //!     12    1 pieces of the side to move
 //!     13    1 pieces of the other side
-//!     14    1 payload encoding (0 = one byte per slot)
+//!     14    1 payload encoding (0 = one byte per slot, 1 = compact)
 //!     15    1 reserved, 0
-//!     16    8 slots (payload bytes)
+//!     16    8 slots
 //!     24    8 positions (used slots)
 //!     32    8 wins
 //!     40    8 draws
 //!     48    8 losses
 //!     56    4 longest distance to conversion
-//!     60    4 CRC-32 of the payload
-//!     64   60 reserved, 0
+//!     60    4 CRC-32 of the payload (everything after the header)
+//!     64    1 version 2: block bits            (version 1: 0)
+//!     65    1 reserved, 0
+//!     66    2 version 2: terminal symbols      (version 1: 0)
+//!     68    2 version 2: pair symbols          (version 1: 0)
+//!     70    2 reserved, 0
+//!     72    8 version 2: bytes of the bit stream (version 1: 0)
+//!     80   44 reserved, 0
 //!    124    4 CRC-32 of bytes 0..124
 //! ```
 //!
@@ -31,8 +38,10 @@ use surakarta_index::{Indexer, Material, PlainIndexer, Scheme};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"\x89SKTB\r\n\x1a";
-/// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u16 = 1;
+/// The newest format version, the one written by default.
+pub const FORMAT_VERSION: u16 = 2;
+/// The oldest format version this crate reads and writes.
+pub const OLDEST_VERSION: u16 = 1;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 128;
 /// The file name extension of table files.
@@ -40,8 +49,10 @@ pub const EXTENSION: &str = "sktb";
 
 /// The rule set byte of the pure rules (the only one tables are made for).
 const RULES_PURE: u8 = 0;
-/// The encoding byte of an uncompressed payload.
+/// The encoding byte of an uncompressed payload (version 1).
 const ENCODING_BYTES: u8 = 0;
+/// The encoding byte of a compact payload (version 2).
+const ENCODING_COMPACT: u8 = 1;
 
 /// The file name of a class's table, like `4v3.sktb`.
 pub fn file_name(material: Material) -> String {
@@ -76,7 +87,7 @@ pub enum FileProblem {
     #[error("not a Surakarta table (wrong magic bytes)")]
     Magic,
     /// A format version this crate does not read.
-    #[error("format version {0}, this program reads version {FORMAT_VERSION}")]
+    #[error("format version {0}, this program reads versions {OLDEST_VERSION} to {FORMAT_VERSION}")]
     Version(u16),
     /// The header's own checksum does not match.
     #[error("header checksum mismatch (header damaged)")]
@@ -121,6 +132,10 @@ pub enum FileProblem {
         /// Losses.
         losses: u64,
     },
+    /// The compressed payload is inconsistent (only possible in a damaged
+    /// or forged file whose checksums match).
+    #[error("corrupt compressed payload: {0}")]
+    Corrupt(&'static str),
     /// The payload's checksum does not match the header's.
     #[error("payload checksum mismatch (header {expected:08x}, payload {found:08x})")]
     PayloadChecksum {
@@ -137,12 +152,28 @@ impl From<std::io::Error> for FileProblem {
     }
 }
 
+/// The section sizes of a version 2 (compact) payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompactShape {
+    /// Each block holds `2^block_bits` slots (the last one fewer).
+    pub block_bits: u32,
+    /// Terminal symbols (distinct stored values), 1 to 256.
+    pub terminals: u32,
+    /// Pair symbols of the grammar.
+    pub pairs: u32,
+    /// Bytes of the Huffman-coded bit stream.
+    pub bits_len: u64,
+}
+
 /// A parsed, self-consistent header. Whether its slot count matches the
 /// index is checked by the table that opens it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
     /// The index scheme of the payload.
     pub scheme: Scheme,
+    /// `None` for format 1 (a byte per slot), the compact payload's shape
+    /// for format 2.
+    pub compact: Option<CompactShape>,
     /// The class's figures (material, slots, counts, longest distance).
     pub stats: ClassStats,
     /// CRC-32 of the payload.
@@ -172,12 +203,30 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 }
 
 impl Header {
+    /// The format version: 1 or 2.
+    pub fn version(&self) -> u16 {
+        if self.compact.is_some() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The length of the whole file this header describes.
+    pub fn file_len(&self) -> Option<u64> {
+        let payload = match self.compact {
+            None => Some(self.stats.slots),
+            Some(shape) => crate::compact::body_len(shape, self.stats.slots),
+        }?;
+        payload.checked_add(HEADER_LEN as u64)
+    }
+
     /// The header bytes.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let s = &self.stats;
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
-        b[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        b[8..10].copy_from_slice(&self.version().to_le_bytes());
         b[10] = RULES_PURE;
         b[11] = match self.scheme {
             Scheme::Plain => 0,
@@ -185,7 +234,16 @@ impl Header {
         };
         b[12] = s.material.us() as u8;
         b[13] = s.material.them() as u8;
-        b[14] = ENCODING_BYTES;
+        b[14] = match self.compact {
+            None => ENCODING_BYTES,
+            Some(_) => ENCODING_COMPACT,
+        };
+        if let Some(c) = self.compact {
+            b[64] = c.block_bits as u8;
+            b[66..68].copy_from_slice(&(c.terminals as u16).to_le_bytes());
+            b[68..70].copy_from_slice(&(c.pairs as u16).to_le_bytes());
+            b[72..80].copy_from_slice(&c.bits_len.to_le_bytes());
+        }
         for (at, v) in [
             (16, s.slots),
             (24, s.positions),
@@ -220,7 +278,7 @@ impl Header {
             return Err(FileProblem::Magic);
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != FORMAT_VERSION {
+        if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(FileProblem::Version(version));
         }
         if crc32fast::hash(&bytes[..124]) != u32_at(bytes, 124) {
@@ -238,12 +296,40 @@ impl Header {
         let Ok(material) = Material::new(bytes[12].into(), bytes[13].into()) else {
             return field("material", u64::from(bytes[12]) << 8 | u64::from(bytes[13]));
         };
-        if bytes[14] != ENCODING_BYTES {
+        let encoding = if version == 1 {
+            ENCODING_BYTES
+        } else {
+            ENCODING_COMPACT
+        };
+        if bytes[14] != encoding {
             return field("encoding", bytes[14].into());
         }
-        if let Some(at) = (15..16).chain(64..124).find(|&i| bytes[i] != 0) {
+        let reserved: &[std::ops::Range<usize>] = if version == 1 {
+            &[15..16, 64..124]
+        } else {
+            &[15..16, 65..66, 70..72, 80..124]
+        };
+        if let Some(at) = reserved.iter().cloned().flatten().find(|&i| bytes[i] != 0) {
             return field("reserved", at as u64);
         }
+        let compact = if version == 1 {
+            None
+        } else {
+            let shape = CompactShape {
+                block_bits: bytes[64].into(),
+                terminals: u16::from_le_bytes([bytes[66], bytes[67]]).into(),
+                pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
+                bits_len: u64_at(bytes, 72),
+            };
+            if !crate::compact::BLOCK_BITS.contains(&shape.block_bits) {
+                return field("block bits", shape.block_bits.into());
+            }
+            let symbols = shape.terminals + shape.pairs;
+            if shape.terminals == 0 || shape.terminals > 256 || symbols > u16::MAX.into() {
+                return field("symbols", symbols.into());
+            }
+            Some(shape)
+        };
         let stats = ClassStats {
             material,
             slots: u64_at(bytes, 16),
@@ -278,7 +364,15 @@ impl Header {
         if !fits {
             return field("slots", stats.slots);
         }
-        let expected = HEADER_LEN as u64 + stats.slots;
+        let header = Header {
+            scheme,
+            compact,
+            stats,
+            checksum: u32_at(bytes, 60),
+        };
+        let Some(expected) = header.file_len() else {
+            return field("bit stream bytes", compact.map_or(0, |c| c.bits_len));
+        };
         if file_len < expected {
             return Err(FileProblem::Truncated {
                 expected,
@@ -291,11 +385,7 @@ impl Header {
                 found: file_len,
             });
         }
-        Ok(Header {
-            scheme,
-            stats,
-            checksum: u32_at(bytes, 60),
-        })
+        Ok(header)
     }
 }
 
@@ -330,6 +420,7 @@ mod tests {
         let material = Material::new(2, 1).unwrap();
         Header {
             scheme: Scheme::Plain,
+            compact: None,
             stats: ClassStats {
                 material,
                 slots: PlainIndexer::new(material).size(),

@@ -16,7 +16,7 @@
 
 use crate::error::TablebaseError;
 use crate::table::{Table, TableIndexer};
-use crate::value::{Value, MAX_DTC};
+use crate::value::{Value, Wdl, MAX_DTC};
 use crate::{Pass, Reporter, Tablebase};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
@@ -129,10 +129,10 @@ impl Pair<'_> {
             let mine = if after.us.is_empty() {
                 Value::Win(1)
             } else {
-                match self.smaller.probe(after)? {
-                    Value::Loss(_) => Value::Win(1),
-                    Value::Win(_) => Value::Loss(1),
-                    Value::Draw => Value::Draw,
+                match self.smaller.probe_wdl(after)? {
+                    Wdl::Loss => Value::Win(1),
+                    Wdl::Win => Value::Loss(1),
+                    Wdl::Draw => Value::Draw,
                 }
             };
             if !note(Some(mine)) {

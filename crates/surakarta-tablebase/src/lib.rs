@@ -17,10 +17,14 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod compact;
+mod convert;
 mod error;
 pub mod file;
 mod generate;
+mod huffman;
 mod probe;
+mod repair;
 mod table;
 mod value;
 mod verify;
@@ -270,13 +274,22 @@ impl Tablebase {
             return Err(TablebaseError::NoPieces);
         }
         let material = Material::of(sides)?;
-        self.tables
-            .get(&material)
-            .ok_or_else(|| TablebaseError::MissingTable {
-                material,
-                dir: self.dir.clone(),
-            })?
-            .probe(sides)
+        let table = self.table_of(material)?;
+        let stored = table.stored_value(sides)?;
+        self.resolve(table, stored, sides)
+    }
+
+    /// Win, draw or loss of a position given by its sides (the side to
+    /// move first): one stored value, no capture probes.
+    pub fn probe_wdl(&self, sides: Sides) -> Result<Wdl, TablebaseError> {
+        if sides.us.is_empty() {
+            return Ok(Wdl::Loss);
+        }
+        if sides.them.is_empty() {
+            return Err(TablebaseError::NoPieces);
+        }
+        let material = Material::of(sides)?;
+        Ok(self.table_of(material)?.stored_value(sides)?.wdl())
     }
 }
 

@@ -2,12 +2,47 @@
 //! principal line to the conversion.
 
 use crate::error::TablebaseError;
-use crate::value::{Value, MAX_DTC};
+use crate::table::Table;
+use crate::value::{Value, Wdl, MAX_DTC};
 use crate::Tablebase;
-use surakarta::{Move, Position};
+use surakarta::{capture_moves, Move, Position};
 use surakarta_index::Sides;
 
 impl Tablebase {
+    /// The exact value of a position from the value `table` stores for it:
+    /// a compact table may store any win where a capture wins in 1, so a
+    /// stored win in more than 1 is checked against the captures. (Stored
+    /// win/draw/loss is exact in both formats.)
+    #[inline]
+    pub(crate) fn resolve(
+        &self,
+        table: &Table,
+        stored: Value,
+        sides: Sides,
+    ) -> Result<Value, TablebaseError> {
+        match stored {
+            Value::Win(d) if d > 1 && table.is_compact() && self.wins_by_capture(sides)? => {
+                Ok(Value::Win(1))
+            }
+            value => Ok(value),
+        }
+    }
+
+    /// Whether the side to move has a capture into a position lost for the
+    /// opponent (or of the opponent's last piece).
+    pub(crate) fn wins_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
+        for m in capture_moves(sides.us, sides.them) {
+            let after = Sides::new(
+                sides.them.without(m.to()),
+                sides.us.without(m.from()).with(m.to()),
+            );
+            if after.us.is_empty() || self.probe_wdl(after)? == Wdl::Loss {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// The value of a position for its side to move (counters and rule set
     /// ignored: tables follow the pure rules).
     pub fn probe_position(&self, position: &Position) -> Result<Value, TablebaseError> {
@@ -18,15 +53,15 @@ impl Tablebase {
     /// it. A capture converts: it wins in 1 if the opponent is then lost (or
     /// has no piece), loses in 1 if the opponent then wins, else draws.
     pub fn move_value(&self, position: &Position, m: Move) -> Result<Value, TablebaseError> {
-        let next = self.probe(Sides::of(&position.after(m)))?;
+        let next = Sides::of(&position.after(m));
         Ok(if m.is_capture() {
-            match next {
-                Value::Loss(_) => Value::Win(1),
-                Value::Win(_) => Value::Loss(1),
-                Value::Draw => Value::Draw,
+            match self.probe_wdl(next)? {
+                Wdl::Loss => Value::Win(1),
+                Wdl::Win => Value::Loss(1),
+                Wdl::Draw => Value::Draw,
             }
         } else {
-            next.back()
+            self.probe(next)?.back()
         })
     }
 

@@ -1,9 +1,11 @@
 //! One material class's table in memory, and the index over either scheme.
 
+use crate::compact::Compact;
 use crate::error::TablebaseError;
-use crate::file::{self, FileProblem, Header, HEADER_LEN};
+use crate::file::{self, CompactShape, FileProblem, Header, HEADER_LEN};
 use crate::value::{Value, MAX_DTC};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -206,12 +208,20 @@ enum Storage {
     Mapped(memmap2::Mmap),
 }
 
-/// A finished table of one material class: one byte per slot
-/// ([`Value::to_byte`]), in memory or mapped from a file.
+/// A finished table of one material class, in memory or mapped from a
+/// file: one byte per slot ([`Value::to_byte`], format 1) or a compact
+/// payload (format 2).
+///
+/// A compact table may store any win where the value is a win in 1 that a
+/// capture proves; [`Tablebase::probe`](crate::Tablebase::probe) resolves
+/// those, so probe through a [`Tablebase`](crate::Tablebase) for exact
+/// values.
 #[derive(Debug)]
 pub struct Table {
     indexer: TableIndexer,
     storage: Storage,
+    /// Format 2: the shape and decoding tables of the payload.
+    compact: Option<(CompactShape, Box<Compact>)>,
     stats: ClassStats,
     checksum: u32,
     path: Option<PathBuf>,
@@ -236,6 +246,28 @@ impl Table {
         Ok(Table {
             indexer,
             storage: Storage::Owned(values, 0),
+            compact: None,
+            stats,
+            checksum,
+            path: None,
+            intact: OnceLock::from(true),
+        })
+    }
+
+    /// A format 2 table from its index, figures and compact body.
+    pub(crate) fn from_compact(
+        indexer: TableIndexer,
+        stats: ClassStats,
+        shape: CompactShape,
+        body: Vec<u8>,
+    ) -> Result<Table, TablebaseError> {
+        let compact = Compact::parse(shape, indexer.size(), &body)
+            .map_err(|p| file_error(Path::new("(memory)"), p))?;
+        let checksum = file::checksum(&body);
+        Ok(Table {
+            indexer,
+            storage: Storage::Owned(body, 0),
+            compact: Some((shape, Box::new(compact))),
             stats,
             checksum,
             path: None,
@@ -303,9 +335,22 @@ impl Table {
                 },
             ));
         }
+        let compact = match header.compact {
+            None => None,
+            Some(shape) => {
+                let body = match &storage {
+                    Storage::Owned(bytes, offset) => &bytes[*offset..],
+                    Storage::Mapped(map) => &map[HEADER_LEN..],
+                };
+                let compact = Compact::parse(shape, indexer.size(), body)
+                    .map_err(|p| file_error(path, p))?;
+                Some((shape, Box::new(compact)))
+            }
+        };
         Ok(Table {
             indexer,
             storage,
+            compact,
             stats: header.stats,
             checksum: header.checksum,
             path: Some(path.to_path_buf()),
@@ -338,10 +383,27 @@ impl Table {
         self.path.as_deref()
     }
 
+    /// The format version: 1 (a byte per slot) or 2 (compact).
+    pub fn format(&self) -> u16 {
+        self.header().version()
+    }
+
+    /// Whether the payload is compact (format 2), so that stored wins may
+    /// stand for wins in 1 by a capture.
+    pub fn is_compact(&self) -> bool {
+        self.compact.is_some()
+    }
+
+    /// Bytes of the table as a file (header and payload).
+    pub fn file_len(&self) -> u64 {
+        (HEADER_LEN + self.raw().len()) as u64
+    }
+
     /// The header describing this table.
     pub fn header(&self) -> Header {
         Header {
             scheme: self.indexer.scheme(),
+            compact: self.compact.as_ref().map(|(shape, _)| *shape),
             stats: self.stats,
             checksum: self.checksum,
         }
@@ -372,32 +434,61 @@ impl Table {
         ))
     }
 
-    /// The value bytes, one per slot, after the checksum check.
-    pub fn bytes(&self) -> Result<&[u8], TablebaseError> {
+    /// The payload bytes (after the checksum check): for format 1 the
+    /// value bytes, one per slot.
+    pub fn payload(&self) -> Result<&[u8], TablebaseError> {
         self.check()?;
         Ok(self.raw())
     }
 
-    /// The value stored at a slot (`None` past the end).
-    pub fn value_at(&self, index: u64) -> Result<Option<Value>, TablebaseError> {
-        Ok(self
-            .bytes()?
-            .get(index as usize)
-            .map(|&b| Value::from_table_byte(b)))
-    }
-
-    /// The value of a position of this class.
+    /// The byte stored at a slot (`index < size`), after the checksum
+    /// check. In a compact table a stored win may stand for a win in 1 by
+    /// a capture (see [`Table`]).
     #[inline]
-    pub fn probe(&self, sides: Sides) -> Result<Value, TablebaseError> {
-        let ranked = self.indexer.rank(sides)?;
-        let bytes = self.bytes()?;
-        Ok(Value::from_table_byte(bytes[ranked.index as usize]))
+    pub fn stored(&self, index: u64) -> Result<u8, TablebaseError> {
+        let raw = self.payload()?;
+        let out_of_range = || {
+            TablebaseError::Index(surakarta_index::IndexError::OutOfRange {
+                index,
+                material: self.material(),
+                size: self.indexer.size(),
+            })
+        };
+        match &self.compact {
+            None => raw.get(index as usize).copied().ok_or_else(out_of_range),
+            Some(_) if index >= self.indexer.size() => Err(out_of_range()),
+            Some((_, compact)) => compact.byte_at(raw, index).map_err(|p| self.error(p)),
+        }
     }
 
-    /// Counts the positions of each value (unused slots skipped), on all
-    /// cores.
-    pub fn histogram(&self) -> Result<Histogram, TablebaseError> {
-        Ok(histogram_of(&self.indexer, self.bytes()?))
+    /// The value stored for a position of this class (see
+    /// [`Table::stored`]).
+    #[inline]
+    pub fn stored_value(&self, sides: Sides) -> Result<Value, TablebaseError> {
+        let ranked = self.indexer.rank(sides)?;
+        Ok(Value::from_table_byte(self.stored(ranked.index)?))
+    }
+
+    /// Every stored byte, one per slot (decoded on all cores for a compact
+    /// table, whose blocks are checked to cover their slots exactly).
+    pub fn stored_bytes(&self) -> Result<Cow<'_, [u8]>, TablebaseError> {
+        let raw = self.payload()?;
+        let Some((_, compact)) = &self.compact else {
+            return Ok(Cow::Borrowed(raw));
+        };
+        let blocks: Vec<Vec<u8>> = (0..compact.blocks())
+            .into_par_iter()
+            .map(|b| {
+                let mut out = Vec::new();
+                compact.decode_block(raw, b, &mut out).map(|()| out)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|p| self.error(p))?;
+        Ok(Cow::Owned(blocks.concat()))
+    }
+
+    fn error(&self, problem: FileProblem) -> TablebaseError {
+        file_error(self.path.as_deref().unwrap_or(Path::new("(memory)")), problem)
     }
 
     /// Writes the table as a file: to `path` with `.tmp` appended, synced,
@@ -409,7 +500,7 @@ impl Table {
         let result = (|| -> std::io::Result<()> {
             let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
             out.write_all(&self.header().to_bytes())?;
-            out.write_all(self.bytes().map_err(std::io::Error::other)?)?;
+            out.write_all(self.payload().map_err(std::io::Error::other)?)?;
             out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
             Ok(())
         })();
@@ -440,7 +531,9 @@ pub(crate) fn file_error(path: &Path, problem: FileProblem) -> TablebaseError {
     }
 }
 
-fn histogram_of(indexer: &TableIndexer, values: &[u8]) -> Histogram {
+/// Counts the positions of each value in exact value bytes (unused slots
+/// skipped), on all cores.
+pub(crate) fn histogram_of(indexer: &TableIndexer, values: &[u8]) -> Histogram {
     const PART: u64 = 1 << 20;
     let size = indexer.size();
     (0..size.div_ceil(PART))

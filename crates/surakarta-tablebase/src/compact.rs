@@ -1,0 +1,487 @@
+//! The compact payload of format version 2: the value bytes of a class,
+//! with don't-care slots filled to compress well, as a Re-Pair grammar
+//! whose symbols are Huffman-coded in independently decodable blocks.
+//!
+//! Layout after the 128-byte header (`docs/tablebase-format.md`):
+//!
+//! ```text
+//! terminals  T bytes          the value byte of each terminal symbol
+//! pairs      P × (u16, u16)   symbol T + i expands to left, then right
+//! lengths    T + P bytes      Huffman code length per symbol (0 = unused)
+//! offsets    (B + 1) × u64    byte offset of each block in the bit stream
+//! bits       payload bytes    the blocks, each byte-aligned, MSB first
+//! ```
+//!
+//! Block `b` holds the slots `b · 2^block_bits ..` up to the next block:
+//! whole symbols whose expansions add up to exactly that many slots.
+
+use crate::file::{CompactShape as Shape, FileProblem};
+use crate::huffman::{self, Code};
+use crate::repair;
+use rayon::prelude::*;
+
+/// Slots per chunk that pairs never cross; blocks are whole chunks.
+const CHUNK_BITS: u32 = 10;
+/// The largest block.
+const MAX_BLOCK_BITS: u32 = 24;
+/// The block sizes a file may use.
+pub(crate) const BLOCK_BITS: std::ops::RangeInclusive<u32> = CHUNK_BITS..=MAX_BLOCK_BITS;
+/// Blocks are made as big as keeps about this many symbols in one, so a
+/// probe decodes about half of that.
+const SYMBOLS_PER_BLOCK: u64 = 96;
+
+/// How freely a slot's stored value may be chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Freedom {
+    /// The stored byte must be the value.
+    Exact = 0,
+    /// The value is a win in 1 that a capture proves: any win may be
+    /// stored (the prober finds the capture).
+    AnyWin = 1,
+    /// No position uses the slot: any byte may be stored.
+    Any = 2,
+}
+
+/// Blocks of a table with `slots` slots.
+pub(crate) fn blocks(shape: Shape, slots: u64) -> u64 {
+    slots.div_ceil(1 << shape.block_bits)
+}
+
+/// Bytes of the body (everything after the header), or `None` if the
+/// sizes overflow.
+pub(crate) fn body_len(shape: Shape, slots: u64) -> Option<u64> {
+    let symbols = u64::from(shape.terminals) + u64::from(shape.pairs);
+    u64::from(shape.terminals)
+        .checked_add(4 * u64::from(shape.pairs))?
+        .checked_add(symbols)?
+        .checked_add(blocks(shape, slots).checked_add(1)?.checked_mul(8)?)?
+        .checked_add(shape.bits_len)
+}
+
+/// Fills the free slots to make long runs: a free slot repeats the byte
+/// before it where allowed.
+fn fill(values: &[u8], freedom: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len());
+    let mut previous: Option<u8> = None;
+    for (&v, &f) in values.iter().zip(freedom) {
+        let byte = match (f, previous) {
+            (f, Some(p)) if f == Freedom::Any as u8 => p,
+            (f, Some(p)) if f == Freedom::AnyWin as u8 && (1..=127).contains(&p) => p,
+            _ => v,
+        };
+        out.push(byte);
+        previous = Some(byte);
+    }
+    out
+}
+
+/// A bit writer, MSB first.
+struct BitWriter {
+    bytes: Vec<u8>,
+    acc: u64,
+    used: u32,
+}
+
+impl BitWriter {
+    fn put(&mut self, code: u32, len: u8) {
+        self.acc = self.acc << len | u64::from(code);
+        self.used += u32::from(len);
+        while self.used >= 8 {
+            self.used -= 8;
+            self.bytes.push((self.acc >> self.used) as u8);
+        }
+    }
+
+    fn align(&mut self) {
+        if self.used > 0 {
+            self.bytes.push((self.acc << (8 - self.used)) as u8);
+            self.used = 0;
+        }
+        self.acc = 0;
+    }
+}
+
+/// Encodes the values of a class (one byte per slot, `freedom` beside
+/// them) as a compact body. Returns the shape and the body bytes.
+pub(crate) fn encode(values: &[u8], freedom: &[u8]) -> (Shape, Vec<u8>) {
+    let slots = values.len() as u64;
+    let filled = fill(values, freedom);
+    // Terminals by frequency, most frequent first.
+    let mut counts = [0u64; 256];
+    for &b in &filled {
+        counts[b as usize] += 1;
+    }
+    let mut order: Vec<u8> = (0..=255u8).filter(|&b| counts[b as usize] > 0).collect();
+    order.sort_by_key(|&b| std::cmp::Reverse(counts[b as usize]));
+    let mut terminal_of = [0u16; 256];
+    for (t, &b) in order.iter().enumerate() {
+        terminal_of[b as usize] = t as u16;
+    }
+    let chunks: Vec<Vec<u16>> = filled
+        .par_chunks(1 << CHUNK_BITS)
+        .map(|c| c.iter().map(|&b| terminal_of[b as usize]).collect())
+        .collect();
+    drop(filled);
+    let div: u64 = std::env::var("SK_DIV").ok().and_then(|s| s.parse().ok()).unwrap_or(2048);
+    let max_symbols = (slots / div).clamp(256, u16::MAX as u64) as usize;
+    let grammar = repair::compress(chunks, order.len(), max_symbols);
+    let total: u64 = grammar.chunks.iter().map(|c| c.len() as u64).sum();
+    let mut block_bits = CHUNK_BITS;
+    while block_bits < MAX_BLOCK_BITS
+        && (1u64 << block_bits) < slots
+        && total / slots.div_ceil(1 << (block_bits + 1)) <= SYMBOLS_PER_BLOCK
+    {
+        block_bits += 1;
+    }
+    let lengths = huffman::code_lengths(&grammar.frequencies(), huffman::MAX_CODE_LEN);
+    let code = match Code::new(&lengths) {
+        Ok(code) => code,
+        Err(e) => unreachable!("Huffman lengths are a prefix code: {e:?}"),
+    };
+    let per_block = 1usize << (block_bits - CHUNK_BITS);
+    let blocks: Vec<Vec<u8>> = grammar
+        .chunks
+        .par_chunks(per_block)
+        .map(|block| {
+            let mut w = BitWriter {
+                bytes: Vec::new(),
+                acc: 0,
+                used: 0,
+            };
+            for &s in block.iter().flatten() {
+                let (bits, len) = code.code(s);
+                w.put(bits, len);
+            }
+            w.align();
+            w.bytes
+        })
+        .collect();
+    let mut body = Vec::new();
+    body.extend_from_slice(&order);
+    for &[a, b] in &grammar.pairs {
+        body.extend_from_slice(&a.to_le_bytes());
+        body.extend_from_slice(&b.to_le_bytes());
+    }
+    body.extend_from_slice(&lengths);
+    let mut offset = 0u64;
+    for block in &blocks {
+        body.extend_from_slice(&offset.to_le_bytes());
+        offset += block.len() as u64;
+    }
+    body.extend_from_slice(&offset.to_le_bytes());
+    for block in &blocks {
+        body.extend_from_slice(block);
+    }
+    let shape = Shape {
+        block_bits,
+        terminals: order.len() as u32,
+        pairs: grammar.pairs.len() as u32,
+        bits_len: offset,
+    };
+    (shape, body)
+}
+
+/// A compact body's decoding tables, parsed and checked; the bytes stay in
+/// the file (memory, or a map) and are passed to each call.
+#[derive(Clone, Debug)]
+pub(crate) struct Compact {
+    block_bits: u32,
+    slots: u64,
+    blocks: u64,
+    terminals: Vec<u8>,
+    pairs: Vec<[u16; 2]>,
+    /// Expansion length of each symbol.
+    expansion: Vec<u32>,
+    code: Code,
+    /// Where the offsets and the bit stream start in the body.
+    offsets_at: usize,
+    bits_at: usize,
+    bits_len: u64,
+}
+
+fn corrupt(what: &'static str) -> FileProblem {
+    FileProblem::Corrupt(what)
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+impl Compact {
+    /// Parses the dictionary and code of a body of exactly the length the
+    /// shape implies. Cost: proportional to the symbols, not the slots.
+    pub(crate) fn parse(shape: Shape, slots: u64, body: &[u8]) -> Result<Compact, FileProblem> {
+        if body_len(shape, slots) != Some(body.len() as u64) {
+            return Err(corrupt("section sizes"));
+        }
+        if !BLOCK_BITS.contains(&shape.block_bits) {
+            return Err(FileProblem::Field {
+                field: "block bits",
+                value: shape.block_bits.into(),
+            });
+        }
+        let t = shape.terminals as usize;
+        let p = shape.pairs as usize;
+        if t == 0 || t > 256 || t + p > u16::MAX as usize {
+            return Err(FileProblem::Field {
+                field: "symbols",
+                value: (t + p) as u64,
+            });
+        }
+        let terminals = body[..t].to_vec();
+        let mut pairs = Vec::with_capacity(p);
+        let block_len = 1u64 << shape.block_bits;
+        let mut expansion: Vec<u32> = vec![1; t];
+        for i in 0..p {
+            let at = t + 4 * i;
+            let (a, b) = (u16_at(body, at), u16_at(body, at + 2));
+            if a as usize >= t + i || b as usize >= t + i {
+                return Err(corrupt("a pair refers to a later symbol"));
+            }
+            let len = u64::from(expansion[a as usize]) + u64::from(expansion[b as usize]);
+            if len > block_len {
+                return Err(corrupt("a symbol longer than a block"));
+            }
+            expansion.push(len as u32);
+            pairs.push([a, b]);
+        }
+        let lengths_at = t + 4 * p;
+        let code = Code::new(&body[lengths_at..lengths_at + t + p])
+            .map_err(|_| corrupt("code lengths are not a prefix code"))?;
+        let offsets_at = lengths_at + t + p;
+        let blocks = blocks(shape, slots);
+        let bits_at = offsets_at + 8 * (blocks as usize + 1);
+        Ok(Compact {
+            block_bits: shape.block_bits,
+            slots,
+            blocks,
+            terminals,
+            pairs,
+            expansion,
+            code,
+            offsets_at,
+            bits_at,
+            bits_len: shape.bits_len,
+        })
+    }
+
+    /// The blocks.
+    pub(crate) fn blocks(&self) -> u64 {
+        self.blocks
+    }
+
+    /// The bytes of block `b`'s bit stream within `body`.
+    fn block_bytes<'a>(&self, body: &'a [u8], b: u64) -> Result<&'a [u8], FileProblem> {
+        let at = self.offsets_at + 8 * b as usize;
+        let (start, end) = (u64_at(body, at), u64_at(body, at + 8));
+        if start > end || end > self.bits_len {
+            return Err(corrupt("block offsets"));
+        }
+        Ok(&body[self.bits_at + start as usize..self.bits_at + end as usize])
+    }
+
+    /// The slots of block `b`.
+    fn block_slots(&self, b: u64) -> u64 {
+        let start = b << self.block_bits;
+        (self.slots - start).min(1 << self.block_bits)
+    }
+
+    /// The stored byte of a slot (`slot < slots`).
+    #[inline]
+    pub(crate) fn byte_at(&self, body: &[u8], slot: u64) -> Result<u8, FileProblem> {
+        let b = slot >> self.block_bits;
+        let bytes = self.block_bytes(body, b)?;
+        let mut left = slot & ((1 << self.block_bits) - 1);
+        let mut reader = BitReader { bytes, pos: 0 };
+        loop {
+            let s = reader.symbol(&self.code)?;
+            let len = u64::from(self.expansion[s as usize]);
+            if left < len {
+                return Ok(self.descend(s, left as u32));
+            }
+            left -= len;
+        }
+    }
+
+    /// The terminal at offset `left` of symbol `s`'s expansion.
+    #[inline]
+    fn descend(&self, mut s: u16, mut left: u32) -> u8 {
+        let t = self.terminals.len();
+        while s as usize >= t {
+            let [a, b] = self.pairs[s as usize - t];
+            let la = self.expansion[a as usize];
+            if left < la {
+                s = a;
+            } else {
+                left -= la;
+                s = b;
+            }
+        }
+        self.terminals[s as usize]
+    }
+
+    /// Appends the stored bytes of block `b` to `out`, checking that its
+    /// symbols cover exactly its slots.
+    pub(crate) fn decode_block(
+        &self,
+        body: &[u8],
+        b: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), FileProblem> {
+        let bytes = self.block_bytes(body, b)?;
+        let slots = self.block_slots(b);
+        let mut reader = BitReader { bytes, pos: 0 };
+        let mut done = 0u64;
+        let mut stack: Vec<u16> = Vec::new();
+        while done < slots {
+            let s = reader.symbol(&self.code)?;
+            done += u64::from(self.expansion[s as usize]);
+            if done > slots {
+                return Err(corrupt("a block's symbols overrun it"));
+            }
+            stack.push(s);
+            while let Some(s) = stack.pop() {
+                match (s as usize).checked_sub(self.terminals.len()) {
+                    None => out.push(self.terminals[s as usize]),
+                    Some(i) => {
+                        let [a, b] = self.pairs[i];
+                        stack.push(b);
+                        stack.push(a);
+                    }
+                }
+            }
+        }
+        if reader.pos.div_ceil(8) != bytes.len() as u64 {
+            return Err(corrupt("a block has bytes left over"));
+        }
+        Ok(())
+    }
+}
+
+/// Reads Huffman codes MSB first from a block's bytes (zeros past the end;
+/// a code read past the end is an error).
+struct BitReader<'a> {
+    bytes: &'a [u8],
+    pos: u64,
+}
+
+impl BitReader<'_> {
+    #[inline]
+    fn window(&self) -> u64 {
+        let at = (self.pos / 8) as usize;
+        let word = match self.bytes.get(at..at + 8) {
+            Some(w) => {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(w);
+                u64::from_be_bytes(b)
+            }
+            None => {
+                let mut b = [0u8; 8];
+                let rest = self.bytes.get(at..).unwrap_or(&[]);
+                b[..rest.len()].copy_from_slice(rest);
+                u64::from_be_bytes(b)
+            }
+        };
+        word << (self.pos % 8)
+    }
+
+    #[inline]
+    fn symbol(&mut self, code: &Code) -> Result<u16, FileProblem> {
+        let (s, len) = code
+            .decode(self.window())
+            .ok_or(corrupt("a bit pattern that is no code"))?;
+        self.pos += u64::from(len);
+        if self.pos > 8 * self.bytes.len() as u64 {
+            return Err(corrupt("a block ends inside a code"));
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(values: &[u8], freedom: &[u8]) -> (Shape, Vec<u8>) {
+        let (shape, body) = encode(values, freedom);
+        let c = Compact::parse(shape, values.len() as u64, &body).unwrap();
+        let mut all = Vec::new();
+        for b in 0..c.blocks() {
+            c.decode_block(&body, b, &mut all).unwrap();
+        }
+        assert_eq!(all.len(), values.len());
+        for (i, (&v, &f)) in values.iter().zip(freedom).enumerate() {
+            let got = c.byte_at(&body, i as u64).unwrap();
+            assert_eq!(got, all[i]);
+            match f {
+                0 => assert_eq!(got, v, "slot {i}"),
+                1 => assert!((1..=127).contains(&got)),
+                _ => {}
+            }
+        }
+        (shape, body)
+    }
+
+    #[test]
+    fn values_round_trip() {
+        let mut state = 7u64;
+        let values: Vec<u8> = (0..300_000u32)
+            .map(|i| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                match state >> 61 {
+                    0 => (state >> 20) as u8,
+                    1..=4 => 1,
+                    _ => [130, 2, 130, 4][(i / 5 % 4) as usize],
+                }
+            })
+            .collect();
+        let freedom: Vec<u8> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| match (v, i % 13) {
+                (1, _) => 1,
+                (_, 0) => 2,
+                _ => 0,
+            })
+            .collect();
+        let (_, body) = roundtrip(&values, &freedom);
+        assert!(body.len() < values.len() / 2);
+    }
+
+    #[test]
+    fn tiny_and_uniform_tables() {
+        roundtrip(&[5], &[0]);
+        roundtrip(&[0; 5000], &[0; 5000]);
+        roundtrip(&[3, 4, 5, 3, 4, 5, 3], &[0, 0, 2, 0, 1, 0, 0]);
+    }
+
+    #[test]
+    fn damaged_bodies_are_errors_not_panics() {
+        let values: Vec<u8> = (0..20_000u32).map(|i| (i / 3 % 7) as u8).collect();
+        let freedom = vec![0u8; values.len()];
+        let (shape, body) = encode(&values, &freedom);
+        for at in (0..body.len()).step_by(7) {
+            for bit in [0, 3, 7] {
+                let mut bad = body.clone();
+                bad[at] ^= 1 << bit;
+                if let Ok(c) = Compact::parse(shape, values.len() as u64, &bad) {
+                    let mut out = Vec::new();
+                    for b in 0..c.blocks() {
+                        let _ = c.decode_block(&bad, b, &mut out);
+                    }
+                    for slot in (0..values.len() as u64).step_by(101) {
+                        let _ = c.byte_at(&bad, slot);
+                    }
+                }
+            }
+        }
+        assert!(Compact::parse(shape, values.len() as u64, &body[..body.len() - 1]).is_err());
+    }
+}

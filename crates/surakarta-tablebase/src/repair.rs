@@ -1,0 +1,274 @@
+//! Grammar compression by recursive pairing (Re-Pair, in the approximate
+//! many-pairs-per-pass form that large tables need): the most frequent
+//! pairs of adjacent symbols become new symbols, pass after pass, until
+//! the symbol budget is spent or no pair repeats enough to pay for its
+//! dictionary entry. A symbol then stands for a string of values (its
+//! expansion), so runs and repeated patterns anywhere in a table shrink
+//! to a few symbols, and a reader can skip a symbol by its expansion
+//! length without expanding it.
+//!
+//! The sequence is cut into chunks that pairs never cross, so every chunk
+//! (and every block of whole chunks) decodes on its own.
+
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// A pair must occur this often to become a symbol (a dictionary entry
+/// costs about five bytes).
+fn min_count() -> u32 { std::env::var("SK_MIN").ok().and_then(|s| s.parse().ok()).unwrap_or(12) }
+
+/// A grammar: terminals `0..terminals`, then symbol `terminals + i`
+/// expands to `pairs[i][0]` followed by `pairs[i][1]` (both older).
+#[derive(Clone, Debug)]
+pub(crate) struct Grammar {
+    /// The number of terminal symbols.
+    pub(crate) terminals: usize,
+    /// The pair symbols, oldest first.
+    pub(crate) pairs: Vec<[u16; 2]>,
+    /// The compressed sequence, one list of symbols per chunk.
+    pub(crate) chunks: Vec<Vec<u16>>,
+}
+
+impl Grammar {
+    /// The number of symbols.
+    pub(crate) fn symbols(&self) -> usize {
+        self.terminals + self.pairs.len()
+    }
+
+    /// How often each symbol occurs in the chunks.
+    pub(crate) fn frequencies(&self) -> Vec<u64> {
+        let symbols = self.symbols();
+        self.chunks
+            .par_iter()
+            .fold(
+                || vec![0u64; symbols],
+                |mut f, chunk| {
+                    for &s in chunk {
+                        f[s as usize] += 1;
+                    }
+                    f
+                },
+            )
+            .reduce(
+                || vec![0u64; symbols],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                    a
+                },
+            )
+    }
+}
+
+/// Pair counts, dense while the alphabet is small.
+enum Counts {
+    Dense(Vec<u32>, usize),
+    Sparse(HashMap<u32, u32>),
+}
+
+impl Counts {
+    fn new(symbols: usize) -> Counts {
+        if symbols <= 1024 {
+            Counts::Dense(vec![0; symbols * symbols], symbols)
+        } else {
+            Counts::Sparse(HashMap::new())
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, a: u16, b: u16) {
+        match self {
+            Counts::Dense(c, n) => c[a as usize * *n + b as usize] += 1,
+            Counts::Sparse(m) => *m.entry(u32::from(a) << 16 | u32::from(b)).or_default() += 1,
+        }
+    }
+
+    fn merge(mut self, other: Counts) -> Counts {
+        match (&mut self, other) {
+            (Counts::Dense(a, _), Counts::Dense(b, _)) => {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+            }
+            (Counts::Sparse(a), Counts::Sparse(b)) => {
+                for (k, v) in b {
+                    *a.entry(k).or_default() += v;
+                }
+            }
+            _ => unreachable!("both counts come from the same alphabet size"),
+        }
+        self
+    }
+
+    /// Pairs with at least `min` occurrences: (count, left, right).
+    fn frequent(&self, min: u32) -> Vec<(u32, u16, u16)> {
+        match self {
+            Counts::Dense(c, n) => c
+                .iter()
+                .enumerate()
+                .filter(|&(_, &k)| k >= min)
+                .map(|(i, &k)| (k, (i / n) as u16, (i % n) as u16))
+                .collect(),
+            Counts::Sparse(m) => m
+                .iter()
+                .filter(|&(_, &k)| k >= min)
+                .map(|(&p, &k)| (k, (p >> 16) as u16, p as u16))
+                .collect(),
+        }
+    }
+}
+
+/// Counts the non-overlapping occurrences of each adjacent pair in a chunk
+/// (`aaa` holds one `aa`).
+fn count_chunk(chunk: &[u16], counts: &mut Counts) {
+    let mut i = 0;
+    while i + 1 < chunk.len() {
+        let (a, b) = (chunk[i], chunk[i + 1]);
+        counts.add(a, b);
+        // Skip the overlapping second half of a run `aaa`.
+        if a == b && i + 2 < chunk.len() && chunk[i + 2] == a {
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// Compresses `chunks` (terminal symbols `0..terminals`) into a grammar of
+/// at most `max_symbols` symbols (at most 65,535).
+pub(crate) fn compress(
+    mut chunks: Vec<Vec<u16>>,
+    terminals: usize,
+    max_symbols: usize,
+) -> Grammar {
+    let max_symbols = max_symbols.clamp(terminals, u16::MAX as usize);
+    let mut pairs: Vec<[u16; 2]> = Vec::new();
+    let threads = rayon::current_num_threads().max(1);
+    loop {
+        let symbols = terminals + pairs.len();
+        if symbols >= max_symbols {
+            break;
+        }
+        // Count in one part per thread (dense counts are big to merge).
+        let per = chunks.len().div_ceil(threads).max(1);
+        let counts = chunks
+            .par_chunks(per)
+            .map(|part| {
+                let mut counts = Counts::new(symbols);
+                for chunk in part {
+                    count_chunk(chunk, &mut counts);
+                }
+                counts
+            })
+            .reduce_with(Counts::merge);
+        let Some(counts) = counts else { break };
+        let mut frequent = counts.frequent(min_count());
+        if frequent.is_empty() {
+            break;
+        }
+        frequent.sort_unstable_by(|x, y| y.cmp(x));
+        // Take many pairs per pass, but only pairs that cannot compete
+        // for the same symbol occurrence (so their counts stay true).
+        let budget = (max_symbols - symbols).min((symbols / 4).max(8));
+        let top = frequent[0].0;
+        let mut is_left = vec![false; symbols];
+        let mut is_right = vec![false; symbols];
+        let mut by_left: Vec<Vec<(u16, u16)>> = vec![Vec::new(); symbols];
+        let mut added = 0;
+        for &(count, a, b) in &frequent {
+            if added == budget || count < top / std::env::var("SK_TOP").ok().and_then(|s| s.parse().ok()).unwrap_or(16) {
+                break;
+            }
+            let (ua, ub) = (a as usize, b as usize);
+            if is_right[ua] || is_left[ub] || (a == b && (is_left[ua] || is_right[ua])) {
+                continue;
+            }
+            is_left[ua] = true;
+            is_right[ub] = true;
+            let new = (symbols + added) as u16;
+            by_left[ua].push((b, new));
+            pairs.push([a, b]);
+            added += 1;
+        }
+        chunks.par_iter_mut().for_each(|chunk| {
+            let mut out = 0;
+            let mut i = 0;
+            let n = chunk.len();
+            while i < n {
+                let a = chunk[i];
+                let mut replaced = false;
+                if i + 1 < n {
+                    let b = chunk[i + 1];
+                    if let Some(&(_, new)) = by_left[a as usize].iter().find(|&&(r, _)| r == b) {
+                        chunk[out] = new;
+                        i += 2;
+                        replaced = true;
+                    }
+                }
+                if !replaced {
+                    chunk[out] = a;
+                    i += 1;
+                }
+                out += 1;
+            }
+            chunk.truncate(out);
+        });
+    }
+    for chunk in &mut chunks {
+        chunk.shrink_to_fit();
+    }
+    Grammar {
+        terminals,
+        pairs,
+        chunks,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand(g: &Grammar, s: u16, out: &mut Vec<u16>) {
+        if (s as usize) < g.terminals {
+            out.push(s);
+        } else {
+            let [a, b] = g.pairs[s as usize - g.terminals];
+            expand(g, a, out);
+            expand(g, b, out);
+        }
+    }
+
+    #[test]
+    fn expands_to_the_input() {
+        let mut state = 12345u64;
+        let input: Vec<Vec<u16>> = (0..40)
+            .map(|c| {
+                (0..1000)
+                    .map(|i| {
+                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        if (state >> 60) < 12 {
+                            ((i / 7 + c) % 3) as u16
+                        } else {
+                            (state >> 33) as u16 % 5
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let g = compress(input.clone(), 5, 4000);
+        assert!(!g.pairs.is_empty());
+        let compressed: usize = g.chunks.iter().map(Vec::len).sum();
+        assert!(compressed < 40 * 1000 / 2, "{compressed}");
+        for (chunk, original) in g.chunks.iter().zip(&input) {
+            let mut out = Vec::new();
+            for &s in chunk {
+                expand(&g, s, &mut out);
+            }
+            assert_eq!(&out, original);
+        }
+        for (i, &[a, b]) in g.pairs.iter().enumerate() {
+            assert!((a as usize) < g.terminals + i && (b as usize) < g.terminals + i);
+        }
+    }
+}

@@ -105,13 +105,27 @@ pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
     }
 }
 
-/// Maps the tables of `dir`.
+/// Maps the tables of `dir`; a file that cannot be opened is an error now
+/// (the engine must not play on without a table it was given).
 pub(crate) fn open(dir: &Path) -> Result<Tablebase, UsageError> {
     // SAFETY: table files are never rewritten in place (generation writes a
     // temporary file and renames it), and docs/tablebase.md tells users not
     // to edit or truncate tables while they are in use.
     let tb = unsafe { Tablebase::map_dir(dir) }?;
-    if tb.materials().next().is_none() {
+    any_tables(dir, tb)
+}
+
+/// Maps the tables of `dir`, keeping the error of a file that cannot be
+/// opened for when its class is needed: the other classes still answer.
+fn open_partial(dir: &Path) -> Result<Tablebase, UsageError> {
+    // SAFETY: as in `open`.
+    let tb = unsafe { Tablebase::map_dir_partial(dir) }?;
+    any_tables(dir, tb)
+}
+
+/// The tablebase, or an error if `dir` has no table files at all.
+fn any_tables(dir: &Path, tb: Tablebase) -> Result<Tablebase, UsageError> {
+    if tb.materials().next().is_none() && tb.load_errors().next().is_none() {
         return Err(UsageError(format!(
             "{}: no table files (*.sktb) found",
             dir.display()
@@ -231,7 +245,7 @@ fn answer(tb: &Tablebase, text: &str) -> Result<Answer, String> {
 }
 
 fn probe(args: ProbeArgs) -> Result<ExitCode, UsageError> {
-    let tb = open(&args.dir)?;
+    let tb = open_partial(&args.dir)?;
     let inputs: Box<dyn Iterator<Item = Result<String, std::io::Error>>> =
         if args.positions.is_empty() {
             Box::new(std::io::stdin().lock().lines())
@@ -291,14 +305,8 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, UsageError> {
 
 fn verify(args: VerifyArgs) -> Result<ExitCode, UsageError> {
     let (pool, _) = crate::thread_pool(args.threads)?;
-    // SAFETY: as in `open`.
-    let (tb, open_errors) = unsafe { Tablebase::map_dir_partial(&args.dir) }?;
-    if tb.materials().next().is_none() && open_errors.is_empty() {
-        return Err(UsageError(format!(
-            "{}: no table files (*.sktb) found",
-            args.dir.display()
-        )));
-    }
+    let tb = open_partial(&args.dir)?;
+    let open_errors: Vec<&TablebaseError> = tb.load_errors().map(|(_, e)| e).collect();
     let bars = Bars::new(!args.json);
     bars.set_total(
         tb.materials()
@@ -419,25 +427,27 @@ fn fen(us: surakarta::Bitboard, them: surakarta::Bitboard) -> String {
 }
 
 fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
-    let tb = open(&args.dir)?;
+    let tb = open_partial(&args.dir)?;
     let materials: Vec<Material> = if args.classes.is_empty() {
-        tb.materials().collect()
+        // Classes whose files did not open too: their errors are reported.
+        let all: std::collections::BTreeSet<Material> = tb
+            .materials()
+            .chain(tb.load_errors().map(|(m, _)| m))
+            .collect();
+        all.into_iter().collect()
     } else {
         args.classes.clone()
     };
     let mut classes = Vec::new();
     for material in materials {
-        let table = tb.table(material).ok_or(TablebaseError::MissingTable {
-            material,
-            dir: Some(args.dir.clone()),
-        })?;
-        let histogram = table.histogram()?;
+        let table = tb.lookup(material)?;
+        let values = tb.values(material)?;
+        let histogram = Histogram::of(table.indexer(), &values);
         let s = histogram.stats(material, table.indexer().size());
         let longest_win = longest(&histogram.wins);
         let example = match longest_win {
             Some(d) => {
-                let bytes = table.bytes()?;
-                let index = bytes.iter().position(|&b| u32::from(b) == d);
+                let index = values.iter().position(|&b| u32::from(b) == d);
                 match index {
                     Some(i) => {
                         let sides = table
@@ -454,6 +464,9 @@ fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
         if args.json {
             let trim = |v: &[u64]| v[..longest(v).map_or(0, |d| d as usize + 1)].to_vec();
             let mut class = stats_json(&s);
+            class["format"] = json!(table.format());
+            class["bytes"] = json!(table.file_len());
+            class["bytes_per_position"] = json!(table.file_len() as f64 / s.positions.max(1) as f64);
             class["longest_win"] =
                 json!(longest_win.map(|d| json!({ "dtc": d, "position": example })));
             class["histogram"] =
@@ -461,6 +474,12 @@ fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
             classes.push(class);
         } else {
             print_stats(&s, &histogram, longest_win, example.as_deref());
+            println!(
+                "  file: format {}, {} bytes, {:.4} bytes per position",
+                table.format(),
+                table.file_len(),
+                table.file_len() as f64 / s.positions.max(1) as f64
+            );
         }
     }
     if args.json {

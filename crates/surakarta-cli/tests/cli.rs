@@ -196,6 +196,137 @@ fn tb_errors_are_one_line_and_exit_2() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Per line of `tb probe --json` output, the parsed object.
+fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The entry of `tb verify --json` output whose `key` is `value`.
+fn verify_entry<'a>(v: &'a serde_json::Value, key: &str, value: &str) -> &'a serde_json::Value {
+    v["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t[key].as_str().is_some_and(|s| s.ends_with(value)))
+        .unwrap_or_else(|| panic!("no entry with {key} {value} in {v}"))
+}
+
+/// A FIFO or a directory named like a table: nothing hangs, the other
+/// classes still answer, and wherever the class is needed the error names
+/// the path as not a regular file.
+#[cfg(unix)]
+#[test]
+fn tb_fifo_or_directory_named_like_a_table_is_an_error_not_a_hang() {
+    let limit = std::time::Duration::from_secs(60);
+    let dir = fresh_path("not-a-file");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "3", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bad = dir.join("2v1.sktb");
+    let needle = "2v1.sktb: not a regular file";
+    for kind in ["fifo", "directory"] {
+        std::fs::remove_file(&bad).unwrap();
+        if kind == "fifo" {
+            let made = std::process::Command::new("mkfifo").arg(&bad).status();
+            assert!(made.unwrap().success(), "mkfifo");
+        } else {
+            std::fs::create_dir(&bad).unwrap();
+        }
+
+        // 1v1 answers; 2v1 is an error naming the path.
+        let args = ["tb", "probe", "--dir", d, "--json"];
+        let o = run_within(
+            &[&args[..], &["6/6/6/6/1bw3/6 b", "6/6/2w3/6/1b4/b5 b"]].concat(),
+            limit,
+        );
+        assert_eq!(o.status.code(), Some(2), "{kind}: {}", stderr(&o));
+        let lines = json_lines(&o);
+        assert_eq!(lines.len(), 2, "{kind}: {}", stdout(&o));
+        assert_eq!(lines[0]["wdl"], "win", "{kind}: {}", lines[0]);
+        let error = lines[1]["error"].as_str().unwrap();
+        assert!(error.contains(needle), "{kind}: {error}");
+
+        // Verify: an error for the path, and for the partner that needs it.
+        let o = run_within(&["tb", "verify", "--dir", d, "--json"], limit);
+        assert_eq!(o.status.code(), Some(1), "{kind}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let file = verify_entry(&v, "file", "2v1.sktb");
+        assert!(file["error"].as_str().unwrap().contains(needle), "{v}");
+        let partner = verify_entry(&v, "class", "1v2");
+        assert!(partner["error"].as_str().unwrap().contains(needle), "{v}");
+        assert_eq!(verify_entry(&v, "class", "1v1")["errors"], 0, "{v}");
+        assert_eq!(v["errors"], 2, "{v}");
+
+        // Stats of another class work; the engine refuses the directory.
+        let o = run_within(&["tb", "stats", "--dir", d, "1v1"], limit);
+        assert!(o.status.success(), "{kind}: {}", stderr(&o));
+        let o = run_within(&["search", "--depth", "1", "--tb", d], limit);
+        assert_usage_error(&o, needle);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One table of a pair damaged: verifying or probing its partner names the
+/// damaged file and what is wrong with it, never "not found".
+#[test]
+fn tb_damaged_table_is_named_when_its_partner_needs_it() {
+    let limit = std::time::Duration::from_secs(60);
+    let dir = fresh_path("damaged-partner");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "3", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = dir.join("2v1.sktb");
+    let good = std::fs::read(&path).unwrap();
+    let flipped = |at: usize| {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x40;
+        bytes
+    };
+    for (bytes, needle) in [
+        (flipped(20), "2v1.sktb: header checksum mismatch"),
+        (
+            flipped(good.len() - 7),
+            "2v1.sktb: payload checksum mismatch",
+        ),
+    ] {
+        std::fs::write(&path, bytes).unwrap();
+        let o = run_within(&["tb", "verify", "--dir", d, "--json"], limit);
+        assert_eq!(o.status.code(), Some(1), "{needle}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let partner = verify_entry(&v, "class", "1v2");
+        assert!(partner["error"].as_str().unwrap().contains(needle), "{v}");
+        let o = run_within(&["tb", "verify", "--dir", d], limit);
+        let out = stdout(&o);
+        assert!(out.contains("1v2: cannot verify: "), "{out}");
+        assert!(out.contains(needle) && !out.contains("not found"), "{out}");
+
+        // 1v1 answers; 1v2 needs 2v1 for its quiet moves.
+        let o = run_within(
+            &[
+                "tb",
+                "probe",
+                "--dir",
+                d,
+                "6/6/6/6/1bw3/6 b",
+                "6/6/2w3/6/1b4/b5 w",
+            ],
+            limit,
+        );
+        assert_eq!(o.status.code(), Some(2), "{needle}: {}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("6/6/6/6/1bw3/6 b 0 1: win"),
+            "{}",
+            stdout(&o)
+        );
+        let err = stderr(&o);
+        assert!(err.contains(needle) && !err.contains("not found"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn search_json_and_text() {
     let o = run(&["search", "--depth", "4", "--json"]);

@@ -13,14 +13,6 @@ use surakarta_index::{Indexer, Material};
 const CHUNK: usize = 1 << 16;
 
 impl Tablebase {
-    /// The table of a class, or the error of a missing one.
-    pub(crate) fn table_of(&self, material: Material) -> Result<&Table, TablebaseError> {
-        self.table(material).ok_or_else(|| TablebaseError::MissingTable {
-            material,
-            dir: self.dir().map(Into::into),
-        })
-    }
-
     /// The exact value byte of every slot of a class ([`Value::to_byte`];
     /// 0 for unused slots), as a format 1 payload holds them. For a compact
     /// table the stored wins are resolved by probing the captures, so the
@@ -28,7 +20,7 @@ impl Tablebase {
     ///
     /// [`Value::to_byte`]: crate::Value::to_byte
     pub fn values(&self, material: Material) -> Result<Cow<'_, [u8]>, TablebaseError> {
-        let table = self.table_of(material)?;
+        let table = self.lookup(material)?;
         let stored = table.stored_bytes()?;
         if !table.is_compact() {
             return Ok(stored);
@@ -67,13 +59,13 @@ impl Tablebase {
     /// [`Tablebase::values`]).
     pub fn histogram(&self, material: Material) -> Result<Histogram, TablebaseError> {
         let values = self.values(material)?;
-        Ok(histogram_of(self.table_of(material)?.indexer(), &values))
+        Ok(histogram_of(self.lookup(material)?.indexer(), &values))
     }
 
     /// A format 1 copy of a class's table in memory (exact values, one
     /// byte per slot): fast to probe, for generation and verification.
     pub fn expanded(&self, material: Material) -> Result<Table, TablebaseError> {
-        let table = self.table_of(material)?;
+        let table = self.lookup(material)?;
         Table::new(table.indexer().clone(), self.values(material)?.into_owned())
     }
 
@@ -82,7 +74,7 @@ impl Tablebase {
     /// slots anything, whichever compresses best; the smaller tables must
     /// be present to find those captures.
     pub fn compacted(&self, material: Material) -> Result<Table, TablebaseError> {
-        let table = self.table_of(material)?;
+        let table = self.lookup(material)?;
         let values = self.values(material)?;
         let indexer = table.indexer();
         let mut freedom = vec![Freedom::Any as u8; values.len()];

@@ -15,7 +15,7 @@ fn looked_in(dir: &Option<PathBuf>, material: &Material) -> String {
 }
 
 /// What went wrong in the tablebase.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TablebaseError {
     /// A position's class has no table.

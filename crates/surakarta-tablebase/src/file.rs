@@ -144,6 +144,9 @@ pub enum FileProblem {
         /// The checksum of the payload.
         found: u32,
     },
+    /// The path is a directory, a FIFO, a device or a socket, not a file.
+    #[error("not a regular file")]
+    NotAFile,
 }
 
 impl From<std::io::Error> for FileProblem {

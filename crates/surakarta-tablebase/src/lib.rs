@@ -23,6 +23,7 @@ mod error;
 pub mod file;
 mod generate;
 mod huffman;
+mod open;
 mod probe;
 mod repair;
 mod table;
@@ -88,6 +89,8 @@ pub struct ClassOutcome {
 #[derive(Debug, Default)]
 pub struct Tablebase {
     tables: BTreeMap<Material, Table>,
+    /// Why a class's file did not load (see [`Tablebase::map_dir_partial`]).
+    load_errors: BTreeMap<Material, TablebaseError>,
     dir: Option<PathBuf>,
     directories: Directories,
 }
@@ -174,40 +177,41 @@ impl Tablebase {
     }
 
     /// Like [`Tablebase::map_dir`], but a file that cannot be opened does
-    /// not stop the others: its error is returned beside the tables that
-    /// opened (for tools that report on every file, like verification).
+    /// not stop the others: its error is kept for its class
+    /// ([`Tablebase::load_errors`]) and is what every use of that class
+    /// returns ([`Tablebase::lookup`]: probes, verification), so the other
+    /// classes still answer and the bad file is named when it is needed.
     ///
     /// # Safety
     ///
     /// As for [`Tablebase::map_dir`].
     #[allow(unsafe_code)]
-    pub unsafe fn map_dir_partial(
-        dir: &Path,
-    ) -> Result<(Tablebase, Vec<TablebaseError>), TablebaseError> {
-        let mut errors = Vec::new();
-        let tablebase = Tablebase::load_dir_with(
+    pub unsafe fn map_dir_partial(dir: &Path) -> Result<Tablebase, TablebaseError> {
+        let mut load_errors = BTreeMap::new();
+        let mut tablebase = Tablebase::load_dir_with(
             dir,
             // SAFETY: passed on to the caller, who promises the files stay put.
             |path, directories| unsafe { Table::map(path, directories) },
-            |e| {
-                errors.push(e);
+            |material, e| {
+                load_errors.insert(material, e);
                 Ok(())
             },
         )?;
-        Ok((tablebase, errors))
+        tablebase.load_errors = load_errors;
+        Ok(tablebase)
     }
 
     fn load_dir(
         dir: &Path,
         load: impl FnMut(&Path, &mut Directories) -> Result<Table, TablebaseError>,
     ) -> Result<Tablebase, TablebaseError> {
-        Tablebase::load_dir_with(dir, load, Err)
+        Tablebase::load_dir_with(dir, load, |_, e| Err(e))
     }
 
     fn load_dir_with(
         dir: &Path,
         mut load: impl FnMut(&Path, &mut Directories) -> Result<Table, TablebaseError>,
-        mut failed: impl FnMut(TablebaseError) -> Result<(), TablebaseError>,
+        mut failed: impl FnMut(Material, TablebaseError) -> Result<(), TablebaseError>,
     ) -> Result<Tablebase, TablebaseError> {
         let mut tablebase = Tablebase {
             dir: Some(dir.to_path_buf()),
@@ -229,7 +233,7 @@ impl Tablebase {
             });
             match table {
                 Ok(table) => tablebase.insert(table),
-                Err(e) => failed(e)?,
+                Err(e) => failed(material, e)?,
             }
         }
         Ok(tablebase)
@@ -237,12 +241,35 @@ impl Tablebase {
 
     /// Adds (or replaces) a table.
     pub fn insert(&mut self, table: Table) {
+        self.load_errors.remove(&table.material());
         self.tables.insert(table.material(), table);
     }
 
     /// The table of a class.
     pub fn table(&self, material: Material) -> Option<&Table> {
         self.tables.get(&material)
+    }
+
+    /// The table of a class, or why there is none: the error its file gave
+    /// when the directory was opened ([`Tablebase::map_dir_partial`]), else
+    /// [`TablebaseError::MissingTable`].
+    pub fn lookup(&self, material: Material) -> Result<&Table, TablebaseError> {
+        if let Some(table) = self.tables.get(&material) {
+            return Ok(table);
+        }
+        Err(match self.load_errors.get(&material) {
+            Some(e) => e.clone(),
+            None => TablebaseError::MissingTable {
+                material,
+                dir: self.dir.clone(),
+            },
+        })
+    }
+
+    /// The classes whose files did not load, in order, with their errors
+    /// (only [`Tablebase::map_dir_partial`] keeps any).
+    pub fn load_errors(&self) -> impl Iterator<Item = (Material, &TablebaseError)> + '_ {
+        self.load_errors.iter().map(|(&m, e)| (m, e))
     }
 
     /// The classes present, in order.
@@ -274,7 +301,7 @@ impl Tablebase {
             return Err(TablebaseError::NoPieces);
         }
         let material = Material::of(sides)?;
-        let table = self.table_of(material)?;
+        let table = self.lookup(material)?;
         let stored = table.stored_value(sides)?;
         self.resolve(table, stored, sides)
     }
@@ -289,7 +316,7 @@ impl Tablebase {
             return Err(TablebaseError::NoPieces);
         }
         let material = Material::of(sides)?;
-        Ok(self.table_of(material)?.stored_value(sides)?.wdl())
+        Ok(self.lookup(material)?.stored_value(sides)?.wdl())
     }
 }
 

@@ -155,6 +155,12 @@ pub struct Histogram {
 }
 
 impl Histogram {
+    /// Counts the positions of each value in exact value bytes, one per
+    /// slot of `indexer` (unused slots skipped), on all cores.
+    pub fn of(indexer: &TableIndexer, values: &[u8]) -> Histogram {
+        histogram_of(indexer, values)
+    }
+
     fn empty() -> Histogram {
         Histogram {
             wins: vec![0; MAX_DTC as usize + 1],
@@ -278,7 +284,7 @@ impl Table {
     /// Reads a table file into memory. The header is checked at once, the
     /// payload checksum on first use (or with [`Table::check`]).
     pub fn read(path: &Path, directories: &mut Directories) -> Result<Table, TablebaseError> {
-        let bytes = std::fs::read(path).map_err(|e| file_error(path, e.into()))?;
+        let bytes = crate::open::read_table_file(path).map_err(|p| file_error(path, p))?;
         let header = Header::parse(&bytes, bytes.len() as u64).map_err(|p| file_error(path, p))?;
         Table::from_parts(path, header, Storage::Owned(bytes, HEADER_LEN), directories)
     }
@@ -293,7 +299,7 @@ impl Table {
     /// process with `SIGBUS`).
     #[allow(unsafe_code)]
     pub unsafe fn map(path: &Path, directories: &mut Directories) -> Result<Table, TablebaseError> {
-        let file = std::fs::File::open(path).map_err(|e| file_error(path, e.into()))?;
+        let file = crate::open::open_table_file(path).map_err(|p| file_error(path, p))?;
         // SAFETY: the caller promises the file does not change while mapped;
         // the map is read-only and lives as long as the table.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| file_error(path, e.into()))?;

@@ -68,10 +68,7 @@ impl Tablebase {
         material: Material,
         reporter: &dyn Reporter,
     ) -> Result<VerifyReport, TablebaseError> {
-        let table = self.table(material).ok_or(TablebaseError::MissingTable {
-            material,
-            dir: self.dir().map(Into::into),
-        })?;
+        let table = self.lookup(material)?;
         let mut report = VerifyReport {
             material,
             positions: 0,

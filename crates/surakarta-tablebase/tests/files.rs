@@ -247,3 +247,99 @@ fn every_single_byte_corruption_of_a_small_table_is_detected() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs `f` on its own thread and fails the test if it has not returned
+/// within a minute (opening a FIFO used to block for ever).
+fn within_a_minute<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(f());
+    });
+    receive
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("{what} did not return within a minute"))
+}
+
+#[test]
+fn directories_and_fifos_named_like_tables_are_not_regular_files() {
+    let dir = scratch("not-a-file");
+    generate_dir(&dir, 3, Scheme::Symmetric, &Silent).unwrap();
+    let path = file(&dir, "2v1");
+    std::fs::remove_file(&path).unwrap();
+    let mut kinds = vec!["directory"];
+    if cfg!(unix) {
+        kinds.push("fifo");
+    }
+    for kind in kinds {
+        if kind == "directory" {
+            std::fs::create_dir(&path).unwrap();
+        } else {
+            std::fs::remove_dir(&path).unwrap();
+            let made = std::process::Command::new("mkfifo").arg(&path).status();
+            assert!(made.unwrap().success(), "mkfifo");
+        }
+        let (dir, path) = (dir.clone(), path.clone());
+        within_a_minute(kind, move || {
+            let mut directories = Default::default();
+            let e = Table::read(&path, &mut directories).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("{}: not a regular file", path.display())
+            );
+            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            // SAFETY: nothing changes the file while it is mapped here.
+            let e = unsafe { Table::map(&path, &mut directories) }.unwrap_err();
+            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            let e = Tablebase::open_dir(&dir).unwrap_err();
+            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            // Opened leniently, the other classes answer and 2v1 names it.
+            // SAFETY: as above.
+            let tb = unsafe { Tablebase::map_dir_partial(&dir) }.unwrap();
+            let errors: Vec<_> = tb.load_errors().map(|(m, e)| (m, e.to_string())).collect();
+            let message = format!("{}: not a regular file", path.display());
+            assert_eq!(errors, [(material("2v1"), message)]);
+            let one: Position = "6/6/6/6/1bw3/6 b".parse().unwrap();
+            assert_eq!(tb.probe_position(&one).unwrap(), Value::Win(1));
+            let two: Position = "6/6/2w3/6/1b4/b5 b".parse().unwrap();
+            let e = tb.probe_position(&two).unwrap_err();
+            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            let e = tb.verify(material("1v2"), &Silent).unwrap_err();
+            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+        });
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_damaged_table_is_named_by_every_use_of_its_class() {
+    let dir = scratch("damaged-partner");
+    generate_dir(&dir, 3, Scheme::Symmetric, &Silent).unwrap();
+    let path = file(&dir, "2v1");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[20] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    // SAFETY: nothing changes the files while the test maps them.
+    let tb = unsafe { Tablebase::map_dir_partial(&dir) }.unwrap();
+    assert_eq!(
+        tb.materials().map(|m| m.to_string()).collect::<Vec<_>>(),
+        ["1v1", "1v2"]
+    );
+    assert_eq!(tb.load_errors().count(), 1);
+    // The partner needs 2v1 for its quiet moves: the error is the file's.
+    let e = tb.verify(material("1v2"), &Silent).unwrap_err();
+    assert_eq!(problem_of(e, &path), FileProblem::HeaderChecksum);
+    let e = tb.lookup(material("2v1")).unwrap_err();
+    assert_eq!(problem_of(e, &path), FileProblem::HeaderChecksum);
+    let p: Position = "6/6/2w3/6/1b4/b5 w".parse().unwrap();
+    assert_eq!(tb.probe_position(&p).unwrap(), Value::Loss(6));
+    let e = tb.best_move(&p).unwrap_err();
+    assert!(
+        e.to_string().contains("2v1.sktb: header checksum mismatch"),
+        "{e}"
+    );
+    assert_eq!(tb.verify(material("1v1"), &Silent).unwrap().errors(), 0);
+    // A class with no file at all is still "not found".
+    let e = tb.lookup(material("3v1")).unwrap_err();
+    assert!(e.to_string().contains("3v1.sktb not found"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,10 +2,10 @@
 //! this module and uses what it needs.
 #![allow(dead_code)]
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The `surakarta` binary under test.
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_surakarta");
@@ -16,6 +16,45 @@ pub(crate) fn run(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run surakarta")
+}
+
+/// Runs `surakarta ARGS` with no input; if it has not finished within
+/// `limit`, kills it and fails the test (for runs that could hang).
+pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run surakarta");
+    // Drain both pipes on their own threads so a full pipe cannot stall it.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("stderr")));
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for surakarta") {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("surakarta {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: out.join().expect("stdout reader"),
+        stderr: err.join().expect("stderr reader"),
+    }
 }
 
 /// Runs `surakarta ARGS`, writing `input` to its stdin.

@@ -109,6 +109,7 @@ impl Reporter for Bars {
             Pass::Initial => "first pass".to_string(),
             Pass::Level(k) => format!("level {k}"),
             Pass::Verify => "verifying".to_string(),
+            Pass::Compact => "compacting".to_string(),
         };
         let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
         self.current.set_message(format!("{name}: {what}"));

@@ -34,8 +34,25 @@ enum TbCommand {
     /// Re-derive every entry from its successors and check every checksum;
     /// exit code 1 on any error.
     Verify(VerifyArgs),
-    /// Per class: positions, wins/draws/losses, DTC histogram, longest win.
+    /// Per class: positions, wins/draws/losses, DTC histogram, longest win,
+    /// file format and size.
     Stats(StatsArgs),
+    /// Convert the format 1 tables of DIR to the compact format 2 in place
+    /// (each checked value by value before it replaces the old file).
+    Compress(CompressArgs),
+}
+
+#[derive(Args, Debug)]
+struct CompressArgs {
+    /// Directory of the tables.
+    #[arg(long, short = 'd', value_name = "DIR")]
+    dir: PathBuf,
+    /// Worker threads, 1 to 1024 (default: one per core).
+    #[arg(long, short = 't', value_name = "T")]
+    threads: Option<usize>,
+    /// Print one JSON object (and no progress bars) instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -52,6 +69,10 @@ struct GenerateArgs {
     /// Index scheme: "symmetric" (8-fold smaller) or "plain" (the paper's).
     #[arg(long, value_name = "SCHEME", default_value = "symmetric")]
     index: Scheme,
+    /// File format: 2 (compact, the default) or 1 (a byte per slot).
+    #[arg(long, value_name = "VERSION", default_value_t = 2,
+          value_parser = clap::value_parser!(u16).range(1..=2))]
+    format: u16,
     /// Print one JSON object (and no progress bars) instead of text.
     #[arg(long)]
     json: bool,
@@ -102,6 +123,7 @@ pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
         TbCommand::Probe(a) => probe(a),
         TbCommand::Verify(a) => verify(a),
         TbCommand::Stats(a) => stats(a),
+        TbCommand::Compress(a) => compress(a),
     }
 }
 
@@ -134,6 +156,78 @@ fn any_tables(dir: &Path, tb: Tablebase) -> Result<Tablebase, UsageError> {
     Ok(tb)
 }
 
+fn compress(args: CompressArgs) -> Result<ExitCode, UsageError> {
+    let (pool, threads) = crate::thread_pool(args.threads)?;
+    let bars = Bars::new(!args.json);
+    let start = Instant::now();
+    let result = pool.install(|| surakarta_tablebase::compress_dir(&args.dir, &bars));
+    bars.clear();
+    let outcomes = result?;
+    if outcomes.is_empty() {
+        return Err(UsageError(format!(
+            "{}: no table files (*.sktb) found",
+            args.dir.display()
+        )));
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let before: u64 = outcomes.iter().map(|o| o.before).sum();
+    let after: u64 = outcomes.iter().map(|o| o.after).sum();
+    let converted = outcomes.iter().filter(|o| !o.skipped).count();
+    if args.json {
+        let tables: Vec<_> = outcomes
+            .iter()
+            .map(|o| {
+                json!({
+                    "class": o.material.to_string(),
+                    "before": o.before,
+                    "after": o.after,
+                    "skipped": o.skipped,
+                    "seconds": o.seconds,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "dir": args.dir.display().to_string(),
+                "tables": tables,
+                "converted": converted,
+                "before": before,
+                "after": after,
+                "threads": threads,
+                "seconds": seconds,
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:<6} {:>13} {:>13} {:>8} {:>8}",
+        "class", "bytes before", "bytes after", "ratio", "seconds"
+    );
+    for o in &outcomes {
+        let time = if o.skipped {
+            "compact".to_string()
+        } else {
+            format!("{:.2}", o.seconds)
+        };
+        println!(
+            "{:<6} {:>13} {:>13} {:>7.1}x {:>8}",
+            o.material.to_string(),
+            o.before,
+            o.after,
+            o.before as f64 / o.after.max(1) as f64,
+            time
+        );
+    }
+    println!(
+        "{converted} of {} tables converted, {before} -> {after} bytes ({:.1}x) in {seconds:.2} s on {threads} thread{}",
+        outcomes.len(),
+        before as f64 / after.max(1) as f64,
+        if threads == 1 { "" } else { "s" },
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 fn percent(part: u64, whole: u64) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
 }
@@ -148,7 +242,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let (pool, threads) = crate::thread_pool(args.threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
-    let result = pool.install(|| generate_dir(&args.dir, args.pieces, args.index, &bars));
+    let result =
+        pool.install(|| generate_dir(&args.dir, args.pieces, args.index, args.format, &bars));
     bars.clear();
     let outcomes = result?;
     let seconds = start.elapsed().as_secs_f64();
@@ -162,6 +257,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
                 "dir": args.dir.display().to_string(),
                 "pieces": args.pieces,
                 "index": args.index.to_string(),
+                "format": args.format,
                 "threads": threads,
                 "classes": classes,
                 "positions": positions,
@@ -466,7 +562,8 @@ fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
             let mut class = stats_json(&s);
             class["format"] = json!(table.format());
             class["bytes"] = json!(table.file_len());
-            class["bytes_per_position"] = json!(table.file_len() as f64 / s.positions.max(1) as f64);
+            class["bytes_per_position"] =
+                json!(table.file_len() as f64 / s.positions.max(1) as f64);
             class["longest_win"] =
                 json!(longest_win.map(|d| json!({ "dtc": d, "position": example })));
             class["histogram"] =

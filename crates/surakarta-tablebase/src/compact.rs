@@ -123,8 +123,7 @@ pub(crate) fn encode(values: &[u8], freedom: &[u8]) -> (Shape, Vec<u8>) {
         .map(|c| c.iter().map(|&b| terminal_of[b as usize]).collect())
         .collect();
     drop(filled);
-    let div: u64 = std::env::var("SK_DIV").ok().and_then(|s| s.parse().ok()).unwrap_or(2048);
-    let max_symbols = (slots / div).clamp(256, u16::MAX as u64) as usize;
+    let max_symbols = (slots / 16).clamp(256, u16::MAX as u64) as usize;
     let grammar = repair::compress(chunks, order.len(), max_symbols);
     let total: u64 = grammar.chunks.iter().map(|c| c.len() as u64).sum();
     let mut block_bits = CHUNK_BITS;

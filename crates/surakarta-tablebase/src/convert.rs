@@ -20,7 +20,12 @@ impl Tablebase {
     ///
     /// [`Value::to_byte`]: crate::Value::to_byte
     pub fn values(&self, material: Material) -> Result<Cow<'_, [u8]>, TablebaseError> {
-        let table = self.lookup(material)?;
+        self.values_of(self.lookup(material)?)
+    }
+
+    /// [`Tablebase::values`] of a table that need not be in this
+    /// tablebase (its captures are probed here).
+    pub fn values_of<'t>(&self, table: &'t Table) -> Result<Cow<'t, [u8]>, TablebaseError> {
         let stored = table.stored_bytes()?;
         if !table.is_compact() {
             return Ok(stored);
@@ -63,10 +68,13 @@ impl Tablebase {
     }
 
     /// A format 1 copy of a class's table in memory (exact values, one
-    /// byte per slot): fast to probe, for generation and verification.
+    /// byte per slot): fast to probe, for generation and verification. It
+    /// keeps the original's figures (from its header, for a file), so
+    /// verifying the copy checks them against the values.
     pub fn expanded(&self, material: Material) -> Result<Table, TablebaseError> {
         let table = self.lookup(material)?;
-        Table::new(table.indexer().clone(), self.values(material)?.into_owned())
+        let values = self.values(material)?.into_owned();
+        Table::with_stats(table.indexer().clone(), values, table.stats())
     }
 
     /// A compact (format 2) copy of a class's table. Slots whose value is
@@ -108,4 +116,82 @@ impl Tablebase {
         let stats = histogram_of(indexer, &values).stats(material, indexer.size());
         Table::from_compact(indexer.clone(), stats, shape, body)
     }
+}
+
+/// What [`compress_dir`] did with one table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompressOutcome {
+    /// The class.
+    pub material: Material,
+    /// Bytes of the file before.
+    pub before: u64,
+    /// Bytes of the file after (equal when it was compact already).
+    pub after: u64,
+    /// Whether it was compact already (and left alone).
+    pub skipped: bool,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+/// Converts the format 1 tables of a directory to format 2 in place. Each
+/// new file is written beside the old one, read back, and its every value
+/// (don't-care slots resolved) compared with the old one's, then renamed
+/// over it: interrupted at any moment, every table of the directory is
+/// whole in one format or the other, and a rerun finishes the work.
+/// Every table a compact one's captures reach must be in the directory.
+pub fn compress_dir(
+    dir: &std::path::Path,
+    reporter: &dyn crate::Reporter,
+) -> Result<Vec<CompressOutcome>, TablebaseError> {
+    let tablebase = Tablebase::open_dir(dir)?;
+    let materials: Vec<Material> = tablebase.materials().collect();
+    let total = materials
+        .iter()
+        .filter_map(|&m| tablebase.table(m))
+        .filter(|t| !t.is_compact())
+        .map(|t| t.indexer().size())
+        .sum();
+    reporter.started(total);
+    let mut outcomes = Vec::new();
+    let mut directories = crate::Directories::default();
+    for material in materials {
+        let start = std::time::Instant::now();
+        let table = tablebase.lookup(material)?;
+        let before = table.file_len();
+        if table.is_compact() {
+            outcomes.push(CompressOutcome {
+                material,
+                before,
+                after: before,
+                skipped: true,
+                seconds: 0.0,
+            });
+            continue;
+        }
+        reporter.pair_started(&[material], table.indexer().size());
+        reporter.progress(crate::Pass::Compact, 0, table.indexer().size());
+        let old = tablebase.values(material)?;
+        let compact = tablebase.compacted(material)?;
+        let path = dir.join(crate::file::file_name(material));
+        compact.write_checked(&path, |bytes| {
+            let back = Table::from_file_bytes(&path, bytes, &mut directories)?;
+            let new = tablebase.values_of(&back)?;
+            match old.iter().zip(new.iter()).position(|(a, b)| a != b) {
+                None if old.len() == new.len() => Ok(()),
+                _ => Err(crate::table::file_error(
+                    &path,
+                    crate::FileProblem::Corrupt("the compact table answers differently"),
+                )),
+            }
+        })?;
+        reporter.class_done(&table.stats(), start.elapsed());
+        outcomes.push(CompressOutcome {
+            material,
+            before,
+            after: compact.file_len(),
+            skipped: false,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(outcomes)
 }

@@ -58,6 +58,9 @@ pub enum TablebaseError {
         /// Values given.
         found: u64,
     },
+    /// A table format version this crate cannot write.
+    #[error("format {0} is not a table format: give 1 (a byte per slot) or 2 (compact)")]
+    Format(u16),
     /// A distance to conversion beyond what a table byte holds.
     #[error("distance to conversion in {material} exceeds {max} plies")]
     DtcOverflow {

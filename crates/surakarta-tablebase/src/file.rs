@@ -87,7 +87,9 @@ pub enum FileProblem {
     #[error("not a Surakarta table (wrong magic bytes)")]
     Magic,
     /// A format version this crate does not read.
-    #[error("format version {0}, this program reads versions {OLDEST_VERSION} to {FORMAT_VERSION}")]
+    #[error(
+        "format version {0}, this program reads versions {OLDEST_VERSION} to {FORMAT_VERSION}"
+    )]
     Version(u16),
     /// The header's own checksum does not match.
     #[error("header checksum mismatch (header damaged)")]

@@ -43,8 +43,12 @@ fn unlimited_lengths(freqs: &[u64]) -> Vec<u8> {
         .map(|(node, &s)| Reverse((freqs[s], node)))
         .collect();
     while heap.len() > 1 {
-        let Some(Reverse((fa, a))) = heap.pop() else { break };
-        let Some(Reverse((fb, b))) = heap.pop() else { break };
+        let Some(Reverse((fa, a))) = heap.pop() else {
+            break;
+        };
+        let Some(Reverse((fb, b))) = heap.pop() else {
+            break;
+        };
         let node = parent.len();
         parent.push(usize::MAX);
         parent[a] = node;
@@ -226,7 +230,10 @@ mod tests {
         assert_eq!(code.decode(0), Some((1, 1)));
         assert_eq!(code.decode(u64::MAX), None);
         assert_eq!(Code::new(&[0, 0]).unwrap_err(), CodeError::Empty);
-        assert_eq!(Code::new(&[1, 1, 1]).unwrap_err(), CodeError::Oversubscribed);
+        assert_eq!(
+            Code::new(&[1, 1, 1]).unwrap_err(),
+            CodeError::Oversubscribed
+        );
         assert_eq!(Code::new(&[25]).unwrap_err(), CodeError::TooLong);
     }
 }

@@ -34,8 +34,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+pub use convert::{compress_dir, CompressOutcome};
 pub use error::TablebaseError;
-pub use file::{FileProblem, Header};
+pub use file::{CompactShape, FileProblem, Header};
 pub use table::{ClassStats, Directories, Histogram, Table, TableIndexer};
 pub use value::{Value, Wdl, MAX_DTC};
 pub use verify::{Mismatch, VerifyReport};
@@ -51,6 +52,8 @@ pub enum Pass {
     Level(u32),
     /// Verification of a table.
     Verify,
+    /// Compacting a table into format 2.
+    Compact,
 }
 
 /// Receives progress of long work; the library never prints. Methods may be
@@ -347,13 +350,20 @@ pub fn table_files(dir: &Path) -> Result<BTreeMap<Material, PathBuf>, TablebaseE
 /// if missing), one file per class, in dependency order. Classes whose
 /// files are already there (with intact headers and payloads) are loaded,
 /// not generated, so an interrupted run resumes. Each new table is written
-/// to a temporary file, read back and checked, then renamed into place.
+/// in `format` (1: a byte per slot, 2: compact) to a temporary file, read
+/// back and checked, then renamed into place. Tables are kept in memory
+/// one byte per slot while the later classes need them (a compact table
+/// found in the directory is expanded).
 pub fn generate_dir(
     dir: &Path,
     max_pieces: u32,
     scheme: Scheme,
+    format: u16,
     reporter: &dyn Reporter,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&format) {
+        return Err(TablebaseError::Format(format));
+    }
     std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
         path: dir.to_path_buf(),
         message: e.to_string(),
@@ -386,35 +396,50 @@ pub fn generate_dir(
     let mut outcomes = Vec::new();
     for (pair, indexers) in pairs.iter().zip(todo) {
         let Some(indexers) = indexers else {
-            for material in pair {
-                let table = Table::read(&present[material], &mut tablebase.directories)?;
+            for &material in pair {
+                let table = Table::read(&present[&material], &mut tablebase.directories)?;
                 table.check()?;
-                reporter.class_skipped(&table.stats());
+                let compact = table.is_compact();
+                tablebase.insert(table);
+                if compact {
+                    // Later pairs probe it often: one byte per slot.
+                    let expanded = tablebase.expanded(material)?;
+                    tablebase.insert(expanded);
+                }
+                let stats = tablebase.lookup(material)?.stats();
+                reporter.class_skipped(&stats);
                 outcomes.push(ClassOutcome {
-                    stats: table.stats(),
+                    stats,
                     seconds: 0.0,
                     skipped: true,
                 });
-                tablebase.insert(table);
             }
             continue;
         };
         reporter.pair_started(pair, indexers.iter().map(|i| i.size()).sum());
         let start = Instant::now();
         let tables = generate::generate_pair(indexers, &tablebase, reporter)?;
-        for table in &tables {
-            let path = dir.join(file::file_name(table.material()));
-            table.write(&path)?;
-        }
+        let materials: Vec<Material> = tables.iter().map(Table::material).collect();
         for table in tables {
-            let seconds = start.elapsed().as_secs_f64();
-            reporter.class_done(&table.stats(), start.elapsed());
+            tablebase.insert(table);
+        }
+        for &material in &materials {
+            let path = dir.join(file::file_name(material));
+            if format == 1 {
+                tablebase.lookup(material)?.write(&path)?;
+            } else {
+                reporter.progress(Pass::Compact, 0, 1);
+                tablebase.compacted(material)?.write(&path)?;
+            }
+        }
+        for &material in &materials {
+            let stats = tablebase.lookup(material)?.stats();
+            reporter.class_done(&stats, start.elapsed());
             outcomes.push(ClassOutcome {
-                stats: table.stats(),
-                seconds,
+                stats,
+                seconds: start.elapsed().as_secs_f64(),
                 skipped: false,
             });
-            tablebase.insert(table);
         }
     }
     Ok(outcomes)

@@ -260,6 +260,18 @@ impl Table {
         })
     }
 
+    /// A format 1 table from its values and the figures claimed for them
+    /// (not recomputed: a copy of a file's table keeps its header's).
+    pub(crate) fn with_stats(
+        indexer: TableIndexer,
+        values: Vec<u8>,
+        stats: ClassStats,
+    ) -> Result<Table, TablebaseError> {
+        let mut table = Table::new(indexer, values)?;
+        table.stats = stats;
+        Ok(table)
+    }
+
     /// A format 2 table from its index, figures and compact body.
     pub(crate) fn from_compact(
         indexer: TableIndexer,
@@ -348,8 +360,8 @@ impl Table {
                     Storage::Owned(bytes, offset) => &bytes[*offset..],
                     Storage::Mapped(map) => &map[HEADER_LEN..],
                 };
-                let compact = Compact::parse(shape, indexer.size(), body)
-                    .map_err(|p| file_error(path, p))?;
+                let compact =
+                    Compact::parse(shape, indexer.size(), body).map_err(|p| file_error(path, p))?;
                 Some((shape, Box::new(compact)))
             }
         };
@@ -494,12 +506,25 @@ impl Table {
     }
 
     fn error(&self, problem: FileProblem) -> TablebaseError {
-        file_error(self.path.as_deref().unwrap_or(Path::new("(memory)")), problem)
+        file_error(
+            self.path.as_deref().unwrap_or(Path::new("(memory)")),
+            problem,
+        )
     }
 
     /// Writes the table as a file: to `path` with `.tmp` appended, synced,
     /// then renamed to `path`, so `path` exists only when complete.
     pub fn write(&self, path: &Path) -> Result<(), TablebaseError> {
+        self.write_checked(path, |_| Ok(()))
+    }
+
+    /// Like [`Table::write`], but `check` also examines the file written
+    /// (given the bytes read back) before it takes its final name.
+    pub(crate) fn write_checked(
+        &self,
+        path: &Path,
+        check: impl FnOnce(Vec<u8>) -> Result<(), TablebaseError>,
+    ) -> Result<(), TablebaseError> {
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
@@ -524,6 +549,10 @@ impl Table {
                 expected: self.checksum,
                 found,
             }));
+        }
+        if let Err(e) = check(back) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
         }
         std::fs::rename(&tmp, path).map_err(|e| fail(e.into()))
     }

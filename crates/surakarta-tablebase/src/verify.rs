@@ -81,8 +81,8 @@ impl Tablebase {
             return Ok(report);
         }
         let bytes = self.values(material)?;
-        let stats =
-            crate::table::histogram_of(table.indexer(), &bytes).stats(material, table.indexer().size());
+        let stats = crate::table::histogram_of(table.indexer(), &bytes)
+            .stats(material, table.indexer().size());
         report.stats_ok = stats == table.stats();
         let indexer = table.indexer();
         let size = indexer.size();

@@ -38,7 +38,7 @@ fn verify_all(tb: &Tablebase) -> u64 {
 #[test]
 fn generated_files_open_probe_and_verify() {
     let dir = scratch("roundtrip");
-    let outcomes = generate_dir(&dir, 4, Scheme::Symmetric, &Silent).unwrap();
+    let outcomes = generate_dir(&dir, 4, Scheme::Symmetric, 2, &Silent).unwrap();
     assert_eq!(outcomes.len(), 6); // 1v1, 2v1, 1v2, 3v1, 1v3, 2v2
     let (memory, stats) = Tablebase::generate(4, Scheme::Symmetric, &Silent).unwrap();
     assert_eq!(
@@ -51,9 +51,10 @@ fn generated_files_open_probe_and_verify() {
     let mapped = unsafe { Tablebase::map_dir(&dir) }.unwrap();
     assert_eq!(read.complete_pieces(), 4);
     for m in memory.materials() {
-        let a = memory.table(m).unwrap().bytes().unwrap();
-        assert_eq!(read.table(m).unwrap().bytes().unwrap(), a);
-        assert_eq!(mapped.table(m).unwrap().bytes().unwrap(), a);
+        let a = memory.values(m).unwrap();
+        assert_eq!(read.table(m).unwrap().format(), 2);
+        assert_eq!(read.values(m).unwrap(), a);
+        assert_eq!(mapped.values(m).unwrap(), a);
     }
     assert_eq!(verify_all(&read), 0);
     assert_eq!(verify_all(&mapped), 0);
@@ -94,7 +95,7 @@ fn best_moves_follow_the_values() {
 #[test]
 fn resume_skips_complete_tables_and_replaces_partial_ones() {
     let dir = scratch("resume");
-    generate_dir(&dir, 3, Scheme::Plain, &Silent).unwrap();
+    generate_dir(&dir, 3, Scheme::Plain, 2, &Silent).unwrap();
     // A leftover temporary file and a lost half of the 2v1/1v2 pair.
     std::fs::write(dir.join("3v1.sktb.tmp"), b"partial").unwrap();
     std::fs::remove_file(file(&dir, "1v2")).unwrap();
@@ -108,7 +109,7 @@ fn resume_skips_complete_tables_and_replaces_partial_ones() {
         }
     }
     let count = Count(AtomicUsize::new(0), AtomicUsize::new(0));
-    let outcomes = generate_dir(&dir, 4, Scheme::Plain, &count).unwrap();
+    let outcomes = generate_dir(&dir, 4, Scheme::Plain, 2, &count).unwrap();
     // 1v1 skipped; 2v1 + 1v2 regenerated; 4-piece classes new.
     assert_eq!(count.0.load(Ordering::Relaxed), 1);
     assert_eq!(count.1.load(Ordering::Relaxed), outcomes.len() - 1);
@@ -130,7 +131,7 @@ fn problem_of(e: TablebaseError, expected_path: &Path) -> FileProblem {
 #[test]
 fn damaged_files_are_errors_naming_the_file() {
     let dir = scratch("damage");
-    generate_dir(&dir, 3, Scheme::Symmetric, &Silent).unwrap();
+    generate_dir(&dir, 3, Scheme::Symmetric, 2, &Silent).unwrap();
     let path = file(&dir, "2v1");
     let good = std::fs::read(&path).unwrap();
     let mut directories = Default::default();
@@ -177,7 +178,7 @@ fn damaged_files_are_errors_naming_the_file() {
         (
             {
                 let mut b = good.clone();
-                b[8] = 2;
+                b[8] = 3;
                 b
             },
             |p| *p == FileProblem::Version(2),
@@ -233,7 +234,7 @@ fn damaged_files_are_errors_naming_the_file() {
 #[test]
 fn every_single_byte_corruption_of_a_small_table_is_detected() {
     let dir = scratch("every-byte");
-    generate_dir(&dir, 2, Scheme::Plain, &Silent).unwrap();
+    generate_dir(&dir, 2, Scheme::Plain, 2, &Silent).unwrap();
     let path = file(&dir, "1v1");
     let good = std::fs::read(&path).unwrap();
     let mut directories = Default::default();
@@ -263,7 +264,7 @@ fn within_a_minute<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send +
 #[test]
 fn directories_and_fifos_named_like_tables_are_not_regular_files() {
     let dir = scratch("not-a-file");
-    generate_dir(&dir, 3, Scheme::Symmetric, &Silent).unwrap();
+    generate_dir(&dir, 3, Scheme::Symmetric, 2, &Silent).unwrap();
     let path = file(&dir, "2v1");
     std::fs::remove_file(&path).unwrap();
     let mut kinds = vec!["directory"];
@@ -313,7 +314,7 @@ fn directories_and_fifos_named_like_tables_are_not_regular_files() {
 #[test]
 fn a_damaged_table_is_named_by_every_use_of_its_class() {
     let dir = scratch("damaged-partner");
-    generate_dir(&dir, 3, Scheme::Symmetric, &Silent).unwrap();
+    generate_dir(&dir, 3, Scheme::Symmetric, 2, &Silent).unwrap();
     let path = file(&dir, "2v1");
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[20] ^= 1;

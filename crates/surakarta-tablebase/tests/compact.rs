@@ -1,0 +1,114 @@
+//! Format 2 (compact) tables answer exactly what format 1 tables answer.
+
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+use surakarta_index::{Indexer, Material, Scheme, Sides};
+use surakarta_tablebase::{generate_dir, Silent, Tablebase};
+
+/// Every position of every class up to 6 pieces: the compact table probes
+/// (value and DTC, don't-care slots resolved through the captures) to the
+/// value of the byte-per-slot table, and its win/draw/loss probe agrees.
+#[test]
+fn compact_tables_up_to_6_pieces_answer_every_position_exactly() {
+    let (plain, _) = Tablebase::generate(6, Scheme::Symmetric, &Silent).unwrap();
+    let mut compact = Tablebase::new();
+    for material in plain.materials() {
+        let table = plain.compacted(material).unwrap();
+        assert!(table.is_compact());
+        assert!(table.file_len() < plain.table(material).unwrap().file_len());
+        compact.insert(table);
+    }
+    let mut positions = 0u64;
+    for material in plain.materials() {
+        let table = plain.table(material).unwrap();
+        let values = plain.values(material).unwrap();
+        assert_eq!(compact.values(material).unwrap(), values, "{material}");
+        let mut mismatches = 0u64;
+        table.indexer().for_each_in(0, u64::MAX, |_, sides| {
+            positions += 1;
+            let want = plain.probe(sides).unwrap();
+            if compact.probe(sides).unwrap() != want
+                || compact.probe_wdl(sides).unwrap() != want.wdl()
+            {
+                mismatches += 1;
+            }
+        });
+        assert_eq!(mismatches, 0, "{material}");
+    }
+    assert_eq!(positions, 16_630_118, "every position up to 6 pieces");
+}
+
+/// The directory of `SURAKARTA_TB_V1` (format 1) and `SURAKARTA_TB_V2`
+/// (the same tables compacted), if both are set.
+fn real_tables() -> Option<(PathBuf, PathBuf)> {
+    let v1 = std::env::var_os("SURAKARTA_TB_V1")?;
+    let v2 = std::env::var_os("SURAKARTA_TB_V2")?;
+    Some((v1.into(), v2.into()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    /// Random positions of the 7- and 8-piece classes of real tables
+    /// (generated with `tb generate --format 1`, compacted with
+    /// `tb compress`): `SURAKARTA_TB_V1=DIR SURAKARTA_TB_V2=DIR cargo test
+    /// --release -p surakarta-tablebase --test compact -- --ignored`.
+    #[test]
+    #[ignore = "needs generated 8-piece tables (see docs/tablebase.md)"]
+    fn compact_probes_equal_plain_probes_on_big_classes(
+        class in 0usize..13,
+        slot in any::<u64>(),
+    ) {
+        let Some((v1, v2)) = real_tables() else {
+            return Ok(());
+        };
+        static OPEN: std::sync::OnceLock<(Tablebase, Tablebase)> = std::sync::OnceLock::new();
+        let (plain, compact) = OPEN.get_or_init(|| {
+            let open = |d: &Path| unsafe { Tablebase::map_dir(d) }.unwrap();
+            (open(&v1), open(&v2))
+        });
+        let materials: Vec<Material> = Material::with_pieces(7)
+            .chain(Material::with_pieces(8))
+            .collect();
+        let material = materials[class % materials.len()];
+        let table = plain.table(material).unwrap();
+        prop_assert!(compact.table(material).unwrap().is_compact());
+        // The used slot at or after a random one.
+        let size = table.indexer().size();
+        let mut found: Option<Sides> = None;
+        table.indexer().for_each_in(slot % size, size, |_, sides| {
+            if found.is_none() {
+                found = Some(sides);
+            }
+        });
+        if let Some(sides) = found {
+            prop_assert_eq!(compact.probe(sides).unwrap(), plain.probe(sides).unwrap());
+        }
+    }
+}
+
+/// `tb generate` in either format and `compress_dir` give the same
+/// answers; compressing twice leaves the files alone.
+#[test]
+fn compress_dir_converts_format_1_files_and_skips_compact_ones() {
+    let dir = std::env::temp_dir().join(format!("sk-compact-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    generate_dir(&dir, 4, Scheme::Symmetric, 1, &Silent).unwrap();
+    let before = Tablebase::open_dir(&dir).unwrap();
+    let outcomes = surakarta_tablebase::compress_dir(&dir, &Silent).unwrap();
+    assert_eq!(outcomes.len(), 6);
+    assert!(outcomes.iter().all(|o| !o.skipped && o.after < o.before));
+    let after = Tablebase::open_dir(&dir).unwrap();
+    for material in before.materials() {
+        assert_eq!(before.table(material).unwrap().format(), 1);
+        assert_eq!(after.table(material).unwrap().format(), 2);
+        assert_eq!(
+            after.values(material).unwrap(),
+            before.values(material).unwrap()
+        );
+        assert_eq!(after.verify(material, &Silent).unwrap().errors(), 0);
+    }
+    let again = surakarta_tablebase::compress_dir(&dir, &Silent).unwrap();
+    assert!(again.iter().all(|o| o.skipped));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -477,3 +477,91 @@ fn engine_protocol_session() {
         "{out}"
     );
 }
+
+/// The byte ranges of a format 2 file's block offsets and bit stream,
+/// read from its header (`docs/tablebase-format.md`).
+fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    assert_eq!(bytes[8], 2, "format 2");
+    let slots = u64_at(16);
+    let block_bits = bytes[64];
+    let (terminals, pairs, bits_len) = (u16_at(66), u16_at(68), u64_at(72));
+    let blocks = slots.div_ceil(1 << block_bits);
+    let offsets = 128 + terminals + 4 * pairs + terminals + pairs;
+    let bits = offsets + 8 * (blocks + 1);
+    assert_eq!(bits + bits_len, bytes.len(), "regions add up");
+    (offsets..bits, bits..bits + bits_len)
+}
+
+/// A compact table with a flipped byte in its bit stream or its block
+/// offsets: verify fails with exit code 1 and probing names the file.
+#[test]
+fn tb_damaged_compact_bit_stream_or_block_offset_is_named() {
+    let limit = std::time::Duration::from_secs(60);
+    let dir = fresh_path("damaged-compact");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "4", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = dir.join("2v2.sktb");
+    let good = std::fs::read(&path).unwrap();
+    let (offsets, bits) = compact_regions(&good);
+    assert!(offsets.len() >= 3 * 8, "several blocks: {offsets:?}");
+    let needle = format!("{}: payload checksum mismatch", path.display());
+    for (what, at) in [
+        ("bit stream", bits.start + bits.len() / 2),
+        ("offset of block 1", offsets.start + 8),
+        ("last block offset", offsets.end - 8),
+    ] {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x01;
+        std::fs::write(&path, &bytes).unwrap();
+
+        let o = run_within(&["tb", "verify", "--dir", d, "--json"], limit);
+        assert_eq!(o.status.code(), Some(1), "{what}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let entry = verify_entry(&v, "class", "2v2");
+        assert_eq!(entry["checksum_ok"], false, "{what}: {v}");
+        assert!(entry["errors"].as_u64().unwrap() >= 1, "{what}: {v}");
+        assert_eq!(verify_entry(&v, "class", "3v1")["errors"], 0, "{what}: {v}");
+        let o = run_within(&["tb", "verify", "--dir", d], limit);
+        assert_eq!(o.status.code(), Some(1), "{what}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("2v2: FAILED: payload checksum mismatch"),
+            "{what}: {}",
+            stdout(&o)
+        );
+
+        // 2v1 answers; 2v2 is an error naming the file.
+        let o = run_within(
+            &[
+                "tb",
+                "probe",
+                "--dir",
+                d,
+                "6/6/2w3/6/1b4/b5 b",
+                "bb4/6/6/6/6/4ww b",
+            ],
+            limit,
+        );
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("6/6/2w3/6/1b4/b5 b 0 1: win"),
+            "{what}: {}",
+            stdout(&o)
+        );
+        assert!(stderr(&o).contains(&needle), "{what}: {}", stderr(&o));
+        let o = run_within(
+            &["tb", "probe", "--dir", d, "--json", "bb4/6/6/6/6/4ww w"],
+            limit,
+        );
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        let lines = json_lines(&o);
+        let error = lines[0]["error"].as_str().unwrap_or_default();
+        assert!(error.contains(&needle), "{what}: {}", stdout(&o));
+    }
+    std::fs::write(&path, &good).unwrap();
+    let o = run_within(&["tb", "verify", "--dir", d], limit);
+    assert!(o.status.success(), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

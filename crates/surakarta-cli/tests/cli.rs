@@ -565,3 +565,50 @@ fn tb_damaged_compact_bit_stream_or_block_offset_is_named() {
     assert!(o.status.success(), "{}", stdout(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `tb stats --json` of every class: (class, format, bytes).
+fn stats_formats(d: &str) -> Vec<(String, u64, u64)> {
+    let o = run(&["tb", "stats", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    v["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["class"].as_str().unwrap().to_string(),
+                c["format"].as_u64().unwrap(),
+                c["bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Stats report each table's format and its size on disk; `--format 1`
+/// writes version 1 files and the default is version 2.
+#[test]
+fn tb_stats_report_format_and_bytes_and_generate_writes_the_format_asked() {
+    for (format, args) in [
+        (2, &[][..]),
+        (2, &["--format", "2"][..]),
+        (1, &["--format", "1"][..]),
+    ] {
+        let dir = fresh_path(&format!("stats-format-{format}-{}", args.len()));
+        let d = dir.to_str().unwrap();
+        let o = run(&[&["tb", "generate", "--pieces", "4", "--dir", d][..], args].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let stats = stats_formats(d);
+        assert_eq!(stats.len(), 6, "{args:?}: {stats:?}");
+        for (class, found, bytes) in stats {
+            let path = dir.join(format!("{class}.sktb"));
+            let file = std::fs::read(&path).unwrap();
+            assert_eq!(found, format, "{args:?}: {class}");
+            assert_eq!(bytes, file.len() as u64, "{args:?}: {class}");
+            assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
+            assert_eq!(&file[8..10], &[format as u8, 0], "{args:?}: {class}");
+            assert_eq!(file[14], format as u8 - 1, "{args:?}: {class} encoding");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

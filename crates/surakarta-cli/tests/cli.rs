@@ -612,3 +612,163 @@ fn tb_stats_report_format_and_bytes_and_generate_writes_the_format_asked() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// Copies the files of `from` into a fresh directory `to`.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// The names of a directory's files ending in `suffix`, with their bytes.
+fn files_ending(
+    dir: &std::path::Path,
+    suffix: &str,
+) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(suffix))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// `tb compress` killed (SIGKILL) at any moment leaves every table whole
+/// in one format or the other: the directory probes (the same answers)
+/// and verifies, and a rerun ends byte for byte where an uninterrupted
+/// run does, a leftover temporary file ignored.
+#[test]
+fn tb_compress_killed_at_any_moment_leaves_a_usable_directory() {
+    let limit = std::time::Duration::from_secs(60);
+    let base = scratch_dir("compress-killed");
+    let v1 = base.join("v1");
+    let o = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "5",
+        "--format",
+        "1",
+        "--dir",
+        v1.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let old = files_ending(&v1, ".sktb");
+    assert_eq!(old.len(), 10);
+    assert!(old.values().all(|b| b[8] == 1), "format 1 files");
+
+    let reference = base.join("reference");
+    copy_dir(&v1, &reference);
+    let o = run_within(
+        &["tb", "compress", "--dir", reference.to_str().unwrap()],
+        limit,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let new = files_ending(&reference, ".sktb");
+    assert_eq!(
+        new.keys().collect::<Vec<_>>(),
+        old.keys().collect::<Vec<_>>()
+    );
+    assert!(new.values().all(|b| b[8] == 2), "format 2 files");
+    assert!(files_ending(&reference, ".tmp").is_empty());
+
+    let positions = [
+        "6/6/2w3/6/1b4/b5 b",
+        "bb4/6/6/6/6/4ww b",
+        "bbb3/6/6/6/6/4ww w",
+        "b5/6/6/6/6/wwww2 w",
+        "bbbb2/6/6/6/6/5w b",
+        "b5/1b4/6/6/6/4ww w",
+    ];
+    let probe = |dir: &std::path::Path| {
+        let args = ["tb", "probe", "--dir", dir.to_str().unwrap(), "--json"];
+        let o = run_within(&[&args[..], &positions[..]].concat(), limit);
+        assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+        stdout(&o)
+    };
+    let answers = probe(&reference);
+    assert_eq!(json_lines_of(&answers).len(), positions.len());
+    assert_eq!(probe(&v1), answers, "both formats answer alike");
+    let verify = |dir: &std::path::Path, what: &str| {
+        let o = run_within(&["tb", "verify", "--dir", dir.to_str().unwrap()], limit);
+        assert!(o.status.success(), "{what}: {}{}", stdout(&o), stderr(&o));
+        assert!(
+            stdout(&o).contains("verified 10 tables"),
+            "{what}: {}",
+            stdout(&o)
+        );
+    };
+
+    let mut converted_counts = Vec::new();
+    for (round, delay) in [0u64, 5, 20, 60, 120, 200, 320].into_iter().enumerate() {
+        let dir = base.join(format!("round-{round}"));
+        copy_dir(&v1, &dir);
+        if round == 0 {
+            // A temporary file left by an earlier interrupted run.
+            let partial = &new["3v2.sktb"][..1000];
+            std::fs::write(dir.join("3v2.sktb.tmp"), partial).unwrap();
+        }
+        let mut child = std::process::Command::new(BIN)
+            .args(["tb", "compress", "--dir", dir.to_str().unwrap()])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        child.kill().unwrap_or_default();
+        let status = child.wait().unwrap();
+        let what = format!("killed after {delay} ms ({status})");
+
+        // Every table whole, in the old format or the new.
+        let files = files_ending(&dir, ".sktb");
+        assert_eq!(
+            files.keys().collect::<Vec<_>>(),
+            old.keys().collect::<Vec<_>>(),
+            "{what}"
+        );
+        let mut converted = 0;
+        for (name, bytes) in &files {
+            if bytes == &new[name] {
+                converted += 1;
+            } else {
+                assert!(bytes == &old[name], "{what}: {name} is neither old nor new");
+            }
+        }
+        let leftovers: Vec<String> = files_ending(&dir, ".tmp").into_keys().collect();
+        println!("{what}: {converted} of 10 converted, left over {leftovers:?}");
+        converted_counts.push(converted);
+        assert_eq!(probe(&dir), answers, "{what}");
+        verify(&dir, &what);
+
+        // A rerun finishes the work, byte for byte.
+        let o = run_within(&["tb", "compress", "--dir", dir.to_str().unwrap()], limit);
+        assert!(o.status.success(), "{what}: rerun: {}", stderr(&o));
+        assert!(files_ending(&dir, ".sktb") == new, "{what}: rerun differs");
+        let leftovers = files_ending(&dir, ".tmp");
+        if !leftovers.is_empty() {
+            // Tolerable only if nothing reads them as tables.
+            assert!(
+                leftovers.keys().all(|n| n.ends_with(".sktb.tmp")),
+                "{what}: {leftovers:?}"
+            );
+            assert_eq!(probe(&dir), answers, "{what}: after the rerun");
+            verify(&dir, &what);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    println!("converted when killed: {converted_counts:?}");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+fn json_lines_of(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

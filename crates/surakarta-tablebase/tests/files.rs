@@ -181,7 +181,7 @@ fn damaged_files_are_errors_naming_the_file() {
                 b[8] = 3;
                 b
             },
-            |p| *p == FileProblem::Version(2),
+            |p| *p == FileProblem::Version(3),
         ),
         (
             {

@@ -477,3 +477,298 @@ fn engine_protocol_session() {
         "{out}"
     );
 }
+
+/// The byte ranges of a format 2 file's block offsets and bit stream,
+/// read from its header (`docs/tablebase-format.md`).
+fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    assert_eq!(bytes[8], 2, "format 2");
+    let slots = u64_at(16);
+    let block_bits = bytes[64];
+    let (terminals, pairs, bits_len) = (u16_at(66), u16_at(68), u64_at(72));
+    let blocks = slots.div_ceil(1 << block_bits);
+    let offsets = 128 + terminals + 4 * pairs + terminals + pairs;
+    let bits = offsets + 8 * (blocks + 1);
+    assert_eq!(bits + bits_len, bytes.len(), "regions add up");
+    (offsets..bits, bits..bits + bits_len)
+}
+
+/// A compact table with a flipped byte in its bit stream or its block
+/// offsets: verify fails with exit code 1 and probing names the file.
+#[test]
+fn tb_damaged_compact_bit_stream_or_block_offset_is_named() {
+    let limit = std::time::Duration::from_secs(60);
+    let dir = fresh_path("damaged-compact");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "4", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = dir.join("2v2.sktb");
+    let good = std::fs::read(&path).unwrap();
+    let (offsets, bits) = compact_regions(&good);
+    assert!(offsets.len() >= 3 * 8, "several blocks: {offsets:?}");
+    let needle = format!("{}: payload checksum mismatch", path.display());
+    for (what, at) in [
+        ("bit stream", bits.start + bits.len() / 2),
+        ("offset of block 1", offsets.start + 8),
+        ("last block offset", offsets.end - 8),
+    ] {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x01;
+        std::fs::write(&path, &bytes).unwrap();
+
+        let o = run_within(&["tb", "verify", "--dir", d, "--json"], limit);
+        assert_eq!(o.status.code(), Some(1), "{what}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let entry = verify_entry(&v, "class", "2v2");
+        assert_eq!(entry["checksum_ok"], false, "{what}: {v}");
+        assert!(entry["errors"].as_u64().unwrap() >= 1, "{what}: {v}");
+        assert_eq!(verify_entry(&v, "class", "3v1")["errors"], 0, "{what}: {v}");
+        let o = run_within(&["tb", "verify", "--dir", d], limit);
+        assert_eq!(o.status.code(), Some(1), "{what}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("2v2: FAILED: payload checksum mismatch"),
+            "{what}: {}",
+            stdout(&o)
+        );
+
+        // 2v1 answers; 2v2 is an error naming the file.
+        let o = run_within(
+            &[
+                "tb",
+                "probe",
+                "--dir",
+                d,
+                "6/6/2w3/6/1b4/b5 b",
+                "bb4/6/6/6/6/4ww b",
+            ],
+            limit,
+        );
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("6/6/2w3/6/1b4/b5 b 0 1: win"),
+            "{what}: {}",
+            stdout(&o)
+        );
+        assert!(stderr(&o).contains(&needle), "{what}: {}", stderr(&o));
+        let o = run_within(
+            &["tb", "probe", "--dir", d, "--json", "bb4/6/6/6/6/4ww w"],
+            limit,
+        );
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        let lines = json_lines(&o);
+        let error = lines[0]["error"].as_str().unwrap_or_default();
+        assert!(error.contains(&needle), "{what}: {}", stdout(&o));
+    }
+    std::fs::write(&path, &good).unwrap();
+    let o = run_within(&["tb", "verify", "--dir", d], limit);
+    assert!(o.status.success(), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `tb stats --json` of every class: (class, format, bytes).
+fn stats_formats(d: &str) -> Vec<(String, u64, u64)> {
+    let o = run(&["tb", "stats", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    v["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["class"].as_str().unwrap().to_string(),
+                c["format"].as_u64().unwrap(),
+                c["bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Stats report each table's format and its size on disk; `--format 1`
+/// writes version 1 files and the default is version 2.
+#[test]
+fn tb_stats_report_format_and_bytes_and_generate_writes_the_format_asked() {
+    for (format, args) in [
+        (2, &[][..]),
+        (2, &["--format", "2"][..]),
+        (1, &["--format", "1"][..]),
+    ] {
+        let dir = fresh_path(&format!("stats-format-{format}-{}", args.len()));
+        let d = dir.to_str().unwrap();
+        let o = run(&[&["tb", "generate", "--pieces", "4", "--dir", d][..], args].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let stats = stats_formats(d);
+        assert_eq!(stats.len(), 6, "{args:?}: {stats:?}");
+        for (class, found, bytes) in stats {
+            let path = dir.join(format!("{class}.sktb"));
+            let file = std::fs::read(&path).unwrap();
+            assert_eq!(found, format, "{args:?}: {class}");
+            assert_eq!(bytes, file.len() as u64, "{args:?}: {class}");
+            assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
+            assert_eq!(&file[8..10], &[format as u8, 0], "{args:?}: {class}");
+            assert_eq!(file[14], format as u8 - 1, "{args:?}: {class} encoding");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Copies the files of `from` into a fresh directory `to`.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// The names of a directory's files ending in `suffix`, with their bytes.
+fn files_ending(
+    dir: &std::path::Path,
+    suffix: &str,
+) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(suffix))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// `tb compress` killed (SIGKILL) at any moment leaves every table whole
+/// in one format or the other: the directory probes (the same answers)
+/// and verifies, and a rerun ends byte for byte where an uninterrupted
+/// run does, a leftover temporary file ignored.
+#[test]
+fn tb_compress_killed_at_any_moment_leaves_a_usable_directory() {
+    let limit = std::time::Duration::from_secs(60);
+    let base = scratch_dir("compress-killed");
+    let v1 = base.join("v1");
+    let o = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "5",
+        "--format",
+        "1",
+        "--dir",
+        v1.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let old = files_ending(&v1, ".sktb");
+    assert_eq!(old.len(), 10);
+    assert!(old.values().all(|b| b[8] == 1), "format 1 files");
+
+    let reference = base.join("reference");
+    copy_dir(&v1, &reference);
+    let o = run_within(
+        &["tb", "compress", "--dir", reference.to_str().unwrap()],
+        limit,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let new = files_ending(&reference, ".sktb");
+    assert_eq!(
+        new.keys().collect::<Vec<_>>(),
+        old.keys().collect::<Vec<_>>()
+    );
+    assert!(new.values().all(|b| b[8] == 2), "format 2 files");
+    assert!(files_ending(&reference, ".tmp").is_empty());
+
+    let positions = [
+        "6/6/2w3/6/1b4/b5 b",
+        "bb4/6/6/6/6/4ww b",
+        "bbb3/6/6/6/6/4ww w",
+        "b5/6/6/6/6/wwww2 w",
+        "bbbb2/6/6/6/6/5w b",
+        "b5/1b4/6/6/6/4ww w",
+    ];
+    let probe = |dir: &std::path::Path| {
+        let args = ["tb", "probe", "--dir", dir.to_str().unwrap(), "--json"];
+        let o = run_within(&[&args[..], &positions[..]].concat(), limit);
+        assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+        stdout(&o)
+    };
+    let answers = probe(&reference);
+    assert_eq!(json_lines_of(&answers).len(), positions.len());
+    assert_eq!(probe(&v1), answers, "both formats answer alike");
+    let verify = |dir: &std::path::Path, what: &str| {
+        let o = run_within(&["tb", "verify", "--dir", dir.to_str().unwrap()], limit);
+        assert!(o.status.success(), "{what}: {}{}", stdout(&o), stderr(&o));
+        assert!(
+            stdout(&o).contains("verified 10 tables"),
+            "{what}: {}",
+            stdout(&o)
+        );
+    };
+
+    let mut converted_counts = Vec::new();
+    for (round, delay) in [0u64, 5, 20, 60, 120, 200, 320].into_iter().enumerate() {
+        let dir = base.join(format!("round-{round}"));
+        copy_dir(&v1, &dir);
+        if round == 0 {
+            // A temporary file left by an earlier interrupted run.
+            let partial = &new["3v2.sktb"][..1000];
+            std::fs::write(dir.join("3v2.sktb.tmp"), partial).unwrap();
+        }
+        let mut child = std::process::Command::new(BIN)
+            .args(["tb", "compress", "--dir", dir.to_str().unwrap()])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        child.kill().unwrap_or_default();
+        let status = child.wait().unwrap();
+        let what = format!("killed after {delay} ms ({status})");
+
+        // Every table whole, in the old format or the new.
+        let files = files_ending(&dir, ".sktb");
+        assert_eq!(
+            files.keys().collect::<Vec<_>>(),
+            old.keys().collect::<Vec<_>>(),
+            "{what}"
+        );
+        let mut converted = 0;
+        for (name, bytes) in &files {
+            if bytes == &new[name] {
+                converted += 1;
+            } else {
+                assert!(bytes == &old[name], "{what}: {name} is neither old nor new");
+            }
+        }
+        let leftovers: Vec<String> = files_ending(&dir, ".tmp").into_keys().collect();
+        println!("{what}: {converted} of 10 converted, left over {leftovers:?}");
+        converted_counts.push(converted);
+        assert_eq!(probe(&dir), answers, "{what}");
+        verify(&dir, &what);
+
+        // A rerun finishes the work, byte for byte.
+        let o = run_within(&["tb", "compress", "--dir", dir.to_str().unwrap()], limit);
+        assert!(o.status.success(), "{what}: rerun: {}", stderr(&o));
+        assert!(files_ending(&dir, ".sktb") == new, "{what}: rerun differs");
+        let leftovers = files_ending(&dir, ".tmp");
+        if !leftovers.is_empty() {
+            // Tolerable only if nothing reads them as tables.
+            assert!(
+                leftovers.keys().all(|n| n.ends_with(".sktb.tmp")),
+                "{what}: {leftovers:?}"
+            );
+            assert_eq!(probe(&dir), answers, "{what}: after the rerun");
+            verify(&dir, &what);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    println!("converted when killed: {converted_counts:?}");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+fn json_lines_of(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

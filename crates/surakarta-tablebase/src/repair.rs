@@ -178,7 +178,8 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols:
                 break;
             }
             let (ua, ub) = (a as usize, b as usize);
-            if is_right[ua] || is_left[ub] || (a == b && (is_left[ua] || is_right[ua])) {
+            // (For `aa` this also keeps `a` out of every other chosen pair.)
+            if is_right[ua] || is_left[ub] {
                 continue;
             }
             is_left[ua] = true;

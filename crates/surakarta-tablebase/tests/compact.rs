@@ -76,7 +76,7 @@ proptest! {
         // The used slot at or after a random one.
         let size = table.indexer().size();
         let mut found: Option<Sides> = None;
-        table.indexer().for_each_in(slot % size, size, |_, sides| {
+        table.indexer().for_each_in(slot % size, slot % size + 4096, |_, sides| {
             if found.is_none() {
                 found = Some(sides);
             }

@@ -77,6 +77,27 @@ impl Tablebase {
         Table::with_stats(table.indexer().clone(), values, table.stats())
     }
 
+    /// This tablebase with every compact table replaced by its
+    /// [`Tablebase::expanded`] copy (fast to probe; for verification). A
+    /// table that cannot be expanded (a damaged file) stays as it is, so
+    /// its uses report what is wrong with it.
+    pub fn into_expanded(mut self) -> Tablebase {
+        let compact: Vec<Material> = self
+            .tables
+            .iter()
+            .filter(|(_, t)| t.is_compact())
+            .map(|(&m, _)| m)
+            .collect();
+        let results: Vec<(Material, Result<Table, TablebaseError>)> =
+            compact.iter().map(|&m| (m, self.expanded(m))).collect();
+        for (material, result) in results {
+            if let Ok(table) = result {
+                self.tables.insert(material, table);
+            }
+        }
+        self
+    }
+
     /// A compact (format 2) copy of a class's table. Slots whose value is
     /// a win in 1 that a capture proves may then hold any win, and unused
     /// slots anything, whichever compresses best; the smaller tables must

@@ -3,11 +3,11 @@
 
 use crate::compact::{self, Freedom};
 use crate::error::TablebaseError;
-use crate::table::{histogram_of, Histogram, Table};
+use crate::table::{histogram_of, Histogram, Table, TableIndexer};
 use crate::Tablebase;
 use rayon::prelude::*;
 use std::borrow::Cow;
-use surakarta_index::{Indexer, Material};
+use surakarta_index::{Indexer, Material, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: usize = 1 << 16;
@@ -30,33 +30,12 @@ impl Tablebase {
         if !table.is_compact() {
             return Ok(stored);
         }
-        let indexer = table.indexer();
         let mut out = vec![0u8; stored.len()];
-        out.par_chunks_mut(CHUNK)
-            .enumerate()
-            .try_for_each(|(c, part)| {
-                let start = (c * CHUNK) as u64;
-                let mut result = Ok(());
-                indexer.for_each_in(start, start + part.len() as u64, |index, sides| {
-                    if result.is_err() {
-                        return;
-                    }
-                    let b = stored[index as usize];
-                    part[(index - start) as usize] = if (2..=127).contains(&b) {
-                        match self.wins_by_capture(sides) {
-                            Ok(true) => 1,
-                            Ok(false) => b,
-                            Err(e) => {
-                                result = Err(e);
-                                b
-                            }
-                        }
-                    } else {
-                        b
-                    };
-                });
-                result
-            })?;
+        fill_used_slots(table.indexer(), &mut out, |index, sides| {
+            let b = stored[index as usize];
+            let resolved = (2..=127).contains(&b) && self.wins_by_capture(sides)?;
+            Ok(if resolved { 1 } else { b })
+        })?;
         Ok(Cow::Owned(out))
     }
 
@@ -107,36 +86,39 @@ impl Tablebase {
         let values = self.values(material)?;
         let indexer = table.indexer();
         let mut freedom = vec![Freedom::Any as u8; values.len()];
-        freedom
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .try_for_each(|(c, part)| {
-                let start = (c * CHUNK) as u64;
-                let mut result = Ok(());
-                indexer.for_each_in(start, start + part.len() as u64, |index, sides| {
-                    if result.is_err() {
-                        return;
-                    }
-                    let free = values[index as usize] == 1
-                        && match self.wins_by_capture(sides) {
-                            Ok(w) => w,
-                            Err(e) => {
-                                result = Err(e);
-                                false
-                            }
-                        };
-                    part[(index - start) as usize] = if free {
-                        Freedom::AnyWin as u8
-                    } else {
-                        Freedom::Exact as u8
-                    };
-                });
-                result
-            })?;
+        fill_used_slots(indexer, &mut freedom, |index, sides| {
+            let free = values[index as usize] == 1 && self.wins_by_capture(sides)?;
+            Ok(if free {
+                Freedom::AnyWin as u8
+            } else {
+                Freedom::Exact as u8
+            })
+        })?;
         let (shape, body) = compact::encode(&values, &freedom);
         let stats = histogram_of(indexer, &values).stats(material, indexer.size());
         Table::from_compact(indexer.clone(), stats, shape, body)
     }
+}
+
+/// Sets `out[i] = f(i, position)` for every used slot `i` of `indexer`
+/// (unused slots keep their byte), on all cores; stops at the first error.
+fn fill_used_slots(
+    indexer: &TableIndexer,
+    out: &mut [u8],
+    f: impl Fn(u64, Sides) -> Result<u8, TablebaseError> + Sync,
+) -> Result<(), TablebaseError> {
+    out.par_chunks_mut(CHUNK)
+        .enumerate()
+        .try_for_each(|(c, part)| {
+            let start = (c * CHUNK) as u64;
+            let mut result = Ok(());
+            indexer.for_each_in(start, start + part.len() as u64, |index, sides| {
+                if result.is_ok() {
+                    result = f(index, sides).map(|b| part[(index - start) as usize] = b);
+                }
+            });
+            result
+        })
 }
 
 /// What [`compress_dir`] did with one table.

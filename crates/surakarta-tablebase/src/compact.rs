@@ -192,6 +192,9 @@ pub(crate) struct Compact {
     pairs: Vec<[u16; 2]>,
     /// Expansion length of each symbol.
     expansion: Vec<u32>,
+    /// Expansion length of each used symbol by canonical rank (frequent
+    /// symbols first: the walk through a block reads few cache lines).
+    ranked_expansion: Vec<u32>,
     code: Code,
     /// Where the offsets and the bit stream start in the body.
     offsets_at: usize,
@@ -254,6 +257,9 @@ impl Compact {
         let lengths_at = t + 4 * p;
         let code = Code::new(&body[lengths_at..lengths_at + t + p])
             .map_err(|_| corrupt("code lengths are not a prefix code"))?;
+        let ranked_expansion = (0..code.used() as u32)
+            .map(|rank| expansion[code.symbol_of_rank(rank) as usize])
+            .collect();
         let offsets_at = lengths_at + t + p;
         let blocks = blocks(shape, slots);
         let bits_at = offsets_at + 8 * (blocks as usize + 1);
@@ -264,6 +270,7 @@ impl Compact {
             terminals,
             pairs,
             expansion,
+            ranked_expansion,
             code,
             offsets_at,
             bits_at,
@@ -300,10 +307,10 @@ impl Compact {
         let mut left = slot & ((1 << self.block_bits) - 1);
         let mut reader = BitReader { bytes, pos: 0 };
         loop {
-            let s = reader.symbol(&self.code)?;
-            let len = u64::from(self.expansion[s as usize]);
+            let rank = reader.rank(&self.code)?;
+            let len = u64::from(self.ranked_expansion[rank as usize]);
             if left < len {
-                return Ok(self.descend(s, left as u32));
+                return Ok(self.descend(self.code.symbol_of_rank(rank), left as u32));
             }
             left -= len;
         }
@@ -393,14 +400,20 @@ impl BitReader<'_> {
 
     #[inline]
     fn symbol(&mut self, code: &Code) -> Result<u16, FileProblem> {
-        let (s, len) = code
-            .decode(self.window())
+        Ok(code.symbol_of_rank(self.rank(code)?))
+    }
+
+    /// The next code's symbol as its canonical rank.
+    #[inline]
+    fn rank(&mut self, code: &Code) -> Result<u32, FileProblem> {
+        let (rank, len) = code
+            .decode_rank(self.window())
             .ok_or(corrupt("a bit pattern that is no code"))?;
         self.pos += u64::from(len);
         if self.pos > 8 * self.bytes.len() as u64 {
             return Err(corrupt("a block ends inside a code"));
         }
-        Ok(s)
+        Ok(rank)
     }
 }
 

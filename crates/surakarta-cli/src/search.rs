@@ -221,6 +221,13 @@ pub(crate) struct BenchArgs {
     depth: u32,
     #[command(flatten)]
     engine: EngineArgs,
+    /// Search with the tables of DIR, then time probes of random positions
+    /// of its classes with the most pieces.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    /// Probes to time with --tb.
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "tb")]
+    probes: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -234,8 +241,13 @@ pub(crate) fn run_bench(args: BenchArgs) -> Result<(), UsageError> {
         )));
     }
     let json = args.json;
+    let tablebase = match &args.tb {
+        Some(dir) => Some(Arc::new(crate::tb::open(dir)?)),
+        None => None,
+    };
     let report = bench::run(
         args.engine.options()?,
+        tablebase.clone(),
         args.depth,
         &mut |i, position, result| {
             if !json {
@@ -250,6 +262,10 @@ pub(crate) fn run_bench(args: BenchArgs) -> Result<(), UsageError> {
             }
         },
     )?;
+    let timing = match &tablebase {
+        Some(tb) => Some(surakarta_tablebase::time_probes(tb, args.probes)?),
+        None => None,
+    };
     if json {
         let object = json!({
             "positions": report.positions,
@@ -258,6 +274,16 @@ pub(crate) fn run_bench(args: BenchArgs) -> Result<(), UsageError> {
             "nodes": report.nodes,
             "seconds": report.elapsed.as_secs_f64(),
             "nps": report.nps(),
+            "tb_hits": report.tb_hits,
+            "probes": timing.as_ref().map(|t| json!({
+                "classes": t.classes.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "probes": t.probes,
+                "median_ns": t.median.as_nanos() as u64,
+                "p90_ns": t.p90.as_nanos() as u64,
+                "p99_ns": t.p99.as_nanos() as u64,
+                "mean_ns": t.mean.as_nanos() as u64,
+                "first_probes_ms": t.first_probes.as_secs_f64() * 1e3,
+            })),
         });
         println!("{object}");
     } else {
@@ -271,6 +297,20 @@ pub(crate) fn run_bench(args: BenchArgs) -> Result<(), UsageError> {
             report.nps()
         );
         println!("signature {}", report.nodes);
+        if let Some(t) = &timing {
+            println!("tablebase hits {}", report.tb_hits);
+            let classes: Vec<String> = t.classes.iter().map(ToString::to_string).collect();
+            println!(
+                "probes of {}: {} probes, median {} ns, p90 {} ns, p99 {} ns, mean {} ns; first probe of each class (checksums) {:.1} ms",
+                classes.join(" "),
+                t.probes,
+                t.median.as_nanos(),
+                t.p90.as_nanos(),
+                t.p99.as_nanos(),
+                t.mean.as_nanos(),
+                t.first_probes.as_secs_f64() * 1e3
+            );
+        }
     }
     Ok(())
 }

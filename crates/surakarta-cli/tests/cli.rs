@@ -442,6 +442,47 @@ fn bench_signature_is_stable() {
     assert_eq!(a["nodes"], b["nodes"]);
     assert!(a["nodes"].as_u64().unwrap() > 1000);
     assert_eq!(a["positions"], 15);
+    assert_eq!(a["tb_hits"], 0);
+    assert!(a["probes"].is_null(), "no probe timing without --tb");
+}
+
+#[test]
+fn bench_with_tables_times_probes() {
+    let dir = fresh_path("bench-tb");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "5", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&[
+        "bench", "--depth", "4", "--tb", d, "--probes", "2000", "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(
+        v["tb_hits"].as_u64().unwrap() > 0,
+        "the 5-piece bench positions hit"
+    );
+    let p = &v["probes"];
+    assert_eq!(p["probes"], 2000);
+    assert_eq!(
+        p["classes"],
+        serde_json::json!(["4v1", "3v2", "2v3", "1v4"])
+    );
+    let (median, p90) = (
+        p["median_ns"].as_u64().unwrap(),
+        p["p90_ns"].as_u64().unwrap(),
+    );
+    assert!(0 < median && median <= p90, "{p}");
+
+    // A damaged table is an error that names the file, not a timing.
+    let file = dir.join("3v2.sktb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&file, bytes).unwrap();
+    let o = run(&["bench", "--depth", "1", "--tb", d, "--probes", "100"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("3v2"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -4,9 +4,11 @@
 //! its speed is the engine's nodes per second.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use surakarta::{Game, Position, Rules};
+use surakarta_tablebase::Tablebase;
 
 use crate::engine::{Engine, Options, SearchError};
 use crate::limits::Limits;
@@ -46,6 +48,8 @@ pub struct BenchReport {
     pub nodes: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// Tablebase hits (0 without tables).
+    pub tb_hits: u64,
 }
 
 impl BenchReport {
@@ -56,22 +60,28 @@ impl BenchReport {
 }
 
 /// Searches every benchmark position to `depth` under the ICGA rules with
-/// a fresh engine state each time, calling `on_position` after each.
+/// a fresh engine state each time (probing `tablebase` if given: the node
+/// count is then a signature of the search and those tables), calling
+/// `on_position` after each.
 pub fn run(
     options: Options,
+    tablebase: Option<Arc<Tablebase>>,
     depth: u32,
     on_position: &mut dyn FnMut(usize, &Position, &SearchResult),
 ) -> Result<BenchReport, SearchError> {
     let mut engine = Engine::new(options)?;
+    engine.set_tablebase(tablebase);
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     let mut nodes = 0;
+    let mut tb_hits = 0;
     for (i, text) in POSITIONS.iter().enumerate() {
         let position: Position = text.parse().unwrap_or_else(|_| Position::new());
         engine.new_game();
         let game = Game::new(position, Rules::ICGA);
         let result = engine.search(&game, &Limits::depth(depth), &stop, &mut |_| {});
         nodes += result.info.nodes;
+        tb_hits += result.info.tb_hits;
         on_position(i, &position, &result);
     }
     Ok(BenchReport {
@@ -79,6 +89,7 @@ pub fn run(
         depth,
         nodes,
         elapsed: start.elapsed(),
+        tb_hits,
     })
 }
 

@@ -1,58 +1,41 @@
-//! Probe time of random positions of the 8-piece classes: median and mean
-//! of single probes, files in the page cache (run twice).
+//! Probe time of random positions of the classes with the most pieces:
+//! median, percentiles and mean of single probes (files in the page cache
+//! after the first probe of each class), through [`time_probes`].
 //!
 //! `cargo run --release -p surakarta-tablebase --example probe_speed -- DIR [PROBES]`
 
 use std::path::Path;
-use std::time::Instant;
-use surakarta_index::{Indexer, Material, Sides};
-use surakarta_tablebase::Tablebase;
+use surakarta_tablebase::{time_probes, Tablebase};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(dir) = args.first() else {
+        eprintln!("usage: probe_speed DIR [PROBES]");
+        std::process::exit(2);
+    };
     let probes: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(200_000);
     // SAFETY: the files are not modified while this runs.
-    let tb = unsafe { Tablebase::map_dir(Path::new(&args[0])) }.expect("tables");
-    let materials: Vec<Material> = Material::with_pieces(8).collect();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut positions: Vec<Sides> = Vec::with_capacity(probes);
-    while positions.len() < probes {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let material = materials[(state >> 59) as usize % materials.len()];
-        let indexer = tb.table(material).expect("8-piece table").indexer();
-        let size = indexer.size();
-        let mut found = None;
-        let from = (state >> 11) % size;
-        indexer.for_each_in(from, from + 4096, |_, s| {
-            if found.is_none() {
-                found = Some(s);
-            }
-        });
-        positions.extend(found);
+    let tb = match unsafe { Tablebase::map_dir(Path::new(dir)) } {
+        Ok(tb) => tb,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    match time_probes(&tb, probes) {
+        Ok(t) => println!(
+            "{} probes of {} classes: median {} ns, p90 {} ns, p99 {} ns, mean {} ns; first probes {:.1} ms",
+            t.probes,
+            t.classes.len(),
+            t.median.as_nanos(),
+            t.p90.as_nanos(),
+            t.p99.as_nanos(),
+            t.mean.as_nanos(),
+            t.first_probes.as_secs_f64() * 1e3
+        ),
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
     }
-    // Warm the checksums (first use checks each table once).
-    for m in &materials {
-        tb.table(*m).unwrap().payload().expect("intact");
-    }
-    let mut times: Vec<u64> = Vec::with_capacity(probes);
-    let mut sum = 0u64;
-    let start = Instant::now();
-    for &sides in &positions {
-        let t = Instant::now();
-        let v = tb.probe(sides).expect("probe");
-        times.push(t.elapsed().as_nanos() as u64);
-        sum += u64::from(v.dtc().unwrap_or(0));
-    }
-    let total = start.elapsed();
-    times.sort_unstable();
-    println!(
-        "{} probes: median {} ns, p90 {} ns, p99 {} ns, mean {:.0} ns (checksum {sum})",
-        probes,
-        times[probes / 2],
-        times[probes * 9 / 10],
-        times[probes * 99 / 100],
-        total.as_nanos() as f64 / probes as f64
-    );
 }

@@ -202,7 +202,7 @@ impl Code {
     /// Decodes the symbol at the front of a left-aligned window: (symbol,
     /// length), or `None` if the window starts with no code (an
     /// incomplete code's gap: the data is corrupt).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn decode(&self, window: u64) -> Option<(u16, u32)> {
         let (rank, len) = self.decode_rank(window)?;
         Some((self.sorted[rank as usize], len))

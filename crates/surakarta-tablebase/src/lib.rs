@@ -27,6 +27,7 @@ mod open;
 mod probe;
 mod repair;
 mod table;
+mod timing;
 mod value;
 mod verify;
 
@@ -38,6 +39,7 @@ pub use convert::{compress_dir, CompressOutcome};
 pub use error::TablebaseError;
 pub use file::{CompactShape, FileProblem, Header};
 pub use table::{ClassStats, Directories, Histogram, Table, TableIndexer};
+pub use timing::{time_probes, ProbeTiming};
 pub use value::{Value, Wdl, MAX_DTC};
 pub use verify::{Mismatch, VerifyReport};
 

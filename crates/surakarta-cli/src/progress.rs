@@ -3,6 +3,7 @@
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -78,6 +79,12 @@ impl Bars {
         self.multi.suspend(|| println!("{line}"));
     }
 
+    /// Prints a line on stderr, with the bars out of the way (also when
+    /// the bars are hidden).
+    pub(crate) fn eprintln(&self, line: &str) {
+        self.multi.suspend(|| eprintln!("{line}"));
+    }
+
     /// Removes the bars.
     pub(crate) fn clear(&self) {
         self.current.finish_and_clear();
@@ -119,5 +126,27 @@ impl Reporter for Bars {
 
     fn class_done(&self, stats: &ClassStats, _elapsed: Duration) {
         self.finish_table(stats.slots);
+    }
+
+    fn checkpoint_written(&self, next_level: u32, bytes: u64) {
+        let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
+        self.current.set_message(format!(
+            "{name}: checkpoint before level {next_level} ({:.1} MB)",
+            bytes as f64 / 1e6
+        ));
+    }
+
+    fn checkpoint_resumed(&self, next_level: u32) {
+        let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
+        self.eprintln(&format!(
+            "{name}: continuing from its checkpoint at level {next_level}"
+        ));
+    }
+
+    fn checkpoint_rejected(&self, path: &Path, why: &str) {
+        self.eprintln(&format!(
+            "warning: {}: {why}; the pair starts over",
+            path.display()
+        ));
     }
 }

@@ -7,11 +7,12 @@ use serde_json::json;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use surakarta::{Color, Position};
 use surakarta_index::{Indexer, Material, Scheme};
 use surakarta_tablebase::{
-    generate_dir, ClassOutcome, ClassStats, Histogram, Tablebase, TablebaseError, Value,
+    generate_dir_with, ClassOutcome, ClassStats, GenerateOptions, Histogram, Tablebase,
+    TablebaseError, Value,
 };
 
 /// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
@@ -73,6 +74,9 @@ struct GenerateArgs {
     #[arg(long, value_name = "VERSION", default_value_t = 2,
           value_parser = clap::value_parser!(u16).range(1..=2))]
     format: u16,
+    /// Least seconds between two checkpoints of a pair (0: at every level).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    checkpoint_every: u64,
     /// Print one JSON object (and no progress bars) instead of text.
     #[arg(long)]
     json: bool,
@@ -242,8 +246,12 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let (pool, threads) = crate::thread_pool(args.threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
-    let result =
-        pool.install(|| generate_dir(&args.dir, args.pieces, args.index, args.format, &bars));
+    let options = GenerateOptions {
+        scheme: args.index,
+        format: args.format,
+        checkpoint_every: Duration::from_secs(args.checkpoint_every),
+    };
+    let result = pool.install(|| generate_dir_with(&args.dir, args.pieces, &options, &bars));
     bars.clear();
     let outcomes = result?;
     let seconds = start.elapsed().as_secs_f64();
@@ -316,6 +324,7 @@ fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
     let mut out = stats_json(&o.stats);
     out["seconds"] = json!(o.seconds);
     out["skipped"] = json!(o.skipped);
+    out["resumed_at_level"] = json!(o.resumed_at_level);
     out
 }
 

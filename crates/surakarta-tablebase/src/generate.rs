@@ -14,12 +14,15 @@
 //!    passes are idempotent and run in parallel (rayon, atomic bytes).
 //! 3. What is never resolved is a draw.
 
+use crate::checkpoint;
 use crate::error::TablebaseError;
 use crate::table::{Table, TableIndexer};
 use crate::value::{Value, Wdl, MAX_DTC};
 use crate::{Pass, Reporter, Tablebase};
 use rayon::prelude::*;
+use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::time::{Duration, Instant};
 use surakarta::{capture_moves, step_targets, Bitboard};
 use surakarta_index::{Indexer, Sides};
 
@@ -367,14 +370,29 @@ impl Pair<'_> {
     }
 }
 
+/// Where and how often a pair checkpoints its state (see [`checkpoint`]).
+pub(crate) struct Checkpointing<'a> {
+    /// The directory of the tables (the checkpoint is written beside them).
+    pub(crate) dir: &'a Path,
+    /// The least time between two checkpoints (zero: at every level).
+    pub(crate) every: Duration,
+}
+
 /// Generates the tables of a class and its swap, given their indexers (one
 /// if the class is its own swap, else two), using `smaller` for the classes
-/// that captures reach. Returns the tables in the order of the indexers.
+/// that captures reach. Returns the tables in the order of the indexers,
+/// and the level it resumed at if it continued from a checkpoint.
+///
+/// With `checkpointing`, a checkpoint of the pair found in the directory is
+/// checked and continued from (a damaged or mismatching one is reported
+/// and ignored), and a new one is written at level boundaries at most once
+/// per `every`. The caller removes it once the tables are written.
 pub(crate) fn generate_pair(
     indexers: Vec<TableIndexer>,
     smaller: &Tablebase,
     reporter: &dyn Reporter,
-) -> Result<Vec<Table>, TablebaseError> {
+    checkpointing: Option<&Checkpointing<'_>>,
+) -> Result<(Vec<Table>, Option<u32>), TablebaseError> {
     debug_assert!(
         indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
             || indexers.len() == 2 && indexers[0].material() == indexers[1].material().swapped()
@@ -386,11 +404,58 @@ pub(crate) fn generate_pair(
         reporter,
         done: AtomicU64::new(0),
     };
+    let saved = checkpointing.map(|c| checkpoint::path(c.dir, &pair.classes[0].indexer));
+    let class_values = || -> Vec<checkpoint::ClassValues<'_>> {
+        pair.classes
+            .iter()
+            .map(|c| (&c.indexer, &c.values[..]))
+            .collect()
+    };
+    let mut resumed = None;
+    if let Some(path) = &saved {
+        match checkpoint::read(path, &class_values()) {
+            Ok(found) => resumed = found,
+            Err(why) => {
+                reporter.checkpoint_rejected(path, &why.to_string());
+                for state in &pair.classes {
+                    state
+                        .values
+                        .par_iter()
+                        .for_each(|v| v.store(0, Ordering::Relaxed));
+                }
+            }
+        }
+    }
     // Level `k` handles exactly the values at distance `k`; once `k` passes
     // the deepest value set so far, nothing is left to un-move.
-    let mut deepest = pair.initial_pass()?;
-    let mut k = 0;
-    while k <= deepest {
+    let (mut k, mut deepest) = match resumed {
+        Some(r) => {
+            reporter.checkpoint_resumed(r.next_level);
+            (r.next_level, r.deepest)
+        }
+        None => (0, pair.initial_pass()?),
+    };
+    let mut last = Instant::now();
+    loop {
+        if let (Some(c), Some(path)) = (checkpointing, &saved) {
+            if k <= deepest && last.elapsed() >= c.every {
+                let resume = checkpoint::Resume {
+                    next_level: k,
+                    deepest,
+                };
+                let bytes = checkpoint::write(path, &class_values(), resume).map_err(|e| {
+                    TablebaseError::File {
+                        path: path.clone(),
+                        problem: e.into(),
+                    }
+                })?;
+                reporter.checkpoint_written(k, bytes);
+                last = Instant::now();
+            }
+        }
+        if k > deepest {
+            break;
+        }
         deepest = deepest.max(pair.level(k)?);
         k += 1;
     }
@@ -399,5 +464,5 @@ pub(crate) fn generate_pair(
         let values: Vec<u8> = state.values.into_iter().map(AtomicU8::into_inner).collect();
         out.push(Table::new(state.indexer, values)?);
     }
-    Ok(out)
+    Ok((out, resumed.map(|r| r.next_level)))
 }

@@ -17,6 +17,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod checkpoint;
 mod compact;
 mod convert;
 mod error;
@@ -71,6 +72,12 @@ pub trait Reporter: Sync {
     fn class_skipped(&self, _stats: &ClassStats) {}
     /// A class is finished (`elapsed`: the time of its pair so far).
     fn class_done(&self, _stats: &ClassStats, _elapsed: Duration) {}
+    /// The current pair's state was saved; it would resume at `next_level`.
+    fn checkpoint_written(&self, _next_level: u32, _bytes: u64) {}
+    /// The current pair continues from its checkpoint at `next_level`.
+    fn checkpoint_resumed(&self, _next_level: u32) {}
+    /// A checkpoint was found but not used (the pair starts over): why.
+    fn checkpoint_rejected(&self, _path: &Path, _why: &str) {}
 }
 
 /// A reporter that ignores everything.
@@ -88,6 +95,8 @@ pub struct ClassOutcome {
     pub seconds: f64,
     /// Whether it was in the directory already.
     pub skipped: bool,
+    /// The level its pair continued from, if it resumed from a checkpoint.
+    pub resumed_at_level: Option<u32>,
 }
 
 /// Tables of material classes, in memory or mapped from files.
@@ -149,7 +158,7 @@ impl Tablebase {
         for (pair, indexers) in pairs {
             reporter.pair_started(&pair, indexers.iter().map(|i| i.size()).sum());
             let start = Instant::now();
-            for table in generate::generate_pair(indexers, &tablebase, reporter)? {
+            for table in generate::generate_pair(indexers, &tablebase, reporter, None)?.0 {
                 reporter.class_done(&table.stats(), start.elapsed());
                 all_stats.push(table.stats());
                 tablebase.insert(table);
@@ -363,6 +372,55 @@ pub fn generate_dir(
     format: u16,
     reporter: &dyn Reporter,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    let options = GenerateOptions {
+        scheme,
+        format,
+        ..GenerateOptions::default()
+    };
+    generate_dir_with(dir, max_pieces, &options, reporter)
+}
+
+/// How [`generate_dir_with`] generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// The index scheme of new tables.
+    pub scheme: Scheme,
+    /// The file format of new tables: 1 (a byte per slot) or 2 (compact).
+    pub format: u16,
+    /// The least time between two checkpoints of a pair (zero: at every
+    /// level boundary). A pair that ends sooner writes none.
+    pub checkpoint_every: Duration,
+}
+
+impl Default for GenerateOptions {
+    /// The symmetric index, the newest format, a checkpoint at most every
+    /// five minutes.
+    fn default() -> GenerateOptions {
+        GenerateOptions {
+            scheme: Scheme::Symmetric,
+            format: file::FORMAT_VERSION,
+            checkpoint_every: Duration::from_secs(300),
+        }
+    }
+}
+
+/// [`generate_dir`] with every option. Each pair checkpoints its state to
+/// `dir` (`AvB.ckpt`) at level boundaries, at most once per
+/// [`GenerateOptions::checkpoint_every`]; a rerun continues an unfinished
+/// pair from its checkpoint (a damaged or mismatching one is reported to
+/// [`Reporter::checkpoint_rejected`] and the pair starts over), and the
+/// checkpoint is removed once the pair's tables are written.
+pub fn generate_dir_with(
+    dir: &Path,
+    max_pieces: u32,
+    options: &GenerateOptions,
+    reporter: &dyn Reporter,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    let GenerateOptions {
+        scheme,
+        format,
+        checkpoint_every,
+    } = *options;
     if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&format) {
         return Err(TablebaseError::Format(format));
     }
@@ -414,13 +472,20 @@ pub fn generate_dir(
                     stats,
                     seconds: 0.0,
                     skipped: true,
+                    resumed_at_level: None,
                 });
             }
             continue;
         };
         reporter.pair_started(pair, indexers.iter().map(|i| i.size()).sum());
         let start = Instant::now();
-        let tables = generate::generate_pair(indexers, &tablebase, reporter)?;
+        let saved = checkpoint::path(dir, &indexers[0]);
+        let checkpointing = generate::Checkpointing {
+            dir,
+            every: checkpoint_every,
+        };
+        let (tables, resumed_at_level) =
+            generate::generate_pair(indexers, &tablebase, reporter, Some(&checkpointing))?;
         let materials: Vec<Material> = tables.iter().map(Table::material).collect();
         for table in tables {
             tablebase.insert(table);
@@ -441,8 +506,13 @@ pub fn generate_dir(
                 stats,
                 seconds: start.elapsed().as_secs_f64(),
                 skipped: false,
+                resumed_at_level,
             });
         }
+        checkpoint::remove(&saved).map_err(|e| TablebaseError::File {
+            path: saved.clone(),
+            problem: e.into(),
+        })?;
     }
     Ok(outcomes)
 }

@@ -1,0 +1,171 @@
+//! `tb generate` killed (SIGKILL) at many moments and rerun continues each
+//! unfinished pair from its checkpoint, and ends with tables byte-identical
+//! to an uninterrupted run; a damaged checkpoint is reported and ignored.
+
+mod common;
+use common::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The files of `dir` ending in `suffix`, by name.
+fn files_ending(dir: &Path, suffix: &str) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_str().unwrap().ends_with(suffix))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
+}
+
+fn generate(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let args = [
+        &[
+            "tb",
+            "generate",
+            "--pieces",
+            "6",
+            "--format",
+            "1",
+            "--threads",
+            "2",
+            "--dir",
+            dir.to_str().unwrap(),
+        ][..],
+        extra,
+    ]
+    .concat();
+    run_within(&args, Duration::from_secs(300))
+}
+
+#[test]
+fn generation_killed_at_random_moments_resumes_to_identical_tables() {
+    let base = scratch_dir("checkpoint-kill");
+    let reference = base.join("reference");
+    let o = generate(&reference, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = files_ending(&reference, ".sktb");
+    assert_eq!(want.len(), 15, "every class up to 6 pieces");
+    assert!(files_ending(&reference, ".ckpt").is_empty());
+
+    let dir = base.join("killed");
+    let mut resumed = 0;
+    let mut checkpoints_seen = 0;
+    // Kill times spread over the run (pseudo-random, fixed so a failure can
+    // be replayed).
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for round in 0.. {
+        assert!(round < 60, "did not finish after 60 interrupted runs");
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        // Growing with the rounds, so a pair whose first pass takes longer
+        // than the shortest delays is still passed.
+        let delay = 150 + state % 900 + 200 * round;
+        let mut child = Command::new(BIN)
+            .args([
+                "tb",
+                "generate",
+                "--pieces",
+                "6",
+                "--format",
+                "1",
+                "--threads",
+                "2",
+                "--checkpoint-every",
+                "0",
+                "--json",
+                "--dir",
+                dir.to_str().unwrap(),
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        let finished = child.try_wait().unwrap().is_some();
+        if !finished {
+            child.kill().unwrap();
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(!err.contains("warning"), "a checkpoint was rejected: {err}");
+        resumed += err.matches("continuing from its checkpoint").count();
+        checkpoints_seen += files_ending(&dir, ".ckpt").len();
+        // No temporary table is ever taken for a table.
+        for name in files_ending(&dir, ".sktb").keys() {
+            assert!(want.contains_key(name), "{name}");
+        }
+        if finished {
+            assert!(o.status.success(), "{err}");
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(v["classes"].as_array().unwrap().len(), 15);
+            break;
+        }
+    }
+    assert!(
+        files_ending(&dir, ".ckpt").is_empty(),
+        "checkpoints removed"
+    );
+    assert!(files_ending(&dir, ".sktb") == want, "tables differ");
+    assert!(checkpoints_seen > 0, "no kill left a checkpoint");
+    assert!(resumed > 0, "no run continued from a checkpoint");
+    println!("{resumed} runs continued from a checkpoint");
+
+    // A damaged checkpoint is reported and ignored: the pair starts over
+    // and still ends with the same tables.
+    let pair = ["4v2.sktb", "2v4.sktb"];
+    let broken = base.join("broken");
+    copy_tables_except(&reference, &broken, &pair);
+    let o = generate(&broken, &["--checkpoint-every", "0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(files_ending(&broken, ".sktb") == want);
+    // Make a checkpoint of 4v2: kill a run as soon as one appears (the
+    // file is renamed into place whole).
+    copy_tables_except(&reference, &broken, &pair);
+    let mut child = Command::new(BIN)
+        .args(["tb", "generate", "--pieces", "6", "--format", "1"])
+        .args(["--checkpoint-every", "0", "--json", "--dir"])
+        .arg(&broken)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ckpt = broken.join("4v2.ckpt");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while !ckpt.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut bytes = std::fs::read(&ckpt).expect("a checkpoint of 4v2");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(broken.join("4v2.ckpt"), &bytes).unwrap();
+    let o = generate(&broken, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("4v2.ckpt: checksum mismatch"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(files_ending(&broken, ".sktb") == want, "tables differ");
+    assert!(files_ending(&broken, ".ckpt").is_empty());
+    std::fs::remove_dir_all(&base).ok();
+}
+
+/// Makes `to` hold the tables of `from` except `except` (and nothing else).
+fn copy_tables_except(from: &Path, to: &Path, except: &[&str]) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for (name, bytes) in files_ending(from, ".sktb") {
+        if !except.contains(&name.as_str()) {
+            std::fs::write(to.join(name), bytes).unwrap();
+        }
+    }
+}

@@ -11,7 +11,8 @@ use std::time::Instant;
 use surakarta::{Color, Position};
 use surakarta_index::{Indexer, Material, Scheme};
 use surakarta_tablebase::{
-    generate_dir, ClassOutcome, ClassStats, Histogram, Tablebase, TablebaseError, Value,
+    generate_dir, generate_pair, ClassOutcome, ClassStats, Histogram, Pair, Tablebase,
+    TablebaseError, Value,
 };
 
 /// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
@@ -26,7 +27,7 @@ pub(crate) struct TbArgs {
 #[derive(Subcommand, Debug)]
 enum TbCommand {
     /// Generate every class with up to N pieces into DIR (resumes: tables
-    /// already there are kept).
+    /// already there are kept), or one pair whose dependencies are there.
     Generate(GenerateArgs),
     /// Value, best move and conversion line of positions (arguments, or one
     /// per line on stdin).
@@ -56,10 +57,15 @@ struct CompressArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["pieces", "pair"])))]
 struct GenerateArgs {
     /// Largest piece count, 2 to 10.
     #[arg(long, short = 'n', value_name = "N")]
-    pieces: u32,
+    pieces: Option<u32>,
+    /// Only this pair (AvB: the classes AvB and BvA, or AvA alone); the
+    /// tables its captures reach must be in DIR already.
+    #[arg(long, value_name = "AvB")]
+    pair: Option<Pair>,
     /// Directory of the tables (created if missing).
     #[arg(long, short = 'd', value_name = "DIR")]
     dir: PathBuf,
@@ -233,17 +239,24 @@ fn percent(part: u64, whole: u64) -> f64 {
 }
 
 fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
-    if !(2..=MAX_PIECES).contains(&args.pieces) {
-        return Err(UsageError(format!(
-            "--pieces {} is out of range: give 2 to {MAX_PIECES}",
-            args.pieces
-        )));
-    }
+    // clap requires exactly one of --pieces and --pair.
+    let what = match (args.pieces, args.pair) {
+        (_, Some(pair)) => Ok(pair),
+        (Some(pieces), None) if (2..=MAX_PIECES).contains(&pieces) => Err(pieces),
+        (Some(pieces), None) => {
+            return Err(UsageError(format!(
+                "--pieces {pieces} is out of range: give 2 to {MAX_PIECES}"
+            )))
+        }
+        (None, None) => return Err(UsageError("give --pieces N or --pair AvB".into())),
+    };
     let (pool, threads) = crate::thread_pool(args.threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
-    let result =
-        pool.install(|| generate_dir(&args.dir, args.pieces, args.index, args.format, &bars));
+    let result = pool.install(|| match what {
+        Ok(pair) => generate_pair(&args.dir, pair, args.index, args.format, &bars),
+        Err(pieces) => generate_dir(&args.dir, pieces, args.index, args.format, &bars),
+    });
     bars.clear();
     let outcomes = result?;
     let seconds = start.elapsed().as_secs_f64();
@@ -251,20 +264,21 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let skipped = outcomes.iter().filter(|o| o.skipped).count();
     if args.json {
         let classes: Vec<_> = outcomes.iter().map(outcome_json).collect();
-        println!(
-            "{}",
-            json!({
-                "dir": args.dir.display().to_string(),
-                "pieces": args.pieces,
-                "index": args.index.to_string(),
-                "format": args.format,
-                "threads": threads,
-                "classes": classes,
-                "positions": positions,
-                "skipped": skipped,
-                "seconds": seconds,
-            })
-        );
+        let mut out = json!({
+            "dir": args.dir.display().to_string(),
+            "index": args.index.to_string(),
+            "format": args.format,
+            "threads": threads,
+            "classes": classes,
+            "positions": positions,
+            "skipped": skipped,
+            "seconds": seconds,
+        });
+        match what {
+            Ok(pair) => out["pair"] = json!(pair.to_string()),
+            Err(pieces) => out["pieces"] = json!(pieces),
+        }
+        println!("{out}");
         return Ok(ExitCode::SUCCESS);
     }
     println!(

@@ -80,7 +80,7 @@ fn main() -> ExitCode {
 }
 
 /// Most worker threads accepted.
-const MAX_THREADS: usize = 1024;
+pub(crate) const MAX_THREADS: usize = 1024;
 
 /// A rayon pool of `threads` workers (default: one per core) and its size.
 pub(crate) fn thread_pool(

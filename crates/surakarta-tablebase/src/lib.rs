@@ -7,7 +7,7 @@
 //!   memory; [`generate_dir`] does the same into a directory of files,
 //!   skipping the tables already there; [`generate_pair`] solves one
 //!   [`Pair`] into a directory that holds the tables it needs (one process
-//!   per pair, for clusters), and `plan` estimates what each pair costs
+//!   per pair, for clusters), and [`plan`] estimates what each pair costs
 //!   and writes the workflow files that run them in order.
 //! - [`Tablebase::open_dir`] (reads) or [`Tablebase::map_dir`] (memory maps)
 //!   a directory; [`Tablebase::probe`], [`Tablebase::best_move`] and
@@ -28,6 +28,7 @@ mod generate;
 mod huffman;
 mod open;
 mod pair;
+pub mod plan;
 mod probe;
 mod repair;
 mod table;

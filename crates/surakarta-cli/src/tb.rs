@@ -279,6 +279,7 @@ fn plan_json(plan: &Plan, dir: &str, binary: &str) -> serde_json::Value {
             "time_margin": plan::TIME_MARGIN,
         },
         "totals": totals_json(&plan.totals(None)),
+        "critical_path_seconds": plan.critical_path_seconds(),
         "by_pieces": by_pieces,
         "pairs": pairs,
     })

@@ -264,6 +264,23 @@ impl Plan {
         )
     }
 
+    /// The least wall time with as many machines as pairs can run at
+    /// once: the longest chain of estimated seconds through the
+    /// dependencies (each pair starts when its last dependency ends).
+    pub fn critical_path_seconds(&self) -> f64 {
+        let mut finish: Vec<f64> = Vec::with_capacity(self.pairs.len());
+        for p in &self.pairs {
+            let start = p
+                .depends_on
+                .iter()
+                .filter_map(|d| self.pairs.iter().position(|q| q.pair == *d))
+                .map(|i| finish[i])
+                .fold(0.0, f64::max);
+            finish.push(start + p.seconds);
+        }
+        finish.into_iter().fold(0.0, f64::max)
+    }
+
     /// The command that generates one pair.
     fn command(&self, pair: Pair, binary: &str, dir: &str, threads: &str) -> String {
         format!(
@@ -656,6 +673,29 @@ mod tests {
                 }
             }
         }
+        // The longest chain: at least the largest pair, at most everything.
+        let plan = Plan::new(8, Settings::default()).unwrap();
+        let path = plan.critical_path_seconds();
+        let t = plan.totals(None);
+        let largest = plan.pairs.iter().map(|p| p.seconds).fold(0.0, f64::max);
+        assert!(
+            path >= largest && path < t.seconds,
+            "{path} {largest} {}",
+            t.seconds
+        );
+        // 1v1 → 2v1 → {3v1, 2v2}; 4v1 waits for 3v1, 3v2 for both.
+        let plan = Plan::new(5, Settings::default()).unwrap();
+        let s = |name: &str| {
+            plan.pairs
+                .iter()
+                .find(|p| p.pair.to_string() == name)
+                .unwrap()
+                .seconds
+        };
+        let two_one = s("1v1") + s("2v1");
+        let expected =
+            (two_one + s("3v1") + s("4v1")).max(two_one + s("3v1").max(s("2v2")) + s("3v2"));
+        assert!((plan.critical_path_seconds() - expected).abs() < 1e-9);
         assert_eq!(Plan::new(1, Settings::default()), Err(PlanError::Pieces(1)));
         assert_eq!(
             Plan::new(25, Settings::default()),

@@ -32,7 +32,7 @@ struct Cli {
 enum Command {
     /// Count move paths to a fixed depth (tests and benchmarks move generation).
     Perft(perft::PerftArgs),
-    /// Endgame tablebases: generate, probe, verify, statistics.
+    /// Endgame tablebases: generate (all, or one pair), probe, verify, statistics, compress, plan.
     Tb(tb::TbArgs),
     /// Search a position and print the best move.
     Search(search::SearchArgs),
@@ -80,7 +80,7 @@ fn main() -> ExitCode {
 }
 
 /// Most worker threads accepted.
-const MAX_THREADS: usize = 1024;
+pub(crate) const MAX_THREADS: usize = 1024;
 
 /// A rayon pool of `threads` workers (default: one per core) and its size.
 pub(crate) fn thread_pool(

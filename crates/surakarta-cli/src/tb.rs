@@ -10,9 +10,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use surakarta::{Color, Position};
 use surakarta_index::{Indexer, Material, Scheme};
+use surakarta_tablebase::plan::{self, Plan, Settings, Totals};
 use surakarta_tablebase::{
-    generate_dir_with, ClassOutcome, ClassStats, GenerateOptions, Histogram, Tablebase,
-    TablebaseError, Value,
+    generate_dir_with, generate_pair, ClassOutcome, ClassStats, GenerateOptions, Histogram, Pair,
+    Tablebase, TablebaseError, Value,
 };
 
 /// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
@@ -27,7 +28,7 @@ pub(crate) struct TbArgs {
 #[derive(Subcommand, Debug)]
 enum TbCommand {
     /// Generate every class with up to N pieces into DIR (resumes: tables
-    /// already there are kept).
+    /// already there are kept), or one pair whose dependencies are there.
     Generate(GenerateArgs),
     /// Value, best move and conversion line of positions (arguments, or one
     /// per line on stdin).
@@ -41,6 +42,51 @@ enum TbCommand {
     /// Convert the format 1 tables of DIR to the compact format 2 in place
     /// (each checked value by value before it replaces the old file).
     Compress(CompressArgs),
+    /// The pairs up to N pieces in dependency order with estimated
+    /// positions, memory, disk and time, as JSON or as a Snakefile, a Slurm
+    /// script or a Makefile running `tb generate --pair` for each.
+    Plan(PlanArgs),
+}
+
+/// What `tb plan` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PlanFormat {
+    /// One JSON object: the pairs in dependency order with their estimates.
+    Json,
+    /// A Snakefile: a rule per pair (resume, local and cluster executors).
+    Snakemake,
+    /// A bash script of `sbatch` calls chained by `--dependency=afterok`.
+    Slurm,
+    /// A Makefile (GNU make 4.3 or newer): a grouped target per pair.
+    Make,
+}
+
+#[derive(Args, Debug)]
+struct PlanArgs {
+    /// Largest piece count, 2 to 24.
+    #[arg(long, short = 'n', value_name = "N")]
+    pieces: u32,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = PlanFormat::Json)]
+    format: PlanFormat,
+    /// Directory of the tables the workflow writes (shared by every node on
+    /// a cluster).
+    #[arg(long, short = 'd', value_name = "DIR", default_value = "tables")]
+    dir: String,
+    /// The surakarta program the workflow runs (default: this one).
+    #[arg(long, value_name = "PATH")]
+    binary: Option<String>,
+    /// Threads of each pair's process, 1 to 1024 (default: one per core of
+    /// this machine); the time estimates assume they scale linearly.
+    #[arg(long, short = 't', value_name = "T")]
+    threads: Option<usize>,
+    /// Index scheme of the tables.
+    #[arg(long, value_name = "SCHEME", default_value = "symmetric")]
+    index: Scheme,
+    /// File format of the tables: 2 (compact, the default) or 1.
+    #[arg(long, value_name = "VERSION", default_value_t = 2,
+          value_parser = clap::value_parser!(u16).range(1..=2))]
+    table_format: u16,
 }
 
 #[derive(Args, Debug)]
@@ -57,10 +103,15 @@ struct CompressArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["pieces", "pair"])))]
 struct GenerateArgs {
     /// Largest piece count, 2 to 10.
     #[arg(long, short = 'n', value_name = "N")]
-    pieces: u32,
+    pieces: Option<u32>,
+    /// Only this pair (AvB: the classes AvB and BvA, or AvA alone); the
+    /// tables its captures reach must be in DIR already.
+    #[arg(long, value_name = "AvB")]
+    pair: Option<Pair>,
     /// Directory of the tables (created if missing).
     #[arg(long, short = 'd', value_name = "DIR")]
     dir: PathBuf,
@@ -128,7 +179,113 @@ pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
         TbCommand::Verify(a) => verify(a),
         TbCommand::Stats(a) => stats(a),
         TbCommand::Compress(a) => compress(a),
+        TbCommand::Plan(a) => plan(a),
     }
+}
+
+fn plan(args: PlanArgs) -> Result<ExitCode, UsageError> {
+    let threads = match args.threads {
+        Some(n) if n == 0 || n > crate::MAX_THREADS => {
+            return Err(UsageError(format!(
+                "--threads {n} is out of range: give 1 to {}",
+                crate::MAX_THREADS
+            )))
+        }
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let binary = match args.binary {
+        Some(b) => b,
+        None => std::env::current_exe()
+            .map_err(|e| {
+                UsageError(format!(
+                    "cannot find this program's path (give --binary): {e}"
+                ))
+            })?
+            .display()
+            .to_string(),
+    };
+    let settings = Settings {
+        scheme: args.index,
+        format: args.table_format,
+        threads: threads as u32,
+    };
+    let plan = Plan::new(args.pieces, settings)?;
+    let text = match args.format {
+        PlanFormat::Json => plan_json(&plan, &args.dir, &binary).to_string() + "\n",
+        PlanFormat::Snakemake => plan.snakefile(&args.dir, &binary),
+        PlanFormat::Slurm => plan.slurm_script(&args.dir, &binary),
+        PlanFormat::Make => plan.makefile(&args.dir, &binary)?,
+    };
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn totals_json(t: &Totals) -> serde_json::Value {
+    json!({
+        "pairs": t.pairs,
+        "positions": t.positions,
+        "disk_bytes": t.disk_bytes,
+        "seconds_estimate": t.seconds,
+        "max_memory_bytes": t.max_memory_bytes,
+    })
+}
+
+fn plan_json(plan: &Plan, dir: &str, binary: &str) -> serde_json::Value {
+    let pairs: Vec<_> = plan
+        .pairs
+        .iter()
+        .map(|p| {
+            let outputs: Vec<String> = p
+                .pair
+                .file_names()
+                .iter()
+                .map(|f| Path::new(dir).join(f).display().to_string())
+                .collect();
+            json!({
+                "name": p.pair.to_string(),
+                "pieces": p.pair.pieces(),
+                "classes": p.classes.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                "class_positions": p.slots,
+                "positions": p.positions(),
+                "depends_on": p.depends_on.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+                "memory_bytes": p.memory_bytes,
+                "memory_request_mib": p.memory_request_mib(),
+                "disk_bytes": p.disk_bytes,
+                "seconds_estimate": p.seconds,
+                "time_limit_minutes": p.time_limit_minutes(),
+                "outputs": outputs,
+            })
+        })
+        .collect();
+    let by_pieces: Vec<_> = (2..=plan.pieces)
+        .map(|n| {
+            let mut t = totals_json(&plan.totals(Some(n)));
+            t["pieces"] = json!(n);
+            t
+        })
+        .collect();
+    json!({
+        "pieces": plan.pieces,
+        "index": plan.settings.scheme.to_string(),
+        "table_format": plan.settings.format,
+        "threads": plan.settings.threads,
+        "dir": dir,
+        "binary": binary,
+        "model": {
+            "generation_positions_per_thread_second": plan::GENERATION_RATE,
+            "compaction_positions_per_thread_second": plan::COMPACTION_RATE,
+            "format2_strong_bytes_per_position": plan::FORMAT2_STRONG_BYTES_PER_SLOT,
+            "format2_weak_bytes_per_position": plan::FORMAT2_WEAK_BYTES_PER_SLOT,
+            "compaction_bytes_per_position": plan::COMPACTION_BYTES_PER_SLOT,
+            "memory_margin": plan::MEMORY_MARGIN,
+            "time_margin": plan::TIME_MARGIN,
+        },
+        "totals": totals_json(&plan.totals(None)),
+        "critical_path_seconds": plan.critical_path_seconds(),
+        "by_pieces": by_pieces,
+        "pairs": pairs,
+    })
 }
 
 /// Maps the tables of `dir`; a file that cannot be opened is an error now
@@ -237,12 +394,17 @@ fn percent(part: u64, whole: u64) -> f64 {
 }
 
 fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
-    if !(2..=MAX_PIECES).contains(&args.pieces) {
-        return Err(UsageError(format!(
-            "--pieces {} is out of range: give 2 to {MAX_PIECES}",
-            args.pieces
-        )));
-    }
+    // clap requires exactly one of --pieces and --pair.
+    let what = match (args.pieces, args.pair) {
+        (_, Some(pair)) => Ok(pair),
+        (Some(pieces), None) if (2..=MAX_PIECES).contains(&pieces) => Err(pieces),
+        (Some(pieces), None) => {
+            return Err(UsageError(format!(
+                "--pieces {pieces} is out of range: give 2 to {MAX_PIECES}"
+            )))
+        }
+        (None, None) => return Err(UsageError("give --pieces N or --pair AvB".into())),
+    };
     let (pool, threads) = crate::thread_pool(args.threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
@@ -251,7 +413,10 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
         format: args.format,
         checkpoint_every: Duration::from_secs(args.checkpoint_every),
     };
-    let result = pool.install(|| generate_dir_with(&args.dir, args.pieces, &options, &bars));
+    let result = pool.install(|| match what {
+        Ok(pair) => generate_pair(&args.dir, pair, &options, &bars),
+        Err(pieces) => generate_dir_with(&args.dir, pieces, &options, &bars),
+    });
     bars.clear();
     let outcomes = result?;
     let seconds = start.elapsed().as_secs_f64();
@@ -259,20 +424,21 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let skipped = outcomes.iter().filter(|o| o.skipped).count();
     if args.json {
         let classes: Vec<_> = outcomes.iter().map(outcome_json).collect();
-        println!(
-            "{}",
-            json!({
-                "dir": args.dir.display().to_string(),
-                "pieces": args.pieces,
-                "index": args.index.to_string(),
-                "format": args.format,
-                "threads": threads,
-                "classes": classes,
-                "positions": positions,
-                "skipped": skipped,
-                "seconds": seconds,
-            })
-        );
+        let mut out = json!({
+            "dir": args.dir.display().to_string(),
+            "index": args.index.to_string(),
+            "format": args.format,
+            "threads": threads,
+            "classes": classes,
+            "positions": positions,
+            "skipped": skipped,
+            "seconds": seconds,
+        });
+        match what {
+            Ok(pair) => out["pair"] = json!(pair.to_string()),
+            Err(pieces) => out["pieces"] = json!(pieces),
+        }
+        println!("{out}");
         return Ok(ExitCode::SUCCESS);
     }
     println!(

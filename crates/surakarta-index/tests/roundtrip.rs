@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use surakarta::{Bitboard, Square, Symmetry};
 use surakarta_index::{
     canonical_form, occupancy_orbits, position_orbits, IndexError, Indexer, Material,
-    OccupancyDirectory, PlainIndexer, Sides, SymmetricIndexer,
+    OccupancyDirectory, PlainIndexer, Scheme, Sides, SymmetricIndexer,
 };
 
 /// `C(n, k)` by the product formula.
@@ -412,4 +412,36 @@ proptest! {
             Err(e) => prop_assert!(false, "{}", e),
         }
     }
+}
+
+#[test]
+fn scheme_size_is_the_indexers_size() {
+    for pieces in 2..=8 {
+        for material in Material::with_pieces(pieces) {
+            assert_eq!(
+                Scheme::Plain.size(material),
+                PlainIndexer::new(material).size(),
+                "{material}"
+            );
+            assert_eq!(
+                Scheme::Symmetric.size(material),
+                symmetric(material).size(),
+                "{material}"
+            );
+        }
+    }
+    // The largest classes fit: 12v12 and the 12-piece 6v6 (docs/index.md
+    // gives the symmetric totals measured by building the directories).
+    let total = |n: u32| -> u64 {
+        Material::with_pieces(n)
+            .map(|m| Scheme::Symmetric.size(m))
+            .sum()
+    };
+    assert_eq!(total(9), 6_003_918_900);
+    assert_eq!(total(10), 32_483_423_784);
+    let six_six = Material::new(6, 6).unwrap();
+    assert_eq!(Scheme::Plain.size(six_six), 1_251_677_700 * 924);
+    assert!(Scheme::Symmetric.size(six_six) * 8 >= Scheme::Plain.size(six_six));
+    let twelve = Material::new(12, 12).unwrap();
+    assert_eq!(Scheme::Plain.size(twelve), 1_251_677_700 * 2_704_156);
 }

@@ -1,6 +1,7 @@
 //! Errors of generation and probing.
 
 use crate::file::FileProblem;
+use crate::pair::Pair;
 use std::path::{Path, PathBuf};
 use surakarta_index::{IndexError, Material};
 
@@ -58,6 +59,26 @@ pub enum TablebaseError {
         /// Values given.
         found: u64,
     },
+    /// A table that generating a pair needs is not in the directory.
+    #[error("missing table {material} needed by pair {pair}: {}", path.display())]
+    MissingDependency {
+        /// The class whose table is missing.
+        material: Material,
+        /// The pair being generated.
+        pair: Pair,
+        /// Where its file should be.
+        path: PathBuf,
+    },
+    /// A table that generating a pair needs did not load, or is damaged.
+    #[error("table {material} needed by pair {pair} is unusable: {error}")]
+    UnusableDependency {
+        /// The class whose table is unusable.
+        material: Material,
+        /// The pair being generated.
+        pair: Pair,
+        /// What is wrong with it (naming the file).
+        error: Box<TablebaseError>,
+    },
     /// A table format version this crate cannot write.
     #[error("format {0} is not a table format: give 1 (a byte per slot) or 2 (compact)")]
     Format(u16),
@@ -75,9 +96,10 @@ impl TablebaseError {
     /// The file this error is about, if it is about one.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            TablebaseError::File { path, .. } | TablebaseError::Directory { path, .. } => {
-                Some(path)
-            }
+            TablebaseError::File { path, .. }
+            | TablebaseError::Directory { path, .. }
+            | TablebaseError::MissingDependency { path, .. } => Some(path),
+            TablebaseError::UnusableDependency { error, .. } => error.path(),
             _ => None,
         }
     }

@@ -5,7 +5,10 @@
 //!
 //! - [`Tablebase::generate`] solves every class up to a piece count in
 //!   memory; [`generate_dir`] does the same into a directory of files,
-//!   skipping the tables already there.
+//!   skipping the tables already there; [`generate_pair`] solves one
+//!   [`Pair`] into a directory that holds the tables it needs (one process
+//!   per pair, for clusters), and [`plan`] estimates what each pair costs
+//!   and writes the workflow files that run them in order.
 //! - [`Tablebase::open_dir`] (reads) or [`Tablebase::map_dir`] (memory maps)
 //!   a directory; [`Tablebase::probe`], [`Tablebase::best_move`] and
 //!   [`Tablebase::line`] answer for positions.
@@ -25,6 +28,8 @@ pub mod file;
 mod generate;
 mod huffman;
 mod open;
+mod pair;
+pub mod plan;
 mod probe;
 mod repair;
 mod table;
@@ -39,6 +44,7 @@ use std::time::{Duration, Instant};
 pub use convert::{compress_dir, CompressOutcome};
 pub use error::TablebaseError;
 pub use file::{CompactShape, FileProblem, Header};
+pub use pair::{generate_pair, Pair};
 pub use table::{ClassStats, Directories, Histogram, Table, TableIndexer};
 pub use timing::{time_probes, ProbeTiming};
 pub use value::{Value, Wdl, MAX_DTC};
@@ -490,29 +496,55 @@ pub fn generate_dir_with(
         for table in tables {
             tablebase.insert(table);
         }
-        for &material in &materials {
-            let path = dir.join(file::file_name(material));
-            if format == 1 {
-                tablebase.lookup(material)?.write(&path)?;
-            } else {
-                reporter.progress(Pass::Compact, 0, 1);
-                tablebase.compacted(material)?.write(&path)?;
-            }
-        }
-        for &material in &materials {
-            let stats = tablebase.lookup(material)?.stats();
-            reporter.class_done(&stats, start.elapsed());
-            outcomes.push(ClassOutcome {
-                stats,
-                seconds: start.elapsed().as_secs_f64(),
-                skipped: false,
-                resumed_at_level,
-            });
-        }
+        outcomes.extend(write_pair(
+            &tablebase,
+            &materials,
+            dir,
+            format,
+            reporter,
+            start,
+            resumed_at_level,
+        )?);
         checkpoint::remove(&saved).map_err(|e| TablebaseError::File {
             path: saved.clone(),
             problem: e.into(),
         })?;
+    }
+    Ok(outcomes)
+}
+
+/// Writes the just generated tables of `materials` (in `tablebase`, with
+/// the tables their captures reach) into `dir` in `format`, and reports
+/// them done (`start`: when their pair began; `resumed_at_level`: the
+/// level it continued from a checkpoint, if it did).
+pub(crate) fn write_pair(
+    tablebase: &Tablebase,
+    materials: &[Material],
+    dir: &Path,
+    format: u16,
+    reporter: &dyn Reporter,
+    start: Instant,
+    resumed_at_level: Option<u32>,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    for &material in materials {
+        let path = dir.join(file::file_name(material));
+        if format == 1 {
+            tablebase.lookup(material)?.write(&path)?;
+        } else {
+            reporter.progress(Pass::Compact, 0, 1);
+            tablebase.compacted(material)?.write(&path)?;
+        }
+    }
+    let mut outcomes = Vec::new();
+    for &material in materials {
+        let stats = tablebase.lookup(material)?.stats();
+        reporter.class_done(&stats, start.elapsed());
+        outcomes.push(ClassOutcome {
+            stats,
+            seconds: start.elapsed().as_secs_f64(),
+            skipped: false,
+            resumed_at_level,
+        });
     }
     Ok(outcomes)
 }

@@ -1,0 +1,508 @@
+//! `tb generate --pair` and `tb plan` end to end: the plan's JSON, and the
+//! Makefile, Snakefile and Slurm script it writes, each run for real (Slurm
+//! through a stand-in `sbatch`) and giving the tables of `tb generate
+//! --pieces`, byte for byte.
+
+mod common;
+
+use common::{assert_usage_error, run, scratch_dir, stderr, stdout, BIN};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use surakarta_index::{Indexer, Material, SymmetricIndexer};
+
+/// The table files of a directory and their bytes, by name.
+fn tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sktb"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn names(files: &[(String, Vec<u8>)]) -> Vec<&str> {
+    files.iter().map(|f| f.0.as_str()).collect()
+}
+
+/// The tables `tb generate --pieces N` writes, for comparison.
+fn reference(name: &str, pieces: u32, format: u32) -> Vec<(String, Vec<u8>)> {
+    let dir = scratch_dir(name);
+    let o = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        &pieces.to_string(),
+        "--format",
+        &format.to_string(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = tables(&dir);
+    std::fs::remove_dir_all(dir).unwrap();
+    out
+}
+
+fn plan(args: &[&str]) -> String {
+    let mut all = vec!["tb", "plan"];
+    all.extend_from_slice(args);
+    let o = run(&all);
+    assert!(o.status.success(), "tb plan {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn json_plan_for_12_pieces_is_ordered_and_sized() {
+    let text = plan(&[
+        "--pieces",
+        "12",
+        "--dir",
+        "/shared/tables",
+        "--threads",
+        "2",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["pieces"], 12);
+    let pairs = v["pairs"].as_array().unwrap();
+    // 1+1+2+2+3+3+4+4+5+5+6 pairs for 2 to 12 pieces.
+    assert_eq!(pairs.len(), 36);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut classes_seen = Vec::new();
+    for p in pairs {
+        let name = p["name"].as_str().unwrap();
+        let deps = p["depends_on"].as_array().unwrap();
+        for d in deps {
+            let d = d.as_str().unwrap();
+            assert!(
+                seen.contains(&d),
+                "{name} depends on {d}, not listed before it"
+            );
+        }
+        // Every class its captures reach is in a listed dependency.
+        let pieces = p["pieces"].as_u64().unwrap();
+        for class in p["classes"].as_array().unwrap() {
+            let m: Material = class.as_str().unwrap().parse().unwrap();
+            assert_eq!(u64::from(m.pieces()), pieces);
+            if m.them() > 1 {
+                let target = Material::new(m.them() - 1, m.us()).unwrap();
+                let pair_name = if target.us() >= target.them() {
+                    target
+                } else {
+                    target.swapped()
+                };
+                assert!(deps.iter().any(|d| d == &pair_name.to_string()), "{m}");
+            }
+            classes_seen.push(m);
+        }
+        let class_positions = p["class_positions"].as_array().unwrap();
+        let sum: u64 = class_positions.iter().map(|x| x.as_u64().unwrap()).sum();
+        assert_eq!(p["positions"].as_u64().unwrap(), sum);
+        let outputs: Vec<&str> = p["outputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap())
+            .collect();
+        let expected: Vec<String> = p["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| format!("/shared/tables/{}.sktb", c.as_str().unwrap()))
+            .collect();
+        assert_eq!(outputs, expected);
+        for key in ["memory_bytes", "disk_bytes", "memory_request_mib"] {
+            assert!(p[key].as_u64().unwrap() > 0, "{name} {key}");
+        }
+        assert!(p["seconds_estimate"].as_f64().unwrap() > 0.0);
+        seen.push(name);
+    }
+    // Every class of 2 to 12 pieces once.
+    let expected: usize = (2..=12).map(|n| Material::with_pieces(n).count()).sum();
+    assert_eq!(classes_seen.len(), expected);
+    // Positions are the index sizes: built indexers for small classes, and
+    // the totals docs/index.md measured by building the 9- and 10-piece
+    // directories.
+    let positions_of = |class: &str| -> u64 {
+        let p = pairs
+            .iter()
+            .find(|p| p["classes"].as_array().unwrap().iter().any(|c| c == class))
+            .unwrap();
+        let i = p["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|c| c == class)
+            .unwrap();
+        p["class_positions"][i].as_u64().unwrap()
+    };
+    for class in ["2v1", "2v2", "4v3", "3v4", "4v4", "7v1"] {
+        let m: Material = class.parse().unwrap();
+        assert_eq!(
+            positions_of(class),
+            SymmetricIndexer::new(m).size(),
+            "{class}"
+        );
+    }
+    let by_pieces = v["by_pieces"].as_array().unwrap();
+    let total = |n: u64| {
+        by_pieces.iter().find(|t| t["pieces"] == n).unwrap()["positions"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(total(9), 6_003_918_900);
+    assert_eq!(total(10), 32_483_423_784);
+    let six_six = pairs.iter().find(|p| p["name"] == "6v6").unwrap();
+    assert_eq!(six_six["depends_on"], serde_json::json!(["6v5"]));
+    assert!(six_six["positions"].as_u64().unwrap() > 140_000_000_000);
+    let sum: u64 = by_pieces
+        .iter()
+        .map(|t| t["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(v["totals"]["positions"].as_u64().unwrap(), sum);
+
+    // Format 1 disk figures are exact: a byte per slot and a 128-byte header.
+    let v1: serde_json::Value =
+        serde_json::from_str(&plan(&["--pieces", "6", "--table-format", "1"])).unwrap();
+    for p in v1["pairs"].as_array().unwrap() {
+        let classes = p["classes"].as_array().unwrap().len() as u64;
+        assert_eq!(
+            p["disk_bytes"].as_u64().unwrap(),
+            p["positions"].as_u64().unwrap() + 128 * classes
+        );
+    }
+}
+
+#[test]
+fn plan_input_errors_exit_2() {
+    for (args, needle) in [
+        (
+            vec!["tb", "plan", "--pieces", "1"],
+            "1 pieces is out of range",
+        ),
+        (vec!["tb", "plan", "--pieces", "25"], "out of range"),
+        (
+            vec!["tb", "plan", "--pieces", "5", "--threads", "0"],
+            "--threads 0",
+        ),
+        (
+            vec![
+                "tb",
+                "plan",
+                "--pieces",
+                "5",
+                "--format",
+                "make",
+                "--dir",
+                "my tables",
+            ],
+            "cannot go in a Makefile",
+        ),
+    ] {
+        assert_usage_error(&run(&args), needle);
+    }
+    let o = run(&["tb", "plan", "--pieces", "5", "--format", "xml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn pair_by_pair_equals_pieces_and_missing_dependencies_are_named() {
+    let want = reference("pair-ref", 4, 1);
+    let dir = scratch_dir("pair-by-pair");
+    let d = dir.to_str().unwrap();
+    // Out of order: 3v1 needs 2v1 (where captures from 1v3 lead).
+    let o = run(&[
+        "tb", "generate", "--pair", "1v3", "--dir", d, "--format", "1",
+    ]);
+    assert_usage_error(
+        &o,
+        &format!(
+            "missing table 2v1 needed by pair 3v1: {}",
+            dir.join("2v1.sktb").display()
+        ),
+    );
+    for pair in ["1v1", "2v1", "3v1", "2v2"] {
+        let o = run(&[
+            "tb", "generate", "--pair", pair, "--dir", d, "--format", "1", "--json",
+        ]);
+        assert!(o.status.success(), "{pair}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["pair"], pair);
+        assert_eq!(v["skipped"], 0);
+    }
+    let got = tables(&dir);
+    assert_eq!(names(&got), names(&want));
+    assert!(got == want, "--pair tables differ from --pieces tables");
+    // Again: present, so skipped.
+    let o = run(&["tb", "generate", "--pair", "2v1", "--dir", d, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["skipped"], 2);
+    // A damaged dependency is named.
+    let path = dir.join("2v1.sktb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    std::fs::remove_file(dir.join("3v1.sktb")).unwrap();
+    let o = run(&["tb", "generate", "--pair", "3v1", "--dir", d]);
+    assert_usage_error(&o, "table 2v1 needed by pair 3v1 is unusable");
+    // --pair and --pieces exclude each other; one is needed.
+    let o = run(&[
+        "tb", "generate", "--pair", "3v1", "--pieces", "4", "--dir", d,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    let o = run(&["tb", "generate", "--dir", d]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--pair"), "{}", stderr(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn makefile_runs_with_make_j2_and_gives_the_same_tables() {
+    let want = reference("make-ref", 5, 2);
+    let work = scratch_dir("make");
+    let dir = work.join("tables");
+    let makefile = work.join("Makefile");
+    let text = plan(&[
+        "--pieces",
+        "5",
+        "--format",
+        "make",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--binary",
+        BIN,
+    ]);
+    std::fs::write(&makefile, &text).unwrap();
+    let make = |args: &[&str]| {
+        Command::new("make")
+            .args(args)
+            .arg("-f")
+            .arg(&makefile)
+            .current_dir(&work)
+            .output()
+            .expect("run make (GNU make 4.3 or newer must be installed)")
+    };
+    let o = make(&["-j2"]);
+    assert!(o.status.success(), "make: {}\n{}", stdout(&o), stderr(&o));
+    // Each pair ran once.
+    let runs = stdout(&o).matches("tb generate --pair").count();
+    assert_eq!(runs, 6, "{}", stdout(&o));
+    let got = tables(&dir);
+    assert_eq!(names(&got), names(&want));
+    assert!(got == want, "the Makefile's tables differ from --pieces 5");
+    // Up to date: make -q says so, and nothing runs again.
+    assert!(make(&["-q"]).status.success());
+    // A deleted table is made again, alone.
+    std::fs::remove_file(dir.join("3v2.sktb")).unwrap();
+    let o = make(&["-j2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).matches("tb generate --pair").count(),
+        1,
+        "{}",
+        stdout(&o)
+    );
+    assert!(tables(&dir) == want);
+    std::fs::remove_dir_all(work).unwrap();
+}
+
+/// A stand-in for Slurm's `sbatch`: runs each job at once (after checking
+/// that every job it depends on ran and succeeded), logs its arguments,
+/// and prints `ID;cluster` as `--parsable` does on a multi-cluster setup.
+const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
+set -eu
+state=$FAKE_SBATCH_STATE
+wrap= after= mem=
+for a in "$@"; do
+    case $a in
+        --wrap=*) wrap=${a#--wrap=} ;;
+        --dependency=afterok:*) after=${a#--dependency=afterok:} ;;
+        --mem=*) mem=${a#--mem=} ;;
+    esac
+done
+[ -n "$wrap" ] && [ -n "$mem" ] || { echo "fake sbatch: no --wrap or --mem" >&2; exit 1; }
+if [ -n "$after" ]; then
+    IFS=: read -ra ids <<< "$after"
+    for id in "${ids[@]}"; do
+        grep -qx "ok $id" "$state/done" || { echo "fake sbatch: job $id did not succeed" >&2; exit 1; }
+    done
+fi
+id=$(( $(wc -l < "$state/calls") + 100 ))
+printf '%s\n' "$*" >> "$state/calls"
+if sh -c "$wrap" > "$state/job-$id.out" 2>&1; then echo "ok $id" >> "$state/done"; fi
+echo "$id;cluster"
+"#;
+
+#[test]
+fn slurm_script_chains_jobs_by_dependencies() {
+    let want = reference("slurm-ref", 5, 2);
+    let work = scratch_dir("slurm");
+    let bin = work.join("bin");
+    let state = work.join("state");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("calls"), "").unwrap();
+    std::fs::write(state.join("done"), "").unwrap();
+    let sbatch = bin.join("sbatch");
+    std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = work.join("shared tables");
+    let script = work.join("submit.sh");
+    let text = plan(&[
+        "--pieces",
+        "5",
+        "--format",
+        "slurm",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--binary",
+        BIN,
+    ]);
+    std::fs::write(&script, &text).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let submit = || {
+        Command::new("bash")
+            .arg(&script)
+            .env("PATH", &path)
+            .env("FAKE_SBATCH_STATE", &state)
+            .current_dir(&work)
+            .output()
+            .expect("run bash")
+    };
+    let o = submit();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let calls = std::fs::read_to_string(state.join("calls")).unwrap();
+    let lines: Vec<&str> = calls.lines().collect();
+    assert_eq!(lines.len(), 6, "{calls}");
+    // 3v2 waits for 3v1 (job 102) and 2v2 (job 103).
+    let three_two = lines.iter().find(|l| l.contains("tb-3v2")).unwrap();
+    assert!(
+        three_two.contains("--dependency=afterok:102:103"),
+        "{three_two}"
+    );
+    assert!(lines[0].contains("--mem=256M") && !lines[0].contains("--dependency"));
+    let done = std::fs::read_to_string(state.join("done")).unwrap();
+    assert_eq!(done.lines().count(), 6, "every job succeeded: {done}");
+    let got = tables(&dir);
+    assert!(got == want, "{:?} vs {:?}", names(&got), names(&want));
+    // Submitting again submits nothing: every pair's tables are there.
+    let o = submit();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let again = std::fs::read_to_string(state.join("calls")).unwrap();
+    assert_eq!(again.lines().count(), 6);
+    // A failing sbatch stops the script (no job without its dependencies).
+    std::fs::remove_file(dir.join("4v1.sktb")).unwrap();
+    std::fs::write(&sbatch, "#!/bin/sh\nexit 1\n").unwrap();
+    let o = submit();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("no job id for pair 4v1"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(work).unwrap();
+}
+
+/// A virtual environment with Snakemake, made once under the target
+/// directory; `Err` says why it could not be.
+fn snakemake() -> Result<PathBuf, String> {
+    let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("snakemake-venv");
+    let exe = venv.join("bin").join("snakemake");
+    let works = |exe: &Path| {
+        Command::new(exe)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if works(&exe) {
+        return Ok(exe);
+    }
+    let _ = std::fs::remove_dir_all(&venv);
+    let o = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output()
+        .map_err(|e| format!("python3: {e}"))?;
+    if !o.status.success() {
+        return Err(format!("python3 -m venv failed: {}", stderr(&o)));
+    }
+    let o = Command::new(venv.join("bin").join("pip"))
+        .args([
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "snakemake",
+        ])
+        .output()
+        .map_err(|e| format!("pip: {e}"))?;
+    if !o.status.success() || !works(&exe) {
+        let _ = std::fs::remove_dir_all(&venv);
+        let err = stderr(&o);
+        return Err(format!(
+            "pip install snakemake failed: {}",
+            err.lines().last().unwrap_or("")
+        ));
+    }
+    Ok(exe)
+}
+
+#[test]
+fn snakefile_runs_with_snakemake_and_gives_the_same_tables() {
+    let snakemake = match snakemake() {
+        Ok(exe) => exe,
+        Err(why) => {
+            eprintln!("skipped: Snakemake is not available here ({why})");
+            return;
+        }
+    };
+    let want = reference("snakemake-ref", 5, 2);
+    let work = scratch_dir("snakemake");
+    let dir = work.join("tables");
+    let snakefile = work.join("Snakefile");
+    let text = plan(&[
+        "--pieces",
+        "5",
+        "--format",
+        "snakemake",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--binary",
+        BIN,
+    ]);
+    std::fs::write(&snakefile, &text).unwrap();
+    let run_snakemake = || {
+        Command::new(&snakemake)
+            .arg("-j2")
+            .arg("--snakefile")
+            .arg(&snakefile)
+            .arg("--directory")
+            .arg(&work)
+            .env("HOME", &work)
+            .output()
+            .expect("run snakemake")
+    };
+    let o = run_snakemake();
+    let log = format!("{}\n{}", stdout(&o), stderr(&o));
+    assert!(o.status.success(), "snakemake: {log}");
+    let got = tables(&dir);
+    assert_eq!(names(&got), names(&want), "{log}");
+    assert!(got == want, "Snakemake's tables differ from --pieces 5");
+    // Snakemake's own resume: nothing to do the second time.
+    let o = run_snakemake();
+    let log = format!("{}\n{}", stdout(&o), stderr(&o));
+    assert!(o.status.success(), "{log}");
+    assert!(log.contains("Nothing to be done"), "{log}");
+    std::fs::remove_dir_all(work).unwrap();
+}

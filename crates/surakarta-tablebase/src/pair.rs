@@ -1,0 +1,366 @@
+//! One pair of classes at a time: the unit of work of a cluster run.
+//!
+//! A class `a v b` and its swap `b v a` are solved together (quiet moves
+//! lead from one to the other); `a v a` is its own swap. A [`Pair`] names
+//! them by the class whose side to move has more pieces (`4v3` for 4v3 and
+//! 3v4). Captures from a pair lead to classes with one piece fewer
+//! ([`Pair::capture_targets`]), which belong to the pairs it depends on
+//! ([`Pair::dependencies`]); [`generate_pair`] solves one pair into a
+//! directory that already holds those tables, so separate processes (a
+//! Makefile, Snakemake, Slurm jobs) can solve the pairs in dependency order.
+
+use crate::error::TablebaseError;
+use crate::table::{file_error, Table, TableIndexer};
+use crate::{
+    checkpoint, file, generate, ClassOutcome, FileProblem, GenerateOptions, Reporter, Tablebase,
+};
+use core::cmp::Ordering;
+use core::fmt;
+use core::str::FromStr;
+use std::path::Path;
+use std::time::Instant;
+use surakarta_index::{IndexError, Indexer, Material};
+
+/// A class and its swap, solved together: `a v b` and `b v a` with
+/// `a > b`, or `a v a` alone. Written as its first class, `a v b` with
+/// `a >= b` (`4v3`, `3v3`). Ordered by piece count, then by the first
+/// class's side to move descending: the order of [`crate::pairs`], in which
+/// every pair comes after the pairs it depends on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pair {
+    first: Material,
+}
+
+impl Pair {
+    /// The pair that holds `material` (either of its classes).
+    pub fn of(material: Material) -> Pair {
+        let first = if material.us() >= material.them() {
+            material
+        } else {
+            material.swapped()
+        };
+        Pair { first }
+    }
+
+    /// Every pair with 2 to `max_pieces` pieces (at most 24), in
+    /// dependency order.
+    pub fn all(max_pieces: u32) -> Vec<Pair> {
+        (2..=max_pieces.min(24))
+            .flat_map(Material::with_pieces)
+            .filter(|m| m.us() >= m.them())
+            .map(Pair::of)
+            .collect()
+    }
+
+    /// The first class, `a v b` with `a >= b`.
+    pub fn first(self) -> Material {
+        self.first
+    }
+
+    /// Pieces on the board.
+    pub fn pieces(self) -> u32 {
+        self.first.pieces()
+    }
+
+    /// The classes solved together: `[a v b, b v a]`, or `[a v a]`.
+    pub fn classes(self) -> Vec<Material> {
+        if self.first.swapped() == self.first {
+            vec![self.first]
+        } else {
+            vec![self.first, self.first.swapped()]
+        }
+    }
+
+    /// The classes that captures from this pair's positions reach (a
+    /// capture from `a v b` leads to `(b - 1) v a`; capturing the last
+    /// piece needs no table), in the order of [`Pair::classes`].
+    pub fn capture_targets(self) -> Vec<Material> {
+        let mut out: Vec<Material> = Vec::new();
+        for class in self.classes() {
+            if let Ok(target) = Material::new(class.them() - 1, class.us()) {
+                if !out.contains(&target) {
+                    out.push(target);
+                }
+            }
+        }
+        out
+    }
+
+    /// The pairs of [`Pair::capture_targets`]: the ones that must be solved
+    /// first. Their own dependencies come earlier still, so the pairs of
+    /// [`Pair::all`] with these edges form a graph without cycles.
+    pub fn dependencies(self) -> Vec<Pair> {
+        let mut out: Vec<Pair> = Vec::new();
+        for target in self.capture_targets() {
+            let pair = Pair::of(target);
+            if !out.contains(&pair) {
+                out.push(pair);
+            }
+        }
+        out
+    }
+
+    /// The file names of the pair's tables (`4v3.sktb`, `3v4.sktb`).
+    pub fn file_names(self) -> Vec<String> {
+        self.classes().into_iter().map(file::file_name).collect()
+    }
+
+    fn order_key(self) -> (u32, core::cmp::Reverse<u32>) {
+        (self.pieces(), core::cmp::Reverse(self.first.us()))
+    }
+}
+
+impl PartialOrd for Pair {
+    fn partial_cmp(&self, other: &Pair) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Pair {
+    fn cmp(&self, other: &Pair) -> Ordering {
+        self.order_key().cmp(&other.order_key())
+    }
+}
+
+impl fmt::Display for Pair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.first.fmt(f)
+    }
+}
+
+impl fmt::Debug for Pair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pair({})", self.first)
+    }
+}
+
+impl FromStr for Pair {
+    type Err = IndexError;
+
+    /// Parses either class of the pair, `4v3` or `3v4`.
+    fn from_str(s: &str) -> Result<Pair, IndexError> {
+        s.parse::<Material>().map(Pair::of)
+    }
+}
+
+/// Solves one pair into `dir` (created if missing), given that the tables
+/// it needs are there: the classes its captures reach
+/// ([`Pair::capture_targets`]), and for each of those stored compact
+/// (format 2) the classes *its* captures reach, which expanding it to a
+/// byte per slot needs (generation probes it often). A table that is not
+/// there is [`TablebaseError::MissingDependency`]; one that does not load
+/// or is damaged is [`TablebaseError::UnusableDependency`]; both name the
+/// file and the pair.
+///
+/// If the pair's own tables are all in `dir` already (headers and payload
+/// checksums intact), nothing is generated: they are reported as skipped,
+/// as [`crate::generate_dir`] does when it resumes. Otherwise the pair is
+/// generated in the options' scheme and each table written in their format
+/// (1 or 2) to a temporary file, read back, checked and renamed into place:
+/// the same files, byte for byte, as [`crate::generate_dir`] writes. The
+/// pair checkpoints and resumes as in [`crate::generate_dir_with`].
+pub fn generate_pair(
+    dir: &Path,
+    pair: Pair,
+    options: &GenerateOptions,
+    reporter: &dyn Reporter,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    let GenerateOptions {
+        scheme,
+        format,
+        checkpoint_every,
+    } = *options;
+    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&format) {
+        return Err(TablebaseError::Format(format));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let mut tablebase = Tablebase {
+        dir: Some(dir.to_path_buf()),
+        ..Tablebase::default()
+    };
+    let present = crate::table_files(dir)?;
+    let classes = pair.classes();
+    if classes.iter().all(|m| present.contains_key(m)) {
+        let mut outcomes = Vec::new();
+        for &material in &classes {
+            let table = read_checked(&present[&material], material, &mut tablebase)?;
+            let stats = table.stats();
+            reporter.class_skipped(&stats);
+            outcomes.push(ClassOutcome {
+                stats,
+                seconds: 0.0,
+                skipped: true,
+                resumed_at_level: None,
+            });
+        }
+        return Ok(outcomes);
+    }
+    let dependency = |material: Material, tablebase: &mut Tablebase| {
+        let path = dir.join(file::file_name(material));
+        if !present.contains_key(&material) {
+            return Err(TablebaseError::MissingDependency {
+                material,
+                pair,
+                path,
+            });
+        }
+        read_checked(&path, material, tablebase).map_err(|e| unusable(material, pair, e))
+    };
+    // The tables captures reach, and what expanding the compact ones needs.
+    let targets = pair.capture_targets();
+    let mut compact = Vec::new();
+    for &material in &targets {
+        let table = dependency(material, &mut tablebase)?;
+        if table.is_compact() {
+            compact.push(material);
+        }
+        tablebase.insert(table);
+    }
+    let mut second = Vec::new();
+    for &material in &compact {
+        // Captures from `a v b` lead to `(b - 1) v a`.
+        if let Ok(target) = Material::new(material.them() - 1, material.us()) {
+            if !second.contains(&target) {
+                let table = dependency(target, &mut tablebase)?;
+                tablebase.insert(table);
+                second.push(target);
+            }
+        }
+    }
+    for &material in &compact {
+        let expanded = tablebase
+            .expanded(material)
+            .map_err(|e| unusable(material, pair, e))?;
+        tablebase.insert(expanded);
+    }
+    for material in second {
+        tablebase.tables.remove(&material);
+    }
+
+    let indexers: Vec<TableIndexer> = classes
+        .iter()
+        .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
+        .collect();
+    let slots = indexers.iter().map(Indexer::size).sum();
+    reporter.started(slots);
+    reporter.pair_started(&classes, slots);
+    let start = Instant::now();
+    let saved = checkpoint::path(dir, &indexers[0]);
+    let checkpointing = generate::Checkpointing {
+        dir,
+        every: checkpoint_every,
+    };
+    let (tables, resumed_at_level) =
+        generate::generate_pair(indexers, &tablebase, reporter, Some(&checkpointing))?;
+    for table in tables {
+        tablebase.insert(table);
+    }
+    let outcomes = crate::write_pair(
+        &tablebase,
+        &classes,
+        dir,
+        format,
+        reporter,
+        start,
+        resumed_at_level,
+    )?;
+    checkpoint::remove(&saved).map_err(|e| TablebaseError::File {
+        path: saved.clone(),
+        problem: e.into(),
+    })?;
+    Ok(outcomes)
+}
+
+/// Reads a table file, checks its payload checksum and its class.
+fn read_checked(
+    path: &Path,
+    material: Material,
+    tablebase: &mut Tablebase,
+) -> Result<Table, TablebaseError> {
+    let table = Table::read(path, &mut tablebase.directories)?;
+    if table.material() != material {
+        return Err(file_error(
+            path,
+            FileProblem::WrongMaterial {
+                expected: material,
+                found: table.material(),
+            },
+        ));
+    }
+    table.check()?;
+    Ok(table)
+}
+
+fn unusable(material: Material, pair: Pair, error: TablebaseError) -> TablebaseError {
+    TablebaseError::UnusableDependency {
+        material,
+        pair,
+        error: Box::new(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(pairs: &[Pair]) -> Vec<String> {
+        pairs.iter().map(|p| p.to_string()).collect()
+    }
+
+    #[test]
+    fn parse_print_and_classes() {
+        let pair: Pair = "3v4".parse().unwrap();
+        assert_eq!(pair.to_string(), "4v3");
+        assert_eq!(pair, "4v3".parse().unwrap());
+        assert_eq!(
+            pair.classes(),
+            ["4v3".parse().unwrap(), "3v4".parse().unwrap()]
+        );
+        assert_eq!(pair.file_names(), ["4v3.sktb", "3v4.sktb"]);
+        let even: Pair = "3v3".parse().unwrap();
+        assert_eq!(even.classes().len(), 1);
+        for bad in ["", "4", "4v0", "13v1", "4x3"] {
+            assert!(bad.parse::<Pair>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn dependencies_are_the_pairs_captures_reach() {
+        let deps = |s: &str| names(&s.parse::<Pair>().unwrap().dependencies());
+        // 4v3 captures into 2v4; 3v4 into 3v3.
+        assert_eq!(deps("4v3"), ["4v2", "3v3"]);
+        assert_eq!(deps("6v6"), ["6v5"]);
+        assert_eq!(deps("2v1"), ["1v1"]);
+        assert!(deps("1v1").is_empty());
+        assert_eq!(deps("7v1"), ["6v1"]);
+        let targets: Vec<String> = "4v3"
+            .parse::<Pair>()
+            .unwrap()
+            .capture_targets()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(targets, ["2v4", "3v3"]);
+    }
+
+    #[test]
+    fn all_is_the_order_of_pairs_and_topological() {
+        let all = Pair::all(12);
+        let classes: Vec<Vec<Material>> = all.iter().map(|p| p.classes()).collect();
+        assert_eq!(classes, crate::pairs(12));
+        for (i, pair) in all.iter().enumerate() {
+            for dep in pair.dependencies() {
+                let j = all.iter().position(|p| *p == dep).unwrap();
+                assert!(j < i, "{dep} must come before {pair}");
+                assert!(dep < *pair);
+            }
+        }
+        let mut sorted = all.clone();
+        sorted.sort();
+        assert_eq!(sorted, all);
+        assert_eq!(Pair::all(5).len(), 6);
+    }
+}

@@ -1,0 +1,790 @@
+//! Plans for generating the tables pair by pair on many machines: the
+//! [`Pair`]s up to a piece count in dependency order, each with what it
+//! needs (positions, memory, disk, time) by the model below, and the
+//! workflow files that run `surakarta tb generate --pair` for each pair in
+//! that order: a Snakefile, a Slurm script or a Makefile.
+//!
+//! **The figures are estimates from a model**, fitted to what was measured
+//! up to 8 pieces on the project's machine (2 cores of an AMD EPYC, KVM,
+//! docs/benchmarks.md); nothing beyond 8 pieces has been measured.
+//!
+//! - **positions**: the slots of both classes' indexes ([`Scheme::size`]),
+//!   exact; the symmetric scheme wastes below 0.1% of them from 7 pieces on.
+//! - **time**: slots over [`GENERATION_RATE`] per thread, plus, for format
+//!   2, slots over [`COMPACTION_RATE`] per thread. Linear scaling in the
+//!   thread count is assumed (measured only on 2 cores: 190% CPU); larger
+//!   classes have more levels, so this is optimistic (a lower bound).
+//! - **memory**: what [`generate_pair`](crate::generate_pair) holds at its
+//!   peak, from the code (see [`memory_bytes`]).
+//! - **disk**: format 1 is exact (a byte per slot plus the header); format
+//!   2 is slots times [`FORMAT2_STRONG_BYTES_PER_SLOT`] or
+//!   [`FORMAT2_WEAK_BYTES_PER_SLOT`], ratios measured on the 8-piece tables.
+
+use crate::file::{self, HEADER_LEN};
+use crate::pair::Pair;
+use core::fmt::Write as _;
+use std::path::Path;
+use surakarta_index::{Material, Scheme};
+
+/// Generation speed: slots solved per second per thread. Measured: the
+/// 8-piece classes, 960,862,728 positions in 522.6 s on 2 threads
+/// (`surakarta tb generate --pieces 8`, docs/benchmarks.md, "Generation,
+/// all classes up to N pieces"): 0.92 M positions per second per core. The
+/// 7-piece step ran at 1.07 M/s, the 6-piece one at 1.3 M/s: the rate
+/// falls as classes grow.
+pub const GENERATION_RATE: f64 = 0.92e6;
+
+/// Compaction speed (writing format 2): slots per second per thread.
+/// Measured: `surakarta tb compress` of every table up to 8 pieces,
+/// 1,108,995,506 positions in 345 s on 2 threads (docs/benchmarks.md,
+/// "Compact tables, format 2"): 1.6 M per second per core.
+pub const COMPACTION_RATE: f64 = 1.6e6;
+
+/// Format 2 bytes per slot of a class whose side to move has more pieces
+/// (`a v b`, `a > b`): most of its positions win in 1 by a capture, which
+/// compaction may store as any win. Measured on the 8-piece tables
+/// (docs/benchmarks.md, "Compact tables, format 2"): 7v1 0.0104, 6v2
+/// 0.0035, 5v3 0.0060; rounded up to the worst of them doubled, since 4v3
+/// (7 pieces) took 0.037 and the near-balanced classes of 9 to 12 pieces
+/// are not measured.
+pub const FORMAT2_STRONG_BYTES_PER_SLOT: f64 = 0.02;
+
+/// Format 2 bytes per slot of a class whose side to move has as many or
+/// fewer pieces (`a v b`, `a <= b`). Measured on the 8-piece tables: 1v7
+/// 0.115, 2v6 0.114, 3v5 0.110, 4v4 0.129 (docs/benchmarks.md); rounded to
+/// 0.13. The 7-piece 3v4 took 0.18, so balanced classes may need more.
+pub const FORMAT2_WEAK_BYTES_PER_SLOT: f64 = 0.13;
+
+/// Working memory of compaction per slot of the class being compacted:
+/// its freedom map and filled copy (a byte each) and its 16-bit symbols
+/// before Re-Pair (two bytes). Measured: `tb compress` of the tables up to
+/// 8 pieces peaked at 2.1 GB holding 1.11 GB of tables, about 3.8 bytes per
+/// slot of 4v4 (265 M slots) beyond them.
+pub const COMPACTION_BYTES_PER_SLOT: u64 = 4;
+
+/// Memory of the process beyond the tables: code, thread stacks, buffers.
+pub const PROCESS_BYTES: u64 = 64 << 20;
+
+/// The memory a job asks its scheduler for: the estimate times this.
+pub const MEMORY_MARGIN: f64 = 1.25;
+
+/// The time limit a job asks its scheduler for: the estimate times this
+/// (the model is a lower bound), and at least [`MIN_TIME_LIMIT_MINUTES`].
+pub const TIME_MARGIN: f64 = 3.0;
+
+/// The least time limit a job asks for, in minutes.
+pub const MIN_TIME_LIMIT_MINUTES: u64 = 10;
+
+/// The least memory a job asks for, in MiB.
+pub const MIN_MEMORY_MIB: u64 = 256;
+
+/// Most pieces a plan covers (every class [`Material`] can name).
+pub const MAX_PIECES: u32 = 24;
+
+/// Why a plan cannot be made or written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// The piece count is outside `2..=MAX_PIECES`.
+    #[error("{0} pieces is out of range: give 2 to {MAX_PIECES}")]
+    Pieces(u32),
+    /// Not a table format.
+    #[error("format {0} is not a table format: give 1 (a byte per slot) or 2 (compact)")]
+    Format(u16),
+    /// No threads.
+    #[error("a pair needs at least one thread")]
+    Threads,
+    /// A path that a Makefile cannot hold (make splits names at spaces and
+    /// gives `$`, `#`, `:` and `%` meanings).
+    #[error(
+        "{what} {path:?} cannot go in a Makefile: use only letters, digits and / . _ - + , @ = ~"
+    )]
+    MakePath {
+        /// Which path (`--dir`, `--binary`).
+        what: &'static str,
+        /// The path.
+        path: String,
+    },
+}
+
+/// How the tables of a plan are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The index scheme.
+    pub scheme: Scheme,
+    /// The file format written (1 or 2).
+    pub format: u16,
+    /// Threads of each pair's process.
+    pub threads: u32,
+}
+
+impl Default for Settings {
+    /// Symmetric index, format 2, 2 threads (the measured machine).
+    fn default() -> Settings {
+        Settings {
+            scheme: Scheme::Symmetric,
+            format: file::FORMAT_VERSION,
+            threads: 2,
+        }
+    }
+}
+
+/// One pair's entry of a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairPlan {
+    /// The pair.
+    pub pair: Pair,
+    /// Its classes ([`Pair::classes`]).
+    pub classes: Vec<Material>,
+    /// The slots of each class's index, in the order of `classes`.
+    pub slots: Vec<u64>,
+    /// The pairs whose tables it needs ([`Pair::dependencies`]).
+    pub depends_on: Vec<Pair>,
+    /// Estimated peak memory of its process ([`memory_bytes`]).
+    pub memory_bytes: u64,
+    /// Estimated bytes of its table files ([`disk_bytes`]).
+    pub disk_bytes: u64,
+    /// Estimated seconds ([`seconds`]).
+    pub seconds: f64,
+}
+
+impl PairPlan {
+    /// The plan of one pair.
+    pub fn new(pair: Pair, settings: Settings) -> PairPlan {
+        let classes = pair.classes();
+        PairPlan {
+            pair,
+            slots: classes.iter().map(|&m| settings.scheme.size(m)).collect(),
+            classes,
+            depends_on: pair.dependencies(),
+            memory_bytes: memory_bytes(pair, settings),
+            disk_bytes: pair
+                .classes()
+                .into_iter()
+                .map(|m| disk_bytes(m, settings.scheme, settings.format))
+                .sum(),
+            seconds: seconds(pair, settings),
+        }
+    }
+
+    /// Positions: the slots of both classes.
+    pub fn positions(&self) -> u64 {
+        self.slots.iter().sum()
+    }
+
+    /// The memory to ask a scheduler for, in MiB: the estimate times
+    /// [`MEMORY_MARGIN`], at least [`MIN_MEMORY_MIB`].
+    pub fn memory_request_mib(&self) -> u64 {
+        let mib = (self.memory_bytes as f64 * MEMORY_MARGIN / (1u64 << 20) as f64).ceil();
+        (mib as u64).max(MIN_MEMORY_MIB)
+    }
+
+    /// The time limit to ask a scheduler for, in minutes: the estimate
+    /// times [`TIME_MARGIN`], at least [`MIN_TIME_LIMIT_MINUTES`].
+    pub fn time_limit_minutes(&self) -> u64 {
+        ((self.seconds * TIME_MARGIN / 60.0).ceil() as u64).max(MIN_TIME_LIMIT_MINUTES)
+    }
+}
+
+/// Sums over the pairs of one piece count (or all).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// Number of pairs.
+    pub pairs: usize,
+    /// Positions (slots) of all their classes.
+    pub positions: u64,
+    /// Bytes of all their files.
+    pub disk_bytes: u64,
+    /// Seconds, one pair after another.
+    pub seconds: f64,
+    /// The largest peak memory of one pair.
+    pub max_memory_bytes: u64,
+}
+
+/// Every pair up to a piece count, in dependency order, with estimates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The largest piece count.
+    pub pieces: u32,
+    /// How the tables are made.
+    pub settings: Settings,
+    /// The pairs with 2 to `pieces` pieces, each after its dependencies.
+    pub pairs: Vec<PairPlan>,
+}
+
+impl Plan {
+    /// The plan for every class with 2 to `pieces` pieces.
+    pub fn new(pieces: u32, settings: Settings) -> Result<Plan, PlanError> {
+        if !(2..=MAX_PIECES).contains(&pieces) {
+            return Err(PlanError::Pieces(pieces));
+        }
+        if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&settings.format) {
+            return Err(PlanError::Format(settings.format));
+        }
+        if settings.threads == 0 {
+            return Err(PlanError::Threads);
+        }
+        Ok(Plan {
+            pieces,
+            settings,
+            pairs: Pair::all(pieces)
+                .into_iter()
+                .map(|p| PairPlan::new(p, settings))
+                .collect(),
+        })
+    }
+
+    /// Sums over the pairs with exactly `pieces` pieces, or over all with
+    /// `None`.
+    pub fn totals(&self, pieces: Option<u32>) -> Totals {
+        let mut t = Totals::default();
+        for p in &self.pairs {
+            if pieces.is_some_and(|n| n != p.pair.pieces()) {
+                continue;
+            }
+            t.pairs += 1;
+            t.positions += p.positions();
+            t.disk_bytes += p.disk_bytes;
+            t.seconds += p.seconds;
+            t.max_memory_bytes = t.max_memory_bytes.max(p.memory_bytes);
+        }
+        t
+    }
+
+    /// A comment line with a pair's estimates.
+    fn comment(&self, p: &PairPlan) -> String {
+        format!(
+            "# {}: {} positions; estimated {} memory, {} on disk, {} on {} threads",
+            p.pair,
+            thousands(p.positions()),
+            human_bytes(p.memory_bytes),
+            human_bytes(p.disk_bytes),
+            human_seconds(p.seconds),
+            self.settings.threads
+        )
+    }
+
+    /// The least wall time with as many machines as pairs can run at
+    /// once: the longest chain of estimated seconds through the
+    /// dependencies (each pair starts when its last dependency ends).
+    pub fn critical_path_seconds(&self) -> f64 {
+        let mut finish: Vec<f64> = Vec::with_capacity(self.pairs.len());
+        for p in &self.pairs {
+            let start = p
+                .depends_on
+                .iter()
+                .filter_map(|d| self.pairs.iter().position(|q| q.pair == *d))
+                .map(|i| finish[i])
+                .fold(0.0, f64::max);
+            finish.push(start + p.seconds);
+        }
+        finish.into_iter().fold(0.0, f64::max)
+    }
+
+    /// The command that generates one pair.
+    fn command(&self, pair: Pair, binary: &str, dir: &str, threads: &str) -> String {
+        format!(
+            "{binary} tb generate --pair {pair} --dir {dir} --threads {threads} --format {} --index {}",
+            self.settings.format, self.settings.scheme
+        )
+    }
+
+    /// A Snakefile: a rule per pair whose `output` is its table files in
+    /// `dir`, `input` its dependencies' files, with `threads`, `resources`
+    /// (`mem_mb`, `runtime` in minutes, from the estimates with margins)
+    /// and a `shell` command running `binary tb generate --pair`; and a
+    /// first rule `all` asking for every table. Snakemake's own resume and
+    /// its cluster executors (`--executor slurm`) then apply.
+    pub fn snakefile(&self, dir: &str, binary: &str) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "# Snakefile from `surakarta tb plan --pieces {} --format snakemake`: the\n\
+             # tables up to {} pieces in {dir}, one rule per pair (a class and its swap).\n\
+             # Run: snakemake --cores N (locally) or snakemake --executor slurm --jobs J.\n\
+             # mem_mb and runtime (minutes) are the plan's estimates times {MEMORY_MARGIN} and\n\
+             # {TIME_MARGIN}: a model (docs/tablebase.md), not measurements.",
+            self.pieces, self.pieces
+        );
+        let table = |m: Material| python_string(&join(dir, &file::file_name(m)));
+        s.push_str("\nlocalrules: all\n\nrule all:\n    input:\n");
+        for p in &self.pairs {
+            for &m in &p.classes {
+                let _ = writeln!(s, "        {},", table(m));
+            }
+        }
+        for p in &self.pairs {
+            let _ = writeln!(s, "\n{}\nrule pair_{}:", self.comment(p), p.pair);
+            if !p.depends_on.is_empty() {
+                s.push_str("    input:\n");
+                for d in &p.depends_on {
+                    for m in d.classes() {
+                        let _ = writeln!(s, "        {},", table(m));
+                    }
+                }
+            }
+            s.push_str("    output:\n");
+            for &m in &p.classes {
+                let _ = writeln!(s, "        {},", table(m));
+            }
+            let _ = writeln!(s, "    threads: {}", self.settings.threads);
+            let _ = writeln!(
+                s,
+                "    resources:\n        mem_mb={},\n        runtime={},",
+                p.memory_request_mib(),
+                p.time_limit_minutes()
+            );
+            // Snakemake formats the command: literal braces are doubled.
+            let braces = |t: String| t.replace('{', "{{").replace('}', "}}");
+            let command = self.command(
+                p.pair,
+                &braces(shell_quote(binary)),
+                &braces(shell_quote(dir)),
+                "{threads}",
+            );
+            let _ = writeln!(s, "    shell:\n        {}", python_string(&command));
+        }
+        s
+    }
+
+    /// A Makefile (GNU make 4.3 or newer): a grouped target (`&:`) per
+    /// pair, its table files in `$(DIR)`, with its dependencies' files as
+    /// prerequisites, so `make -j J` runs each pair once, after its
+    /// dependencies; `all` (the default goal) asks for every table.
+    /// `DIR`, `SURAKARTA` and `THREADS` can be overridden on make's
+    /// command line.
+    pub fn makefile(&self, dir: &str, binary: &str) -> Result<String, PlanError> {
+        for (what, path) in [("--dir", dir), ("--binary", binary)] {
+            if path.is_empty() || !path.chars().all(make_safe) {
+                return Err(PlanError::MakePath {
+                    what,
+                    path: path.to_string(),
+                });
+            }
+        }
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "# Makefile from `surakarta tb plan --pieces {} --format make`: the tables up\n\
+             # to {} pieces in $(DIR), one grouped target per pair (GNU make 4.3 or newer).\n\
+             # Run: make -j J [DIR=...] [THREADS=...] [SURAKARTA=...]\n\
+             # Each pair needs the memory in its comment (an estimate from a model,\n\
+             # docs/tablebase.md): keep J times it within the machine's memory.\n\n\
+             SURAKARTA := {binary}\nDIR := {dir}\nTHREADS := {}\n\n.PHONY: all\n",
+            self.pieces, self.pieces, self.settings.threads
+        );
+        let files = |p: Pair| -> String {
+            p.file_names()
+                .iter()
+                .map(|f| format!("$(DIR)/{f}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let all: Vec<String> = self.pairs.iter().map(|p| files(p.pair)).collect();
+        let _ = writeln!(s, "all: {}", all.join(" \\\n     "));
+        for p in &self.pairs {
+            let inputs: Vec<String> = p.depends_on.iter().map(|&d| files(d)).collect();
+            let _ = writeln!(
+                s,
+                "\n{}\n{} &:{}{}\n\t{}",
+                self.comment(p),
+                files(p.pair),
+                if inputs.is_empty() { "" } else { " " },
+                inputs.join(" "),
+                self.command(p.pair, "$(SURAKARTA)", "$(DIR)", "$(THREADS)")
+            );
+        }
+        Ok(s)
+    }
+
+    /// A bash script submitting one Slurm job per pair (`sbatch
+    /// --parsable`), each with `--dependency=afterok:` on the jobs of its
+    /// dependencies, `--mem` and `--time` from the estimates with margins,
+    /// and `--cpus-per-task` the plan's threads. Pairs whose tables are
+    /// all in `dir` already are not submitted (and not waited for). `dir`
+    /// must be on a filesystem every node shares.
+    pub fn slurm_script(&self, dir: &str, binary: &str) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "#!/usr/bin/env bash\n\
+             # From `surakarta tb plan --pieces {} --format slurm`: one Slurm job per pair\n\
+             # for the tables up to {} pieces in $DIR, which every node must share. --mem and\n\
+             # --time are the plan's estimates times {MEMORY_MARGIN} and {TIME_MARGIN}: a model\n\
+             # (docs/tablebase.md), not measurements; a job that fails cancels the jobs\n\
+             # waiting for it. Pairs whose tables are all there are not submitted again.\n\
+             set -euo pipefail\n\
+             shopt -s inherit_errexit\n\n\
+             SURAKARTA=${{SURAKARTA:-{}}}\n\
+             DIR=${{DIR:-{}}}\n\
+             THREADS=${{THREADS:-{}}}\n\
+             mkdir -p \"$DIR\"\n",
+            self.pieces,
+            self.pieces,
+            shell_quote(binary),
+            shell_quote(dir),
+            self.settings.threads
+        );
+        let _ = writeln!(
+            s,
+            "# submit PAIR MEM_MIB MINUTES [JOB_ID...]: submits PAIR's job to start after\n\
+             # the given jobs succeed, and prints its id (nothing if its tables are there).\n\
+             submit() {{\n\
+             \x20   local pair=$1 mem=$2 minutes=$3\n\
+             \x20   shift 3\n\
+             \x20   local a=${{pair%v*}} b=${{pair#*v}}\n\
+             \x20   if [ -e \"$DIR/${{a}}v${{b}}.sktb\" ] && [ -e \"$DIR/${{b}}v${{a}}.sktb\" ]; then\n\
+             \x20       return 0\n\
+             \x20   fi\n\
+             \x20   local after=() job\n\
+             \x20   for job in \"$@\"; do\n\
+             \x20       if [ -n \"$job\" ]; then after+=(\"$job\"); fi\n\
+             \x20   done\n\
+             \x20   local dependency=()\n\
+             \x20   if [ \"${{#after[@]}}\" -gt 0 ]; then\n\
+             \x20       dependency=(\"--dependency=afterok:$(IFS=:; echo \"${{after[*]}}\")\" --kill-on-invalid-dep=yes)\n\
+             \x20   fi\n\
+             \x20   local id\n\
+             \x20   id=$(sbatch --parsable --job-name=\"tb-$pair\" --cpus-per-task=\"$THREADS\" \\\n\
+             \x20       --mem=\"${{mem}}M\" --time=\"$minutes\" ${{dependency[@]+\"${{dependency[@]}}\"}} \\\n\
+             \x20       --wrap=\"$(printf '%q ' \"$SURAKARTA\" tb generate --pair \"$pair\" --dir \"$DIR\" \\\n\
+             \x20           --threads \"$THREADS\" --format {} --index {})\") || id=\n\
+             \x20   if [ -z \"${{id%%;*}}\" ]; then\n\
+             \x20       echo \"sbatch gave no job id for pair $pair: stopping\" >&2\n\
+             \x20       exit 1\n\
+             \x20   fi\n\
+             \x20   echo \"${{id%%;*}}\"\n\
+             }}",
+            self.settings.format, self.settings.scheme
+        );
+        for p in &self.pairs {
+            let after: Vec<String> = p
+                .depends_on
+                .iter()
+                .map(|d| format!(" \"$job_{d}\""))
+                .collect();
+            let _ = writeln!(
+                s,
+                "\n{}\njob_{}=$(submit {} {} {}{})",
+                self.comment(p),
+                p.pair,
+                p.pair,
+                p.memory_request_mib(),
+                p.time_limit_minutes(),
+                after.concat()
+            );
+        }
+        s.push_str("\necho \"submitted; watch with: squeue --me\"\n");
+        s
+    }
+}
+
+/// Estimated bytes of a class's table file: format 1 exactly (a byte per
+/// slot and the header), format 2 by the measured ratios
+/// ([`FORMAT2_STRONG_BYTES_PER_SLOT`], [`FORMAT2_WEAK_BYTES_PER_SLOT`]).
+pub fn disk_bytes(material: Material, scheme: Scheme, format: u16) -> u64 {
+    let slots = scheme.size(material);
+    let body = if format == 1 {
+        slots
+    } else {
+        let ratio = if material.us() > material.them() {
+            FORMAT2_STRONG_BYTES_PER_SLOT
+        } else {
+            FORMAT2_WEAK_BYTES_PER_SLOT
+        };
+        (slots as f64 * ratio).ceil() as u64
+    };
+    body + HEADER_LEN as u64
+}
+
+/// Estimated seconds to generate a pair on `settings.threads` threads:
+/// slots over [`GENERATION_RATE`] per thread, plus slots over
+/// [`COMPACTION_RATE`] per thread for format 2. Reading and expanding the
+/// dependencies is left out (it is far faster than generating).
+pub fn seconds(pair: Pair, settings: Settings) -> f64 {
+    let slots: u64 = pair
+        .classes()
+        .iter()
+        .map(|&m| settings.scheme.size(m))
+        .sum();
+    let threads = f64::from(settings.threads.max(1));
+    let mut rate = 1.0 / GENERATION_RATE;
+    if settings.format != 1 {
+        rate += 1.0 / COMPACTION_RATE;
+    }
+    slots as f64 * rate / threads
+}
+
+/// Estimated peak memory of generating a pair
+/// ([`generate_pair`](crate::generate_pair)), in bytes: the larger of its
+/// two phases, plus the occupancy directories and [`PROCESS_BYTES`].
+///
+/// - **solving**: a byte per slot of each class (the values) and a bit per
+///   slot (the candidate bitmaps, in 64-bit words), plus the tables its
+///   captures reach, a byte per slot each (read, or expanded from format
+///   2: generation probes them all the time);
+/// - **writing**: the values and the tables captures reach, plus for format
+///   1 the file read back to be checked (a byte per slot of the larger
+///   class), for format 2 [`COMPACTION_BYTES_PER_SLOT`] per slot of the
+///   larger class;
+/// - **directories** (symmetric scheme): a bit per `n`-point set in
+///   64-byte blocks of 448 bits (`C(36, n) / 7` bytes) for the
+///   pair's `n` pieces, for `n - 1` (the dependencies) and, when they are
+///   compact, for `n - 2` (what expanding them probes; those tables are
+///   read compact and dropped before solving starts, so they are not
+///   counted).
+pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
+    let size = |m: Material| settings.scheme.size(m);
+    let values: u64 = pair.classes().into_iter().map(size).sum();
+    let candidates: u64 = pair
+        .classes()
+        .into_iter()
+        .map(|m| size(m).div_ceil(64) * 8)
+        .sum();
+    let dependencies: u64 = pair.capture_targets().into_iter().map(size).sum();
+    let largest = pair.classes().into_iter().map(size).max().unwrap_or(0);
+    let solving = values + candidates + dependencies;
+    let writing = values
+        + dependencies
+        + if settings.format == 1 {
+            largest
+        } else {
+            COMPACTION_BYTES_PER_SLOT * largest
+        };
+    let n = pair.pieces();
+    let directories = match settings.scheme {
+        Scheme::Plain => 0,
+        Scheme::Symmetric => {
+            // 64-byte blocks of 448 bits (surakarta-index's directory).
+            let bitmap = |pieces: u32| binomial36(pieces).div_ceil(448) * 64;
+            let mut bytes = bitmap(n) + bitmap(n - 1);
+            if settings.format != 1 && n >= 3 {
+                bytes += bitmap(n - 2);
+            }
+            bytes
+        }
+    };
+    solving.max(writing) + directories + PROCESS_BYTES
+}
+
+/// `C(36, k)`: the number of `k`-point sets, by the product formula (fits
+/// `u64`: `C(36, 18) < 2^34`).
+fn binomial36(k: u32) -> u64 {
+    (0..u64::from(k.min(36))).fold(1u64, |acc, i| acc * (36 - i) / (i + 1))
+}
+
+/// `dir/name` as text (`name` alone for an empty or `.` dir).
+fn join(dir: &str, name: &str) -> String {
+    Path::new(dir).join(name).display().to_string()
+}
+
+/// Whether make takes the character in a file name as itself.
+fn make_safe(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "/._-+,@=~".contains(c)
+}
+
+/// A word for the POSIX shell: as it is when it only has safe characters,
+/// else in single quotes.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(make_safe) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// A Python string literal.
+fn python_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Bytes in binary units, for comments (`1.3 GiB`).
+pub fn human_bytes(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", units[unit])
+    }
+}
+
+/// Seconds in a readable unit, for comments (`45 s`, `3.2 h`).
+pub fn human_seconds(seconds: f64) -> String {
+    if seconds < 1.0 {
+        "<1 s".to_string()
+    } else if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7200.0 {
+        format!("{:.1} min", seconds / 60.0)
+    } else if seconds < 172_800.0 {
+        format!("{:.1} h", seconds / 3600.0)
+    } else {
+        format!("{:.1} days", seconds / 86_400.0)
+    }
+}
+
+/// A count with thousands separators (`73,054,320`).
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(s: &str) -> Pair {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn plans_up_to_24_pieces_are_ordered_and_do_not_overflow() {
+        for pieces in [2, 5, 12, 24] {
+            let plan = Plan::new(pieces, Settings::default()).unwrap();
+            assert_eq!(plan.pairs.len(), Pair::all(pieces).len());
+            let t = plan.totals(None);
+            assert!(t.positions > 0 && t.seconds > 0.0);
+            for (i, p) in plan.pairs.iter().enumerate() {
+                for d in &p.depends_on {
+                    assert!(plan.pairs[..i].iter().any(|q| q.pair == *d));
+                }
+            }
+        }
+        // The longest chain: at least the largest pair, at most everything.
+        let plan = Plan::new(8, Settings::default()).unwrap();
+        let path = plan.critical_path_seconds();
+        let t = plan.totals(None);
+        let largest = plan.pairs.iter().map(|p| p.seconds).fold(0.0, f64::max);
+        assert!(
+            path >= largest && path < t.seconds,
+            "{path} {largest} {}",
+            t.seconds
+        );
+        // 1v1 → 2v1 → {3v1, 2v2}; 4v1 waits for 3v1, 3v2 for both.
+        let plan = Plan::new(5, Settings::default()).unwrap();
+        let s = |name: &str| {
+            plan.pairs
+                .iter()
+                .find(|p| p.pair.to_string() == name)
+                .unwrap()
+                .seconds
+        };
+        let two_one = s("1v1") + s("2v1");
+        let expected =
+            (two_one + s("3v1") + s("4v1")).max(two_one + s("3v1").max(s("2v2")) + s("3v2"));
+        assert!((plan.critical_path_seconds() - expected).abs() < 1e-9);
+        assert_eq!(Plan::new(1, Settings::default()), Err(PlanError::Pieces(1)));
+        assert_eq!(
+            Plan::new(25, Settings::default()),
+            Err(PlanError::Pieces(25))
+        );
+        let bad = Settings {
+            format: 3,
+            ..Settings::default()
+        };
+        assert_eq!(Plan::new(5, bad), Err(PlanError::Format(3)));
+        let none = Settings {
+            threads: 0,
+            ..Settings::default()
+        };
+        assert_eq!(Plan::new(5, none), Err(PlanError::Threads));
+    }
+
+    #[test]
+    fn the_model_by_hand_for_4v4() {
+        // 4v4: 265,030,080 slots; captures lead to 3v4 (36,566,496 slots).
+        let settings = Settings {
+            format: 1,
+            ..Settings::default()
+        };
+        let p = PairPlan::new(pair("4v4"), settings);
+        assert_eq!(p.slots, [265_030_080]);
+        assert_eq!(p.disk_bytes, 265_030_080 + 128);
+        let three_four = Scheme::Symmetric.size("3v4".parse().unwrap());
+        let directories = 30_260_340u64.div_ceil(448) * 64 + 8_347_680u64.div_ceil(448) * 64;
+        let solving = 265_030_080 + 265_030_080 / 64 * 8 + three_four;
+        // Writing format 1 reads the file back to check it: that is more.
+        let writing = 2 * 265_030_080 + three_four;
+        assert!(writing > solving);
+        assert_eq!(p.memory_bytes, writing + directories + PROCESS_BYTES);
+        assert!((p.seconds - 265_030_080.0 / GENERATION_RATE / 2.0).abs() < 1e-6);
+        // Format 2: compaction's working memory dominates, and takes time.
+        let p2 = PairPlan::new(pair("4v4"), Settings::default());
+        let writing = 265_030_080 * (1 + COMPACTION_BYTES_PER_SLOT) + three_four;
+        let directories2 = directories + 1_947_792u64.div_ceil(448) * 64;
+        assert_eq!(p2.memory_bytes, writing + directories2 + PROCESS_BYTES);
+        assert!(p2.seconds > p.seconds);
+        assert_eq!(
+            p2.disk_bytes,
+            (265_030_080.0 * FORMAT2_WEAK_BYTES_PER_SLOT).ceil() as u64 + 128
+        );
+        assert!(p2.memory_request_mib() as f64 * 1048576.0 >= p2.memory_bytes as f64 * 1.25);
+        // 144 s solving and 83 s compacting, times 3: 681 s.
+        assert!((p2.seconds - 227.0).abs() < 1.0, "{}", p2.seconds);
+        assert_eq!(p2.time_limit_minutes(), 12);
+        assert_eq!(
+            PairPlan::new(pair("2v1"), settings).time_limit_minutes(),
+            MIN_TIME_LIMIT_MINUTES
+        );
+    }
+
+    #[test]
+    fn shell_and_python_quoting() {
+        assert_eq!(shell_quote("/usr/bin/surakarta"), "/usr/bin/surakarta");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(python_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(12), "12 B");
+        assert_eq!(thousands(73_054_320), "73,054,320");
+        assert_eq!(thousands(186), "186");
+        assert_eq!(human_seconds(0.2), "<1 s");
+        assert_eq!(human_seconds(7300.0), "2.0 h");
+    }
+
+    #[test]
+    fn makefiles_refuse_paths_make_cannot_hold() {
+        let plan = Plan::new(3, Settings::default()).unwrap();
+        assert!(plan.makefile("tables", "/bin/surakarta").is_ok());
+        for dir in ["my tables", "t$x", "a:b", ""] {
+            assert!(matches!(
+                plan.makefile(dir, "surakarta"),
+                Err(PlanError::MakePath { what: "--dir", .. })
+            ));
+        }
+        // The Snakefile and the Slurm script quote them instead.
+        let snake = plan.snakefile("my {tables}", "/opt/x y/surakarta");
+        assert!(snake.contains("\"my {tables}/1v1.sktb\""), "{snake}");
+        assert!(snake.contains("'/opt/x y/surakarta' tb generate --pair 2v1 --dir 'my {{tables}}' --threads {threads}"), "{snake}");
+        let slurm = plan.slurm_script("my tables", "surakarta");
+        assert!(slurm.contains("DIR=${DIR:-'my tables'}"), "{slurm}");
+        assert!(
+            slurm.contains("job_2v1=$(submit 2v1 256 10 \"$job_1v1\")"),
+            "{slurm}"
+        );
+    }
+}

@@ -20,6 +20,8 @@ pub(crate) struct Bars {
     finished: AtomicU64,
     /// The current pair, for the pass message.
     name: Mutex<String>,
+    /// Whether to print notes (each pair's memory) on stderr: text output.
+    notes: bool,
 }
 
 impl Bars {
@@ -52,6 +54,7 @@ impl Bars {
             current,
             finished: AtomicU64::new(0),
             name: Mutex::new(String::new()),
+            notes: visible,
         }
     }
 
@@ -126,6 +129,16 @@ impl Reporter for Bars {
 
     fn class_done(&self, stats: &ClassStats, _elapsed: Duration) {
         self.finish_table(stats.slots);
+    }
+
+    fn pair_memory(&self, bytes: u64) {
+        if self.notes {
+            let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
+            self.eprintln(&format!(
+                "{name}: modelled peak memory {}",
+                surakarta_tablebase::plan::human_bytes(bytes)
+            ));
+        }
     }
 
     fn checkpoint_written(&self, next_level: u32, bytes: u64) {

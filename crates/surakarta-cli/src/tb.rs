@@ -128,6 +128,10 @@ struct GenerateArgs {
     /// Least seconds between two checkpoints of a pair (0: at every level).
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     checkpoint_every: u64,
+    /// Refuse a pair whose modelled peak memory exceeds this many GiB
+    /// (default: the memory available when the command starts).
+    #[arg(long, value_name = "GIB")]
+    memory_limit: Option<f64>,
     /// Print one JSON object (and no progress bars) instead of text.
     #[arg(long)]
     json: bool,
@@ -408,10 +412,20 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let (pool, threads) = crate::thread_pool(args.threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
+    let memory_limit = match args.memory_limit {
+        Some(gib) if !(gib > 0.0 && gib.is_finite()) => {
+            return Err(UsageError(format!(
+                "--memory-limit {gib} is out of range: give a positive number of GiB"
+            )))
+        }
+        Some(gib) => Some((gib * (1u64 << 30) as f64) as u64),
+        None => available_memory(),
+    };
     let options = GenerateOptions {
         scheme: args.index,
         format: args.format,
         checkpoint_every: Duration::from_secs(args.checkpoint_every),
+        memory_limit,
     };
     let result = pool.install(|| match what {
         Ok(pair) => generate_pair(&args.dir, pair, &options, &bars),
@@ -433,6 +447,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
             "positions": positions,
             "skipped": skipped,
             "seconds": seconds,
+            "memory_limit_bytes": options.memory_limit,
         });
         match what {
             Ok(pair) => out["pair"] = json!(pair.to_string()),
@@ -491,6 +506,7 @@ fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
     out["seconds"] = json!(o.seconds);
     out["skipped"] = json!(o.skipped);
     out["resumed_at_level"] = json!(o.resumed_at_level);
+    out["memory_estimate_bytes"] = json!(o.memory_estimate);
     out
 }
 
@@ -799,4 +815,13 @@ fn print_stats(
             println!("  {d:>4} {w:>13} {l:>13}");
         }
     }
+}
+
+/// The memory available to a new process (Linux: `MemAvailable` of
+/// `/proc/meminfo`, which counts reclaimable page cache), if known.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }

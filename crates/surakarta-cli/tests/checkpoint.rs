@@ -169,3 +169,49 @@ fn copy_tables_except(from: &Path, to: &Path, except: &[&str]) {
         }
     }
 }
+
+#[test]
+fn a_pair_over_the_memory_limit_is_refused_before_it_starts() {
+    let dir = scratch_dir("memory-limit");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "4", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let estimate = v["classes"][5]["memory_estimate_bytes"].as_u64().unwrap();
+    assert!(estimate > 0, "{v}");
+    assert!(v["memory_limit_bytes"]
+        .as_u64()
+        .is_some_and(|l| l > estimate));
+
+    // 5 pieces with a limit below the 4v1 pair's model: refused, named,
+    // nothing written, the smaller tables untouched.
+    let o = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "5",
+        "--dir",
+        d,
+        "--memory-limit",
+        "0.001",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("pair 4v1 needs about"), "{err}");
+    assert!(err.contains("more than the limit of 1.0 MiB"), "{err}");
+    assert!(!dir.join("4v1.sktb").exists());
+    for bad in ["0", "-1", "nan"] {
+        let o = run(&[
+            "tb",
+            "generate",
+            "--pieces",
+            "5",
+            "--dir",
+            d,
+            "--memory-limit",
+            bad,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

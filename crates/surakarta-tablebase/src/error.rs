@@ -79,6 +79,22 @@ pub enum TablebaseError {
         /// What is wrong with it (naming the file).
         error: Box<TablebaseError>,
     },
+    /// A pair would need more memory than allowed (refused before it
+    /// starts, see [`crate::GenerateOptions::memory_limit`]).
+    #[error(
+        "pair {pair} needs about {} of memory at its peak (values, candidate bitmaps and the \
+         tables its captures reach), more than the limit of {}",
+        crate::plan::human_bytes(*needed),
+        crate::plan::human_bytes(*limit)
+    )]
+    NotEnoughMemory {
+        /// The pair.
+        pair: Pair,
+        /// Its modelled peak, in bytes.
+        needed: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// A table format version this crate cannot write.
     #[error("format {0} is not a table format: give 1 (a byte per slot) or 2 (compact)")]
     Format(u16),

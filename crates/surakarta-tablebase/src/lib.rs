@@ -72,6 +72,9 @@ pub trait Reporter: Sync {
     fn started(&self, _total_slots: u64) {}
     /// A class and its swap (one or two materials) are about to be solved.
     fn pair_started(&self, _materials: &[Material], _slots: u64) {}
+    /// The pair just started is modelled to need this many bytes at its
+    /// peak ([`plan::memory_bytes`]).
+    fn pair_memory(&self, _bytes: u64) {}
     /// Within the current pair or table: `done` of `total` slots of `pass`.
     fn progress(&self, _pass: Pass, _done: u64, _total: u64) {}
     /// A class was already in the directory and is not generated again.
@@ -103,6 +106,9 @@ pub struct ClassOutcome {
     pub skipped: bool,
     /// The level its pair continued from, if it resumed from a checkpoint.
     pub resumed_at_level: Option<u32>,
+    /// Its pair's modelled peak memory in bytes ([`plan::memory_bytes`];
+    /// 0 when skipped).
+    pub memory_estimate: u64,
 }
 
 /// Tables of material classes, in memory or mapped from files.
@@ -396,6 +402,10 @@ pub struct GenerateOptions {
     /// The least time between two checkpoints of a pair (zero: at every
     /// level boundary). A pair that ends sooner writes none.
     pub checkpoint_every: Duration,
+    /// Memory a pair may use, in bytes: a pair whose modelled peak
+    /// ([`plan::memory_bytes`]) is larger is refused before it starts
+    /// ([`TablebaseError::NotEnoughMemory`]). `None`: no limit.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for GenerateOptions {
@@ -406,6 +416,7 @@ impl Default for GenerateOptions {
             scheme: Scheme::Symmetric,
             format: file::FORMAT_VERSION,
             checkpoint_every: Duration::from_secs(300),
+            memory_limit: None,
         }
     }
 }
@@ -422,93 +433,38 @@ pub fn generate_dir_with(
     options: &GenerateOptions,
     reporter: &dyn Reporter,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
-    let GenerateOptions {
-        scheme,
-        format,
-        checkpoint_every,
-    } = *options;
-    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&format) {
-        return Err(TablebaseError::Format(format));
+    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&options.format) {
+        return Err(TablebaseError::Format(options.format));
     }
     std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
         path: dir.to_path_buf(),
         message: e.to_string(),
     })?;
-    let mut tablebase = Tablebase {
-        dir: Some(dir.to_path_buf()),
-        ..Tablebase::default()
-    };
+    let mut directories = Directories::default();
     let present = table_files(dir)?;
     let pairs = pairs(max_pieces);
-    let mut todo = Vec::new();
-    for pair in &pairs {
-        if pair.iter().all(|m| present.contains_key(m)) {
-            todo.push(None);
-            continue;
-        }
-        let indexers: Vec<TableIndexer> = pair
-            .iter()
-            .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
-            .collect();
-        todo.push(Some(indexers));
-    }
-    let total = todo
+    let total = pairs
         .iter()
+        .filter(|pair| !pair.iter().all(|m| present.contains_key(m)))
         .flatten()
-        .flatten()
-        .map(Indexer::size)
+        .map(|&m| options.scheme.size(m))
         .sum::<u64>();
     reporter.started(total);
     let mut outcomes = Vec::new();
-    for (pair, indexers) in pairs.iter().zip(todo) {
-        let Some(indexers) = indexers else {
-            for &material in pair {
-                let table = Table::read(&present[&material], &mut tablebase.directories)?;
-                table.check()?;
-                let compact = table.is_compact();
-                tablebase.insert(table);
-                if compact {
-                    // Later pairs probe it often: one byte per slot.
-                    let expanded = tablebase.expanded(material)?;
-                    tablebase.insert(expanded);
-                }
-                let stats = tablebase.lookup(material)?.stats();
-                reporter.class_skipped(&stats);
-                outcomes.push(ClassOutcome {
-                    stats,
-                    seconds: 0.0,
-                    skipped: true,
-                    resumed_at_level: None,
-                });
+    for classes in &pairs {
+        if classes.iter().all(|m| present.contains_key(m)) {
+            for &material in classes {
+                outcomes.push(pair::present_class(
+                    &present[&material],
+                    material,
+                    &mut directories,
+                    reporter,
+                )?);
             }
             continue;
-        };
-        reporter.pair_started(pair, indexers.iter().map(|i| i.size()).sum());
-        let start = Instant::now();
-        let saved = checkpoint::path(dir, &indexers[0]);
-        let checkpointing = generate::Checkpointing {
-            dir,
-            every: checkpoint_every,
-        };
-        let (tables, resumed_at_level) =
-            generate::generate_pair(indexers, &tablebase, reporter, Some(&checkpointing))?;
-        let materials: Vec<Material> = tables.iter().map(Table::material).collect();
-        for table in tables {
-            tablebase.insert(table);
         }
-        outcomes.extend(write_pair(
-            &tablebase,
-            &materials,
-            dir,
-            format,
-            reporter,
-            start,
-            resumed_at_level,
-        )?);
-        checkpoint::remove(&saved).map_err(|e| TablebaseError::File {
-            path: saved.clone(),
-            problem: e.into(),
-        })?;
+        let pair = Pair::of(classes[0]);
+        outcomes.extend(pair::solve(dir, pair, options, &mut directories, reporter)?);
     }
     Ok(outcomes)
 }
@@ -544,6 +500,7 @@ pub(crate) fn write_pair(
             seconds: start.elapsed().as_secs_f64(),
             skipped: false,
             resumed_at_level,
+            memory_estimate: 0,
         });
     }
     Ok(outcomes)

@@ -10,9 +10,10 @@
 //! Makefile, Snakemake, Slurm jobs) can solve the pairs in dependency order.
 
 use crate::error::TablebaseError;
-use crate::table::{file_error, Table, TableIndexer};
+use crate::table::{file_error, Directories, Table, TableIndexer};
 use crate::{
-    checkpoint, file, generate, ClassOutcome, FileProblem, GenerateOptions, Reporter, Tablebase,
+    checkpoint, file, generate, plan, ClassOutcome, FileProblem, GenerateOptions, Reporter,
+    Tablebase,
 };
 use core::cmp::Ordering;
 use core::fmt;
@@ -165,39 +166,87 @@ pub fn generate_pair(
     options: &GenerateOptions,
     reporter: &dyn Reporter,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
-    let GenerateOptions {
-        scheme,
-        format,
-        checkpoint_every,
-    } = *options;
-    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&format) {
-        return Err(TablebaseError::Format(format));
+    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&options.format) {
+        return Err(TablebaseError::Format(options.format));
     }
     std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
         path: dir.to_path_buf(),
         message: e.to_string(),
     })?;
-    let mut tablebase = Tablebase {
-        dir: Some(dir.to_path_buf()),
-        ..Tablebase::default()
-    };
+    let mut directories = Directories::default();
     let present = crate::table_files(dir)?;
     let classes = pair.classes();
     if classes.iter().all(|m| present.contains_key(m)) {
-        let mut outcomes = Vec::new();
-        for &material in &classes {
-            let table = read_checked(&present[&material], material, &mut tablebase)?;
-            let stats = table.stats();
-            reporter.class_skipped(&stats);
-            outcomes.push(ClassOutcome {
-                stats,
-                seconds: 0.0,
-                skipped: true,
-                resumed_at_level: None,
+        return classes
+            .iter()
+            .map(|&m| present_class(&present[&m], m, &mut directories, reporter))
+            .collect();
+    }
+    let slots = classes.iter().map(|&m| options.scheme.size(m)).sum();
+    reporter.started(slots);
+    solve(dir, pair, options, &mut directories, reporter)
+}
+
+/// A class whose table is in the directory already: read, checked (header,
+/// payload checksum, class), reported skipped, and dropped.
+pub(crate) fn present_class(
+    path: &Path,
+    material: Material,
+    directories: &mut Directories,
+    reporter: &dyn Reporter,
+) -> Result<ClassOutcome, TablebaseError> {
+    let stats = read_checked(path, material, directories)?.stats();
+    reporter.class_skipped(&stats);
+    Ok(ClassOutcome {
+        stats,
+        seconds: 0.0,
+        skipped: true,
+        resumed_at_level: None,
+        memory_estimate: 0,
+    })
+}
+
+/// Solves `pair` into `dir`, loading from `dir` only the tables it needs
+/// (see [`generate_pair`]) and dropping them when done: what a pair holds
+/// in memory is its own values and its dependencies, as
+/// [`plan::memory_bytes`] models. Refuses the pair up front with
+/// [`TablebaseError::NotEnoughMemory`] if the model exceeds the options'
+/// memory limit.
+pub(crate) fn solve(
+    dir: &Path,
+    pair: Pair,
+    options: &GenerateOptions,
+    directories: &mut Directories,
+    reporter: &dyn Reporter,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    let GenerateOptions {
+        scheme,
+        format,
+        checkpoint_every,
+        memory_limit,
+    } = *options;
+    let classes = pair.classes();
+    let settings = plan::Settings {
+        scheme,
+        format,
+        ..plan::Settings::default()
+    };
+    let memory_estimate = plan::memory_bytes(pair, settings);
+    if let Some(limit) = memory_limit {
+        if memory_estimate > limit {
+            return Err(TablebaseError::NotEnoughMemory {
+                pair,
+                needed: memory_estimate,
+                limit,
             });
         }
-        return Ok(outcomes);
     }
+    let present = crate::table_files(dir)?;
+    let mut tablebase = Tablebase {
+        dir: Some(dir.to_path_buf()),
+        directories: std::mem::take(directories),
+        ..Tablebase::default()
+    };
     let dependency = |material: Material, tablebase: &mut Tablebase| {
         let path = dir.join(file::file_name(material));
         if !present.contains_key(&material) {
@@ -207,7 +256,8 @@ pub fn generate_pair(
                 path,
             });
         }
-        read_checked(&path, material, tablebase).map_err(|e| unusable(material, pair, e))
+        read_checked(&path, material, &mut tablebase.directories)
+            .map_err(|e| unusable(material, pair, e))
     };
     // The tables captures reach, and what expanding the compact ones needs.
     let targets = pair.capture_targets();
@@ -245,8 +295,8 @@ pub fn generate_pair(
         .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
         .collect();
     let slots = indexers.iter().map(Indexer::size).sum();
-    reporter.started(slots);
     reporter.pair_started(&classes, slots);
+    reporter.pair_memory(memory_estimate);
     let start = Instant::now();
     let saved = checkpoint::path(dir, &indexers[0]);
     let checkpointing = generate::Checkpointing {
@@ -258,7 +308,7 @@ pub fn generate_pair(
     for table in tables {
         tablebase.insert(table);
     }
-    let outcomes = crate::write_pair(
+    let mut outcomes = crate::write_pair(
         &tablebase,
         &classes,
         dir,
@@ -267,10 +317,14 @@ pub fn generate_pair(
         start,
         resumed_at_level,
     )?;
+    for outcome in &mut outcomes {
+        outcome.memory_estimate = memory_estimate;
+    }
     checkpoint::remove(&saved).map_err(|e| TablebaseError::File {
         path: saved.clone(),
         problem: e.into(),
     })?;
+    *directories = std::mem::take(&mut tablebase.directories);
     Ok(outcomes)
 }
 
@@ -278,9 +332,9 @@ pub fn generate_pair(
 fn read_checked(
     path: &Path,
     material: Material,
-    tablebase: &mut Tablebase,
+    directories: &mut Directories,
 ) -> Result<Table, TablebaseError> {
-    let table = Table::read(path, &mut tablebase.directories)?;
+    let table = Table::read(path, directories)?;
     if table.material() != material {
         return Err(file_error(
             path,

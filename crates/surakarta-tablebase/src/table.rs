@@ -513,18 +513,48 @@ impl Table {
     }
 
     /// Writes the table as a file: to `path` with `.tmp` appended, synced,
-    /// then renamed to `path`, so `path` exists only when complete.
+    /// read back (in pieces: the header and the payload's checksum are
+    /// checked without holding the file in memory), then renamed to `path`,
+    /// so `path` exists only when complete.
     pub fn write(&self, path: &Path) -> Result<(), TablebaseError> {
-        self.write_checked(path, |_| Ok(()))
+        let tmp = self.write_tmp(path)?;
+        let fail = |problem: FileProblem| {
+            let _ = std::fs::remove_file(&tmp);
+            file_error(path, problem)
+        };
+        let (header, found) = read_back(&tmp).map_err(fail)?;
+        self.check_read_back(header, found).map_err(fail)?;
+        std::fs::rename(&tmp, path).map_err(|e| fail(e.into()))
     }
 
     /// Like [`Table::write`], but `check` also examines the file written
-    /// (given the bytes read back) before it takes its final name.
+    /// (given the bytes read back, all in memory) before it takes its final
+    /// name.
     pub(crate) fn write_checked(
         &self,
         path: &Path,
         check: impl FnOnce(Vec<u8>) -> Result<(), TablebaseError>,
     ) -> Result<(), TablebaseError> {
+        let tmp = self.write_tmp(path)?;
+        let fail = |problem: FileProblem| {
+            let _ = std::fs::remove_file(&tmp);
+            file_error(path, problem)
+        };
+        // Read the file back before it takes the final name.
+        let back = std::fs::read(&tmp).map_err(|e| fail(e.into()))?;
+        let header = Header::parse(&back, back.len() as u64).map_err(fail)?;
+        let found = file::checksum(&back[HEADER_LEN..]);
+        self.check_read_back(header, found).map_err(fail)?;
+        if let Err(e) = check(back) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        std::fs::rename(&tmp, path).map_err(|e| fail(e.into()))
+    }
+
+    /// Writes the file to `path` with `.tmp` appended and syncs it; returns
+    /// that name (removed again on failure).
+    fn write_tmp(&self, path: &Path) -> Result<PathBuf, TablebaseError> {
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
@@ -535,27 +565,44 @@ impl Table {
             out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
             Ok(())
         })();
-        let fail = |problem: FileProblem| {
+        result.map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            file_error(path, problem)
-        };
-        result.map_err(|e| fail(e.into()))?;
-        // Read the file back before it takes the final name.
-        let back = std::fs::read(&tmp).map_err(|e| fail(e.into()))?;
-        let header = Header::parse(&back, back.len() as u64).map_err(fail)?;
-        let found = file::checksum(&back[HEADER_LEN..]);
+            file_error(path, e.into())
+        })?;
+        Ok(tmp)
+    }
+
+    /// Whether a file read back has this table's header and checksum.
+    fn check_read_back(&self, header: Header, found: u32) -> Result<(), FileProblem> {
         if header != self.header() || found != self.checksum {
-            return Err(fail(FileProblem::PayloadChecksum {
+            return Err(FileProblem::PayloadChecksum {
                 expected: self.checksum,
                 found,
-            }));
+            });
         }
-        if let Err(e) = check(back) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
-        std::fs::rename(&tmp, path).map_err(|e| fail(e.into()))
+        Ok(())
     }
+}
+
+/// Reads a written table file back in pieces: its header and the CRC-32 of
+/// its payload.
+fn read_back(path: &Path) -> Result<(Header, u32), FileProblem> {
+    use std::io::Read;
+    let mut file = crate::open::open_table_file(path)?;
+    let len = file.metadata()?.len();
+    let mut head = vec![0u8; HEADER_LEN.min(len as usize)];
+    file.read_exact(&mut head)?;
+    let header = Header::parse(&head, len)?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        crc.update(&buffer[..n]);
+    }
+    Ok((header, crc.finalize()))
 }
 
 /// A file error naming the file.

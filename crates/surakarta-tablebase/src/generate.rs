@@ -127,32 +127,42 @@ impl Pair<'_> {
             }
             mode != Mode::LossCheck || matches!(mine, Some(Value::Loss(_)))
         };
-        for m in capture_moves(us, them) {
-            let after = Sides::new(them.without(m.to()), us.without(m.from()).with(m.to()));
-            let mine = if after.us.is_empty() {
-                Value::Win(1)
-            } else {
-                match self.smaller.probe_wdl(after)? {
-                    Wdl::Loss => Value::Win(1),
-                    Wdl::Win => Value::Loss(1),
-                    Wdl::Draw => Value::Draw,
-                }
-            };
-            if !note(Some(mine)) {
-                return Ok(Evaluation::Open);
-            }
-        }
         let empty = Bitboard::FULL - us - them;
-        for from in us {
-            for to in step_targets(from) & empty {
-                let mine = if mode == Mode::Initial {
-                    None
+        // A loss check looks at the quiet moves first: a rank and a read
+        // each, and the first unresolved one ends it; captures (generated,
+        // then probed in the smaller tables) cost more. Its answer does not
+        // depend on the order.
+        let quiet_first = mode == Mode::LossCheck;
+        for quiet in [quiet_first, !quiet_first] {
+            if quiet {
+                for from in us {
+                    for to in step_targets(from) & empty {
+                        let mine = if mode == Mode::Initial {
+                            None
+                        } else {
+                            let after = Sides::new(them, us.without(from).with(to));
+                            let index = partner.indexer.rank(after)?.index;
+                            Value::from_byte(partner.get(index)).map(Value::back)
+                        };
+                        if !note(mine) {
+                            return Ok(Evaluation::Open);
+                        }
+                    }
+                }
+                continue;
+            }
+            for m in capture_moves(us, them) {
+                let after = Sides::new(them.without(m.to()), us.without(m.from()).with(m.to()));
+                let mine = if after.us.is_empty() {
+                    Value::Win(1)
                 } else {
-                    let after = Sides::new(them, us.without(from).with(to));
-                    let index = partner.indexer.rank(after)?.index;
-                    Value::from_byte(partner.get(index)).map(Value::back)
+                    match self.smaller.probe_wdl(after)? {
+                        Wdl::Loss => Value::Win(1),
+                        Wdl::Win => Value::Loss(1),
+                        Wdl::Draw => Value::Draw,
+                    }
                 };
-                if !note(mine) {
+                if !note(Some(mine)) {
                     return Ok(Evaluation::Open);
                 }
             }
@@ -166,7 +176,14 @@ impl Pair<'_> {
     }
 
     /// Calls `f` with the index of every predecessor (in the partner class)
-    /// of the position `sides` of class `class`.
+    /// of the position `sides` of class `class` that is still unresolved.
+    ///
+    /// All predecessors are ranked first, then their values read: the ranks
+    /// (each a directory lookup that may miss the cache) and the reads
+    /// overlap, where an atomic update between two ranks (a locked
+    /// instruction, which waits for every earlier load) would serialize
+    /// them; and resolved predecessors, most of them after the first
+    /// levels, cost no atomic update at all.
     fn predecessors(
         &self,
         class: usize,
@@ -175,12 +192,29 @@ impl Pair<'_> {
     ) -> Result<(), TablebaseError> {
         let partner = &self.classes[self.partner(class)];
         let empty = !(sides.us | sides.them) & Bitboard::FULL;
+        // At most 12 pieces of a side, each with at most 8 steps.
+        let mut found = [0u64; 96];
+        let mut len = 0;
         for from in sides.them {
             // The side that just moved stepped `back_to → from`.
             for back_to in step_targets(from) & empty {
                 let moved = sides.them.without(from).with(back_to);
                 let before = Sides::new(moved, sides.us);
-                f(partner.indexer.rank(before)?.index);
+                if let Some(slot) = found.get_mut(len) {
+                    *slot = partner.indexer.rank(before)?.index;
+                    len += 1;
+                } else {
+                    // More pieces than any table holds: no batching.
+                    let index = partner.indexer.rank(before)?.index;
+                    if partner.get(index) == 0 {
+                        f(index);
+                    }
+                }
+            }
+        }
+        for &index in &found[..len] {
+            if partner.get(index) == 0 {
+                f(index);
             }
         }
         Ok(())
@@ -300,8 +334,11 @@ impl Pair<'_> {
                             won.store(k + 1, Ordering::Relaxed);
                         }
                     } else {
-                        partner.candidates[(p / 64) as usize]
-                            .fetch_or(1 << (p % 64), Ordering::Relaxed);
+                        let word = &partner.candidates[(p / 64) as usize];
+                        let bit = 1 << (p % 64);
+                        if word.load(Ordering::Relaxed) & bit == 0 {
+                            word.fetch_or(bit, Ordering::Relaxed);
+                        }
                     }
                 })
             };

@@ -1,0 +1,44 @@
+//! Generation must stay byte-identical across speed work: the payload
+//! checksum (CRC-32, as stored in each file's header) of every class up to
+//! six pieces in the symmetric index, recorded from the tables generated
+//! before the speed work of issue 14 (`tb generate --pieces 8 --format 1`,
+//! 2026-11-23). For 7 and 8 pieces, `scripts/check-table-hashes` compares
+//! a fresh generation against the same record kept in `docs/table-hashes.txt`.
+
+use surakarta_index::Scheme;
+use surakarta_tablebase::{Silent, Tablebase};
+
+const RECORDED: &[(&str, u32)] = &[
+    ("1v1", 0x8fee9775),
+    ("2v1", 0xf7b6a47e),
+    ("1v2", 0xa7164177),
+    ("3v1", 0x959f7587),
+    ("2v2", 0x51e4b301),
+    ("1v3", 0xea6ea4c8),
+    ("4v1", 0xdfd9842c),
+    ("3v2", 0x678877c6),
+    ("2v3", 0x289c9f19),
+    ("1v4", 0xb5b67360),
+    ("5v1", 0xb5d79bf2),
+    ("4v2", 0xac617ae3),
+    ("3v3", 0x0d9ca256),
+    ("2v4", 0xb943418b),
+    ("1v5", 0x8e8b28ec),
+];
+
+#[test]
+fn tables_up_to_six_pieces_are_byte_identical_to_the_record() {
+    let (tb, _) = Tablebase::generate(6, Scheme::Symmetric, &Silent).unwrap();
+    let mut differ = Vec::new();
+    for &(class, want) in RECORDED {
+        let table = tb.table(class.parse().unwrap()).unwrap();
+        if table.checksum() != want {
+            differ.push(format!(
+                "{class}: {:08x}, recorded {want:08x}",
+                table.checksum()
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "tables changed: {differ:?}");
+    assert_eq!(tb.materials().count(), RECORDED.len());
+}

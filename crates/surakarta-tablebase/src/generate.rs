@@ -21,7 +21,7 @@ use crate::value::{Value, Wdl, MAX_DTC};
 use crate::{Pass, Reporter, Tablebase};
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 use surakarta::{capture_moves, step_targets, Bitboard};
 use surakarta_index::{Indexer, Sides};
@@ -32,6 +32,11 @@ const CHUNK: u64 = 1 << 14;
 /// A level sweeps a class instead of un-moving the partner's wins when the
 /// wins times this exceed the class's unresolved slots.
 const SWEEP_RATIO: u64 = 2;
+
+/// A level looks for wins from every unresolved position of a class instead
+/// of un-moving the partner's losses when the losses exceed the unresolved
+/// slots times this.
+const LOSS_SWEEP_RATIO: u64 = 1;
 
 struct ClassState {
     indexer: TableIndexer,
@@ -162,6 +167,11 @@ impl Pair<'_> {
                         Wdl::Draw => Value::Draw,
                     }
                 };
+                if mode == Mode::Initial && mine == Value::Win(1) {
+                    // Nothing wins sooner, and the first pass knows no quiet
+                    // move's value: the rest cannot change the answer.
+                    return Ok(Evaluation::Win(1));
+                }
                 if !note(Some(mine)) {
                     return Ok(Evaluation::Open);
                 }
@@ -294,6 +304,48 @@ impl Pair<'_> {
             .sum()
     }
 
+    /// Sets `win` on every unresolved position of `class` with a quiet move
+    /// into a position of the partner class whose byte is `loss`: what
+    /// un-moving those losses would set. Returns whether it set any.
+    fn sweep_for_wins(&self, class: usize, loss: u8, win: u8) -> Result<bool, TablebaseError> {
+        let state = &self.classes[class];
+        let partner = &self.classes[self.partner(class)];
+        let any = AtomicBool::new(false);
+        self.chunks(class).try_for_each(|(start, end)| {
+            if (start..end).all(|i| state.get(i) != 0) {
+                return Ok(());
+            }
+            let mut result: Result<(), TablebaseError> = Ok(());
+            state.indexer.for_each_in(start, end, |index, sides| {
+                if result.is_err() || state.get(index) != 0 {
+                    return;
+                }
+                let Sides { us, them } = sides;
+                let empty = Bitboard::FULL - us - them;
+                for from in us {
+                    for to in step_targets(from) & empty {
+                        let after = Sides::new(them, us.without(from).with(to));
+                        match partner.indexer.rank(after) {
+                            Ok(r) if partner.get(r.index) == loss => {
+                                if state.resolve(index, win) {
+                                    any.store(true, Ordering::Relaxed);
+                                }
+                                return;
+                            }
+                            Ok(_) => {}
+                            Err(e) => {
+                                result = Err(e.into());
+                                return;
+                            }
+                        }
+                    }
+                }
+            });
+            result
+        })?;
+        Ok(any.into_inner())
+    }
+
     /// One level: un-move every position resolved at distance `k`. Returns
     /// the greatest distance it resolved (0 if none).
     fn level(&self, k: u32) -> Result<u32, TablebaseError> {
@@ -320,16 +372,32 @@ impl Pair<'_> {
                 wins * SWEEP_RATIO > unresolved
             })
             .collect();
+        // Where losses at `k` are many (typically "every move lets the
+        // opponent capture"), un-moving each (a dozen ranks) costs more than
+        // looking, from every unresolved position of the partner class, for
+        // a quiet move into one of them: sweep it. The same positions win.
+        let sweep_losses: Vec<bool> = (0..self.classes.len())
+            .map(|class| {
+                let losses = self.count(self.partner(class), |b| b == loss);
+                let unresolved = self.count(class, |b| b == 0);
+                losses > unresolved * LOSS_SWEEP_RATIO
+            })
+            .collect();
         // Predecessors of losses win; predecessors of wins are candidates.
         for class in 0..self.classes.len() {
             let state = &self.classes[class];
             let partner_class = self.partner(class);
             let partner = &self.classes[partner_class];
             let win = if sweep[partner_class] { 0 } else { win };
-            let frontier = |b: u8| b == loss || (win != 0 && b == win);
+            let loss = if sweep_losses[partner_class] {
+                None
+            } else {
+                Some(loss)
+            };
+            let frontier = |b: u8| Some(b) == loss || (win != 0 && b == win);
             let visit = |sides: Sides, b: u8| {
                 self.predecessors(class, sides, |p| {
-                    if b == loss {
+                    if Some(b) == loss {
                         if partner.resolve(p, next_win) {
                             won.store(k + 1, Ordering::Relaxed);
                         }
@@ -366,6 +434,11 @@ impl Pair<'_> {
                 self.chunk_done(Pass::Level(k), start, end);
                 Ok::<(), TablebaseError>(())
             })?;
+        }
+        for (class, &sweep_class) in sweep_losses.iter().enumerate() {
+            if sweep_class && self.sweep_for_wins(class, loss, next_win)? {
+                won.store(k + 1, Ordering::Relaxed);
+            }
         }
         // Candidates whose moves all lose are losses.
         let mut deepest = won.into_inner();

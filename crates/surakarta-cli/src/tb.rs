@@ -155,6 +155,10 @@ struct VerifyArgs {
     /// Directory of the tables.
     #[arg(long, short = 'd', value_name = "DIR")]
     dir: PathBuf,
+    /// Only these classes (e.g. 5v4); default all. The tables their
+    /// captures reach must be in DIR too.
+    #[arg(value_name = "CLASS")]
+    classes: Vec<Material>,
     /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, short = 't', value_name = "T")]
     threads: Option<usize>,
@@ -596,11 +600,26 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, UsageError> {
     // blocks checked, stored wins resolved through the captures, header
     // figures kept): re-deriving probes every move, far faster unpacked.
     let tb = pool.install(|| open_partial(&args.dir).map(Tablebase::into_expanded))?;
-    let open_errors: Vec<&TablebaseError> = tb.load_errors().map(|(_, e)| e).collect();
+    let chosen = |m: Material| args.classes.is_empty() || args.classes.contains(&m);
+    let open_errors: Vec<&TablebaseError> = tb
+        .load_errors()
+        .filter(|&(m, _)| chosen(m))
+        .map(|(_, e)| e)
+        .collect();
+    let mut materials: Vec<Material> = tb.materials().filter(|&m| chosen(m)).collect();
+    for &class in &args.classes {
+        if !materials.contains(&class) && tb.load_errors().all(|(m, _)| m != class) {
+            // Not in DIR at all: say so, as a probe of it would.
+            tb.lookup(class)?;
+        }
+    }
+    materials.dedup();
+    let verified = materials.len();
     let bars = Bars::new(!args.json);
     bars.set_total(
-        tb.materials()
-            .filter_map(|m| tb.table(m))
+        materials
+            .iter()
+            .filter_map(|&m| tb.table(m))
             .map(|t| t.indexer().size())
             .sum(),
     );
@@ -615,7 +634,7 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, UsageError> {
             bars.println(&format!("error: {e}"));
         }
     }
-    for material in tb.materials().collect::<Vec<_>>() {
+    for material in materials {
         let slots = tb.table(material).map_or(0, |t| t.indexer().size());
         bars.start_table(material, slots);
         let result = pool.install(|| tb.verify(material, &bars));
@@ -684,7 +703,7 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, UsageError> {
     }
     bars.clear();
     let seconds = start.elapsed().as_secs_f64();
-    let tables = tb.materials().count() + open_errors.len();
+    let tables = verified + open_errors.len();
     if args.json {
         println!(
             "{}",

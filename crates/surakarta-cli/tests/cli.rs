@@ -164,6 +164,15 @@ fn tb_generate_resume_probe_verify_stats() {
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert!(v["errors"].as_u64().unwrap() >= 1);
+    // Verifying other classes only: the damaged one is not among them.
+    let o = run(&["tb", "verify", "--dir", d, "3v1", "1v3"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("verified 2 tables"), "{}", stdout(&o));
+    let o = run(&["tb", "verify", "--dir", d, "2v2", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let o = run(&["tb", "verify", "--dir", d, "5v1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("5v1.sktb not found"), "{}", stderr(&o));
     let o = run(&["tb", "probe", "--dir", d, "bb4/6/6/6/6/4ww b"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

@@ -295,13 +295,23 @@ impl Pair<'_> {
             .try_reduce(|| 0, |a, b| Ok(a.max(b)))
     }
 
-    /// The number of slots of `class` whose byte passes `f`.
-    fn count(&self, class: usize, f: impl Fn(u8) -> bool + Sync) -> u64 {
+    /// How many slots of `class` are unresolved, hold `loss`, and hold
+    /// `win` (0: none counted), in one parallel scan.
+    fn tally(&self, class: usize, loss: u8, win: u8) -> [u64; 3] {
         let values = &self.classes[class].values;
         values
             .par_chunks(1 << 16)
-            .map(|part| part.iter().filter(|b| f(b.load(Ordering::Relaxed))).count() as u64)
-            .sum()
+            .map(|part| {
+                let mut t = [0u64; 3];
+                for b in part {
+                    let b = b.load(Ordering::Relaxed);
+                    t[0] += u64::from(b == 0);
+                    t[1] += u64::from(b == loss);
+                    t[2] += u64::from(win != 0 && b == win);
+                }
+                t
+            })
+            .reduce(|| [0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
     }
 
     /// Sets `win` on every unresolved position of `class` with a quiet move
@@ -358,18 +368,19 @@ impl Pair<'_> {
         let next_win = self.byte(Value::Win(k + 1), 0)?;
         let won = AtomicU32::new(0);
         self.done.store(0, Ordering::Relaxed);
+        // One scan of each class's bytes: its unresolved slots, its losses
+        // and wins at `k` (which decide how the partner class is handled).
+        let tallies: Vec<[u64; 3]> = (0..self.classes.len())
+            .map(|class| self.tally(class, loss, win))
+            .collect();
+        let [unresolved, losses, wins] = [0, 1, 2];
         // Where wins at `k` are many, un-moving each (a dozen ranks) costs
         // more than checking every unresolved position of the partner class
         // (a few ranks each, most stop at their first open move): sweep it.
         let sweep: Vec<bool> = (0..self.classes.len())
             .map(|class| {
-                if win == 0 {
-                    return false;
-                }
-                let partner = self.partner(class);
-                let wins = self.count(partner, |b| b == win);
-                let unresolved = self.count(class, |b| b == 0);
-                wins * SWEEP_RATIO > unresolved
+                win != 0
+                    && tallies[self.partner(class)][wins] * SWEEP_RATIO > tallies[class][unresolved]
             })
             .collect();
         // Where losses at `k` are many (typically "every move lets the
@@ -378,9 +389,7 @@ impl Pair<'_> {
         // a quiet move into one of them: sweep it. The same positions win.
         let sweep_losses: Vec<bool> = (0..self.classes.len())
             .map(|class| {
-                let losses = self.count(self.partner(class), |b| b == loss);
-                let unresolved = self.count(class, |b| b == 0);
-                losses > unresolved * LOSS_SWEEP_RATIO
+                tallies[self.partner(class)][losses] > tallies[class][unresolved] * LOSS_SWEEP_RATIO
             })
             .collect();
         // Predecessors of losses win; predecessors of wins are candidates.

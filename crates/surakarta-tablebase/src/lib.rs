@@ -433,13 +433,7 @@ pub fn generate_dir_with(
     options: &GenerateOptions,
     reporter: &dyn Reporter,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
-    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&options.format) {
-        return Err(TablebaseError::Format(options.format));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
-        path: dir.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    prepare_dir(dir, options)?;
     let mut directories = Directories::default();
     let present = table_files(dir)?;
     let pairs = pairs(max_pieces);
@@ -467,6 +461,19 @@ pub fn generate_dir_with(
         outcomes.extend(pair::solve(dir, pair, options, &mut directories, reporter)?);
     }
     Ok(outcomes)
+}
+
+/// Checks the options' format and creates `dir` if missing: what every
+/// generation into a directory does first.
+pub(crate) fn prepare_dir(dir: &Path, options: &GenerateOptions) -> Result<(), TablebaseError> {
+    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&options.format) {
+        return Err(TablebaseError::Format(options.format));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    Ok(())
 }
 
 /// Writes the just generated tables of `materials` (in `tablebase`, with

@@ -166,13 +166,7 @@ pub fn generate_pair(
     options: &GenerateOptions,
     reporter: &dyn Reporter,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
-    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&options.format) {
-        return Err(TablebaseError::Format(options.format));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
-        path: dir.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    crate::prepare_dir(dir, options)?;
     let mut directories = Directories::default();
     let present = crate::table_files(dir)?;
     let classes = pair.classes();

@@ -15,6 +15,7 @@
 //! Block `b` holds the slots `b · 2^block_bits ..` up to the next block:
 //! whole symbols whose expansions add up to exactly that many slots.
 
+use crate::context::ContextModel;
 use crate::file::{CompactShape as Shape, FileProblem};
 use crate::huffman::{self, Code};
 use crate::repair;
@@ -52,11 +53,16 @@ pub(crate) fn blocks(shape: Shape, slots: u64) -> u64 {
 /// sizes overflow.
 pub(crate) fn body_len(shape: Shape, slots: u64) -> Option<u64> {
     let symbols = u64::from(shape.terminals) + u64::from(shape.pairs);
-    u64::from(shape.terminals)
+    terminals_len(shape)
         .checked_add(4 * u64::from(shape.pairs))?
         .checked_add(symbols)?
         .checked_add(blocks(shape, slots).checked_add(1)?.checked_mul(8)?)?
         .checked_add(shape.bits_len)
+}
+
+/// Bytes of the terminals section: a value byte per terminal and context.
+fn terminals_len(shape: Shape) -> u64 {
+    u64::from(shape.terminals) * shape.model.contexts() as u64
 }
 
 /// Fills the free slots to make long runs: a free slot repeats the byte
@@ -102,18 +108,48 @@ impl BitWriter {
     }
 }
 
-/// Encodes the values of a class (one byte per slot, `freedom` beside
+/// What the bytes given to [`encode`] are.
+pub(crate) enum Stored<'a> {
+    /// Value bytes: the terminals become the distinct values, most
+    /// frequent first.
+    Values,
+    /// Terminal numbers (below `ranks`) read through a context model:
+    /// `maps[c · ranks + t]` is the value of terminal `t` in context `c`.
+    Ranks {
+        /// The model.
+        model: ContextModel,
+        /// Terminals.
+        ranks: usize,
+        /// The value of each terminal in each context.
+        maps: &'a [u8],
+    },
+}
+
+/// Encodes the stored bytes of a class (one per slot, `freedom` beside
 /// them) as a compact body. Returns the shape and the body bytes.
-pub(crate) fn encode(values: &[u8], freedom: &[u8]) -> (Shape, Vec<u8>) {
-    let slots = values.len() as u64;
-    let filled = fill(values, freedom);
-    // Terminals by frequency, most frequent first.
-    let mut counts = [0u64; 256];
-    for &b in &filled {
-        counts[b as usize] += 1;
-    }
-    let mut order: Vec<u8> = (0..=255u8).filter(|&b| counts[b as usize] > 0).collect();
-    order.sort_by_key(|&b| std::cmp::Reverse(counts[b as usize]));
+pub(crate) fn encode(stored: &[u8], freedom: &[u8], kind: Stored<'_>) -> (Shape, Vec<u8>) {
+    let slots = stored.len() as u64;
+    let filled = fill(stored, freedom);
+    let (model, order, terminals_section): (ContextModel, Vec<u8>, Vec<u8>) = match kind {
+        Stored::Values => {
+            // Terminals by frequency, most frequent first.
+            let mut counts = [0u64; 256];
+            for &b in &filled {
+                counts[b as usize] += 1;
+            }
+            let mut order: Vec<u8> = (0..=255u8).filter(|&b| counts[b as usize] > 0).collect();
+            order.sort_by_key(|&b| std::cmp::Reverse(counts[b as usize]));
+            (ContextModel::None, order.clone(), order)
+        }
+        Stored::Ranks { model, ranks, maps } => {
+            debug_assert_eq!(maps.len(), ranks * model.contexts());
+            (
+                (model),
+                (0..ranks).map(|r| r as u8).collect(),
+                maps.to_vec(),
+            )
+        }
+    };
     let mut terminal_of = [0u16; 256];
     for (t, &b) in order.iter().enumerate() {
         terminal_of[b as usize] = t as u16;
@@ -157,7 +193,7 @@ pub(crate) fn encode(values: &[u8], freedom: &[u8]) -> (Shape, Vec<u8>) {
         })
         .collect();
     let mut body = Vec::new();
-    body.extend_from_slice(&order);
+    body.extend_from_slice(&terminals_section);
     for &[a, b] in &grammar.pairs {
         body.extend_from_slice(&a.to_le_bytes());
         body.extend_from_slice(&b.to_le_bytes());
@@ -174,6 +210,7 @@ pub(crate) fn encode(values: &[u8], freedom: &[u8]) -> (Shape, Vec<u8>) {
     }
     let shape = Shape {
         block_bits,
+        model,
         terminals: order.len() as u32,
         pairs: grammar.pairs.len() as u32,
         bits_len: offset,
@@ -188,6 +225,10 @@ pub(crate) struct Compact {
     block_bits: u32,
     slots: u64,
     blocks: u64,
+    model: ContextModel,
+    /// Terminal symbols.
+    t: usize,
+    /// The value of terminal `t` in context `c` at `c · T + t`.
     terminals: Vec<u8>,
     pairs: Vec<[u16; 2]>,
     /// Expansion length of each symbol.
@@ -237,12 +278,13 @@ impl Compact {
                 value: (t + p) as u64,
             });
         }
-        let terminals = body[..t].to_vec();
+        let contexts = shape.model.contexts();
+        let terminals = body[..t * contexts].to_vec();
         let mut pairs = Vec::with_capacity(p);
         let block_len = 1u64 << shape.block_bits;
         let mut expansion: Vec<u32> = vec![1; t];
         for i in 0..p {
-            let at = t + 4 * i;
+            let at = t * contexts + 4 * i;
             let (a, b) = (u16_at(body, at), u16_at(body, at + 2));
             if a as usize >= t + i || b as usize >= t + i {
                 return Err(corrupt("a pair refers to a later symbol"));
@@ -254,7 +296,7 @@ impl Compact {
             expansion.push(len as u32);
             pairs.push([a, b]);
         }
-        let lengths_at = t + 4 * p;
+        let lengths_at = t * contexts + 4 * p;
         let code = Code::new(&body[lengths_at..lengths_at + t + p])
             .map_err(|_| corrupt("code lengths are not a prefix code"))?;
         let ranked_expansion = (0..code.used() as u32)
@@ -267,6 +309,8 @@ impl Compact {
             block_bits: shape.block_bits,
             slots,
             blocks,
+            model: shape.model,
+            t,
             terminals,
             pairs,
             expansion,
@@ -299,9 +343,20 @@ impl Compact {
         (self.slots - start).min(1 << self.block_bits)
     }
 
-    /// The stored byte of a slot (`slot < slots`).
+    /// The context model.
+    pub(crate) fn model(&self) -> ContextModel {
+        self.model
+    }
+
+    /// The value byte terminal `terminal` stands for in `context`.
     #[inline]
-    pub(crate) fn byte_at(&self, body: &[u8], slot: u64) -> Result<u8, FileProblem> {
+    pub(crate) fn value(&self, terminal: u8, context: usize) -> u8 {
+        self.terminals[context * self.t + terminal as usize]
+    }
+
+    /// The terminal symbol stored in a slot (`slot < slots`).
+    #[inline]
+    pub(crate) fn terminal_at(&self, body: &[u8], slot: u64) -> Result<u8, FileProblem> {
         let b = slot >> self.block_bits;
         let bytes = self.block_bytes(body, b)?;
         let mut left = slot & ((1 << self.block_bits) - 1);
@@ -319,7 +374,7 @@ impl Compact {
     /// The terminal at offset `left` of symbol `s`'s expansion.
     #[inline]
     fn descend(&self, mut s: u16, mut left: u32) -> u8 {
-        let t = self.terminals.len();
+        let t = self.t;
         while s as usize >= t {
             let [a, b] = self.pairs[s as usize - t];
             let la = self.expansion[a as usize];
@@ -330,11 +385,11 @@ impl Compact {
                 s = b;
             }
         }
-        self.terminals[s as usize]
+        s as u8
     }
 
-    /// Appends the stored bytes of block `b` to `out`, checking that its
-    /// symbols cover exactly its slots.
+    /// Appends the terminal symbols of block `b`'s slots to `out`, checking
+    /// that its symbols cover exactly its slots.
     pub(crate) fn decode_block(
         &self,
         body: &[u8],
@@ -354,8 +409,8 @@ impl Compact {
             }
             stack.push(s);
             while let Some(s) = stack.pop() {
-                match (s as usize).checked_sub(self.terminals.len()) {
-                    None => out.push(self.terminals[s as usize]),
+                match (s as usize).checked_sub(self.t) {
+                    None => out.push(s as u8),
                     Some(i) => {
                         let [a, b] = self.pairs[i];
                         stack.push(b);
@@ -422,7 +477,7 @@ mod tests {
     use super::*;
 
     fn roundtrip(values: &[u8], freedom: &[u8]) -> (Shape, Vec<u8>) {
-        let (shape, body) = encode(values, freedom);
+        let (shape, body) = encode(values, freedom, Stored::Values);
         let c = Compact::parse(shape, values.len() as u64, &body).unwrap();
         let mut all = Vec::new();
         for b in 0..c.blocks() {
@@ -430,8 +485,9 @@ mod tests {
         }
         assert_eq!(all.len(), values.len());
         for (i, (&v, &f)) in values.iter().zip(freedom).enumerate() {
-            let got = c.byte_at(&body, i as u64).unwrap();
-            assert_eq!(got, all[i]);
+            let terminal = c.terminal_at(&body, i as u64).unwrap();
+            assert_eq!(terminal, all[i]);
+            let got = c.value(terminal, 0);
             match f {
                 0 => assert_eq!(got, v, "slot {i}"),
                 1 => assert!((1..=127).contains(&got)),
@@ -468,6 +524,44 @@ mod tests {
     }
 
     #[test]
+    fn ranks_read_through_their_context() {
+        // Three terminals in each of the model's contexts: terminal r means
+        // the value maps[c * 3 + r] in context c.
+        let model = ContextModel::SafeSteps;
+        let ranks = 3;
+        let maps: Vec<u8> = (0..model.contexts() * ranks)
+            .map(|i| (i * 7 % 251) as u8)
+            .collect();
+        let stored: Vec<u8> = (0..50_000u32).map(|i| (i * i / 11 % 3) as u8).collect();
+        let freedom = vec![0u8; stored.len()];
+        let (shape, body) = encode(
+            &stored,
+            &freedom,
+            Stored::Ranks {
+                model,
+                ranks,
+                maps: &maps,
+            },
+        );
+        assert_eq!(shape.model, model);
+        assert_eq!(
+            body_len(shape, stored.len() as u64),
+            Some(body.len() as u64)
+        );
+        let c = Compact::parse(shape, stored.len() as u64, &body).unwrap();
+        for (i, &r) in stored.iter().enumerate().step_by(37) {
+            let terminal = c.terminal_at(&body, i as u64).unwrap();
+            assert_eq!(terminal, r);
+            for context in 0..model.contexts() {
+                assert_eq!(
+                    c.value(terminal, context),
+                    maps[context * ranks + r as usize]
+                );
+            }
+        }
+    }
+
+    #[test]
     fn tiny_and_uniform_tables() {
         roundtrip(&[5], &[0]);
         roundtrip(&[0; 5000], &[0; 5000]);
@@ -478,7 +572,7 @@ mod tests {
     fn damaged_bodies_are_errors_not_panics() {
         let values: Vec<u8> = (0..20_000u32).map(|i| (i / 3 % 7) as u8).collect();
         let freedom = vec![0u8; values.len()];
-        let (shape, body) = encode(&values, &freedom);
+        let (shape, body) = encode(&values, &freedom, Stored::Values);
         for at in (0..body.len()).step_by(7) {
             for bit in [0, 3, 7] {
                 let mut bad = body.clone();
@@ -489,7 +583,7 @@ mod tests {
                         let _ = c.decode_block(&bad, b, &mut out);
                     }
                     for slot in (0..values.len() as u64).step_by(101) {
-                        let _ = c.byte_at(&bad, slot);
+                        let _ = c.terminal_at(&bad, slot);
                     }
                 }
             }

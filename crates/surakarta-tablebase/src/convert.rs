@@ -1,7 +1,8 @@
 //! Between the formats: a compact (format 2) copy of a table, and the
 //! exact values of any table (a compact one's don't-care slots resolved).
 
-use crate::compact::{self, Freedom};
+use crate::compact::{self, Freedom, Stored};
+use crate::context::ContextModel;
 use crate::error::TablebaseError;
 use crate::table::{histogram_of, Histogram, Table, TableIndexer};
 use crate::Tablebase;
@@ -80,24 +81,124 @@ impl Tablebase {
     /// A compact (format 2) copy of a class's table. Slots whose value is
     /// a win in 1 that a capture proves may then hold any win, and unused
     /// slots anything, whichever compresses best; the smaller tables must
-    /// be present to find those captures.
+    /// be present to find those captures. Written with the context model
+    /// of [`ContextModel::for_material`].
     pub fn compacted(&self, material: Material) -> Result<Table, TablebaseError> {
+        self.compacted_with(material, ContextModel::for_material(material))
+    }
+
+    /// [`Tablebase::compacted`] with a chosen context model.
+    pub fn compacted_with(
+        &self,
+        material: Material,
+        model: ContextModel,
+    ) -> Result<Table, TablebaseError> {
         let table = self.lookup(material)?;
         let values = self.values(material)?;
         let indexer = table.indexer();
-        let mut freedom = vec![Freedom::Any as u8; values.len()];
-        fill_used_slots(indexer, &mut freedom, |index, sides| {
+        // Per used slot: its context (bits 2..) and its freedom (bits 0-1).
+        let mut slot_info = vec![Freedom::Any as u8; values.len()];
+        fill_used_slots(indexer, &mut slot_info, |index, sides| {
             let free = values[index as usize] == 1 && self.wins_by_capture(sides)?;
-            Ok(if free {
-                Freedom::AnyWin as u8
+            let freedom = if free {
+                Freedom::AnyWin
             } else {
-                Freedom::Exact as u8
-            })
+                Freedom::Exact
+            };
+            Ok((model.of(sides) as u8) << 2 | freedom as u8)
         })?;
-        let (shape, body) = compact::encode(&values, &freedom);
+        let (shape, body) = match model {
+            ContextModel::None => {
+                let freedom: Vec<u8> = slot_info.iter().map(|&b| b & 3).collect();
+                compact::encode(&values, &freedom, Stored::Values)
+            }
+            model => {
+                let (ranks, maps, stored) = rank_by_context(model, &values, &mut slot_info);
+                compact::encode(
+                    &stored,
+                    &slot_info,
+                    Stored::Ranks {
+                        model,
+                        ranks,
+                        maps: &maps,
+                    },
+                )
+            }
+        };
         let stats = histogram_of(indexer, &values).stats(material, indexer.size());
         Table::from_compact(indexer.clone(), stats, shape, body)
     }
+}
+
+/// The terminals of a context model: in each context the values ranked by
+/// how often they occur there (a free win counting as a win in 1), and each
+/// slot's rank. Returns the number of ranks, the value of each rank in each
+/// context (`maps[c · ranks + r]`), and the stored ranks; `slot_info`
+/// (context and freedom per slot) becomes the freedom to encode with: a
+/// free win is stored as its context's first win, exactly.
+fn rank_by_context(
+    model: ContextModel,
+    values: &[u8],
+    slot_info: &mut [u8],
+) -> (usize, Vec<u8>, Vec<u8>) {
+    let contexts = model.contexts();
+    let mut counts = vec![[0u64; 256]; contexts];
+    for (&v, &info) in values.iter().zip(slot_info.iter()) {
+        let freedom = info & 3;
+        if freedom == Freedom::Any as u8 {
+            continue;
+        }
+        let v = if freedom == Freedom::AnyWin as u8 {
+            1
+        } else {
+            v
+        };
+        counts[usize::from(info >> 2)][v as usize] += 1;
+    }
+    let orders: Vec<Vec<u8>> = counts
+        .iter()
+        .map(|c| {
+            let mut order: Vec<u8> = (0..=255u8).filter(|&v| c[v as usize] > 0).collect();
+            order.sort_by_key(|&v| std::cmp::Reverse(c[v as usize]));
+            order
+        })
+        .collect();
+    let ranks = orders.iter().map(Vec::len).max().unwrap_or(0).max(1);
+    let mut maps = vec![0u8; contexts * ranks];
+    let mut rank_of = vec![[0u8; 256]; contexts];
+    let mut first_win = vec![0u8; contexts];
+    for (c, order) in orders.iter().enumerate() {
+        for (r, &v) in order.iter().enumerate() {
+            maps[c * ranks + r] = v;
+            rank_of[c][v as usize] = r as u8;
+        }
+        first_win[c] = order
+            .iter()
+            .position(|v| (1..=127).contains(v))
+            .unwrap_or(0) as u8;
+    }
+    let mut stored = vec![0u8; values.len()];
+    stored
+        .par_chunks_mut(CHUNK)
+        .zip(slot_info.par_chunks_mut(CHUNK))
+        .zip(values.par_chunks(CHUNK))
+        .for_each(|((stored, info), values)| {
+            for ((s, i), &v) in stored.iter_mut().zip(info.iter_mut()).zip(values) {
+                let c = usize::from(*i >> 2);
+                match *i & 3 {
+                    f if f == Freedom::Any as u8 => *i = Freedom::Any as u8,
+                    f if f == Freedom::AnyWin as u8 => {
+                        *s = first_win[c];
+                        *i = Freedom::Exact as u8;
+                    }
+                    _ => {
+                        *s = rank_of[c][v as usize];
+                        *i = Freedom::Exact as u8;
+                    }
+                }
+            }
+        });
+    (ranks, maps, stored)
 }
 
 /// Sets `out[i] = f(i, position)` for every used slot `i` of `indexer`

@@ -162,8 +162,11 @@ impl From<std::io::Error> for FileProblem {
 pub struct CompactShape {
     /// Each block holds `2^block_bits` slots (the last one fewer).
     pub block_bits: u32,
-    /// Terminal symbols (distinct stored values), 1 to 256.
+    /// Terminal symbols, 1 to 256: each stands for one value byte per
+    /// context of the model.
     pub terminals: u32,
+    /// How terminal symbols map to values (header byte 65).
+    pub model: crate::ContextModel,
     /// Pair symbols of the grammar.
     pub pairs: u32,
     /// Bytes of the Huffman-coded bit stream.
@@ -245,6 +248,7 @@ impl Header {
         };
         if let Some(c) = self.compact {
             b[64] = c.block_bits as u8;
+            b[65] = c.model.code();
             b[66..68].copy_from_slice(&(c.terminals as u16).to_le_bytes());
             b[68..70].copy_from_slice(&(c.pairs as u16).to_le_bytes());
             b[72..80].copy_from_slice(&c.bits_len.to_le_bytes());
@@ -312,7 +316,7 @@ impl Header {
         let reserved: &[std::ops::Range<usize>] = if version == 1 {
             &[15..16, 64..124]
         } else {
-            &[15..16, 65..66, 70..72, 80..124]
+            &[15..16, 70..72, 80..124]
         };
         if let Some(at) = reserved.iter().cloned().flatten().find(|&i| bytes[i] != 0) {
             return field("reserved", at as u64);
@@ -320,8 +324,12 @@ impl Header {
         let compact = if version == 1 {
             None
         } else {
+            let Some(model) = crate::ContextModel::from_code(bytes[65]) else {
+                return field("context model", bytes[65].into());
+            };
             let shape = CompactShape {
                 block_bits: bytes[64].into(),
+                model,
                 terminals: u16::from_le_bytes([bytes[66], bytes[67]]).into(),
                 pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
                 bits_len: u64_at(bytes, 72),

@@ -22,6 +22,7 @@
 
 mod checkpoint;
 mod compact;
+mod context;
 mod convert;
 mod error;
 pub mod file;
@@ -41,6 +42,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+pub use context::ContextModel;
 pub use convert::{compress_dir, CompressOutcome};
 pub use error::TablebaseError;
 pub use file::{CompactShape, FileProblem, Header};
@@ -511,4 +513,13 @@ pub(crate) fn write_pair(
         });
     }
     Ok(outcomes)
+}
+
+/// Bytes of the compact body `values` would get with every slot exact (a
+/// measuring aid for format studies, not part of the API).
+#[doc(hidden)]
+pub fn study_compact_len(values: &[u8], freedom: &[u8]) -> u64 {
+    compact::encode(values, freedom, compact::Stored::Values)
+        .1
+        .len() as u64
 }

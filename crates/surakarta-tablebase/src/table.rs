@@ -1,6 +1,7 @@
 //! One material class's table in memory, and the index over either scheme.
 
 use crate::compact::Compact;
+use crate::context::ContextModel;
 use crate::error::TablebaseError;
 use crate::file::{self, CompactShape, FileProblem, Header, HEADER_LEN};
 use crate::value::{Value, MAX_DTC};
@@ -459,9 +460,11 @@ impl Table {
         Ok(self.raw())
     }
 
-    /// The byte stored at a slot (`index < size`), after the checksum
-    /// check. In a compact table a stored win may stand for a win in 1 by
-    /// a capture (see [`Table`]).
+    /// The value byte stored at a slot (`index < size`), after the
+    /// checksum check. In a compact table a stored win may stand for a win
+    /// in 1 by a capture (see [`Table`]); a compact table with a context
+    /// model reads the slot's position back from the index to find its
+    /// context (an unused slot reads in context 0).
     #[inline]
     pub fn stored(&self, index: u64) -> Result<u8, TablebaseError> {
         let raw = self.payload()?;
@@ -475,7 +478,17 @@ impl Table {
         match &self.compact {
             None => raw.get(index as usize).copied().ok_or_else(out_of_range),
             Some(_) if index >= self.indexer.size() => Err(out_of_range()),
-            Some((_, compact)) => compact.byte_at(raw, index).map_err(|p| self.error(p)),
+            Some((_, compact)) => {
+                let terminal = compact.terminal_at(raw, index).map_err(|p| self.error(p))?;
+                let context = match compact.model() {
+                    ContextModel::None => 0,
+                    model => self
+                        .indexer
+                        .unrank(index)
+                        .map_or(0, |sides| model.of(sides)),
+                };
+                Ok(compact.value(terminal, context))
+            }
         }
     }
 
@@ -484,11 +497,23 @@ impl Table {
     #[inline]
     pub fn stored_value(&self, sides: Sides) -> Result<Value, TablebaseError> {
         let ranked = self.indexer.rank(sides)?;
-        Ok(Value::from_table_byte(self.stored(ranked.index)?))
+        let byte = match &self.compact {
+            None => self.stored(ranked.index)?,
+            Some((_, compact)) => {
+                let raw = self.payload()?;
+                let terminal = compact
+                    .terminal_at(raw, ranked.index)
+                    .map_err(|p| self.error(p))?;
+                compact.value(terminal, compact.model().of(sides))
+            }
+        };
+        Ok(Value::from_table_byte(byte))
     }
 
-    /// Every stored byte, one per slot (decoded on all cores for a compact
-    /// table, whose blocks are checked to cover their slots exactly).
+    /// Every stored value byte, one per slot (decoded on all cores for a
+    /// compact table, whose blocks are checked to cover their slots
+    /// exactly; unused slots of a compact table read as their terminal's
+    /// value in context 0).
     pub fn stored_bytes(&self) -> Result<Cow<'_, [u8]>, TablebaseError> {
         let raw = self.payload()?;
         let Some((_, compact)) = &self.compact else {
@@ -502,7 +527,31 @@ impl Table {
             })
             .collect::<Result<_, _>>()
             .map_err(|p| self.error(p))?;
-        Ok(Cow::Owned(blocks.concat()))
+        let mut bytes = blocks.concat();
+        let model = compact.model();
+        bytes
+            .par_chunks_mut(1 << 16)
+            .enumerate()
+            .for_each(|(c, part)| {
+                let start = (c as u64) << 16;
+                if model == ContextModel::None {
+                    for t in part.iter_mut() {
+                        *t = compact.value(*t, 0);
+                    }
+                    return;
+                }
+                // Unused slots first (context 0), then every position's own.
+                let terminals = part.to_vec();
+                for (t, out) in terminals.iter().zip(part.iter_mut()) {
+                    *out = compact.value(*t, 0);
+                }
+                self.indexer
+                    .for_each_in(start, start + part.len() as u64, |index, sides| {
+                        let i = (index - start) as usize;
+                        part[i] = compact.value(terminals[i], model.of(sides));
+                    });
+            });
+        Ok(Cow::Owned(bytes))
     }
 
     fn error(&self, problem: FileProblem) -> TablebaseError {

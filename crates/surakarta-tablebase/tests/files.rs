@@ -373,7 +373,7 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
     let mut at = 0;
     for (name, len) in [
         ("header", 128),
-        ("terminals", t),
+        ("terminals", t * shape.model.contexts()),
         ("pairs", 4 * p),
         ("lengths", t + p),
         ("offsets", 8 * (blocks + 1)),

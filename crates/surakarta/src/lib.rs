@@ -24,7 +24,9 @@ pub use bitboard::{Bitboard, Subsets};
 pub use circuit::{Circuit, PATH_LEN};
 pub use color::Color;
 pub use game::{Game, GameError};
-pub use movegen::{capture_moves, capture_targets, count_steps, step_targets};
+pub use movegen::{
+    capture_moves, capture_targets, count_safe_steps, count_steps, has_capture, step_targets,
+};
 pub use moves::{IntoIter, Move, MoveList, MAX_MOVES};
 pub use notation::{MoveText, ParseMoveError, ParseSetupError};
 pub use perft::{divide, perft};

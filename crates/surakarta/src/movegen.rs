@@ -261,6 +261,101 @@ fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Squ
     }
 }
 
+/// Whether the side owning `us` has a capture against `them` (as if it
+/// were to move), from raw bitboards like [`capture_moves`]: the same
+/// segment flags as the generator, stopping at the first capture found.
+#[inline]
+pub fn has_capture(us: Bitboard, them: Bitboard) -> bool {
+    capture_in_words(circuit::path_words(us | them), circuit::path_words(us))
+}
+
+/// How many steps of the side owning `us` leave `them` without a capture,
+/// counting up to `limit` (the count stops there). Each step's position is
+/// checked with [`has_capture`]'s test on occupancy words updated in place.
+#[inline]
+pub fn count_safe_steps(us: Bitboard, them: Bitboard, limit: u32) -> u32 {
+    let occupied = circuit::path_words(us | them);
+    let theirs = circuit::path_words(them);
+    let empty = !(us | them);
+    let mut safe = 0;
+    if limit == 0 {
+        return 0;
+    }
+    for from in us {
+        let without = occupied & !SQUARE_WORDS[from.index()];
+        for to in STEPS[from.index()] & empty {
+            if !capture_in_words(without | SQUARE_WORDS[to.index()], theirs) {
+                safe += 1;
+                if safe == limit {
+                    return safe;
+                }
+            }
+        }
+    }
+    safe
+}
+
+/// Each point's bits in the combined occupancy words of both circuits.
+const SQUARE_WORDS: [u64; 36] = {
+    let mut table = [0u64; 36];
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < PATH_LEN {
+            table[SQUARE_AT[32 * c + i].index()] |= 1 << (32 * c + i);
+            i += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// Whether the movers (`ours`, path words) have a capture among the
+/// occupied positions (`occupied`, path words).
+#[inline(always)]
+fn capture_in_words(occupied: u64, ours: u64) -> bool {
+    let below = smear_up(occupied);
+    let above = smear_down(occupied);
+    let first = occupied & !((below << 1) & AFTER_1);
+    let last = occupied & !((above >> 1) & BEFORE_1);
+    let nonempty = below & TOPS;
+    let theirs = occupied & !ours;
+
+    let movers = last & ours;
+    let simple = flags_of_next(nonempty) & smear_up(movers & !CROSSINGS) & TOPS;
+    if simple & flags_of_next(smear_up(first & theirs)) != 0 {
+        return true;
+    }
+    let back_movers = first & ours;
+    let back_simple = flags_of_previous(nonempty) & smear_up(back_movers & !CROSSINGS) & TOPS;
+    if back_simple & flags_of_previous(smear_up(last & theirs)) != 0 {
+        return true;
+    }
+    let mut rest = movers & !smear_down(simple);
+    while rest != 0 {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (c, p) = (bit >> 5, bit & 31);
+        if let Some(q) = scan_forwards(occupied, c, p) {
+            if ours >> (32 * c + q) & 1 == 0 {
+                return true;
+            }
+        }
+    }
+    let mut rest = back_movers & !smear_down(back_simple);
+    while rest != 0 {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (c, p) = (bit >> 5, bit & 31);
+        if let Some(q) = scan_backwards(occupied, c, p) {
+            if ours >> (32 * c + q) & 1 == 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The distinct captures, at most 16, as packed moves; returns how many.
 #[inline(always)]
 fn distinct_captures(us: Bitboard, them: Bitboard, out: &mut [Move; 16]) -> usize {

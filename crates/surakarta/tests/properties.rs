@@ -113,6 +113,19 @@ proptest! {
         prop_assert_eq!(sorted(&pos.captures()), captures.clone());
         let targets: Bitboard = captures.iter().map(|m| m.to()).collect();
         prop_assert_eq!(pos.capture_targets(pos.turn()), targets);
+        let (us, them) = (pos.pieces(pos.turn()), pos.pieces(!pos.turn()));
+        prop_assert_eq!(surakarta::has_capture(us, them), !captures.is_empty(), "{}", pos);
+        let safe = slow
+            .iter()
+            .filter(|m| !m.is_capture())
+            .filter(|m| {
+                let after = pos.after(**m);
+                !after.captures().iter().any(|_| true)
+            })
+            .count() as u32;
+        for limit in [0, 1, 3, 40] {
+            prop_assert_eq!(surakarta::count_safe_steps(us, them, limit), safe.min(limit), "{}", pos);
+        }
         for m in &slow {
             prop_assert!(pos.is_legal(*m), "{} should be legal at {}", m, pos);
         }

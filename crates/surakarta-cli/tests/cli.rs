@@ -538,8 +538,8 @@ fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usi
     let block_bits = bytes[64];
     let (terminals, pairs, bits_len) = (u16_at(66), u16_at(68), u64_at(72));
     let blocks = slots.div_ceil(1 << block_bits);
-    // Byte 65: the context model (0: one value per terminal, 1: eight).
-    let contexts = [1, 8][bytes[65] as usize];
+    // Byte 65: the context model (0: one value per terminal, 1: eight, 2: two).
+    let contexts = [1, 8, 2][bytes[65] as usize];
     let offsets = 128 + contexts * terminals + 4 * pairs + terminals + pairs;
     let bits = offsets + 8 * (blocks + 1);
     assert_eq!(bits + bits_len, bytes.len(), "regions add up");

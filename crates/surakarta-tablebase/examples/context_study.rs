@@ -186,6 +186,9 @@ fn main() {
                 ranked.push(r);
                 prev = r;
             }
+            if let Ok(dump) = std::env::var("DUMP") {
+                std::fs::write(format!("{dump}/{material}-{name}.bin"), &ranked).unwrap();
+            }
             let len = surakarta_tablebase::study_compact_len(&ranked, &exact);
             let ctxs = counts.len();
             println!(

@@ -20,18 +20,22 @@ pub enum ContextModel {
     None,
     /// Eight contexts: `2 · min(safe steps, 3) + (has a capture)`.
     SafeSteps,
+    /// Two contexts: whether the side to move has a capture.
+    HasCapture,
 }
 
 impl ContextModel {
     /// The model the writer uses for a class: [`ContextModel::SafeSteps`]
     /// where the side to move has no more pieces than the other (it
-    /// shrinks those tables 1.1–5.5×), none where it has more (its tables
-    /// are small already, and probes skip the model's cost).
+    /// shrinks those tables 1.1–5.5×), [`ContextModel::HasCapture`] where
+    /// it has more (its tables are small already; one capture test keeps
+    /// the wins in 1 by a capture on one symbol, so probes rarely need to
+    /// resolve a stored win).
     pub fn for_material(material: Material) -> ContextModel {
         if material.us() <= material.them() {
             ContextModel::SafeSteps
         } else {
-            ContextModel::None
+            ContextModel::HasCapture
         }
     }
 
@@ -40,6 +44,7 @@ impl ContextModel {
         match self {
             ContextModel::None => 0,
             ContextModel::SafeSteps => 1,
+            ContextModel::HasCapture => 2,
         }
     }
 
@@ -48,6 +53,7 @@ impl ContextModel {
         match code {
             0 => Some(ContextModel::None),
             1 => Some(ContextModel::SafeSteps),
+            2 => Some(ContextModel::HasCapture),
             _ => None,
         }
     }
@@ -57,6 +63,7 @@ impl ContextModel {
         match self {
             ContextModel::None => 1,
             ContextModel::SafeSteps => 8,
+            ContextModel::HasCapture => 2,
         }
     }
 
@@ -66,6 +73,7 @@ impl ContextModel {
         match self {
             ContextModel::None => 0,
             ContextModel::SafeSteps => safe_steps_context(sides.us, sides.them),
+            ContextModel::HasCapture => usize::from(has_capture(sides.us, sides.them)),
         }
     }
 }
@@ -85,10 +93,14 @@ mod tests {
 
     #[test]
     fn codes_round_trip_and_contexts_are_in_range() {
-        for model in [ContextModel::None, ContextModel::SafeSteps] {
+        for model in [
+            ContextModel::None,
+            ContextModel::SafeSteps,
+            ContextModel::HasCapture,
+        ] {
             assert_eq!(ContextModel::from_code(model.code()), Some(model));
         }
-        assert_eq!(ContextModel::from_code(2), None);
+        assert_eq!(ContextModel::from_code(3), None);
         let start = Position::default();
         let sides = Sides::of(&start);
         assert_eq!(ContextModel::None.of(sides), 0);
@@ -126,6 +138,7 @@ mod tests {
                 2 * safe.min(3) + usize::from(has),
                 "{position}"
             );
+            assert_eq!(ContextModel::HasCapture.of(sides), usize::from(has));
         }
     }
 }

@@ -94,7 +94,7 @@ pub(crate) struct Code {
 }
 
 /// Bits of the window the decoding table looks at.
-const FAST_BITS: u32 = 11;
+const FAST_BITS: u32 = 14;
 
 /// Why a list of code lengths is not a usable code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

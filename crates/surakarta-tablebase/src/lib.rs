@@ -20,6 +20,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod cache;
 mod checkpoint;
 mod compact;
 mod context;
@@ -121,6 +122,8 @@ pub struct Tablebase {
     load_errors: BTreeMap<Material, TablebaseError>,
     dir: Option<PathBuf>,
     directories: Directories,
+    /// Exact values of compact tables' positions met before.
+    cache: std::sync::OnceLock<cache::ProbeCache>,
 }
 
 /// The classes with 2 to `max_pieces` pieces in dependency order, each
@@ -269,6 +272,7 @@ impl Tablebase {
 
     /// Adds (or replaces) a table.
     pub fn insert(&mut self, table: Table) {
+        self.cache = std::sync::OnceLock::new();
         self.load_errors.remove(&table.material());
         self.tables.insert(table.material(), table);
     }
@@ -330,8 +334,17 @@ impl Tablebase {
         }
         let material = Material::of(sides)?;
         let table = self.lookup(material)?;
+        if !table.is_compact() {
+            return table.stored_value(sides);
+        }
+        let cache = self.cache.get_or_init(cache::ProbeCache::new);
+        if let Some(value) = cache.get(sides) {
+            return Ok(value);
+        }
         let stored = table.stored_value(sides)?;
-        self.resolve(table, stored, sides)
+        let value = self.resolve(table, stored, sides)?;
+        cache.put(sides, value);
+        Ok(value)
     }
 
     /// Win, draw or loss of a position given by its sides (the side to

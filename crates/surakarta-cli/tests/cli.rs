@@ -541,7 +541,9 @@ fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usi
     // Byte 65: the context model (0: one value per terminal, 1: eight, 2: two).
     let contexts = [1, 8, 2][bytes[65] as usize];
     let offsets = 128 + contexts * terminals + 4 * pairs + terminals + pairs;
-    let bits = offsets + 8 * (blocks + 1);
+    // Byte 70: the offsets' width (0: 8 bytes, 1: 4 bytes).
+    let width = [8, 4][bytes[70] as usize];
+    let bits = offsets + width * (blocks + 1);
     assert_eq!(bits + bits_len, bytes.len(), "regions add up");
     (offsets..bits, bits..bits + bits_len)
 }

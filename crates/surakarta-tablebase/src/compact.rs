@@ -8,7 +8,7 @@
 //! terminals  T bytes          the value byte of each terminal symbol
 //! pairs      P × (u16, u16)   symbol T + i expands to left, then right
 //! lengths    T + P bytes      Huffman code length per symbol (0 = unused)
-//! offsets    (B + 1) × u64    byte offset of each block in the bit stream
+//! offsets    (B + 1) × u32/u64  byte offset of each block in the bit stream
 //! bits       payload bytes    the blocks, each byte-aligned, MSB first
 //! ```
 //!
@@ -29,7 +29,7 @@ const MAX_BLOCK_BITS: u32 = 24;
 pub(crate) const BLOCK_BITS: std::ops::RangeInclusive<u32> = CHUNK_BITS..=MAX_BLOCK_BITS;
 /// Blocks are made as big as keeps about this many symbols in one, so a
 /// probe decodes about half of that.
-const SYMBOLS_PER_BLOCK: u64 = 96;
+const SYMBOLS_PER_BLOCK: u64 = 32;
 
 /// How freely a slot's stored value may be chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +56,11 @@ pub(crate) fn body_len(shape: Shape, slots: u64) -> Option<u64> {
     terminals_len(shape)
         .checked_add(4 * u64::from(shape.pairs))?
         .checked_add(symbols)?
-        .checked_add(blocks(shape, slots).checked_add(1)?.checked_mul(8)?)?
+        .checked_add(
+            blocks(shape, slots)
+                .checked_add(1)?
+                .checked_mul(shape.offset_bytes.into())?,
+        )?
         .checked_add(shape.bits_len)
 }
 
@@ -199,18 +203,29 @@ pub(crate) fn encode(stored: &[u8], freedom: &[u8], kind: Stored<'_>) -> (Shape,
         body.extend_from_slice(&b.to_le_bytes());
     }
     body.extend_from_slice(&lengths);
+    let total: u64 = blocks.iter().map(|b| b.len() as u64).sum();
+    let offset_bytes = if total <= u64::from(u32::MAX) { 4 } else { 8 };
     let mut offset = 0u64;
-    for block in &blocks {
-        body.extend_from_slice(&offset.to_le_bytes());
-        offset += block.len() as u64;
+    for end in blocks
+        .iter()
+        .map(|block| {
+            let start = offset;
+            offset += block.len() as u64;
+            start
+        })
+        .collect::<Vec<u64>>()
+        .into_iter()
+        .chain(std::iter::once(total))
+    {
+        body.extend_from_slice(&end.to_le_bytes()[..offset_bytes]);
     }
-    body.extend_from_slice(&offset.to_le_bytes());
     for block in &blocks {
         body.extend_from_slice(block);
     }
     let shape = Shape {
         block_bits,
         model,
+        offset_bytes: offset_bytes as u32,
         terminals: order.len() as u32,
         pairs: grammar.pairs.len() as u32,
         bits_len: offset,
@@ -239,6 +254,8 @@ pub(crate) struct Compact {
     code: Code,
     /// Where the offsets and the bit stream start in the body.
     offsets_at: usize,
+    /// Bytes per offset: 4 or 8.
+    offset_bytes: usize,
     bits_at: usize,
     bits_len: u64,
 }
@@ -249,6 +266,12 @@ fn corrupt(what: &'static str) -> FileProblem {
 
 fn u16_at(b: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(w)
 }
 
 fn u64_at(b: &[u8], at: usize) -> u64 {
@@ -304,7 +327,14 @@ impl Compact {
             .collect();
         let offsets_at = lengths_at + t + p;
         let blocks = blocks(shape, slots);
-        let bits_at = offsets_at + 8 * (blocks as usize + 1);
+        let offset_bytes = shape.offset_bytes as usize;
+        if offset_bytes != 4 && offset_bytes != 8 {
+            return Err(FileProblem::Field {
+                field: "offset width",
+                value: offset_bytes as u64,
+            });
+        }
+        let bits_at = offsets_at + offset_bytes * (blocks as usize + 1);
         Ok(Compact {
             block_bits: shape.block_bits,
             slots,
@@ -317,6 +347,7 @@ impl Compact {
             ranked_expansion,
             code,
             offsets_at,
+            offset_bytes,
             bits_at,
             bits_len: shape.bits_len,
         })
@@ -329,8 +360,13 @@ impl Compact {
 
     /// The bytes of block `b`'s bit stream within `body`.
     fn block_bytes<'a>(&self, body: &'a [u8], b: u64) -> Result<&'a [u8], FileProblem> {
-        let at = self.offsets_at + 8 * b as usize;
-        let (start, end) = (u64_at(body, at), u64_at(body, at + 8));
+        let w = self.offset_bytes;
+        let at = self.offsets_at + w * b as usize;
+        let (start, end) = if w == 4 {
+            (u64::from(u32_at(body, at)), u64::from(u32_at(body, at + 4)))
+        } else {
+            (u64_at(body, at), u64_at(body, at + 8))
+        };
         if start > end || end > self.bits_len {
             return Err(corrupt("block offsets"));
         }

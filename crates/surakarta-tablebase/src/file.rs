@@ -167,6 +167,9 @@ pub struct CompactShape {
     pub terminals: u32,
     /// How terminal symbols map to values (header byte 65).
     pub model: crate::ContextModel,
+    /// Bytes of each block offset: 8, or 4 when the bit stream is shorter
+    /// than 4 GiB (header byte 70: 0 or 1).
+    pub offset_bytes: u32,
     /// Pair symbols of the grammar.
     pub pairs: u32,
     /// Bytes of the Huffman-coded bit stream.
@@ -249,6 +252,7 @@ impl Header {
         if let Some(c) = self.compact {
             b[64] = c.block_bits as u8;
             b[65] = c.model.code();
+            b[70] = u8::from(c.offset_bytes == 4);
             b[66..68].copy_from_slice(&(c.terminals as u16).to_le_bytes());
             b[68..70].copy_from_slice(&(c.pairs as u16).to_le_bytes());
             b[72..80].copy_from_slice(&c.bits_len.to_le_bytes());
@@ -316,7 +320,7 @@ impl Header {
         let reserved: &[std::ops::Range<usize>] = if version == 1 {
             &[15..16, 64..124]
         } else {
-            &[15..16, 70..72, 80..124]
+            &[15..16, 71..72, 80..124]
         };
         if let Some(at) = reserved.iter().cloned().flatten().find(|&i| bytes[i] != 0) {
             return field("reserved", at as u64);
@@ -327,9 +331,15 @@ impl Header {
             let Some(model) = crate::ContextModel::from_code(bytes[65]) else {
                 return field("context model", bytes[65].into());
             };
+            let offset_bytes = match bytes[70] {
+                0 => 8,
+                1 => 4,
+                other => return field("offset width", other.into()),
+            };
             let shape = CompactShape {
                 block_bits: bytes[64].into(),
                 model,
+                offset_bytes,
                 terminals: u16::from_le_bytes([bytes[66], bytes[67]]).into(),
                 pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
                 bits_len: u64_at(bytes, 72),

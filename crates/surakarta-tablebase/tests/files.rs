@@ -376,7 +376,7 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
         ("terminals", t * shape.model.contexts()),
         ("pairs", 4 * p),
         ("lengths", t + p),
-        ("offsets", 8 * (blocks + 1)),
+        ("offsets", shape.offset_bytes as usize * (blocks + 1)),
         ("bits", shape.bits_len as usize),
     ] {
         regions.push((name, at..at + len));

@@ -9,8 +9,8 @@ use crate::value::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
 use surakarta_index::Sides;
 
-/// Entries: 2^16 (1 MiB).
-const BITS: u32 = 16;
+/// Entries: 2^20 (16 MiB, allocated on the first compact probe).
+const BITS: u32 = 20;
 /// Set in every written entry (an empty entry is all zeros).
 const FILLED: u64 = 1 << 63;
 /// Bits of a side's pieces.

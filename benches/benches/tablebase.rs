@@ -5,7 +5,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use surakarta_index::{Indexer, Material, PlainIndexer, Scheme, Sides};
-use surakarta_tablebase::{Silent, Tablebase};
+use surakarta_tablebase::{ContextModel, Silent, Tablebase};
 
 fn generate(c: &mut Criterion) {
     let mut group = c.benchmark_group("tablebase-generate");
@@ -47,6 +47,50 @@ fn probe_and_verify(c: &mut Criterion) {
                 .iter()
                 .map(|&s| tb.probe(s).unwrap().dtc().unwrap_or(0))
                 .sum::<u32>()
+        })
+    });
+    // Win/draw/loss of the same positions from compact (format 2) copies
+    // of every table (`probe_wdl` reads the stored value: no capture
+    // probes and no cache), and of a weak side (2v3, context model "safe
+    // steps") in both formats, and that model's cost alone.
+    let mut compact = Tablebase::new();
+    for m in tb.materials() {
+        compact.insert(tb.compacted(m).unwrap());
+    }
+    group.bench_function("3v2/probe-compact", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|&s| compact.probe_wdl(s).unwrap() as u32)
+                .sum::<u32>()
+        })
+    });
+    let weak: Material = "2v3".parse().unwrap();
+    let weak_plain = PlainIndexer::new(weak);
+    let weak_positions: Vec<Sides> = (0..1024)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            weak_plain.unrank(state % weak_plain.size()).unwrap()
+        })
+        .collect();
+    for (name, base) in [("2v3/probe-wdl", &tb), ("2v3/probe-wdl-compact", &compact)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                weak_positions
+                    .iter()
+                    .map(|&s| base.probe_wdl(s).unwrap() as u32)
+                    .sum::<u32>()
+            })
+        });
+    }
+    group.bench_function("2v3/context-safe-steps", |b| {
+        b.iter(|| {
+            weak_positions
+                .iter()
+                .map(|&s| ContextModel::SafeSteps.of(s))
+                .sum::<usize>()
         })
     });
     group.finish();

@@ -10,6 +10,9 @@ use surakarta::{capture_moves, capture_targets, Bitboard};
 use surakarta_index::{Indexer, Material, Sides};
 use surakarta_tablebase::Tablebase;
 
+/// A candidate context: a function of a position.
+type Feature = Box<dyn Fn(Sides) -> u64>;
+
 fn neighbours_steps(us: Bitboard, them: Bitboard) -> Vec<(Bitboard, u8, u8)> {
     let empty = !(us | them);
     let mut out = Vec::new();
@@ -51,11 +54,11 @@ fn main() {
         let values = tb.values(material).expect("values").into_owned();
         let indexer = table.indexer();
         let n = indexer.size();
-        let contexts: Vec<(&str, Box<dyn Fn(Sides) -> u64>)> = vec![
+        let contexts: Vec<(&str, Feature)> = vec![
             ("none", Box::new(|_s: Sides| 0)),
             (
                 "hascap",
-                Box::new(|s: Sides| (capture_moves(s.us, s.them).len() > 0) as u64),
+                Box::new(|s: Sides| !capture_moves(s.us, s.them).is_empty() as u64),
             ),
             (
                 "ourcaps",
@@ -90,7 +93,7 @@ fn main() {
                         .filter(|(u, _, _)| capture_targets(s.them, *u).is_empty())
                         .count()
                         .min(3) as u64;
-                    safe * 2 + (capture_moves(s.us, s.them).len() > 0) as u64
+                    safe * 2 + !capture_moves(s.us, s.them).is_empty() as u64
                 }),
             ),
             (

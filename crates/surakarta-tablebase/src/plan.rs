@@ -43,24 +43,25 @@ pub const COMPACTION_RATE: f64 = 1.6e6;
 /// Format 2 bytes per slot of a class whose side to move has more pieces
 /// (`a v b`, `a > b`): most of its positions win in 1 by a capture, which
 /// compaction may store as any win. Measured on the 8-piece tables
-/// (docs/benchmarks.md, "Compact tables, format 2"): 7v1 0.0104, 6v2
-/// 0.0035, 5v3 0.0060; rounded up to the worst of them doubled, since 4v3
-/// (7 pieces) took 0.037 and the near-balanced classes of 9 to 12 pieces
-/// are not measured.
+/// (docs/benchmarks.md, "Compact tables, format 2", with context models):
+/// 7v1 0.0082, 6v2 0.0025, 5v3 0.0059; rounded up to the worst of them
+/// doubled, since 4v3 (7 pieces) took 0.032 and the near-balanced classes
+/// of 9 to 12 pieces are not measured.
 pub const FORMAT2_STRONG_BYTES_PER_SLOT: f64 = 0.02;
 
 /// Format 2 bytes per slot of a class whose side to move has as many or
-/// fewer pieces (`a v b`, `a <= b`). Measured on the 8-piece tables: 1v7
-/// 0.115, 2v6 0.114, 3v5 0.110, 4v4 0.129 (docs/benchmarks.md); rounded to
-/// 0.13. The 7-piece 3v4 took 0.18, so balanced classes may need more.
+/// fewer pieces (`a v b`, `a <= b`). Measured on the 8-piece tables with
+/// context models: 1v7 0.031, 2v6 0.015, 3v5 0.047, 4v4 0.114
+/// (docs/benchmarks.md); the balanced class decides, rounded to 0.13. The
+/// 7-piece 3v4 took 0.13.
 pub const FORMAT2_WEAK_BYTES_PER_SLOT: f64 = 0.13;
 
 /// Working memory of compaction per slot of the class being compacted:
-/// its freedom map and filled copy (a byte each) and its 16-bit symbols
-/// before Re-Pair (two bytes). Measured: `tb compress` of the tables up to
-/// 8 pieces peaked at 2.1 GB holding 1.11 GB of tables, about 3.8 bytes per
-/// slot of 4v4 (265 M slots) beyond them.
-pub const COMPACTION_BYTES_PER_SLOT: u64 = 4;
+/// its context and freedom map, its ranks and their filled copy (a byte
+/// each) and its 16-bit symbols before Re-Pair (two bytes). Measured: `tb
+/// compress` of the tables up to 8 pieces peaked at 2.43 GB holding 1.11 GB
+/// of tables, about 5 bytes per slot of 4v4 (265 M slots) beyond them.
+pub const COMPACTION_BYTES_PER_SLOT: u64 = 5;
 
 /// Memory of the process beyond the tables: code, thread stacks, buffers.
 pub const PROCESS_BYTES: u64 = 64 << 20;

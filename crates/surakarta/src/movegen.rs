@@ -193,19 +193,10 @@ fn scan_backwards(occupied: u64, c: usize, p: usize) -> Option<usize> {
 #[inline(always)]
 fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Square, Square)) {
     debug_assert!((us & them).is_empty());
-    let occupied = circuit::path_words(us | them);
-    let ours = circuit::path_words(us);
-    let below = smear_up(occupied);
-    let above = smear_down(occupied);
-    let first = occupied & !((below << 1) & AFTER_1);
-    let last = occupied & !((above >> 1) & BEFORE_1);
-    let nonempty = below & TOPS;
-    let theirs = occupied & !ours;
+    let w = Walk::new(circuit::path_words(us | them), circuit::path_words(us));
 
     // Forwards.
-    let movers = last & ours;
-    let simple = flags_of_next(nonempty) & smear_up(movers & !CROSSINGS) & TOPS;
-    let mut hits = simple & flags_of_next(smear_up(first & theirs));
+    let mut hits = w.simple_forwards & flags_of_next(smear_up(w.first & w.theirs));
     while hits != 0 {
         let top = hits.trailing_zeros();
         hits &= hits - 1;
@@ -215,26 +206,17 @@ fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Squ
             top + 6
         };
         found(
-            SQUARE_AT[bit_in_segment(last, top)],
-            SQUARE_AT[bit_in_segment(first, next_top)],
+            SQUARE_AT[bit_in_segment(w.last, top)],
+            SQUARE_AT[bit_in_segment(w.first, next_top)],
         );
     }
-    let mut rest = movers & !smear_down(simple);
-    while rest != 0 {
-        let bit = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let (c, p) = (bit >> 5, bit & 31);
-        if let Some(q) = scan_forwards(occupied, c, p) {
-            if ours >> (32 * c + q) & 1 == 0 {
-                found(SQUARE_AT[bit], SQUARE_AT[32 * c + q]);
-            }
-        }
-    }
+    w.scan_rest(true, |from, to| {
+        found(SQUARE_AT[from], SQUARE_AT[to]);
+        false
+    });
 
     // Backwards.
-    let movers = first & ours;
-    let simple = flags_of_previous(nonempty) & smear_up(movers & !CROSSINGS) & TOPS;
-    let mut hits = simple & flags_of_previous(smear_up(last & theirs));
+    let mut hits = w.simple_backwards & flags_of_previous(smear_up(w.last & w.theirs));
     while hits != 0 {
         let top = hits.trailing_zeros();
         hits &= hits - 1;
@@ -244,20 +226,87 @@ fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Squ
             top - 6
         };
         found(
-            SQUARE_AT[bit_in_segment(first, top)],
-            SQUARE_AT[bit_in_segment(last, previous_top)],
+            SQUARE_AT[bit_in_segment(w.first, top)],
+            SQUARE_AT[bit_in_segment(w.last, previous_top)],
         );
     }
-    let mut rest = movers & !smear_down(simple);
-    while rest != 0 {
-        let bit = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let (c, p) = (bit >> 5, bit & 31);
-        if let Some(q) = scan_backwards(occupied, c, p) {
-            if ours >> (32 * c + q) & 1 == 0 {
-                found(SQUARE_AT[bit], SQUARE_AT[32 * c + q]);
+    w.scan_rest(false, |from, to| {
+        found(SQUARE_AT[from], SQUARE_AT[to]);
+        false
+    });
+}
+
+/// The segment flags a capture walk starts from, for the movers `ours`
+/// among the occupied positions `occupied` (both as path words).
+struct Walk {
+    occupied: u64,
+    ours: u64,
+    first: u64,
+    last: u64,
+    theirs: u64,
+    /// Movers (last of their segment) forwards, and first backwards.
+    movers_forwards: u64,
+    movers_backwards: u64,
+    /// Segment flags of the movers decided at once, each direction.
+    simple_forwards: u64,
+    simple_backwards: u64,
+}
+
+impl Walk {
+    #[inline(always)]
+    fn new(occupied: u64, ours: u64) -> Walk {
+        let below = smear_up(occupied);
+        let above = smear_down(occupied);
+        let first = occupied & !((below << 1) & AFTER_1);
+        let last = occupied & !((above >> 1) & BEFORE_1);
+        let nonempty = below & TOPS;
+        let movers_forwards = last & ours;
+        let movers_backwards = first & ours;
+        Walk {
+            occupied,
+            ours,
+            first,
+            last,
+            theirs: occupied & !ours,
+            movers_forwards,
+            movers_backwards,
+            simple_forwards: flags_of_next(nonempty)
+                & smear_up(movers_forwards & !CROSSINGS)
+                & TOPS,
+            simple_backwards: flags_of_previous(nonempty)
+                & smear_up(movers_backwards & !CROSSINGS)
+                & TOPS,
+        }
+    }
+
+    /// Scans the movers the flags do not decide, one by one, in one
+    /// direction, calling `found(from, to)` (bit indexes of the combined
+    /// word) for each capture until it returns `true`; returns whether it
+    /// did.
+    #[inline(always)]
+    fn scan_rest(&self, forwards: bool, mut found: impl FnMut(usize, usize) -> bool) -> bool {
+        let (movers, simple) = if forwards {
+            (self.movers_forwards, self.simple_forwards)
+        } else {
+            (self.movers_backwards, self.simple_backwards)
+        };
+        let mut rest = movers & !smear_down(simple);
+        while rest != 0 {
+            let bit = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (c, p) = (bit >> 5, bit & 31);
+            let target = if forwards {
+                scan_forwards(self.occupied, c, p)
+            } else {
+                scan_backwards(self.occupied, c, p)
+            };
+            if let Some(q) = target {
+                if self.ours >> (32 * c + q) & 1 == 0 && found(bit, 32 * c + q) {
+                    return true;
+                }
             }
         }
+        false
     }
 }
 
@@ -314,46 +363,11 @@ const SQUARE_WORDS: [u64; 36] = {
 /// occupied positions (`occupied`, path words).
 #[inline(always)]
 fn capture_in_words(occupied: u64, ours: u64) -> bool {
-    let below = smear_up(occupied);
-    let above = smear_down(occupied);
-    let first = occupied & !((below << 1) & AFTER_1);
-    let last = occupied & !((above >> 1) & BEFORE_1);
-    let nonempty = below & TOPS;
-    let theirs = occupied & !ours;
-
-    let movers = last & ours;
-    let simple = flags_of_next(nonempty) & smear_up(movers & !CROSSINGS) & TOPS;
-    if simple & flags_of_next(smear_up(first & theirs)) != 0 {
-        return true;
-    }
-    let back_movers = first & ours;
-    let back_simple = flags_of_previous(nonempty) & smear_up(back_movers & !CROSSINGS) & TOPS;
-    if back_simple & flags_of_previous(smear_up(last & theirs)) != 0 {
-        return true;
-    }
-    let mut rest = movers & !smear_down(simple);
-    while rest != 0 {
-        let bit = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let (c, p) = (bit >> 5, bit & 31);
-        if let Some(q) = scan_forwards(occupied, c, p) {
-            if ours >> (32 * c + q) & 1 == 0 {
-                return true;
-            }
-        }
-    }
-    let mut rest = back_movers & !smear_down(back_simple);
-    while rest != 0 {
-        let bit = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let (c, p) = (bit >> 5, bit & 31);
-        if let Some(q) = scan_backwards(occupied, c, p) {
-            if ours >> (32 * c + q) & 1 == 0 {
-                return true;
-            }
-        }
-    }
-    false
+    let w = Walk::new(occupied, ours);
+    w.simple_forwards & flags_of_next(smear_up(w.first & w.theirs)) != 0
+        || w.simple_backwards & flags_of_previous(smear_up(w.last & w.theirs)) != 0
+        || w.scan_rest(true, |_, _| true)
+        || w.scan_rest(false, |_, _| true)
 }
 
 /// The distinct captures, at most 16, as packed moves; returns how many.

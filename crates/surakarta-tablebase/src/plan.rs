@@ -26,13 +26,12 @@ use core::fmt::Write as _;
 use std::path::Path;
 use surakarta_index::{Material, Scheme};
 
-/// Generation speed: slots solved per second per thread. Measured: the
-/// 8-piece classes, 960,862,728 positions in 522.6 s on 2 threads
-/// (`surakarta tb generate --pieces 8`, docs/benchmarks.md, "Generation,
-/// all classes up to N pieces"): 0.92 M positions per second per core. The
-/// 7-piece step ran at 1.07 M/s, the 6-piece one at 1.3 M/s: the rate
-/// falls as classes grow.
-pub const GENERATION_RATE: f64 = 0.92e6;
+/// Generation speed: slots solved per second per thread. Measured after
+/// the speed work of docs/benchmarks.md ("Faster generation"): the 8-piece
+/// step 1.79 M positions per CPU second single-threaded, the whole 9-piece
+/// run (6.0 G positions, 3,426 CPU s) 1.75 M; the lower figure. (Before
+/// that work: 0.92 M on the 8-piece step.)
+pub const GENERATION_RATE: f64 = 1.75e6;
 
 /// Compaction speed (writing format 2): slots per second per thread.
 /// Measured: `surakarta tb compress` of every table up to 8 pieces,

@@ -774,6 +774,7 @@ fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
             let trim = |v: &[u64]| v[..longest(v).map_or(0, |d| d as usize + 1)].to_vec();
             let mut class = stats_json(&s);
             class["format"] = json!(table.format());
+            class["context_model"] = json!(table.header().compact.map(|c| c.model.name()));
             class["bytes"] = json!(table.file_len());
             class["bytes_per_position"] =
                 json!(table.file_len() as f64 / s.positions.max(1) as f64);
@@ -784,8 +785,11 @@ fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
             classes.push(class);
         } else {
             print_stats(&s, &histogram, longest_win, example.as_deref());
+            let model = table.header().compact.map_or(String::new(), |c| {
+                format!(" (context model {})", c.model.name())
+            });
             println!(
-                "  file: format {}, {} bytes, {:.4} bytes per position",
+                "  file: format {}{model}, {} bytes, {:.4} bytes per position",
                 table.format(),
                 table.file_len(),
                 table.file_len() as f64 / s.positions.max(1) as f64

@@ -620,7 +620,8 @@ fn tb_damaged_compact_bit_stream_or_block_offset_is_named() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `tb stats --json` of every class: (class, format, bytes).
+/// `tb stats --json` of every class: (class, format, bytes), checking its
+/// context model against the writer's choice.
 fn stats_formats(d: &str) -> Vec<(String, u64, u64)> {
     let o = run(&["tb", "stats", "--dir", d, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -630,6 +631,15 @@ fn stats_formats(d: &str) -> Vec<(String, u64, u64)> {
         .unwrap()
         .iter()
         .map(|c| {
+            let class = c["class"].as_str().unwrap();
+            let (us, them) = class.split_once('v').unwrap();
+            let (us, them): (u32, u32) = (us.parse().unwrap(), them.parse().unwrap());
+            let model = match (c["format"].as_u64(), us.cmp(&them)) {
+                (Some(1), _) => serde_json::Value::Null,
+                (_, std::cmp::Ordering::Greater) => "has-capture".into(),
+                _ => "safe-steps".into(),
+            };
+            assert_eq!(c["context_model"], model, "{class}");
             (
                 c["class"].as_str().unwrap().to_string(),
                 c["format"].as_u64().unwrap(),

@@ -58,6 +58,15 @@ impl ContextModel {
         }
     }
 
+    /// The model's name: `none`, `safe-steps` or `has-capture`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ContextModel::None => "none",
+            ContextModel::SafeSteps => "safe-steps",
+            ContextModel::HasCapture => "has-capture",
+        }
+    }
+
     /// How many contexts the model tells apart.
     pub const fn contexts(self) -> usize {
         match self {

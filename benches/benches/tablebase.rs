@@ -26,19 +26,24 @@ fn generate(c: &mut Criterion) {
     group.finish();
 }
 
+/// 1024 uniformly random positions of a class (xorshift from `state`).
+fn random_positions(material: Material, state: &mut u64) -> Vec<Sides> {
+    let plain = PlainIndexer::new(material);
+    (0..1024)
+        .map(|_| {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            plain.unrank(*state % plain.size()).unwrap()
+        })
+        .collect()
+}
+
 fn probe_and_verify(c: &mut Criterion) {
     let (tb, _) = Tablebase::generate(5, Scheme::Symmetric, &Silent).unwrap();
     let material: Material = "3v2".parse().unwrap();
-    let plain = PlainIndexer::new(material);
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let positions: Vec<Sides> = (0..1024)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            plain.unrank(state % plain.size()).unwrap()
-        })
-        .collect();
+    let positions = random_positions(material, &mut state);
     let mut group = c.benchmark_group("tablebase-probe");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("3v2/probe", |b| {
@@ -65,16 +70,7 @@ fn probe_and_verify(c: &mut Criterion) {
                 .sum::<u32>()
         })
     });
-    let weak: Material = "2v3".parse().unwrap();
-    let weak_plain = PlainIndexer::new(weak);
-    let weak_positions: Vec<Sides> = (0..1024)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            weak_plain.unrank(state % weak_plain.size()).unwrap()
-        })
-        .collect();
+    let weak_positions = random_positions("2v3".parse().unwrap(), &mut state);
     for (name, base) in [("2v3/probe-wdl", &tb), ("2v3/probe-wdl-compact", &compact)] {
         group.bench_function(name, |b| {
             b.iter(|| {

@@ -6,26 +6,17 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use surakarta::{capture_moves, capture_targets, Bitboard};
+use surakarta::{capture_moves, capture_targets, count_safe_steps};
 use surakarta_index::{Indexer, Material, Sides};
-use surakarta_tablebase::Tablebase;
+use surakarta_tablebase::{ContextModel, Tablebase};
 
 /// A candidate context: a function of a position.
 type Feature = Box<dyn Fn(Sides) -> u64>;
 
-fn neighbours_steps(us: Bitboard, them: Bitboard) -> Vec<(Bitboard, u8, u8)> {
-    let empty = !(us | them);
-    let mut out = Vec::new();
-    for from in us {
-        for to in (Bitboard::from_square(from).neighbours()) & empty {
-            out.push((
-                us.without(from).with(to),
-                from.index() as u8,
-                to.index() as u8,
-            ));
-        }
-    }
-    out
+/// Steps of the side to move after which the opponent cannot capture,
+/// counted up to `limit`.
+fn safe(s: Sides, limit: u32) -> u64 {
+    u64::from(count_safe_steps(s.us, s.them, limit))
 }
 
 fn entropy(counts: &HashMap<u64, [u64; 256]>) -> f64 {
@@ -75,46 +66,17 @@ fn main() {
                         + capture_targets(s.them, s.us).count().min(3) as u64
                 }),
             ),
-            (
-                "safe",
-                Box::new(|s: Sides| {
-                    neighbours_steps(s.us, s.them)
-                        .iter()
-                        .filter(|(u, _, _)| capture_targets(s.them, *u).is_empty())
-                        .count()
-                        .min(3) as u64
-                }),
-            ),
+            ("safe", Box::new(|s: Sides| safe(s, 3))),
             (
                 "safe+hascap",
-                Box::new(|s: Sides| {
-                    let safe = neighbours_steps(s.us, s.them)
-                        .iter()
-                        .filter(|(u, _, _)| capture_targets(s.them, *u).is_empty())
-                        .count()
-                        .min(3) as u64;
-                    safe * 2 + !capture_moves(s.us, s.them).is_empty() as u64
-                }),
+                // The format's model 1.
+                Box::new(|s: Sides| ContextModel::SafeSteps.of(s) as u64),
             ),
-            (
-                "safe7",
-                Box::new(|s: Sides| {
-                    neighbours_steps(s.us, s.them)
-                        .iter()
-                        .filter(|(u, _, _)| capture_targets(s.them, *u).is_empty())
-                        .count()
-                        .min(7) as u64
-                }),
-            ),
+            ("safe7", Box::new(|s: Sides| safe(s, 7))),
             (
                 "safe+caps+thr",
                 Box::new(|s: Sides| {
-                    let safe = neighbours_steps(s.us, s.them)
-                        .iter()
-                        .filter(|(u, _, _)| capture_targets(s.them, *u).is_empty())
-                        .count()
-                        .min(3) as u64;
-                    safe * 16
+                    safe(s, 3) * 16
                         + capture_moves(s.us, s.them).len().min(3) as u64 * 4
                         + capture_targets(s.them, s.us).count().min(3) as u64
                 }),

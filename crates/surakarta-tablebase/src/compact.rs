@@ -42,6 +42,9 @@ pub(crate) enum Freedom {
     AnyWin = 1,
     /// No position uses the slot: any byte may be stored.
     Any = 2,
+    /// The value is a draw that a capture proves: any draw or loss may be
+    /// stored (the prober finds the capture).
+    AnyNonWin = 3,
 }
 
 /// Blocks of a table with `slots` slots.
@@ -78,6 +81,7 @@ fn fill(values: &[u8], freedom: &[u8]) -> Vec<u8> {
         let byte = match (f, previous) {
             (f, Some(p)) if f == Freedom::Any as u8 => p,
             (f, Some(p)) if f == Freedom::AnyWin as u8 && (1..=127).contains(&p) => p,
+            (f, Some(p)) if f == Freedom::AnyNonWin as u8 && !(1..=127).contains(&p) => p,
             _ => v,
         };
         out.push(byte);
@@ -226,6 +230,7 @@ pub(crate) fn encode(stored: &[u8], freedom: &[u8], kind: Stored<'_>) -> (Shape,
         block_bits,
         model,
         offset_bytes: offset_bytes as u32,
+        capture_draws: false,
         terminals: order.len() as u32,
         pairs: grammar.pairs.len() as u32,
         bits_len: offset,

@@ -32,10 +32,16 @@ impl Tablebase {
             return Ok(stored);
         }
         let mut out = vec![0u8; stored.len()];
+        let capture_draws = table.capture_draws();
         fill_used_slots(table.indexer(), &mut out, |index, sides| {
             let b = stored[index as usize];
-            let resolved = (2..=127).contains(&b) && self.wins_by_capture(sides)?;
-            Ok(if resolved { 1 } else { b })
+            Ok(if (2..=127).contains(&b) && self.wins_by_capture(sides)? {
+                1
+            } else if b >= 128 && capture_draws && self.draws_by_capture(sides)? {
+                0
+            } else {
+                b
+            })
         })?;
         Ok(Cow::Owned(out))
     }
@@ -62,17 +68,18 @@ impl Tablebase {
     /// table that cannot be expanded (a damaged file) stays as it is, so
     /// its uses report what is wrong with it.
     pub fn into_expanded(mut self) -> Tablebase {
-        let compact: Vec<Material> = self
+        let mut compact: Vec<Material> = self
             .tables
             .iter()
             .filter(|(_, t)| t.is_compact())
             .map(|(&m, _)| m)
             .collect();
-        let results: Vec<(Material, Result<Table, TablebaseError>)> =
-            compact.iter().map(|&m| (m, self.expanded(m))).collect();
-        for (material, result) in results {
-            if let Ok(table) = result {
-                self.tables.insert(material, table);
+        // Fewest pieces first: expanding a table probes the classes its
+        // captures reach, which are then expanded already (fast, exact).
+        compact.sort_by_key(|m| m.pieces());
+        for material in compact {
+            if let Ok(table) = self.expanded(material) {
+                self.insert(table);
             }
         }
         self
@@ -99,15 +106,14 @@ impl Tablebase {
         // Per used slot: its context (bits 2..) and its freedom (bits 0-1).
         let mut slot_info = vec![Freedom::Any as u8; values.len()];
         fill_used_slots(indexer, &mut slot_info, |index, sides| {
-            let free = values[index as usize] == 1 && self.wins_by_capture(sides)?;
-            let freedom = if free {
-                Freedom::AnyWin
-            } else {
-                Freedom::Exact
+            let freedom = match values[index as usize] {
+                1 if self.wins_by_capture(sides)? => Freedom::AnyWin,
+                0 if self.draws_by_capture(sides)? => Freedom::AnyNonWin,
+                _ => Freedom::Exact,
             };
             Ok((model.of(sides) as u8) << 2 | freedom as u8)
         })?;
-        let (shape, body) = match model {
+        let (mut shape, body) = match model {
             ContextModel::None => {
                 let freedom: Vec<u8> = slot_info.iter().map(|&b| b & 3).collect();
                 compact::encode(&values, &freedom, Stored::Values)
@@ -125,17 +131,20 @@ impl Tablebase {
                 )
             }
         };
+        shape.capture_draws = true;
         let stats = histogram_of(indexer, &values).stats(material, indexer.size());
         Table::from_compact(indexer.clone(), stats, shape, body)
     }
 }
 
 /// The terminals of a context model: in each context the values ranked by
-/// how often they occur there (a free win counting as a win in 1), and each
-/// slot's rank. Returns the number of ranks, the value of each rank in each
+/// how often they occur there (a free win counting as a win in 1, a free
+/// draw as the context's commonest exact draw or loss), and each slot's
+/// rank. Returns the number of ranks, the value of each rank in each
 /// context (`maps[c · ranks + r]`), and the stored ranks; `slot_info`
 /// (context and freedom per slot) becomes the freedom to encode with: a
-/// free win is stored as its context's first win, exactly.
+/// free win is stored as its context's first win, a free draw as its first
+/// draw or loss, exactly.
 fn rank_by_context(
     model: ContextModel,
     values: &[u8],
@@ -143,17 +152,24 @@ fn rank_by_context(
 ) -> (usize, Vec<u8>, Vec<u8>) {
     let contexts = model.contexts();
     let mut counts = vec![[0u64; 256]; contexts];
+    let mut free_draws = vec![0u64; contexts];
     for (&v, &info) in values.iter().zip(slot_info.iter()) {
-        let freedom = info & 3;
-        if freedom == Freedom::Any as u8 {
-            continue;
+        let c = usize::from(info >> 2);
+        match info & 3 {
+            f if f == Freedom::Any as u8 => {}
+            f if f == Freedom::AnyWin as u8 => counts[c][1] += 1,
+            f if f == Freedom::AnyNonWin as u8 => free_draws[c] += 1,
+            _ => counts[c][v as usize] += 1,
         }
-        let v = if freedom == Freedom::AnyWin as u8 {
-            1
-        } else {
-            v
-        };
-        counts[usize::from(info >> 2)][v as usize] += 1;
+    }
+    for (c, &free) in counts.iter_mut().zip(&free_draws) {
+        if free > 0 {
+            let commonest = (0..=255usize)
+                .filter(|&v| !(1..=127).contains(&v))
+                .max_by_key(|&v| (c[v], std::cmp::Reverse(v)))
+                .unwrap_or(0);
+            c[commonest] += free;
+        }
     }
     let orders: Vec<Vec<u8>> = counts
         .iter()
@@ -167,6 +183,7 @@ fn rank_by_context(
     let mut maps = vec![0u8; contexts * ranks];
     let mut rank_of = vec![[0u8; 256]; contexts];
     let mut first_win = vec![0u8; contexts];
+    let mut first_non_win = vec![0u8; contexts];
     for (c, order) in orders.iter().enumerate() {
         for (r, &v) in order.iter().enumerate() {
             maps[c * ranks + r] = v;
@@ -175,6 +192,10 @@ fn rank_by_context(
         first_win[c] = order
             .iter()
             .position(|v| (1..=127).contains(v))
+            .unwrap_or(0) as u8;
+        first_non_win[c] = order
+            .iter()
+            .position(|v| !(1..=127).contains(v))
             .unwrap_or(0) as u8;
     }
     let mut stored = vec![0u8; values.len()];
@@ -189,6 +210,10 @@ fn rank_by_context(
                     f if f == Freedom::Any as u8 => *i = Freedom::Any as u8,
                     f if f == Freedom::AnyWin as u8 => {
                         *s = first_win[c];
+                        *i = Freedom::Exact as u8;
+                    }
+                    f if f == Freedom::AnyNonWin as u8 => {
+                        *s = first_non_win[c];
                         *i = Freedom::Exact as u8;
                     }
                     _ => {

@@ -170,6 +170,10 @@ pub struct CompactShape {
     /// Bytes of each block offset: 8, or 4 when the bit stream is shorter
     /// than 4 GiB (header byte 70: 0 or 1).
     pub offset_bytes: u32,
+    /// Whether a drawn position with a capture into a drawn position may
+    /// store any draw or loss (header byte 71: 0 or 1); a reader resolves
+    /// a stored loss by the captures.
+    pub capture_draws: bool,
     /// Pair symbols of the grammar.
     pub pairs: u32,
     /// Bytes of the Huffman-coded bit stream.
@@ -253,6 +257,7 @@ impl Header {
             b[64] = c.block_bits as u8;
             b[65] = c.model.code();
             b[70] = u8::from(c.offset_bytes == 4);
+            b[71] = u8::from(c.capture_draws);
             b[66..68].copy_from_slice(&(c.terminals as u16).to_le_bytes());
             b[68..70].copy_from_slice(&(c.pairs as u16).to_le_bytes());
             b[72..80].copy_from_slice(&c.bits_len.to_le_bytes());
@@ -320,7 +325,7 @@ impl Header {
         let reserved: &[std::ops::Range<usize>] = if version == 1 {
             &[15..16, 64..124]
         } else {
-            &[15..16, 71..72, 80..124]
+            &[15..16, 80..124]
         };
         if let Some(at) = reserved.iter().cloned().flatten().find(|&i| bytes[i] != 0) {
             return field("reserved", at as u64);
@@ -336,10 +341,16 @@ impl Header {
                 1 => 4,
                 other => return field("offset width", other.into()),
             };
+            let capture_draws = match bytes[71] {
+                0 => false,
+                1 => true,
+                other => return field("capture draws", other.into()),
+            };
             let shape = CompactShape {
                 block_bits: bytes[64].into(),
                 model,
                 offset_bytes,
+                capture_draws,
                 terminals: u16::from_le_bytes([bytes[66], bytes[67]]).into(),
                 pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
                 bits_len: u64_at(bytes, 72),
@@ -462,6 +473,43 @@ mod tests {
         let h = header();
         let file_len = HEADER_LEN as u64 + h.stats.slots;
         assert_eq!(Header::parse(&h.to_bytes(), file_len), Ok(h));
+    }
+
+    #[test]
+    fn compact_headers_round_trip_and_flags_are_checked() {
+        for capture_draws in [false, true] {
+            let shape = CompactShape {
+                block_bits: 12,
+                terminals: 5,
+                model: crate::ContextModel::SafeSteps,
+                offset_bytes: 4,
+                capture_draws,
+                pairs: 100,
+                bits_len: 1000,
+            };
+            let h = Header {
+                compact: Some(shape),
+                ..header()
+            };
+            let body = crate::compact::body_len(shape, h.stats.slots).unwrap();
+            let file_len = HEADER_LEN as u64 + body;
+            let bytes = h.to_bytes();
+            assert_eq!(bytes[71], u8::from(capture_draws));
+            assert_eq!(Header::parse(&bytes, file_len), Ok(h));
+            for (at, value, field) in [(71, 2u8, "capture draws"), (70, 2, "offset width")] {
+                let mut bad = bytes;
+                bad[at] = value;
+                let crc = crc32fast::hash(&bad[..124]);
+                bad[124..128].copy_from_slice(&crc.to_le_bytes());
+                assert_eq!(
+                    Header::parse(&bad, file_len),
+                    Err(FileProblem::Field {
+                        field,
+                        value: value.into()
+                    })
+                );
+            }
+        }
     }
 
     #[test]

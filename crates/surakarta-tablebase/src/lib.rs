@@ -348,7 +348,9 @@ impl Tablebase {
     }
 
     /// Win, draw or loss of a position given by its sides (the side to
-    /// move first): one stored value, no capture probes.
+    /// move first): one stored value, and capture probes only where a
+    /// compact table stores a loss that may stand for a draw
+    /// ([`Table::capture_draws`]).
     pub fn probe_wdl(&self, sides: Sides) -> Result<Wdl, TablebaseError> {
         if sides.us.is_empty() {
             return Ok(Wdl::Loss);
@@ -357,7 +359,22 @@ impl Tablebase {
             return Err(TablebaseError::NoPieces);
         }
         let material = Material::of(sides)?;
-        Ok(self.lookup(material)?.stored_value(sides)?.wdl())
+        let table = self.lookup(material)?;
+        if !table.capture_draws() {
+            return Ok(table.stored_value(sides)?.wdl());
+        }
+        let cache = self.cache.get_or_init(cache::ProbeCache::new);
+        if let Some(value) = cache.get(sides) {
+            return Ok(value.wdl());
+        }
+        let stored = table.stored_value(sides)?;
+        if let Value::Loss(_) = stored {
+            // Exact once resolved: a loss, or a draw by a capture.
+            let value = self.resolve(table, stored, sides)?;
+            cache.put(sides, value);
+            return Ok(value.wdl());
+        }
+        Ok(stored.wdl())
     }
 }
 

@@ -147,8 +147,9 @@ impl FromStr for Pair {
 /// Solves one pair into `dir` (created if missing), given that the tables
 /// it needs are there: the classes its captures reach
 /// ([`Pair::capture_targets`]), and for each of those stored compact
-/// (format 2) the classes *its* captures reach, which expanding it to a
-/// byte per slot needs (generation probes it often). A table that is not
+/// (format 2) the class *its* captures reach, which expanding it to a
+/// byte per slot needs (generation probes it often), and so on while the
+/// tables met are compact. A table that is not
 /// there is [`TablebaseError::MissingDependency`]; one that does not load
 /// or is damaged is [`TablebaseError::UnusableDependency`]; both name the
 /// file and the pair.
@@ -253,35 +254,42 @@ pub(crate) fn solve(
         read_checked(&path, material, &mut tablebase.directories)
             .map_err(|e| unusable(material, pair, e))
     };
-    // The tables captures reach, and what expanding the compact ones needs.
+    // The tables captures reach, expanded to a byte per slot where they
+    // are compact. Expanding a compact table probes the class its captures
+    // reach, exactly (a compact table there is expanded first, and so on
+    // down the chain); those are dropped before solving starts.
     let targets = pair.capture_targets();
-    let mut compact = Vec::new();
+    let mut below = Vec::new();
     for &material in &targets {
-        let table = dependency(material, &mut tablebase)?;
-        if table.is_compact() {
-            compact.push(material);
-        }
-        tablebase.insert(table);
-    }
-    let mut second = Vec::new();
-    for &material in &compact {
-        // Captures from `a v b` lead to `(b - 1) v a`.
-        if let Ok(target) = Material::new(material.them() - 1, material.us()) {
-            if !second.contains(&target) {
-                let table = dependency(target, &mut tablebase)?;
+        let mut chain = vec![material];
+        loop {
+            let last = chain[chain.len() - 1];
+            if !tablebase.tables.contains_key(&last) {
+                let table = dependency(last, &mut tablebase)?;
                 tablebase.insert(table);
-                second.push(target);
+            }
+            if !tablebase.lookup(last)?.is_compact() {
+                break;
+            }
+            // Captures from `a v b` lead to `(b - 1) v a`.
+            // Each step has one piece fewer, so the chain ends.
+            match Material::new(last.them() - 1, last.us()) {
+                Ok(next) => chain.push(next),
+                Err(_) => break,
             }
         }
+        for &m in chain.iter().rev() {
+            if tablebase.lookup(m)?.is_compact() {
+                let expanded = tablebase.expanded(m).map_err(|e| unusable(m, pair, e))?;
+                tablebase.insert(expanded);
+            }
+        }
+        below.extend(chain.into_iter().skip(1));
     }
-    for &material in &compact {
-        let expanded = tablebase
-            .expanded(material)
-            .map_err(|e| unusable(material, pair, e))?;
-        tablebase.insert(expanded);
-    }
-    for material in second {
-        tablebase.tables.remove(&material);
+    for material in below {
+        if !targets.contains(&material) {
+            tablebase.tables.remove(&material);
+        }
     }
 
     let indexers: Vec<TableIndexer> = classes

@@ -413,6 +413,15 @@ impl Table {
         self.compact.is_some()
     }
 
+    /// Whether this compact table may store any draw or loss for a drawn
+    /// position with a capture into a drawn one (so a stored loss is
+    /// exact only once the captures are probed; header byte 71).
+    pub fn capture_draws(&self) -> bool {
+        self.compact
+            .as_ref()
+            .is_some_and(|(shape, _)| shape.capture_draws)
+    }
+
     /// Bytes of the table as a file (header and payload).
     pub fn file_len(&self) -> u64 {
         (HEADER_LEN + self.raw().len()) as u64

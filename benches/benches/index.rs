@@ -76,7 +76,7 @@ fn rank(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0u64;
             for &s in positions.iter() {
-                sum = sum.wrapping_add(surakarta_index::canonical_form(black_box(s)).0.us.0);
+                sum = sum.wrapping_add(surakarta_index::canonical_form(black_box(s)).0.us.bits());
             }
             sum
         })
@@ -90,7 +90,7 @@ fn rank(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0u64;
             for &i in plain_indices.iter() {
-                sum = sum.wrapping_add(plain.unrank(black_box(i)).unwrap().us.0);
+                sum = sum.wrapping_add(plain.unrank(black_box(i)).unwrap().us.bits());
             }
             sum
         })
@@ -99,7 +99,7 @@ fn rank(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0u64;
             for &i in symmetric_indices.iter() {
-                sum = sum.wrapping_add(symmetric.unrank(black_box(i)).map_or(0, |s| s.us.0));
+                sum = sum.wrapping_add(symmetric.unrank(black_box(i)).map_or(0, |s| s.us.bits()));
             }
             sum
         })
@@ -115,7 +115,9 @@ fn rank(c: &mut Criterion) {
                 .positions_from(plain.size() / 2)
                 .unwrap()
                 .take(RUN as usize)
-                .fold(0u64, |acc, s| acc.wrapping_add(s.us.0 ^ s.them.0 >> 1))
+                .fold(0u64, |acc, s| {
+                    acc.wrapping_add(s.us.bits() ^ s.them.bits() >> 1)
+                })
         })
     });
     group.bench_function("symmetric/enumerate", |b| {
@@ -125,7 +127,7 @@ fn rank(c: &mut Criterion) {
                 .unwrap()
                 .take(RUN as usize)
                 .fold(0u64, |acc, (i, s)| {
-                    acc.wrapping_add(i ^ s.us.0 ^ s.them.0 >> 1)
+                    acc.wrapping_add(i ^ s.us.bits() ^ s.them.bits() >> 1)
                 })
         })
     });

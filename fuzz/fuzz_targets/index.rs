@@ -44,7 +44,7 @@ fn word(data: &[u8], at: usize) -> u64 {
 }
 
 fn expected_rank_error(sides: Sides, material: Material) -> Option<IndexError> {
-    let (us, them) = (sides.us.0, sides.them.0);
+    let (us, them) = (sides.us.bits(), sides.them.bits());
     if (us | them) >> 36 != 0 {
         Some(IndexError::OffBoard)
     } else if us & them != 0 {
@@ -105,13 +105,23 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let index = word(data, 2);
-    let raw = Sides::new(Bitboard(word(data, 10)), Bitboard(word(data, 18)));
-    // Also a position that fits the board: clear off-board and shared bits.
-    let us = raw.us.0 & Bitboard::FULL.0;
-    let fitted = Sides::new(Bitboard(us), Bitboard(raw.them.0 & Bitboard::FULL.0 & !us));
+    let raw = Sides::new(
+        Bitboard::from_bits_truncate(word(data, 10)),
+        Bitboard::from_bits_truncate(word(data, 18)),
+    );
+    // Also a position that fits the board: clear shared bits.
+    let us = raw.us.bits();
+    let fitted = Sides::new(
+        Bitboard::from_bits_truncate(us),
+        Bitboard::from_bits_truncate(raw.them.bits() & !us),
+    );
 
     let plain = PlainIndexer::new(material);
-    let small_index = if plain.size() > 0 { index % (plain.size() + 2) } else { index };
+    let small_index = if plain.size() > 0 {
+        index % (plain.size() + 2)
+    } else {
+        index
+    };
     for i in [index, small_index] {
         check(&plain, false, i, raw);
         check(&plain, false, i, fitted);
@@ -124,7 +134,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 
-    for m in [Some(material), Material::of(fitted).ok()].into_iter().flatten() {
+    for m in [Some(material), Material::of(fitted).ok()]
+        .into_iter()
+        .flatten()
+    {
         if m.pieces() <= SYMMETRIC_MAX {
             let indexer = symmetric(m);
             let i = index % (indexer.size() + 2);

@@ -30,7 +30,7 @@ const MAX_PLIES: usize = 512;
 fn bitboard(bytes: &[u8]) -> Bitboard {
     let mut word = [0u8; 8];
     word[..6].copy_from_slice(bytes);
-    Bitboard(u64::from_le_bytes(word) & Bitboard::FULL.0)
+    Bitboard::from_bits_truncate(u64::from_le_bytes(word))
 }
 
 /// The start position and the move bytes, or `None` for an invalid position.
@@ -125,7 +125,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(prev.play(m), Ok(pos), "{prev:?}: play {m}");
         assert_eq!(pos.turn(), !prev.turn(), "{prev:?}: {m}");
         let (us, them) = (prev.turn(), !prev.turn());
-        let count = |p: &Position, c: Color| p.pieces(c).count();
+        let count = |p: &Position, c: Color| p.pieces(c).len();
         assert_eq!(
             count(&pos, us),
             count(&prev, us),

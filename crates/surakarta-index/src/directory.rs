@@ -360,7 +360,11 @@ mod tests {
         for _ in 0..1000 {
             assert_eq!(Portable.narrow(Portable.widen(b)), b);
             for (sym, image) in Symmetry::ALL.into_iter().zip(orbit(b)) {
-                assert_eq!(sym.bitboard(Bitboard(b)).0, image, "{sym}");
+                assert_eq!(
+                    sym.bitboard(Bitboard::from_bits_truncate(b)).bits(),
+                    image,
+                    "{sym}"
+                );
             }
             b = b.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) & ((1 << 36) - 1);
         }

@@ -32,7 +32,7 @@ impl Material {
 
     /// The class of the given sides.
     pub fn of(sides: Sides) -> Result<Material, IndexError> {
-        Material::new(sides.us.count(), sides.them.count())
+        Material::new(sides.us.len(), sides.them.len())
     }
 
     /// Pieces of the side to move.
@@ -147,7 +147,7 @@ impl Sides {
     /// given material.
     #[inline]
     pub(crate) fn check(self, material: Material) -> Result<(), IndexError> {
-        let (us, them) = (self.us.0, self.them.0);
+        let (us, them) = (self.us.bits(), self.them.bits());
         if (us | them) >> 36 != 0 {
             return Err(IndexError::OffBoard);
         }

@@ -70,8 +70,8 @@ impl PlainIndexer {
 
     #[inline(always)]
     fn rank_with<B: BitCompress>(&self, bits: B, sides: Sides) -> u64 {
-        let occupied = sides.us.0 | sides.them.0;
-        let (occupied_rank, pattern) = colex_rank_and_pext(bits, occupied, sides.us.0);
+        let occupied = sides.us.bits() | sides.them.bits();
+        let (occupied_rank, pattern) = colex_rank_and_pext(bits, occupied, sides.us.bits());
         occupied_rank * self.patterns + pattern_rank(pattern, self.material.pieces())
     }
 
@@ -93,10 +93,10 @@ impl PlainIndexer {
             });
         }
         let Sides { us, them } = self.unrank_unchecked(start);
-        let occupied = us.0 | them.0;
+        let occupied = us.bits() | them.bits();
         debug_assert_eq!(occupied.count_ones(), n);
         Ok(PlainPositions {
-            us: us.0,
+            us: us.bits(),
             occupied,
             last_us: highest_bits(occupied, a),
             a,
@@ -129,7 +129,10 @@ impl PlainIndexer {
             Some(bmi2) => bmi2.pdep(pattern, occupied),
             None => Portable.pdep(pattern, occupied),
         };
-        Sides::new(Bitboard(us), Bitboard(occupied ^ us))
+        Sides::new(
+            Bitboard::from_bits_truncate(us),
+            Bitboard::from_bits_truncate(occupied ^ us),
+        )
     }
 }
 
@@ -188,7 +191,10 @@ impl Iterator for PlainPositions {
             return None;
         }
         self.remaining -= 1;
-        let current = Sides::new(Bitboard(self.us), Bitboard(self.occupied ^ self.us));
+        let current = Sides::new(
+            Bitboard::from_bits_truncate(self.us),
+            Bitboard::from_bits_truncate(self.occupied ^ self.us),
+        );
         if self.remaining > 0 {
             if self.us != self.last_us {
                 self.us = next_subset_within(self.us, self.occupied);

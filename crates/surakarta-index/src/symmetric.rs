@@ -29,10 +29,13 @@ use surakarta::{Bitboard, Symmetry};
 /// position onto it (`sides.transformed(symmetry) == representative`).
 #[inline]
 pub fn canonical_form(sides: Sides) -> (Sides, Symmetry) {
-    let occupied = sides.us.0 | sides.them.0;
-    let (canonical, symmetry) = canonical_occupancy(Portable, occupied, sides.us.0);
-    let us = symmetry.bitboard(sides.us).0;
-    let form = Sides::new(Bitboard(us), Bitboard(Portable.narrow(canonical) ^ us));
+    let occupied = sides.us.bits() | sides.them.bits();
+    let (canonical, symmetry) = canonical_occupancy(Portable, occupied, sides.us.bits());
+    let us = symmetry.bitboard(sides.us).bits();
+    let form = Sides::new(
+        Bitboard::from_bits_truncate(us),
+        Bitboard::from_bits_truncate(Portable.narrow(canonical) ^ us),
+    );
     (form, symmetry)
 }
 
@@ -72,7 +75,7 @@ fn resolve_ties(wide: u64, us: u64) -> Symmetry {
     let mut best = (u64::MAX, Symmetry::IDENTITY);
     for sym in Symmetry::ALL {
         if images[sym.index()] == least {
-            best = best.min((sym.bitboard(Bitboard(us)).0, sym));
+            best = best.min((sym.bitboard(Bitboard::from_bits_truncate(us)).bits(), sym));
         }
     }
     best.1
@@ -99,7 +102,7 @@ fn stabilizer(occupied: u64) -> ([Symmetry; 7], usize) {
 fn is_least_pattern(us: u64, stabilizer: &[Symmetry]) -> bool {
     stabilizer
         .iter()
-        .all(|sym| sym.bitboard(Bitboard(us)).0 >= us)
+        .all(|sym| sym.bitboard(Bitboard::from_bits_truncate(us)).bits() >= us)
 }
 
 /// The symmetric index of one material class; see the [module](self) docs.
@@ -191,12 +194,12 @@ impl SymmetricIndexer {
 
     #[inline(always)]
     fn rank_with<B: BitCompress>(&self, bits: B, sides: Sides) -> Ranked {
-        let occupied = sides.us.0 | sides.them.0;
-        let (canonical, symmetry) = canonical_occupancy(bits, occupied, sides.us.0);
+        let occupied = sides.us.bits() | sides.them.bits();
+        let (canonical, symmetry) = canonical_occupancy(bits, occupied, sides.us.bits());
         // The directory lookup waits on the colex rank: take it from the
         // wide layout directly.
         let colex = wide_colex_rank(canonical, self.ranks_fit_u32);
-        let us = symmetry.bitboard(sides.us).0;
+        let us = symmetry.bitboard(sides.us).bits();
         let pattern = bits.pext(us, bits.narrow(canonical));
         let set = self.directory.rank(colex);
         Ranked {
@@ -289,7 +292,10 @@ impl Indexer for SymmetricIndexer {
                 material: self.material,
             });
         }
-        Ok(Sides::new(Bitboard(us), Bitboard(occupied ^ us)))
+        Ok(Sides::new(
+            Bitboard::from_bits_truncate(us),
+            Bitboard::from_bits_truncate(occupied ^ us),
+        ))
     }
 }
 
@@ -342,7 +348,13 @@ impl Iterator for SymmetricPositions<'_> {
                 });
             }
             if used {
-                return Some((index, Sides::new(Bitboard(us), Bitboard(occupied ^ us))));
+                return Some((
+                    index,
+                    Sides::new(
+                        Bitboard::from_bits_truncate(us),
+                        Bitboard::from_bits_truncate(occupied ^ us),
+                    ),
+                ));
             }
         }
     }
@@ -361,7 +373,7 @@ mod tests {
         Symmetry::ALL
             .into_iter()
             .map(|g| {
-                let image = |b| g.bitboard(Bitboard(b)).0;
+                let image = |b| g.bitboard(Bitboard::from_bits_truncate(b)).bits();
                 (image(occupied), image(us), g)
             })
             .min()
@@ -376,8 +388,14 @@ mod tests {
             let (wide, sym) = canonical_occupancy(bmi2, occupied, us);
             assert_eq!((bmi2.narrow(wide), sym), (canonical, symmetry));
         }
-        let sides = Sides::new(Bitboard(us), Bitboard(occupied ^ us));
-        let expected = Sides::new(Bitboard(us_image), Bitboard(canonical ^ us_image));
+        let sides = Sides::new(
+            Bitboard::from_bits_truncate(us),
+            Bitboard::from_bits_truncate(occupied ^ us),
+        );
+        let expected = Sides::new(
+            Bitboard::from_bits_truncate(us_image),
+            Bitboard::from_bits_truncate(canonical ^ us_image),
+        );
         assert_eq!(canonical_form(sides), (expected, symmetry));
     }
 
@@ -415,7 +433,7 @@ mod tests {
             let g = Symmetry::ALL[g];
             let mut occupied = points.iter().fold(0u64, |b, &p| b | 1 << p);
             for _ in 0..4 {
-                occupied |= g.bitboard(Bitboard(occupied)).0;
+                occupied |= g.bitboard(Bitboard::from_bits_truncate(occupied)).bits();
             }
             check(occupied, occupied & us);
         }

@@ -20,8 +20,8 @@ fn choose(n: u64, k: u64) -> u64 {
 
 /// The paper's index written as plainly as possible: a loop over the points.
 fn reference_rank(sides: Sides) -> u64 {
-    let a = sides.us.count() as u64;
-    let n = a + sides.them.count() as u64;
+    let a = sides.us.len() as u64;
+    let n = a + sides.them.len() as u64;
     let (mut occupied_rank, mut pattern_rank) = (0, 0);
     let (mut seen, mut seen_us) = (0, 0);
     for sq in Square::ALL {
@@ -170,7 +170,10 @@ fn bad_arguments_are_errors() {
             Err(IndexError::Overlap)
         ));
         assert!(matches!(
-            indexer.rank(Sides::new(Bitboard(1 << 40 | 1), sq("c3"))),
+            indexer.rank(Sides::new(
+                Bitboard::from_bits_truncate(1 << 40 | 1),
+                sq("c3")
+            )),
             Err(IndexError::OffBoard)
         ));
     }
@@ -215,7 +218,7 @@ impl ReferenceSymmetric {
         while set >> 36 == 0 {
             let least = Symmetry::ALL
                 .into_iter()
-                .map(|g| g.bitboard(Bitboard(set)).0)
+                .map(|g| g.bitboard(Bitboard::from_bits_truncate(set)).bits())
                 .min();
             if least == Some(set) {
                 canonical.push(set);
@@ -234,7 +237,13 @@ impl ReferenceSymmetric {
     fn rank(&self, sides: Sides) -> (u64, Symmetry) {
         let (occupied, us, symmetry) = Symmetry::ALL
             .into_iter()
-            .map(|g| (g.bitboard(sides.occupied()).0, g.bitboard(sides.us).0, g))
+            .map(|g| {
+                (
+                    g.bitboard(sides.occupied()).bits(),
+                    g.bitboard(sides.us).bits(),
+                    g,
+                )
+            })
             .min()
             .unwrap();
         let set = self.canonical.binary_search(&occupied).unwrap() as u64;
@@ -250,7 +259,7 @@ impl ReferenceSymmetric {
             seen += 1;
         }
         (
-            set * choose(n, sides.us.count() as u64) + pattern_rank,
+            set * choose(n, sides.us.len() as u64) + pattern_rank,
             symmetry,
         )
     }

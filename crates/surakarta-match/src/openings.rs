@@ -157,8 +157,8 @@ mod tests {
                     Color::White
                 }
             );
-            let black = b.pieces(Color::Black).count();
-            let white = b.pieces(Color::White).count();
+            let black = b.pieces(Color::Black).len();
+            let white = b.pieces(Color::White).len();
             assert_eq!(black + white, 10);
             assert!(black.abs_diff(white) <= 4, "{b}");
             assert!(b.outcome().is_none());

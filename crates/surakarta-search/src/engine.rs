@@ -245,7 +245,7 @@ impl Engine {
         // that converts fastest (or loses slowest); in a draw, search only
         // among the moves that keep it.
         let mut root_moves = None;
-        if root.occupied().count() <= shared.tb_pieces {
+        if root.occupied().len() <= shared.tb_pieces {
             if let Some(tb) = tablebase {
                 match tb.move_values(&root) {
                     Ok(values) => {

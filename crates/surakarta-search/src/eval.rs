@@ -241,13 +241,17 @@ fn side_features(
     hanging: bool,
     captures: Option<usize>,
 ) -> SideFeatures {
-    let points = own.map(|sq| values[PointClass::of(sq).index()]).sum();
+    let points = own
+        .iter()
+        .map(|sq| values[PointClass::of(sq).index()])
+        .sum();
     let attacked = if hanging {
         capture_targets(other, own)
     } else {
         Bitboard::EMPTY
     };
     let hanging = attacked
+        .iter()
         .filter(|&sq| {
             // Could `own` take back an enemy piece arriving on `sq`?
             let after = own.without(sq);
@@ -255,7 +259,7 @@ fn side_features(
         })
         .count() as i32;
     SideFeatures {
-        material: own.count() as i32,
+        material: own.len() as i32,
         mobility: count_steps(own, other) as i32,
         attack: captures.unwrap_or_else(|| capture_moves(own, other).len()) as i32,
         points,

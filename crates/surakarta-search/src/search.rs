@@ -165,7 +165,7 @@ impl Shared<'_> {
         if self.rules.repetitions.is_none() && self.rules.no_capture_plies.is_none() {
             return Score::DRAW.0;
         }
-        let (us, them) = (position.us().count(), position.them().count());
+        let (us, them) = (position.us().len(), position.them().len());
         match us.cmp(&them) {
             core::cmp::Ordering::Greater => Score::win_at(ply).0,
             core::cmp::Ordering::Less => Score::loss_at(ply).0,
@@ -185,7 +185,7 @@ impl Shared<'_> {
     /// their answer holds under the rules.
     fn probe(&self, position: &Position, ply: usize) -> Option<i32> {
         let tablebase = self.tablebase?;
-        if position.occupied().count() > self.tb_pieces {
+        if position.occupied().len() > self.tb_pieces {
             return None;
         }
         let value = match tablebase.probe_position(position) {

@@ -57,13 +57,13 @@ fn main() {
             ),
             (
                 "threats",
-                Box::new(|s: Sides| capture_targets(s.them, s.us).count().min(3) as u64),
+                Box::new(|s: Sides| capture_targets(s.them, s.us).len().min(3) as u64),
             ),
             (
                 "caps+thr",
                 Box::new(|s: Sides| {
                     capture_moves(s.us, s.them).len().min(3) as u64 * 4
-                        + capture_targets(s.them, s.us).count().min(3) as u64
+                        + capture_targets(s.them, s.us).len().min(3) as u64
                 }),
             ),
             ("safe", Box::new(|s: Sides| safe(s, 3))),
@@ -78,7 +78,7 @@ fn main() {
                 Box::new(|s: Sides| {
                     safe(s, 3) * 16
                         + capture_moves(s.us, s.them).len().min(3) as u64 * 4
-                        + capture_targets(s.them, s.us).count().min(3) as u64
+                        + capture_targets(s.them, s.us).len().min(3) as u64
                 }),
             ),
         ];

@@ -34,7 +34,7 @@ fn main() {
         let verdict = game
             .positions()
             .iter()
-            .find(|p| p.occupied().count() <= covered && !p.us().is_empty())
+            .find(|p| p.occupied().len() <= covered && !p.us().is_empty())
             .map_or("never covered", |p| {
                 match tables.probe_position(p).expect("probe") {
                     Value::Draw => "table: draw",

@@ -39,8 +39,8 @@ impl ProbeCache {
 
     #[inline]
     fn slot(&self, sides: Sides) -> &[AtomicU64; 2] {
-        let h = (sides.us.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ sides.them.0.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+        let h = (sides.us.bits().wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ sides.them.bits().wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
             >> (64 - BITS);
         &self.entries[h as usize]
     }
@@ -51,8 +51,9 @@ impl ProbeCache {
         let [a, b] = self.slot(sides);
         let first = a.load(Ordering::Relaxed);
         let second = b.load(Ordering::Relaxed);
-        let hit =
-            first & FILLED != 0 && first & PIECES == sides.us.0 && (second ^ first) == sides.them.0;
+        let hit = first & FILLED != 0
+            && first & PIECES == sides.us.bits()
+            && (second ^ first) == sides.them.bits();
         hit.then(|| Value::from_table_byte((first >> 40) as u8))
     }
 
@@ -63,9 +64,9 @@ impl ProbeCache {
             return;
         };
         let [a, b] = self.slot(sides);
-        let first = FILLED | u64::from(byte) << 40 | (sides.us.0 & PIECES);
+        let first = FILLED | u64::from(byte) << 40 | (sides.us.bits() & PIECES);
         a.store(first, Ordering::Relaxed);
-        b.store(sides.them.0 ^ first, Ordering::Relaxed);
+        b.store(sides.them.bits() ^ first, Ordering::Relaxed);
     }
 }
 
@@ -77,8 +78,14 @@ mod tests {
     #[test]
     fn remembers_and_tells_positions_apart() {
         let cache = ProbeCache::new();
-        let a = Sides::new(Bitboard(0b1011), Bitboard(0b1_0000_0000));
-        let b = Sides::new(Bitboard(0b1_0000_0000), Bitboard(0b1011));
+        let a = Sides::new(
+            Bitboard::from_bits_truncate(0b1011),
+            Bitboard::from_bits_truncate(0b1_0000_0000),
+        );
+        let b = Sides::new(
+            Bitboard::from_bits_truncate(0b1_0000_0000),
+            Bitboard::from_bits_truncate(0b1011),
+        );
         assert_eq!(cache.get(a), None);
         cache.put(a, Value::Win(5));
         assert_eq!(cache.get(a), Some(Value::Win(5)));

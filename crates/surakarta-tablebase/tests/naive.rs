@@ -84,7 +84,12 @@ fn mover_value(next: (u64, u64), capture: bool, known: &Map) -> Option<Value> {
 
 /// The value at level `k` from the values of lower levels, if it is `k`.
 fn at_level(p: (u64, u64), k: u32, known: &Map) -> Option<Value> {
-    let pos = Position::from_sides(Bitboard(p.0), Bitboard(p.1), Color::White).unwrap();
+    let pos = Position::from_sides(
+        Bitboard::from_bits_truncate(p.0),
+        Bitboard::from_bits_truncate(p.1),
+        Color::White,
+    )
+    .unwrap();
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return (k == 0).then_some(Value::Loss(0));
@@ -93,7 +98,7 @@ fn at_level(p: (u64, u64), k: u32, known: &Map) -> Option<Value> {
     let mut longest = 0;
     for &m in moves.iter() {
         let next = pos.after(m);
-        let next = (next.us().0, next.them().0);
+        let next = (next.us().bits(), next.them().bits());
         match mover_value(next, m.is_capture(), known) {
             Some(Value::Win(d)) if d == k => return Some(Value::Win(k)),
             Some(Value::Loss(d)) => longest = longest.max(d),
@@ -140,7 +145,10 @@ fn generator_agrees_with_naive_solver_up_to_four_pieces() {
             .par_iter()
             .filter_map(|(&(us, them), &expected)| {
                 let got = tablebase
-                    .probe(Sides::new(Bitboard(us), Bitboard(them)))
+                    .probe(Sides::new(
+                        Bitboard::from_bits_truncate(us),
+                        Bitboard::from_bits_truncate(them),
+                    ))
                     .unwrap();
                 (got != expected).then_some((us, them, expected, got))
             })

@@ -5,9 +5,24 @@ use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
 /// A set of points: bit `i` stands for the point with index `i`. Bits 36..64
-/// are always zero.
+/// are always zero (the field is private, and every constructor keeps it
+/// so).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Bitboard, Square};
+///
+/// let set = Bitboard::from_square(Square::A1) | Bitboard::from_square(Square::C3);
+/// assert_eq!(set.len(), 2);
+/// assert!(set.contains(Square::C3));
+/// let squares: Vec<Square> = set.into_iter().collect();
+/// assert_eq!(squares, [Square::A1, Square::C3]);
+/// assert_eq!(Bitboard::new(1 << 40), None); // off the board
+/// assert_eq!(Bitboard::from_bits_truncate(1 << 40 | 1).len(), 1);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Bitboard(pub u64);
+pub struct Bitboard(u64);
 
 impl Bitboard {
     /// The empty set.
@@ -33,12 +48,33 @@ impl Bitboard {
 
     /// The set of the given raw bits, or `None` if a bit above 35 is set.
     #[inline]
+    #[must_use]
     pub const fn new(bits: u64) -> Option<Bitboard> {
         if bits & !Bitboard::FULL.0 == 0 {
             Some(Bitboard(bits))
         } else {
             None
         }
+    }
+
+    /// The set of the given raw bits with the bits above 35 dropped.
+    #[inline]
+    #[must_use]
+    pub const fn from_bits_truncate(bits: u64) -> Bitboard {
+        Bitboard(bits & Bitboard::FULL.0)
+    }
+
+    /// The raw bits: bit `i` for the point with index `i`, none above 35.
+    #[inline]
+    #[must_use]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// Iterates over the points of the set, lowest index first.
+    #[inline]
+    pub const fn iter(self) -> Squares {
+        Squares(self.0)
     }
 
     /// Whether `sq` is in the set.
@@ -49,7 +85,8 @@ impl Bitboard {
 
     /// Number of points in the set.
     #[inline]
-    pub const fn count(self) -> u32 {
+    #[must_use]
+    pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
@@ -130,25 +167,43 @@ impl Bitboard {
 }
 
 /// Iterator over the points of a [`Bitboard`], lowest first.
-impl Iterator for Bitboard {
+/// Iterator over the points of a [`Bitboard`], lowest index first; see
+/// [`Bitboard::iter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Squares(u64);
+
+impl Iterator for Squares {
     type Item = Square;
 
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        let sq = self.first()?;
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = Square::new(self.0.trailing_zeros() as u8);
         self.0 &= self.0 - 1;
-        Some(sq)
+        sq
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.count() as usize;
+        let n = self.0.count_ones() as usize;
         (n, Some(n))
     }
 }
 
-impl ExactSizeIterator for Bitboard {}
-impl core::iter::FusedIterator for Bitboard {}
+impl ExactSizeIterator for Squares {}
+impl core::iter::FusedIterator for Squares {}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+
+    #[inline]
+    fn into_iter(self) -> Squares {
+        Squares(self.0)
+    }
+}
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
@@ -259,8 +314,8 @@ mod tests {
             .collect();
         assert_eq!(file_a, Bitboard::FILE_A);
         assert_eq!(file_f, Bitboard::FILE_F);
-        assert_eq!(Bitboard::FULL.count(), 36);
-        assert_eq!(Bitboard::CORNERS.count(), 4);
+        assert_eq!(Bitboard::FULL.len(), 36);
+        assert_eq!(Bitboard::CORNERS.len(), 4);
         assert!(Bitboard::CORNERS.into_iter().all(Square::is_corner));
     }
 
@@ -283,7 +338,7 @@ mod tests {
     fn subsets_are_all_distinct_subsets() {
         let set = Bitboard(0b1011_0000_0100_0001);
         let subs: Vec<Bitboard> = set.subsets().collect();
-        assert_eq!(subs.len(), 1 << set.count());
+        assert_eq!(subs.len(), 1 << set.len());
         let mut sorted = subs.clone();
         sorted.sort();
         sorted.dedup();
@@ -295,7 +350,7 @@ mod tests {
     #[test]
     fn iteration_lowest_first() {
         let b = Bitboard(1 << 3 | 1 << 17 | 1 << 35);
-        let v: Vec<usize> = b.map(|s| s.index()).collect();
+        let v: Vec<usize> = b.iter().map(|s| s.index()).collect();
         assert_eq!(v, [3, 17, 35]);
         assert_eq!(b.len(), 3);
     }

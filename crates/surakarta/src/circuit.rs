@@ -105,7 +105,7 @@ pub(crate) const PATH_LOOKUP: [[u64; 64]; 6] = {
 /// `32 + i` likewise for the large circuit.
 #[inline]
 pub(crate) fn path_words(occupied: Bitboard) -> u64 {
-    let b = occupied.0;
+    let b = occupied.bits();
     PATH_LOOKUP[0][(b & 63) as usize]
         | PATH_LOOKUP[1][(b >> 6 & 63) as usize]
         | PATH_LOOKUP[2][(b >> 12 & 63) as usize]
@@ -241,12 +241,20 @@ mod tests {
 
     #[test]
     fn crossings_and_coverage() {
-        let small: Vec<String> = Circuit::Small.crossings().map(|s| s.to_string()).collect();
-        let large: Vec<String> = Circuit::Large.crossings().map(|s| s.to_string()).collect();
+        let small: Vec<String> = Circuit::Small
+            .crossings()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let large: Vec<String> = Circuit::Large
+            .crossings()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(small, ["b2", "e2", "b5", "e5"]);
         assert_eq!(large, ["c3", "d3", "c4", "d4"]);
-        assert_eq!(Circuit::Small.squares().count(), 20);
-        assert_eq!(Circuit::Large.squares().count(), 20);
+        assert_eq!(Circuit::Small.squares().len(), 20);
+        assert_eq!(Circuit::Large.squares().len(), 20);
         let on_some = Circuit::Small.squares() | Circuit::Large.squares();
         assert_eq!(
             on_some,
@@ -294,7 +302,7 @@ mod tests {
 
     #[test]
     fn path_words_match_definition() {
-        let occ = Bitboard(0x9_5a3c_71e4);
+        let occ = Bitboard::from_bits_truncate(0x9_5a3c_71e4);
         let words = path_words(occ);
         for c in Circuit::ALL {
             for i in 0..PATH_LEN {

@@ -66,3 +66,38 @@ impl fmt::Display for Color {
         f.write_str(self.name())
     }
 }
+
+/// Error returned when a side cannot be parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("invalid side: expected b, w, black or white")]
+pub struct ParseColorError;
+
+impl core::str::FromStr for Color {
+    type Err = ParseColorError;
+
+    /// Parses the notation letter (`b`, `w`) or the name (`black`,
+    /// `white`), as [`Color::char`] and [`Color::name`] write them.
+    fn from_str(s: &str) -> Result<Color, ParseColorError> {
+        match s {
+            "b" | "black" => Ok(Color::Black),
+            "w" | "white" => Ok(Color::White),
+            _ => Err(ParseColorError),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_letters_parse() {
+        for c in Color::ALL {
+            assert_eq!(c.to_string().parse::<Color>(), Ok(c));
+            assert_eq!(c.char().to_string().parse::<Color>(), Ok(c));
+        }
+        for bad in ["", "B", "Black", "x", "bw"] {
+            assert_eq!(bad.parse::<Color>(), Err(ParseColorError), "{bad:?}");
+        }
+    }
+}

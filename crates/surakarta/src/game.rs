@@ -153,8 +153,8 @@ pub(crate) fn outcome_under(
     }
     let adjudicate = |termination| {
         Rules::adjudicate(
-            pos.pieces(Color::Black).count(),
-            pos.pieces(Color::White).count(),
+            pos.pieces(Color::Black).len(),
+            pos.pieces(Color::White).len(),
             termination,
         )
     };

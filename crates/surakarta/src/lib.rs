@@ -20,9 +20,9 @@ mod square;
 mod symmetry;
 pub mod zobrist;
 
-pub use bitboard::{Bitboard, Subsets};
+pub use bitboard::{Bitboard, Squares, Subsets};
 pub use circuit::{Circuit, PATH_LEN};
-pub use color::Color;
+pub use color::{Color, ParseColorError};
 pub use game::{Game, GameError};
 pub use movegen::{
     capture_moves, capture_targets, count_safe_steps, count_steps, has_capture, step_targets,
@@ -36,7 +36,7 @@ pub use position::{
 pub use record::{GameRecord, GameResult, ParseGameResultError, RecordError, RecordErrorKind};
 pub use rules::{Outcome, ParseRulesError, Rules, Termination};
 pub use setup::Setup;
-pub use square::{File, ParseSquareError, Rank, Square};
+pub use square::{File, ParseCoordinateError, ParseSquareError, Rank, Square};
 pub use symmetry::Symmetry;
 
 /// The workspace README's examples, run as doctests.

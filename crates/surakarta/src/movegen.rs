@@ -23,7 +23,7 @@ const STEPS: [Bitboard; 36] = {
     let mut table = [Bitboard::EMPTY; 36];
     let mut s = 0;
     while s < 36 {
-        table[s] = Bitboard(1 << s).neighbours();
+        table[s] = Bitboard::from_bits_truncate(1 << s).neighbours();
         s += 1;
     }
     table
@@ -423,10 +423,10 @@ pub(crate) fn generate(us: Bitboard, them: Bitboard, list: &mut MoveList) {
 /// whole-board shifts (for evaluation: mobility).
 #[inline]
 pub fn count_steps(us: Bitboard, them: Bitboard) -> u32 {
-    let empty = (!(us | them)).0;
-    let b = us.0;
-    let not_f = b & !Bitboard::FILE_F.0; // may step east
-    let not_a = b & !Bitboard::FILE_A.0; // may step west
+    let empty = (!(us | them)).bits();
+    let b = us.bits();
+    let not_f = b & !Bitboard::FILE_F.bits(); // may step east
+    let not_a = b & !Bitboard::FILE_A.bits(); // may step west
     ((b << 6) & empty).count_ones()
         + ((b >> 6) & empty).count_ones()
         + ((not_f << 1) & empty).count_ones()
@@ -504,8 +504,8 @@ mod tests {
         let mut with_captures = 0;
         for _ in 0..20_000 {
             let (a, b) = (random(), random());
-            let us = Bitboard(a & b & Bitboard::FULL.0);
-            let them = Bitboard(!a & b & random() & Bitboard::FULL.0);
+            let us = Bitboard::from_bits_truncate(a & b & Bitboard::FULL.bits());
+            let them = Bitboard::from_bits_truncate(!a & b & random() & Bitboard::FULL.bits());
             let Ok(p) = crate::Position::from_sides(us, them, crate::Color::White) else {
                 continue;
             };

@@ -117,17 +117,17 @@ impl Position {
     /// 12 pieces a side, the side not to move has a piece, move number ≥ 1.
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
         for bb in [setup.black, setup.white] {
-            if Bitboard::new(bb.0).is_none() {
-                return Err(PositionError::OffBoard(bb.0));
+            if Bitboard::new(bb.bits()).is_none() {
+                return Err(PositionError::OffBoard(bb.bits()));
             }
         }
         let overlap = setup.black & setup.white;
         if overlap.any() {
-            let names: Vec<String> = overlap.map(|s| s.to_string()).collect();
+            let names: Vec<String> = overlap.iter().map(|s| s.to_string()).collect();
             return Err(PositionError::Overlap(names.join(", ")));
         }
         for color in Color::ALL {
-            let count = setup.pieces(color).count();
+            let count = setup.pieces(color).len();
             if count > MAX_PIECES_PER_SIDE {
                 return Err(PositionError::TooManyPieces { color, count });
             }
@@ -202,7 +202,7 @@ impl Position {
     /// All pieces.
     #[inline]
     pub const fn occupied(&self) -> Bitboard {
-        Bitboard(self.pieces[0].0 | self.pieces[1].0)
+        Bitboard::from_bits_truncate(self.pieces[0].bits() | self.pieces[1].bits())
     }
 
     /// The colour of the piece on `sq`, if any.

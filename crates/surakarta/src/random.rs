@@ -150,8 +150,8 @@ mod tests {
         let mut rng = SplitMix::new(3);
         for (b, w) in [(3, 7), (7, 3), (12, 12), (0, 1), (5, 5)] {
             let p = random_position(&mut rng, b, w, Color::Black).unwrap();
-            assert_eq!(p.pieces(Color::Black).count(), b);
-            assert_eq!(p.pieces(Color::White).count(), w);
+            assert_eq!(p.pieces(Color::Black).len(), b);
+            assert_eq!(p.pieces(Color::White).len(), w);
             assert_eq!(p.turn(), Color::Black);
         }
         assert!(random_position(&mut rng, 13, 1, Color::Black).is_err());

@@ -532,8 +532,8 @@ impl Replay {
 
     fn key(pos: &Position) -> (u64, u64, Color) {
         (
-            pos.pieces(Color::Black).0,
-            pos.pieces(Color::White).0,
+            pos.pieces(Color::Black).bits(),
+            pos.pieces(Color::White).bits(),
             pos.turn(),
         )
     }

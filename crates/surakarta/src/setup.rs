@@ -27,8 +27,8 @@ impl Setup {
     /// The start position: Black on ranks 1–2, White on ranks 5–6, Black to move.
     pub const fn start() -> Setup {
         Setup {
-            black: Bitboard(0xfff),
-            white: Bitboard(0xfff << 24),
+            black: Bitboard::from_bits_truncate(0xfff),
+            white: Bitboard::from_bits_truncate(0xfff << 24),
             turn: Color::Black,
             halfmoves: 0,
             fullmoves: 1,

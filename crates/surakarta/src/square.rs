@@ -51,8 +51,32 @@ macro_rules! coordinate {
                 }
             }
         }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.char())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ParseCoordinateError;
+
+            #[doc = concat!("Parses one character ", $range, ".")]
+            fn from_str(s: &str) -> Result<$name, ParseCoordinateError> {
+                let mut chars = s.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => $name::from_char(c).ok_or(ParseCoordinateError),
+                    _ => Err(ParseCoordinateError),
+                }
+            }
+        }
     };
 }
+
+/// Error returned when a file (`a`–`f`) or rank (`1`–`6`) cannot be parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("invalid file or rank: expected one of a-f or 1-6")]
+pub struct ParseCoordinateError;
 
 coordinate!(
     /// A file (column) `a`–`f`.
@@ -69,6 +93,79 @@ coordinate!(
 pub struct Square(u8);
 
 impl Square {
+    /// The point `a1`.
+    pub const A1: Square = Square(0);
+    /// The point `b1`.
+    pub const B1: Square = Square(1);
+    /// The point `c1`.
+    pub const C1: Square = Square(2);
+    /// The point `d1`.
+    pub const D1: Square = Square(3);
+    /// The point `e1`.
+    pub const E1: Square = Square(4);
+    /// The point `f1`.
+    pub const F1: Square = Square(5);
+    /// The point `a2`.
+    pub const A2: Square = Square(6);
+    /// The point `b2`.
+    pub const B2: Square = Square(7);
+    /// The point `c2`.
+    pub const C2: Square = Square(8);
+    /// The point `d2`.
+    pub const D2: Square = Square(9);
+    /// The point `e2`.
+    pub const E2: Square = Square(10);
+    /// The point `f2`.
+    pub const F2: Square = Square(11);
+    /// The point `a3`.
+    pub const A3: Square = Square(12);
+    /// The point `b3`.
+    pub const B3: Square = Square(13);
+    /// The point `c3`.
+    pub const C3: Square = Square(14);
+    /// The point `d3`.
+    pub const D3: Square = Square(15);
+    /// The point `e3`.
+    pub const E3: Square = Square(16);
+    /// The point `f3`.
+    pub const F3: Square = Square(17);
+    /// The point `a4`.
+    pub const A4: Square = Square(18);
+    /// The point `b4`.
+    pub const B4: Square = Square(19);
+    /// The point `c4`.
+    pub const C4: Square = Square(20);
+    /// The point `d4`.
+    pub const D4: Square = Square(21);
+    /// The point `e4`.
+    pub const E4: Square = Square(22);
+    /// The point `f4`.
+    pub const F4: Square = Square(23);
+    /// The point `a5`.
+    pub const A5: Square = Square(24);
+    /// The point `b5`.
+    pub const B5: Square = Square(25);
+    /// The point `c5`.
+    pub const C5: Square = Square(26);
+    /// The point `d5`.
+    pub const D5: Square = Square(27);
+    /// The point `e5`.
+    pub const E5: Square = Square(28);
+    /// The point `f5`.
+    pub const F5: Square = Square(29);
+    /// The point `a6`.
+    pub const A6: Square = Square(30);
+    /// The point `b6`.
+    pub const B6: Square = Square(31);
+    /// The point `c6`.
+    pub const C6: Square = Square(32);
+    /// The point `d6`.
+    pub const D6: Square = Square(33);
+    /// The point `e6`.
+    pub const E6: Square = Square(34);
+    /// The point `f6`.
+    pub const F6: Square = Square(35);
+
     /// Number of points on the board.
     pub const COUNT: usize = 36;
 

@@ -178,8 +178,8 @@ impl Symmetry {
     #[inline]
     pub fn bitboard(self, bb: Bitboard) -> Bitboard {
         let t = &RANK_MAP[self.0 as usize];
-        let b = bb.0;
-        Bitboard(
+        let b = bb.bits();
+        Bitboard::from_bits_truncate(
             t[0][(b & 63) as usize]
                 | t[1][(b >> 6 & 63) as usize]
                 | t[2][(b >> 12 & 63) as usize]
@@ -300,9 +300,9 @@ mod tests {
 
     #[test]
     fn bitboard_map_matches_square_map() {
-        let bb = Bitboard(0xa_5c3e_19d7);
+        let bb = Bitboard::from_bits_truncate(0xa_5c3e_19d7);
         for sym in Symmetry::ALL {
-            let expected: Bitboard = bb.map(|s| sym.square(s)).collect();
+            let expected: Bitboard = bb.iter().map(|s| sym.square(s)).collect();
             assert_eq!(sym.bitboard(bb), expected);
         }
     }

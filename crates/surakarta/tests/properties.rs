@@ -20,8 +20,8 @@ fn arb_position() -> impl Strategy<Value = Position> {
                 for (i, c) in cells.iter().enumerate() {
                     let sq = surakarta::Square::ALL[i];
                     match c {
-                        1 if black.count() < 12 => black.insert(sq),
-                        2 if whites.count() < 12 => whites.insert(sq),
+                        1 if black.len() < 12 => black.insert(sq),
+                        2 if whites.len() < 12 => whites.insert(sq),
                         _ => {}
                     }
                 }
@@ -173,7 +173,7 @@ proptest! {
             let undo = p.play_unchecked(m);
             prop_assert_eq!(p, pos.after(m));
             prop_assert_eq!(p.turn(), !pos.turn());
-            let lost = pos.them().count() - p.pieces(!pos.turn()).count();
+            let lost = pos.them().len() - p.pieces(!pos.turn()).len();
             prop_assert_eq!(lost, u32::from(m.is_capture()));
             p.undo(m, undo);
             prop_assert_eq!(p, pos);

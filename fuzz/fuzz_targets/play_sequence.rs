@@ -12,7 +12,7 @@
 //! `is_legal` agree with it; the side to move has no moves exactly when
 //! `Position::outcome` says so; all eight symmetric images have the same
 //! moves up to the symmetry; after `play_unchecked` the incremental hash
-//! equals `compute_hash`, no piece count increases, a capture removes exactly
+//! equals `compute_zobrist`, no piece count increases, a capture removes exactly
 //! one enemy piece and a step none, and `undo` restores the exact previous
 //! position. A `Game` under `Rules::ICGA` is driven alongside: it stays in
 //! step with the position until `Game::outcome()` is `Some`, from when on its
@@ -117,8 +117,8 @@ fuzz_target!(|data: &[u8]| {
         let prev = pos;
         let undo = pos.play_unchecked(m);
         assert_eq!(
-            pos.hash(),
-            pos.compute_hash(),
+            pos.zobrist(),
+            pos.compute_zobrist(),
             "{prev:?} after {m}: stale hash"
         );
         assert_eq!(pos, prev.after(m), "{prev:?}: after {m}");
@@ -146,7 +146,7 @@ fuzz_target!(|data: &[u8]| {
         let mut back = pos;
         back.undo(m, undo);
         assert_eq!(back, prev, "{prev:?}: undo of {m}");
-        assert_eq!(back.hash(), prev.hash(), "{prev:?}: undo of {m}");
+        assert_eq!(back.zobrist(), prev.zobrist(), "{prev:?}: undo of {m}");
 
         if game_live {
             game.play(m)

@@ -14,7 +14,7 @@ pub fn sorted(moves: impl IntoIterator<Item = Move>) -> Vec<Move> {
 /// `outcome` agree with it, the hash is fresh, and all eight symmetric images
 /// have the mapped moves. Returns the sorted legal moves.
 pub fn check_position(pos: &Position) -> Vec<Move> {
-    assert_eq!(pos.hash(), pos.compute_hash(), "{pos:?}: stale hash");
+    assert_eq!(pos.zobrist(), pos.compute_zobrist(), "{pos:?}: stale hash");
     let list = pos.legal_moves();
     let fast = sorted(list.iter().copied());
     let reference = surakarta::reference::legal_moves(&pos.to_setup());
@@ -51,8 +51,8 @@ pub fn check_position(pos: &Position) -> Vec<Move> {
     for sym in Symmetry::ALL {
         let image = pos.transformed(sym);
         assert_eq!(
-            image.hash(),
-            image.compute_hash(),
+            image.zobrist(),
+            image.compute_zobrist(),
             "{pos:?} under {sym}: stale hash"
         );
         let moves = image.legal_moves();

@@ -299,7 +299,7 @@ impl Engine {
         let window = root.halfmoves() as usize;
         let positions = game.positions();
         let from = positions.len().saturating_sub(window + 1);
-        let game_hashes: Vec<u64> = positions[from..].iter().map(|p| p.hash()).collect();
+        let game_hashes: Vec<u64> = positions[from..].iter().map(|p| p.zobrist()).collect();
 
         let fallback = root_moves.as_ref().unwrap_or(&legal)[0];
         let helpers = match self.options.smp {

@@ -374,7 +374,7 @@ impl<'a> Worker<'a> {
         }
 
         let techniques = self.shared.techniques;
-        let key = position.hash();
+        let key = position.zobrist();
         let mut table_move = None;
         if techniques.transposition {
             if let Some(entry) = self.shared.tt.probe(key) {
@@ -433,7 +433,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             let child = position.after(m);
-            self.path.push(child.hash());
+            self.path.push(child.zobrist());
             let reduction = self.reduction(index, depth, m, pv_node, &killers);
             let score = if index == 0 {
                 -self.negamax(
@@ -607,7 +607,7 @@ impl<'a> Worker<'a> {
                     return;
                 }
                 let child = position.after(m);
-                worker.path.push(child.hash());
+                worker.path.push(child.zobrist());
                 let reduction = worker.reduction(first_index + i, depth, m, pv_node, &killers);
                 let mut line = Pv::new();
                 let score = worker.younger_brother(

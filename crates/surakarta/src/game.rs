@@ -88,7 +88,7 @@ impl Game {
             .step_by(2)
             .filter(|&back| {
                 let p = &self.positions[last - back];
-                p.hash() == current.hash() && p.same_placement(current)
+                p.zobrist() == current.zobrist() && p.same_placement(current)
             })
             .count() as u32
     }

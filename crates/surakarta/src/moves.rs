@@ -119,13 +119,25 @@ impl MoveList {
         }
     }
 
-    /// Appends a move; a move beyond capacity is dropped (it cannot happen for
-    /// the moves of a legal position, see [`MAX_MOVES`]).
+    /// Appends a move. The list holds [`MAX_MOVES`], more than any legal
+    /// position has; pushing beyond that is a bug in the caller: it panics
+    /// in debug builds, and the move is dropped in release builds. Use
+    /// [`MoveList::try_push`] to check.
     #[inline]
     pub fn push(&mut self, m: Move) {
+        let pushed = self.try_push(m);
+        debug_assert!(pushed.is_ok(), "MoveList::push beyond {MAX_MOVES} moves");
+    }
+
+    /// Appends a move, or gives it back if the list is full.
+    #[inline]
+    pub fn try_push(&mut self, m: Move) -> Result<(), Move> {
         if self.len < MAX_MOVES {
             self.moves[self.len] = m;
             self.len += 1;
+            Ok(())
+        } else {
+            Err(m)
         }
     }
 
@@ -253,6 +265,27 @@ mod tests {
         }
         assert_eq!(Move::from_bits(36), None);
         assert_eq!(Move::from_bits(1 << 13), None);
+    }
+
+    #[test]
+    fn try_push_reports_a_full_list() {
+        let mut list = MoveList::new();
+        let m = Move::step(Square::A1, Square::B2);
+        for _ in 0..MAX_MOVES {
+            assert_eq!(list.try_push(m), Ok(()));
+        }
+        assert_eq!(list.try_push(m), Err(m));
+        assert_eq!(list.len(), MAX_MOVES);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "beyond")]
+    fn push_beyond_capacity_panics_in_debug_builds() {
+        let mut list = MoveList::new();
+        for _ in 0..=MAX_MOVES {
+            list.push(Move::step(Square::A1, Square::B2));
+        }
     }
 
     #[test]

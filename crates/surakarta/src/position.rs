@@ -145,7 +145,7 @@ impl Position {
             fullmoves: setup.fullmoves,
             hash: 0,
         };
-        pos.hash = pos.compute_hash();
+        pos.hash = pos.compute_zobrist();
         Ok(pos)
     }
 
@@ -237,12 +237,12 @@ impl Position {
 
     /// The Zobrist hash of placement and side to move (not the counters).
     #[inline]
-    pub const fn hash(&self) -> u64 {
+    pub const fn zobrist(&self) -> u64 {
         self.hash
     }
 
-    /// The hash computed from scratch; always equal to [`Position::hash`].
-    pub fn compute_hash(&self) -> u64 {
+    /// The hash computed from scratch; always equal to [`Position::zobrist`].
+    pub fn compute_zobrist(&self) -> u64 {
         let mut h = if self.turn == Color::White {
             zobrist::TURN_KEY
         } else {
@@ -425,7 +425,7 @@ impl Position {
     pub fn transformed(&self, sym: Symmetry) -> Position {
         let mut pos = *self;
         pos.pieces = [sym.bitboard(self.pieces[0]), sym.bitboard(self.pieces[1])];
-        pos.hash = pos.compute_hash();
+        pos.hash = pos.compute_zobrist();
         pos
     }
 }

@@ -156,14 +156,14 @@ proptest! {
     fn incremental_hash_equals_fresh_hash(pos in any_position(), choices in proptest::collection::vec(any::<u8>(), 1..40)) {
         let mut pos = pos;
         for c in choices {
-            prop_assert_eq!(pos.hash(), pos.compute_hash());
+            prop_assert_eq!(pos.zobrist(), pos.compute_zobrist());
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
             pos.play_unchecked(moves[c as usize % moves.len()]);
         }
-        prop_assert_eq!(pos.hash(), pos.compute_hash());
+        prop_assert_eq!(pos.zobrist(), pos.compute_zobrist());
     }
 
     #[test]

@@ -162,7 +162,7 @@ impl Shared<'_> {
     /// no-capture limit: more pieces wins; with neither rule (the pure rules)
     /// endless play is a draw.
     fn adjudication(&self, position: &Position, ply: usize) -> i32 {
-        if self.rules.repetitions.is_none() && self.rules.no_capture_plies.is_none() {
+        if self.rules.repetitions().is_none() && self.rules.no_capture_plies().is_none() {
             return Score::DRAW.0;
         }
         let (us, them) = (position.us().len(), position.them().len());
@@ -176,7 +176,7 @@ impl Shared<'_> {
     /// Whether a tablebase win or loss converting in `dtc` plies is decided
     /// before the no-capture limit can end the game.
     pub(crate) fn converts_in_time(&self, position: &Position, dtc: u32) -> bool {
-        self.rules.no_capture_plies.map_or(true, |limit| {
+        self.rules.no_capture_plies().map_or(true, |limit| {
             position.halfmoves().saturating_add(dtc) <= limit
         })
     }
@@ -306,7 +306,7 @@ impl<'a> Worker<'a> {
         let needed = self
             .shared
             .rules
-            .repetitions
+            .repetitions()
             .map_or(1, |r| r.saturating_sub(1).max(1));
         let mut seen = 0;
         for back in (2..=window).step_by(2) {
@@ -330,7 +330,7 @@ impl<'a> Worker<'a> {
         let limit_reached = self
             .shared
             .rules
-            .no_capture_plies
+            .no_capture_plies()
             .is_some_and(|l| position.halfmoves() >= l);
         if limit_reached || self.is_repetition(position.halfmoves()) {
             if !position.has_moves() {

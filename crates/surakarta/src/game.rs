@@ -158,12 +158,12 @@ pub(crate) fn outcome_under(
             termination,
         )
     };
-    if let Some(limit) = rules.repetitions {
+    if let Some(limit) = rules.repetitions() {
         if repetitions() >= limit {
             return Some(adjudicate(Termination::Repetition));
         }
     }
-    if let Some(limit) = rules.no_capture_plies {
+    if let Some(limit) = rules.no_capture_plies() {
         if pos.halfmoves() >= limit {
             return Some(adjudicate(Termination::NoCaptureLimit));
         }

@@ -34,7 +34,7 @@ pub use position::{
     MoveError, ParsePositionError, Position, PositionError, Undo, MAX_PIECES_PER_SIDE,
 };
 pub use record::{GameRecord, GameResult, ParseGameResultError, RecordError, RecordErrorKind};
-pub use rules::{Outcome, ParseRulesError, Rules, Termination};
+pub use rules::{Outcome, ParseRulesError, Rules, RulesError, Termination};
 pub use setup::Setup;
 pub use square::{File, ParseCoordinateError, ParseSquareError, Rank, Square};
 pub use symmetry::Symmetry;

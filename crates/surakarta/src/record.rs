@@ -540,7 +540,7 @@ impl Replay {
 
     /// Counts one more occurrence of the current position.
     fn count(&mut self) {
-        if self.rules.repetitions.is_some() {
+        if self.rules.repetitions().is_some() {
             let n = self.seen.entry(Replay::key(&self.position)).or_insert(0);
             *n = n.saturating_add(1);
         }
@@ -895,8 +895,8 @@ mod tests {
                 Rules::ICGA,
                 Rules::PKU,
                 Rules::PURE,
-                Rules { repetitions: Some(2), no_capture_plies: None },
-                Rules { repetitions: Some(4), no_capture_plies: Some(60) },
+                Rules::new(Some(2), None).unwrap(),
+                Rules::new(Some(4), Some(60)).unwrap(),
             ]),
             choices in prop::collection::vec(any::<u8>(), 0..200),
         ) {

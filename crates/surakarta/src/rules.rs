@@ -71,17 +71,76 @@ impl fmt::Display for Outcome {
 /// legal move loses), a game may end when a position repeats `repetitions`
 /// times or after `no_capture_plies` plies without a capture; such a game is
 /// adjudicated: more pieces wins, equal is a draw.
+///
+/// The limits are checked when the rules are made ([`Rules::new`], or
+/// parsed), so every `Rules` value is one a game can be played and recorded
+/// under.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Rules;
+///
+/// let rules = Rules::new(Some(3), Some(100)).unwrap();
+/// assert_eq!(rules.repetitions(), Some(3));
+/// assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
+/// assert_eq!("icga".parse::<Rules>(), Ok(Rules::ICGA));
+/// assert!(Rules::new(Some(1), None).is_err()); // would end every game at once
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rules {
-    /// End the game when the same placement with the same side to move occurs
-    /// this many times (`None`: never).
-    pub repetitions: Option<u32>,
-    /// End the game after this many consecutive plies without a capture
-    /// (`None`: never).
-    pub no_capture_plies: Option<u32>,
+    repetitions: Option<u32>,
+    no_capture_plies: Option<u32>,
+}
+
+/// Why limits do not make a rule set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// A repetition limit below 2: every position occurs once, so it would
+    /// end every game at once.
+    #[error("a repetition limit must be at least 2 (got {0}); use None for no limit")]
+    Repetitions(u32),
+    /// A no-capture limit of 0 plies.
+    #[error("a no-capture limit must be at least 1 ply; use None for no limit")]
+    NoCapturePlies,
 }
 
 impl Rules {
+    /// Rules that end a game at the `repetitions`-th occurrence of a
+    /// position (at least 2) and after `no_capture_plies` plies without a
+    /// capture (at least 1); `None` disables either.
+    pub const fn new(
+        repetitions: Option<u32>,
+        no_capture_plies: Option<u32>,
+    ) -> Result<Rules, RulesError> {
+        if let Some(n) = repetitions {
+            if n < 2 {
+                return Err(RulesError::Repetitions(n));
+            }
+        }
+        if let Some(0) = no_capture_plies {
+            return Err(RulesError::NoCapturePlies);
+        }
+        Ok(Rules {
+            repetitions,
+            no_capture_plies,
+        })
+    }
+
+    /// The repetition limit: the game ends when the same placement with the
+    /// same side to move occurs this many times (`None`: never).
+    #[inline]
+    pub const fn repetitions(&self) -> Option<u32> {
+        self.repetitions
+    }
+
+    /// The no-capture limit: the game ends after this many consecutive
+    /// plies without a capture (`None`: never).
+    #[inline]
+    pub const fn no_capture_plies(&self) -> Option<u32> {
+        self.no_capture_plies
+    }
+
     /// Nothing but the loss of all pieces or of all moves ends the game; used
     /// by the tablebases.
     pub const PURE: Rules = Rules {
@@ -145,6 +204,7 @@ impl FromStr for Rules {
     fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
         let bad = || ParseRulesError(s.chars().take(64).collect());
         let mut rules = Rules::PURE;
+        let (mut repetitions, mut no_capture) = (rules.repetitions, rules.no_capture_plies);
         for (i, part) in s.split(',').enumerate() {
             let part = part.trim();
             match part {
@@ -156,17 +216,17 @@ impl FromStr for Rules {
                     let n: u32 = value.trim().parse().map_err(|_| bad())?;
                     let limit = if n == 0 { None } else { Some(n) };
                     match key.trim() {
-                        // Every position occurs once: a limit of 1 would end
-                        // every game at once.
-                        "repetitions" if n == 1 => return Err(bad()),
-                        "repetitions" => rules.repetitions = limit,
-                        "no-capture" => rules.no_capture_plies = limit,
+                        "repetitions" => repetitions = limit,
+                        "no-capture" => no_capture = limit,
                         _ => return Err(bad()),
                     }
+                    continue;
                 }
             }
+            (repetitions, no_capture) = (rules.repetitions, rules.no_capture_plies);
         }
-        Ok(rules)
+        // The constructor's check (a repetition limit of 1 ends every game).
+        Rules::new(repetitions, no_capture).map_err(|_| bad())
     }
 }
 
@@ -188,6 +248,22 @@ impl fmt::Display for Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn constructor_and_parser_share_one_check() {
+        assert_eq!(Rules::new(Some(1), None), Err(RulesError::Repetitions(1)));
+        assert_eq!(Rules::new(Some(0), None), Err(RulesError::Repetitions(0)));
+        assert_eq!(Rules::new(None, Some(0)), Err(RulesError::NoCapturePlies));
+        assert_eq!(Rules::new(Some(3), Some(50)), Ok(Rules::ICGA));
+        assert!("repetitions=1".parse::<Rules>().is_err());
+        // Every value made either way reads back as itself.
+        for r in [None, Some(2), Some(3), Some(9)] {
+            for n in [None, Some(1), Some(40), Some(50), Some(1000)] {
+                let rules = Rules::new(r, n).unwrap();
+                assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
+            }
+        }
+    }
 
     #[test]
     fn parse_and_display() {

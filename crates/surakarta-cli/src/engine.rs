@@ -2,7 +2,7 @@
 //! stdout. Searches run on their own thread so that `stop`, `isready` and
 //! `quit` are answered while thinking.
 
-use crate::search::{build_game, info_line};
+use crate::search::{build_game, check_depth, info_line};
 use crate::UsageError;
 use clap::Args;
 use std::io::{BufRead, Write};
@@ -250,7 +250,7 @@ impl Session {
                 .map_err(|_| format!("go: {word} {value:?} is not a number"))?;
             let ms = Duration::from_millis(number);
             match word {
-                "depth" => limits.depth = Some(number.clamp(1, 1000) as u32),
+                "depth" => limits.depth = Some(check_depth("go: depth", number)?),
                 "nodes" => limits.nodes = Some(number),
                 "movetime" => limits.movetime = Some(ms),
                 "btime" => times[0] = Some(ms),

@@ -2,6 +2,7 @@
 //! programs) play a match; live progress, a record file, the final score
 //! with Elo and an optional SPRT stop.
 
+use crate::search::MAX_DEPTH;
 use crate::UsageError;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -131,7 +132,12 @@ impl PlayerSpec {
             match key {
                 "name" if value.is_empty() => return Err(bad("name: empty".into())),
                 "name" => spec.name = Some(value.to_string()),
-                "depth" => spec.limits.depth = Some(number("a depth of 1 to 64", 64)? as u32),
+                "depth" => {
+                    spec.limits.depth = Some(number(
+                        &format!("a depth of 1 to {MAX_DEPTH}"),
+                        MAX_DEPTH.into(),
+                    )? as u32)
+                }
                 "nodes" => spec.limits.nodes = Some(number("a node count of at least 1", u64::MAX)?),
                 "movetime" => {
                     spec.limits.movetime =

@@ -2,6 +2,7 @@
 
 mod common;
 use common::*;
+use std::time::Duration;
 
 #[test]
 fn perft_text() {
@@ -400,6 +401,58 @@ fn search_input_errors_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn search_depth_out_of_range_exits_2_at_once() {
+    // Depth 0 used to search depth 1, and a huge depth to run for ever.
+    for depth in ["0", "65", "100000"] {
+        let o = run_within(&["search", "--depth", depth], Duration::from_secs(20));
+        assert_usage_error(
+            &o,
+            &format!("--depth {depth} is out of range: give 1 to 64"),
+        );
+    }
+    for args in [["bench", "--depth", "0"], ["play", "--depth", "65"]] {
+        let o = run_within(&args, Duration::from_secs(20));
+        assert_usage_error(&o, &format!("--depth {} is out of range", args[2]));
+    }
+}
+
+#[test]
+fn engine_go_depth_out_of_range_is_an_error() {
+    // Each bad `go` is answered with an error and starts no search, so the
+    // good one after them answers at once.
+    let script =
+        "go depth 0\ngo depth 100000\ngo depth 99999999999999999999\ngo depth 1\nisready\nquit\n";
+    let o = run_with_stdin_within(&["engine"], script, Duration::from_secs(20));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let errors: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .copied()
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: go: depth 0 is out of range: give 1 to 64",
+            "info string error: go: depth 100000 is out of range: give 1 to 64",
+            "info string error: go: depth \"99999999999999999999\" is not a number",
+        ],
+        "{out}"
+    );
+    let best: Vec<&&str> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{out}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{out}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{out}"
+    );
 }
 
 #[test]

@@ -21,13 +21,38 @@ pub(crate) fn run(args: &[&str]) -> Output {
 /// Runs `surakarta ARGS` with no input; if it has not finished within
 /// `limit`, kills it and fails the test (for runs that could hang).
 pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run surakarta");
+    wait_within(child, args, limit)
+}
+
+/// Runs `surakarta ARGS`, writing `input` to its stdin; if it has not
+/// finished within `limit`, kills it and fails the test.
+pub(crate) fn run_with_stdin_within(args: &[&str], input: &str, limit: Duration) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run surakarta");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_string();
+    // On its own thread: a child that stops reading must not block the test.
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    wait_within(child, args, limit)
+}
+
+/// Waits for `child` (stdout and stderr piped) and collects its output;
+/// kills it and fails the test if it runs longer than `limit`.
+fn wait_within(mut child: std::process::Child, args: &[&str], limit: Duration) -> Output {
     // Drain both pipes on their own threads so a full pipe cannot stall it.
     let drain = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use surakarta::{GameRecord, Rules};
+use surakarta::{Excerpt, GameRecord, Rules};
 use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, Player,
     PlayerError, Reporter, Sprt, SprtDecision, Tally,
@@ -120,14 +120,19 @@ impl PlayerSpec {
             rest = tail.trim();
             let (key, value) = item
                 .split_once('=')
-                .ok_or_else(|| bad(format!("expected key=value, found {item:?}")))?;
+                .ok_or_else(|| bad(format!("expected key=value, found {}", Excerpt::new(item))))?;
             let (key, value) = (key.trim(), value.trim());
             let number = |what: &str, max: u64| -> Result<u64, UsageError> {
                 value
                     .parse::<u64>()
                     .ok()
                     .filter(|&n| (1..=max).contains(&n))
-                    .ok_or_else(|| bad(format!("{key}: expected {what}, found {value:?}")))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "{key}: expected {what}, found {}",
+                            Excerpt::new(value)
+                        ))
+                    })
             };
             match key {
                 "name" if value.is_empty() => return Err(bad("name: empty".into())),
@@ -148,7 +153,10 @@ impl PlayerSpec {
                 "eval" => spec.eval = Some(value.to_string()),
                 "smp" => {
                     spec.smp = Some(Smp::parse(value).ok_or_else(|| {
-                        bad(format!("smp: expected siblings or lazy, found {value:?}"))
+                        bad(format!(
+                            "smp: expected siblings or lazy, found {}",
+                            Excerpt::new(value)
+                        ))
                     })?)
                 }
                 "tb" => spec.tb = Some(PathBuf::from(value)),
@@ -164,7 +172,8 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(bad(format!(
-                        "unknown key {key:?}: expected name, depth, nodes, movetime, threads, hash, eval, smp, tb, timeout or cmd"
+                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, smp, tb, timeout or cmd",
+                        Excerpt::new(key)
                     )))
                 }
             }
@@ -218,7 +227,10 @@ impl PlayerSpec {
     fn options(&self) -> Result<Options, UsageError> {
         let eval = self.eval.as_deref().unwrap_or("default");
         let weights = Weights::preset(eval).ok_or_else(|| {
-            UsageError(format!("unknown eval {eval:?}: expected default or paper"))
+            UsageError(format!(
+                "unknown eval {}: expected default or paper",
+                Excerpt::new(eval)
+            ))
         })?;
         Ok(Options {
             threads: self.threads.unwrap_or(1),
@@ -296,7 +308,8 @@ fn factory(
 fn parse_sprt(text: &str) -> Result<Sprt, UsageError> {
     let bad = || {
         UsageError(format!(
-            "--sprt {text:?}: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,10"
+            "--sprt {}: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,10",
+            Excerpt::new(text)
         ))
     };
     let numbers: Vec<f64> = text

@@ -187,9 +187,12 @@ impl Session {
         let rules: Rules = args.rules.parse()?;
         let start = match &args.position {
             None => Position::new(),
-            Some(text) => text
-                .parse::<Position>()
-                .map_err(|e| UsageError(format!("invalid position {text:?}: {e}")))?,
+            Some(text) => text.parse::<Position>().map_err(|e| {
+                UsageError(format!(
+                    "invalid position {}: {e}",
+                    surakarta::Excerpt::new(text)
+                ))
+            })?,
         };
         let human = if args.color == "white" {
             Color::White

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
-use surakarta::{Game, Position, Rules};
+use surakarta::{Excerpt, Game, Position, Rules};
 use surakarta_search::{
     bench, Engine, Info, Limits, Options, Score, ScoreKind, Smp, Techniques, Weights,
 };
@@ -54,8 +54,8 @@ impl EngineArgs {
     pub(crate) fn options(&self) -> Result<Options, UsageError> {
         let weights = Weights::preset(&self.eval).ok_or_else(|| {
             UsageError(format!(
-                "unknown --eval {:?}: expected default or paper",
-                self.eval
+                "unknown --eval {}: expected default or paper",
+                Excerpt::new(&self.eval)
             ))
         })?;
         let mut techniques = Techniques::default();
@@ -69,7 +69,8 @@ impl EngineArgs {
                 "reductions" => &mut techniques.reductions,
                 other => {
                     return Err(UsageError(format!(
-                        "unknown technique {other:?} in --without: expected tt, aspiration, quiescence, killers, history, reductions"
+                        "unknown technique {} in --without: expected tt, aspiration, quiescence, killers, history, reductions",
+                        Excerpt::new(other)
                     )))
                 }
             };
@@ -77,8 +78,8 @@ impl EngineArgs {
         }
         let smp = Smp::parse(&self.smp).ok_or_else(|| {
             UsageError(format!(
-                "unknown --smp {:?}: expected siblings or lazy",
-                self.smp
+                "unknown --smp {}: expected siblings or lazy",
+                Excerpt::new(&self.smp)
             ))
         })?;
         Ok(Options {
@@ -131,12 +132,12 @@ pub(crate) fn build_game(
         None | Some("startpos") => Position::new(),
         Some(text) => text
             .parse::<Position>()
-            .map_err(|e| UsageError(format!("invalid position {text:?}: {e}")))?,
+            .map_err(|e| UsageError(format!("invalid position {}: {e}", Excerpt::new(text))))?,
     };
     let mut game = Game::new(start, rules);
     for (i, text) in moves.iter().enumerate() {
         game.play_text(text)
-            .map_err(|e| UsageError(format!("move {} ({text}): {e}", i + 1)))?;
+            .map_err(|e| UsageError(format!("move {} ({}): {e}", i + 1, Excerpt::new(text))))?;
     }
     Ok(game)
 }

@@ -372,7 +372,7 @@ fn search_input_errors_exit_2() {
         (vec!["search"], "give a limit"),
         (
             vec!["search", "--depth", "2", "--moves", "a1-a2"],
-            "move 1 (a1-a2)",
+            "move 1 (\"a1-a2\")",
         ),
         (
             vec!["search", "--depth", "2", "-p", "nonsense"],
@@ -453,6 +453,93 @@ fn engine_go_depth_out_of_range_is_an_error() {
         !lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{out}"
     );
+}
+
+/// `"cccc…" (N bytes)`: how a long input is quoted in messages.
+fn cut(c: char, len: usize) -> String {
+    format!("\"{}…\" ({len} bytes)", c.to_string().repeat(80))
+}
+
+#[test]
+fn long_input_is_cut_in_error_lines() {
+    // Arguments are at most 128 KiB on Linux; stay below.
+    let long = "b".repeat(100_000);
+    for (args, message) in [
+        (
+            vec!["search", "--depth", "1", "-p", &long],
+            format!(
+                "invalid position {}: position text too long (100000 bytes; at most 256)",
+                cut('b', 100_000)
+            ),
+        ),
+        (
+            vec!["search", "--depth", "1", "--eval", &long],
+            format!(
+                "unknown --eval {}: expected default or paper",
+                cut('b', 100_000)
+            ),
+        ),
+        (
+            vec!["show", &long],
+            format!(
+                "{} is neither a record file nor a valid position: position text too long (100000 bytes; at most 256)",
+                cut('b', 100_000)
+            ),
+        ),
+        (
+            vec!["match", "--first", &long, "--second", "depth=1"],
+            format!("--first: expected key=value, found {}", cut('b', 100_000)),
+        ),
+    ] {
+        let o = run(&args);
+        assert_usage_error(&o, &message);
+        assert!(stderr(&o).len() < 400, "{}", stderr(&o));
+    }
+    let o = run(&[
+        "search",
+        "--depth",
+        "1",
+        "--tb",
+        &format!("/nonexistent/{long}"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).len() < 400, "{}", stderr(&o));
+    assert!(stderr(&o).contains("… (100013 bytes): "), "{}", stderr(&o));
+}
+
+#[test]
+fn engine_cuts_long_input_in_error_lines() {
+    let long = "x".repeat(1 << 20);
+    let script = format!(
+        "{long}\ngo {long} 1\ngo depth {long}\nsetoption name Hash value {long}\n\
+         position startpos moves b2-b3 {long}\nsetoption name TablebasePath value /nonexistent/{long}\nquit\n"
+    );
+    let o = run_with_stdin_within(&["engine"], &script, Duration::from_secs(60));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let x = cut('x', 1 << 20);
+    assert_eq!(lines.len(), 6, "{}", &out[..out.len().min(2000)]);
+    assert_eq!(lines[0], format!("info string error: unknown command {x}"));
+    assert_eq!(
+        lines[1],
+        format!("info string error: go: unknown limit {x}")
+    );
+    assert_eq!(
+        lines[2],
+        format!("info string error: go: depth {x} is not a number")
+    );
+    assert_eq!(
+        lines[3],
+        format!("info string error: Hash: {x} is not a number")
+    );
+    assert!(
+        lines[4].starts_with(&format!("info string error: move 2 ({x}): ")),
+        "{}",
+        lines[4]
+    );
+    assert!(lines[5].contains("… (1048589 bytes): "), "{}", lines[5]);
+    assert!(lines.iter().all(|l| l.len() < 500), "{out}");
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use surakarta::{Game, Move, Rules};
+use surakarta::{Excerpt, Game, Move, Rules};
 use surakarta_search::Limits;
 
 use crate::player::{Player, PlayerError};
@@ -56,7 +56,7 @@ impl ExternalEngine {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| fail(format!("cannot start {program:?}: {e}")))?;
+            .map_err(|e| fail(format!("cannot start {}: {e}", Excerpt::new(program))))?;
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
             _ => {
@@ -129,7 +129,7 @@ impl ExternalEngine {
             match self.lines.recv_timeout(left) {
                 Ok(line) if wanted(&line) => return Ok(line),
                 Ok(line) if line.starts_with("info string error") => {
-                    return Err(self.error(format!("the engine reported {line:?}")))
+                    return Err(self.error(format!("the engine reported {}", Excerpt::new(&line))))
                 }
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
@@ -214,12 +214,12 @@ impl Player for ExternalEngine {
         let (go, wait) = self.go();
         self.send(&go)?;
         let line = self.wait_for(|l| l.starts_with("bestmove"), wait)?;
-        let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        let text = line.split_whitespace().nth(1).unwrap_or("");
         game.position()
-            .parse_move(&text)
+            .parse_move(text)
             .map_err(|e| PlayerError::Illegal {
                 name: self.name.clone(),
-                text,
+                text: Excerpt::new(text),
                 reason: e.to_string(),
             })
     }

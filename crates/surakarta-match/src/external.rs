@@ -15,9 +15,6 @@ use crate::player::{Player, PlayerError};
 /// Longest line read from an engine (bytes); longer lines are cut.
 const MAX_LINE: u64 = 64 * 1024;
 
-/// How long an engine may take to answer `uci` and `isready`.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// An engine program speaking the protocol on its stdin and stdout. Its
 /// stderr is discarded. The process is told to quit, and killed if it does
 /// not, when the value is dropped.
@@ -36,6 +33,8 @@ impl ExternalEngine {
     /// `readyok`. Each move is searched with `limits` (`go depth`, `nodes`,
     /// `movetime`; with none, `movetime 1000`); the engine forfeits if its
     /// `bestmove` takes longer than the move time plus `move_timeout`.
+    /// `move_timeout` also bounds each wait of the handshake (`uciok`,
+    /// `readyok`), here and before each game.
     pub fn start(
         name: String,
         command: &[String],
@@ -95,7 +94,7 @@ impl ExternalEngine {
             move_timeout,
         };
         engine.send("uci")?;
-        engine.wait_for(|l| l == "uciok", HANDSHAKE_TIMEOUT)?;
+        engine.wait_for(|l| l == "uciok", engine.move_timeout)?;
         for (option, value) in options {
             engine.send(&format!("setoption name {option} value {value}"))?;
         }
@@ -146,7 +145,7 @@ impl ExternalEngine {
 
     fn ready(&mut self) -> Result<(), PlayerError> {
         self.send("isready")?;
-        self.wait_for(|l| l == "readyok", HANDSHAKE_TIMEOUT)
+        self.wait_for(|l| l == "readyok", self.move_timeout)
             .map(|_| ())
     }
 

@@ -542,6 +542,43 @@ fn engine_cuts_long_input_in_error_lines() {
     assert!(lines.iter().all(|l| l.len() < 500), "{out}");
 }
 
+/// A hash size in range that the machine cannot give is an error line, not
+/// an abort ("memory allocation of 68719476736 bytes failed", exit 134).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hash_table_that_cannot_be_allocated_is_an_error() {
+    let o = run_with_2gib_address_space(&["search", "--hash", "16", "--depth", "1"], "");
+    assert!(
+        o.status.success(),
+        "the limit leaves room for a small table: {}",
+        stderr(&o)
+    );
+    for command in ["search", "bench"] {
+        let o = run_with_2gib_address_space(&[command, "--hash", "65536", "--depth", "1"], "");
+        assert_usage_error(
+            &o,
+            "cannot allocate a transposition table of 65536 MiB: not enough memory",
+        );
+    }
+    // The engine says so and keeps its table.
+    let script = "setoption name Hash value 65536\ngo depth 1\nisready\nquit\n";
+    let o = run_with_2gib_address_space(&["engine"], script);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0]
+            .starts_with("info string error: cannot allocate a transposition table of 65536 MiB"),
+        "{out}"
+    );
+    // `isready` is answered while the search runs, so in either order.
+    let rest = &lines[1..];
+    assert_eq!(rest.len(), 3, "{out}");
+    assert!(rest.iter().any(|l| l.starts_with("info depth 1 ")), "{out}");
+    assert!(rest.iter().any(|l| l.starts_with("bestmove ")), "{out}");
+    assert!(rest.contains(&"readyok"), "{out}");
+}
+
 #[test]
 fn search_with_tables_plays_the_tablebase_move() {
     let dir = fresh_path("search-tb");

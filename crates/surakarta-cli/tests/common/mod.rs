@@ -82,6 +82,28 @@ fn wait_within(mut child: std::process::Child, args: &[&str], limit: Duration) -
     }
 }
 
+/// Runs `surakarta ARGS`, writing `input` to its stdin, with its address
+/// space limited to 2 GiB (`ulimit -v`): an allocation of more fails at
+/// once on any machine, without using the memory.
+#[cfg(target_os = "linux")]
+pub(crate) fn run_with_2gib_address_space(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run surakarta under sh");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The process may exit without reading it all.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("wait for surakarta")
+}
+
 /// Runs `surakarta ARGS`, writing `input` to its stdin.
 pub(crate) fn run_with_stdin(args: &[&str], input: &str) -> Output {
     run_with_stdin_after(args, input, Duration::ZERO)

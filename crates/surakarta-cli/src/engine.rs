@@ -98,6 +98,26 @@ pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), UsageError> {
 impl Session {
     /// Handles one command; `Ok(false)` to quit.
     fn command(&mut self, words: &[&str]) -> Result<bool, String> {
+        // These take no arguments: anything after them makes the line
+        // garbage, answered and not acted on.
+        const BARE: [&str; 9] = [
+            "uci",
+            "protocol",
+            "isready",
+            "newgame",
+            "ucinewgame",
+            "stop",
+            "quit",
+            "d",
+            "display",
+        ];
+        if words.len() > 1 && BARE.contains(&words[0]) {
+            return Err(format!(
+                "{} takes no arguments, found {}",
+                words[0],
+                Excerpt::new(&words[1..].join(" "))
+            ));
+        }
         match words[0] {
             "uci" | "protocol" => {
                 say(&format!("id name surakarta {}", env!("CARGO_PKG_VERSION")));

@@ -705,6 +705,40 @@ fn engine_protocol_session() {
     );
 }
 
+#[test]
+fn engine_commands_with_trailing_words_are_errors_and_not_acted_on() {
+    let script = "uci depth\nnewgame x\ngo infinite\nstop zz\nisready\nstop\nquit now\nd\nquit\n";
+    let o = run_with_stdin_within(&["engine"], script, Duration::from_secs(60));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let errors: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .copied()
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: uci takes no arguments, found \"depth\"",
+            "info string error: newgame takes no arguments, found \"x\"",
+            "info string error: stop takes no arguments, found \"zz\"",
+            "info string error: quit takes no arguments, found \"now\"",
+        ],
+        "{out}"
+    );
+    assert!(!out.contains("uciok"), "{out}");
+    // `stop zz` did not stop the search: `isready` is answered first.
+    let at = |wanted: &str| lines.iter().position(|l| l.starts_with(wanted));
+    let (ready, best) = (at("readyok"), at("bestmove "));
+    assert!(ready.is_some() && best.is_some() && ready < best, "{out}");
+    // `quit now` did not quit.
+    assert!(
+        lines.last().unwrap().starts_with("info string position "),
+        "{out}"
+    );
+}
+
 /// The byte ranges of a format 2 file's block offsets and bit stream,
 /// read from its header (`docs/tablebase-format.md`).
 fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usize>) {

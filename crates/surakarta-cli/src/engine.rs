@@ -2,7 +2,7 @@
 //! stdout. Searches run on their own thread so that `stop`, `isready` and
 //! `quit` are answered while thinking.
 
-use crate::search::{build_game, info_line};
+use crate::search::{build_game, check_depth, info_line};
 use crate::UsageError;
 use clap::Args;
 use std::io::{BufRead, Write};
@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
-use surakarta::{Color, Game, Position, Rules};
+use surakarta::{Color, Excerpt, Game, Position, Rules};
 use surakarta_search::{Clock, Engine, Limits, Options, Smp, Weights};
 
 #[derive(Args, Debug)]
@@ -98,6 +98,26 @@ pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), UsageError> {
 impl Session {
     /// Handles one command; `Ok(false)` to quit.
     fn command(&mut self, words: &[&str]) -> Result<bool, String> {
+        // These take no arguments: anything after them makes the line
+        // garbage, answered and not acted on.
+        const BARE: [&str; 9] = [
+            "uci",
+            "protocol",
+            "isready",
+            "newgame",
+            "ucinewgame",
+            "stop",
+            "quit",
+            "d",
+            "display",
+        ];
+        if words.len() > 1 && BARE.contains(&words[0]) {
+            return Err(format!(
+                "{} takes no arguments, found {}",
+                words[0],
+                Excerpt::new(&words[1..].join(" "))
+            ));
+        }
         match words[0] {
             "uci" | "protocol" => {
                 say(&format!("id name surakarta {}", env!("CARGO_PKG_VERSION")));
@@ -121,7 +141,7 @@ impl Session {
             "stop" => self.finish_search(true),
             "quit" => return Ok(false),
             "d" | "display" => say(&format!("info string position {}", self.game.position())),
-            other => return Err(format!("unknown command {other:?}")),
+            other => return Err(format!("unknown command {}", Excerpt::new(other))),
         }
         Ok(true)
     }
@@ -167,20 +187,28 @@ impl Session {
             "threads" => {
                 options.threads = value
                     .parse()
-                    .map_err(|_| format!("Threads: {value:?} is not a number"))?
+                    .map_err(|_| format!("Threads: {} is not a number", Excerpt::new(&value)))?
             }
             "hash" => {
                 options.hash_mb = value
                     .parse()
-                    .map_err(|_| format!("Hash: {value:?} is not a number"))?
+                    .map_err(|_| format!("Hash: {} is not a number", Excerpt::new(&value)))?
             }
             "eval" => {
-                options.weights = Weights::preset(&value)
-                    .ok_or_else(|| format!("Eval: unknown preset {value:?} (default, paper)"))?
+                options.weights = Weights::preset(&value).ok_or_else(|| {
+                    format!(
+                        "Eval: unknown preset {} (default, paper)",
+                        Excerpt::new(&value)
+                    )
+                })?
             }
             "smp" => {
-                options.smp = Smp::parse(&value)
-                    .ok_or_else(|| format!("Smp: unknown mode {value:?} (siblings, lazy)"))?
+                options.smp = Smp::parse(&value).ok_or_else(|| {
+                    format!(
+                        "Smp: unknown mode {} (siblings, lazy)",
+                        Excerpt::new(&value)
+                    )
+                })?
             }
             "rules" => {
                 self.settings.rules = value
@@ -201,7 +229,7 @@ impl Session {
                 self.engine_mut()?.set_tablebase(tb);
                 return Ok(());
             }
-            _ => return Err(format!("unknown option {name:?}")),
+            _ => return Err(format!("unknown option {}", Excerpt::new(&name))),
         }
         let mut engine = Engine::new(options).map_err(|e| e.to_string())?;
         engine.set_tablebase(self.settings.tablebase.clone());
@@ -231,6 +259,17 @@ impl Session {
     }
 
     fn go(&mut self, words: &[&str]) -> Result<(), String> {
+        // The limits that take a number (`infinite` takes none).
+        const LIMITS: [&str; 8] = [
+            "depth",
+            "nodes",
+            "movetime",
+            "btime",
+            "wtime",
+            "binc",
+            "winc",
+            "movestogo",
+        ];
         let mut limits = Limits::default();
         let mut times = [None; 2];
         let mut increments = [Duration::ZERO; 2];
@@ -242,15 +281,18 @@ impl Session {
                 i += 1;
                 continue;
             }
+            if !LIMITS.contains(&word) {
+                return Err(format!("go: unknown limit {}", Excerpt::new(word)));
+            }
             let value = words
                 .get(i + 1)
                 .ok_or_else(|| format!("go: {word} needs a number"))?;
             let number: u64 = value
                 .parse()
-                .map_err(|_| format!("go: {word} {value:?} is not a number"))?;
+                .map_err(|_| format!("go: {word} {} is not a number", Excerpt::new(value)))?;
             let ms = Duration::from_millis(number);
             match word {
-                "depth" => limits.depth = Some(number.clamp(1, 1000) as u32),
+                "depth" => limits.depth = Some(check_depth("go: depth", number)?),
                 "nodes" => limits.nodes = Some(number),
                 "movetime" => limits.movetime = Some(ms),
                 "btime" => times[0] = Some(ms),
@@ -258,7 +300,7 @@ impl Session {
                 "binc" => increments[0] = ms,
                 "winc" => increments[1] = ms,
                 "movestogo" => moves_to_go = Some(number.min(1000) as u32),
-                _ => return Err(format!("go: unknown limit {word:?}")),
+                _ => return Err(format!("go: unknown limit {}", Excerpt::new(word))),
             }
             i += 2;
         }

@@ -2,6 +2,7 @@
 //! programs) play a match; live progress, a record file, the final score
 //! with Elo and an optional SPRT stop.
 
+use crate::search::MAX_DEPTH;
 use crate::UsageError;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use surakarta::{GameRecord, Rules};
+use surakarta::{Excerpt, GameRecord, Rules};
 use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, Player,
     PlayerError, Reporter, Sprt, SprtDecision, Tally,
@@ -119,19 +120,29 @@ impl PlayerSpec {
             rest = tail.trim();
             let (key, value) = item
                 .split_once('=')
-                .ok_or_else(|| bad(format!("expected key=value, found {item:?}")))?;
+                .ok_or_else(|| bad(format!("expected key=value, found {}", Excerpt::new(item))))?;
             let (key, value) = (key.trim(), value.trim());
             let number = |what: &str, max: u64| -> Result<u64, UsageError> {
                 value
                     .parse::<u64>()
                     .ok()
                     .filter(|&n| (1..=max).contains(&n))
-                    .ok_or_else(|| bad(format!("{key}: expected {what}, found {value:?}")))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "{key}: expected {what}, found {}",
+                            Excerpt::new(value)
+                        ))
+                    })
             };
             match key {
                 "name" if value.is_empty() => return Err(bad("name: empty".into())),
                 "name" => spec.name = Some(value.to_string()),
-                "depth" => spec.limits.depth = Some(number("a depth of 1 to 64", 64)? as u32),
+                "depth" => {
+                    spec.limits.depth = Some(number(
+                        &format!("a depth of 1 to {MAX_DEPTH}"),
+                        MAX_DEPTH.into(),
+                    )? as u32)
+                }
                 "nodes" => spec.limits.nodes = Some(number("a node count of at least 1", u64::MAX)?),
                 "movetime" => {
                     spec.limits.movetime =
@@ -142,7 +153,10 @@ impl PlayerSpec {
                 "eval" => spec.eval = Some(value.to_string()),
                 "smp" => {
                     spec.smp = Some(Smp::parse(value).ok_or_else(|| {
-                        bad(format!("smp: expected siblings or lazy, found {value:?}"))
+                        bad(format!(
+                            "smp: expected siblings or lazy, found {}",
+                            Excerpt::new(value)
+                        ))
                     })?)
                 }
                 "tb" => spec.tb = Some(PathBuf::from(value)),
@@ -158,7 +172,8 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(bad(format!(
-                        "unknown key {key:?}: expected name, depth, nodes, movetime, threads, hash, eval, smp, tb, timeout or cmd"
+                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, smp, tb, timeout or cmd",
+                        Excerpt::new(key)
                     )))
                 }
             }
@@ -212,7 +227,10 @@ impl PlayerSpec {
     fn options(&self) -> Result<Options, UsageError> {
         let eval = self.eval.as_deref().unwrap_or("default");
         let weights = Weights::preset(eval).ok_or_else(|| {
-            UsageError(format!("unknown eval {eval:?}: expected default or paper"))
+            UsageError(format!(
+                "unknown eval {}: expected default or paper",
+                Excerpt::new(eval)
+            ))
         })?;
         Ok(Options {
             threads: self.threads.unwrap_or(1),
@@ -290,7 +308,8 @@ fn factory(
 fn parse_sprt(text: &str) -> Result<Sprt, UsageError> {
     let bad = || {
         UsageError(format!(
-            "--sprt {text:?}: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,10"
+            "--sprt {}: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,10",
+            Excerpt::new(text)
         ))
     };
     let numbers: Vec<f64> = text

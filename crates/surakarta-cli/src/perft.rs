@@ -67,9 +67,9 @@ pub(crate) fn run(args: PerftArgs) -> Result<(), UsageError> {
         )));
     }
     let pos: Position = match &args.position {
-        Some(text) => text
-            .parse()
-            .map_err(|e| UsageError(format!("--position {text:?}: {e}")))?,
+        Some(text) => text.parse().map_err(|e| {
+            UsageError(format!("--position {}: {e}", surakarta::Excerpt::new(text)))
+        })?,
         None => Position::new(),
     };
     let (pool, threads) = crate::thread_pool(args.threads)?;

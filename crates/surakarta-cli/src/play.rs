@@ -25,7 +25,7 @@ pub(crate) struct PlayArgs {
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]
     rules: String,
-    /// The engine searches to this depth in plies.
+    /// The engine searches to this depth in plies, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
     depth: Option<u32>,
     /// The engine thinks this many milliseconds a move (the default is 1000
@@ -187,9 +187,12 @@ impl Session {
         let rules: Rules = args.rules.parse()?;
         let start = match &args.position {
             None => Position::new(),
-            Some(text) => text
-                .parse::<Position>()
-                .map_err(|e| UsageError(format!("invalid position {text:?}: {e}")))?,
+            Some(text) => text.parse::<Position>().map_err(|e| {
+                UsageError(format!(
+                    "invalid position {}: {e}",
+                    surakarta::Excerpt::new(text)
+                ))
+            })?,
         };
         let human = if args.color == "white" {
             Color::White
@@ -197,11 +200,7 @@ impl Session {
             Color::Black
         };
         if let Some(depth) = args.depth {
-            if !(1..=64).contains(&depth) {
-                return Err(UsageError(format!(
-                    "--depth {depth} is out of range: give 1 to 64"
-                )));
-            }
+            crate::search::check_depth("--depth", depth.into()).map_err(UsageError)?;
         }
         if args.movetime == Some(0) {
             return Err(UsageError("--movetime must be at least 1".into()));

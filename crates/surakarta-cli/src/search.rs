@@ -8,10 +8,25 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
-use surakarta::{Game, Position, Rules};
+use surakarta::{Excerpt, Game, Position, Rules};
 use surakarta_search::{
     bench, Engine, Info, Limits, Options, Score, ScoreKind, Smp, Techniques, Weights,
 };
+
+/// The deepest search the command line and the engine protocol accept, in
+/// plies (`search`, `bench`, `play`, `match` players, `go depth`).
+pub(crate) const MAX_DEPTH: u32 = 64;
+
+/// `depth` if it is 1 to [`MAX_DEPTH`], else the message `NAME DEPTH is out
+/// of range: give 1 to 64` (`name` is how the user gave it: `--depth`).
+pub(crate) fn check_depth(name: &str, depth: u64) -> Result<u32, String> {
+    match u32::try_from(depth) {
+        Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(d),
+        _ => Err(format!(
+            "{name} {depth} is out of range: give 1 to {MAX_DEPTH}"
+        )),
+    }
+}
 
 /// Engine settings shared by `search`, `bench` and `engine`.
 #[derive(Args, Debug, Clone)]
@@ -39,8 +54,8 @@ impl EngineArgs {
     pub(crate) fn options(&self) -> Result<Options, UsageError> {
         let weights = Weights::preset(&self.eval).ok_or_else(|| {
             UsageError(format!(
-                "unknown --eval {:?}: expected default or paper",
-                self.eval
+                "unknown --eval {}: expected default or paper",
+                Excerpt::new(&self.eval)
             ))
         })?;
         let mut techniques = Techniques::default();
@@ -54,7 +69,8 @@ impl EngineArgs {
                 "reductions" => &mut techniques.reductions,
                 other => {
                     return Err(UsageError(format!(
-                        "unknown technique {other:?} in --without: expected tt, aspiration, quiescence, killers, history, reductions"
+                        "unknown technique {} in --without: expected tt, aspiration, quiescence, killers, history, reductions",
+                        Excerpt::new(other)
                     )))
                 }
             };
@@ -62,8 +78,8 @@ impl EngineArgs {
         }
         let smp = Smp::parse(&self.smp).ok_or_else(|| {
             UsageError(format!(
-                "unknown --smp {:?}: expected siblings or lazy",
-                self.smp
+                "unknown --smp {}: expected siblings or lazy",
+                Excerpt::new(&self.smp)
             ))
         })?;
         Ok(Options {
@@ -84,7 +100,7 @@ pub(crate) struct SearchArgs {
     /// Moves played from the position first (`b2-c3`, `b2xe5` or `b2c3`).
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     moves: Vec<String>,
-    /// Search to this depth in plies.
+    /// Search to this depth in plies, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
     depth: Option<u32>,
     /// Search about this many nodes.
@@ -116,12 +132,12 @@ pub(crate) fn build_game(
         None | Some("startpos") => Position::new(),
         Some(text) => text
             .parse::<Position>()
-            .map_err(|e| UsageError(format!("invalid position {text:?}: {e}")))?,
+            .map_err(|e| UsageError(format!("invalid position {}: {e}", Excerpt::new(text))))?,
     };
     let mut game = Game::new(start, rules);
     for (i, text) in moves.iter().enumerate() {
         game.play_text(text)
-            .map_err(|e| UsageError(format!("move {} ({text}): {e}", i + 1)))?;
+            .map_err(|e| UsageError(format!("move {} ({}): {e}", i + 1, Excerpt::new(text))))?;
     }
     Ok(game)
 }
@@ -156,10 +172,15 @@ pub(crate) fn info_line(info: &Info) -> String {
 }
 
 pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
+    let depth = args
+        .depth
+        .map(|d| check_depth("--depth", d.into()))
+        .transpose()
+        .map_err(UsageError)?;
     let rules: Rules = args.rules.parse()?;
     let game = build_game(args.position.as_deref(), &args.moves, rules)?;
     let limits = Limits {
-        depth: args.depth,
+        depth,
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         clock: None,
@@ -216,7 +237,7 @@ pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
 
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
-    /// Depth of each search.
+    /// Depth of each search, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", default_value_t = bench::DEFAULT_DEPTH)]
     depth: u32,
     #[command(flatten)]
@@ -234,12 +255,7 @@ pub(crate) struct BenchArgs {
 }
 
 pub(crate) fn run_bench(args: BenchArgs) -> Result<(), UsageError> {
-    if !(1..=64).contains(&args.depth) {
-        return Err(UsageError(format!(
-            "--depth {} is out of range: give 1 to 64",
-            args.depth
-        )));
-    }
+    check_depth("--depth", args.depth.into()).map_err(UsageError)?;
     let json = args.json;
     let tablebase = match &args.tb {
         Some(dir) => Some(Arc::new(crate::tb::open(dir)?)),

@@ -51,7 +51,8 @@ struct View {
 fn view_of_position(text: &str, args: &ShowArgs) -> Result<View, UsageError> {
     let position: Position = text.parse().map_err(|e| {
         UsageError(format!(
-            "{text:?} is neither a record file nor a valid position: {e}"
+            "{} is neither a record file nor a valid position: {e}",
+            surakarta::Excerpt::new(text)
         ))
     })?;
     for (given, flag) in [

@@ -582,7 +582,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, UsageError> {
                 if args.json {
                     println!("{}", json!({ "position": text, "error": message }));
                 } else {
-                    eprintln!("error: {text}: {message}");
+                    eprintln!("error: {}: {message}", surakarta::Excerpt::new(text));
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 mod common;
 use common::*;
+use std::time::Duration;
 
 #[test]
 fn perft_text() {
@@ -371,7 +372,7 @@ fn search_input_errors_exit_2() {
         (vec!["search"], "give a limit"),
         (
             vec!["search", "--depth", "2", "--moves", "a1-a2"],
-            "move 1 (a1-a2)",
+            "move 1 (\"a1-a2\")",
         ),
         (
             vec!["search", "--depth", "2", "-p", "nonsense"],
@@ -400,6 +401,182 @@ fn search_input_errors_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn search_depth_out_of_range_exits_2_at_once() {
+    // Depth 0 used to search depth 1, and a huge depth to run for ever.
+    for depth in ["0", "65", "100000"] {
+        let o = run_within(&["search", "--depth", depth], Duration::from_secs(20));
+        assert_usage_error(
+            &o,
+            &format!("--depth {depth} is out of range: give 1 to 64"),
+        );
+    }
+    for args in [["bench", "--depth", "0"], ["play", "--depth", "65"]] {
+        let o = run_within(&args, Duration::from_secs(20));
+        assert_usage_error(&o, &format!("--depth {} is out of range", args[2]));
+    }
+}
+
+#[test]
+fn engine_go_depth_out_of_range_is_an_error() {
+    // Each bad `go` is answered with an error and starts no search, so the
+    // good one after them answers at once.
+    let script =
+        "go depth 0\ngo depth 100000\ngo depth 99999999999999999999\ngo depth 1\nisready\nquit\n";
+    let o = run_with_stdin_within(&["engine"], script, Duration::from_secs(20));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let errors: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .copied()
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: go: depth 0 is out of range: give 1 to 64",
+            "info string error: go: depth 100000 is out of range: give 1 to 64",
+            "info string error: go: depth \"99999999999999999999\" is not a number",
+        ],
+        "{out}"
+    );
+    let best: Vec<&&str> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{out}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{out}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{out}"
+    );
+}
+
+/// `"cccc…" (N bytes)`: how a long input is quoted in messages.
+fn cut(c: char, len: usize) -> String {
+    format!("\"{}…\" ({len} bytes)", c.to_string().repeat(80))
+}
+
+#[test]
+fn long_input_is_cut_in_error_lines() {
+    // Arguments are at most 128 KiB on Linux; stay below.
+    let long = "b".repeat(100_000);
+    for (args, message) in [
+        (
+            vec!["search", "--depth", "1", "-p", &long],
+            format!(
+                "invalid position {}: position text too long (100000 bytes; at most 256)",
+                cut('b', 100_000)
+            ),
+        ),
+        (
+            vec!["search", "--depth", "1", "--eval", &long],
+            format!(
+                "unknown --eval {}: expected default or paper",
+                cut('b', 100_000)
+            ),
+        ),
+        (
+            vec!["show", &long],
+            format!(
+                "{} is neither a record file nor a valid position: position text too long (100000 bytes; at most 256)",
+                cut('b', 100_000)
+            ),
+        ),
+        (
+            vec!["match", "--first", &long, "--second", "depth=1"],
+            format!("--first: expected key=value, found {}", cut('b', 100_000)),
+        ),
+    ] {
+        let o = run(&args);
+        assert_usage_error(&o, &message);
+        assert!(stderr(&o).len() < 400, "{}", stderr(&o));
+    }
+    let o = run(&[
+        "search",
+        "--depth",
+        "1",
+        "--tb",
+        &format!("/nonexistent/{long}"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).len() < 400, "{}", stderr(&o));
+    assert!(stderr(&o).contains("… (100013 bytes): "), "{}", stderr(&o));
+}
+
+#[test]
+fn engine_cuts_long_input_in_error_lines() {
+    let long = "x".repeat(1 << 20);
+    let script = format!(
+        "{long}\ngo {long} 1\ngo depth {long}\nsetoption name Hash value {long}\n\
+         position startpos moves b2-b3 {long}\nsetoption name TablebasePath value /nonexistent/{long}\nquit\n"
+    );
+    let o = run_with_stdin_within(&["engine"], &script, Duration::from_secs(60));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let x = cut('x', 1 << 20);
+    assert_eq!(lines.len(), 6, "{}", &out[..out.len().min(2000)]);
+    assert_eq!(lines[0], format!("info string error: unknown command {x}"));
+    assert_eq!(
+        lines[1],
+        format!("info string error: go: unknown limit {x}")
+    );
+    assert_eq!(
+        lines[2],
+        format!("info string error: go: depth {x} is not a number")
+    );
+    assert_eq!(
+        lines[3],
+        format!("info string error: Hash: {x} is not a number")
+    );
+    assert!(
+        lines[4].starts_with(&format!("info string error: move 2 ({x}): ")),
+        "{}",
+        lines[4]
+    );
+    assert!(lines[5].contains("… (1048589 bytes): "), "{}", lines[5]);
+    assert!(lines.iter().all(|l| l.len() < 500), "{out}");
+}
+
+/// A hash size in range that the machine cannot give is an error line, not
+/// an abort ("memory allocation of 68719476736 bytes failed", exit 134).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hash_table_that_cannot_be_allocated_is_an_error() {
+    let o = run_with_2gib_address_space(&["search", "--hash", "16", "--depth", "1"], "");
+    assert!(
+        o.status.success(),
+        "the limit leaves room for a small table: {}",
+        stderr(&o)
+    );
+    for command in ["search", "bench"] {
+        let o = run_with_2gib_address_space(&[command, "--hash", "65536", "--depth", "1"], "");
+        assert_usage_error(
+            &o,
+            "cannot allocate a transposition table of 65536 MiB: not enough memory",
+        );
+    }
+    // The engine says so and keeps its table.
+    let script = "setoption name Hash value 65536\ngo depth 1\nisready\nquit\n";
+    let o = run_with_2gib_address_space(&["engine"], script);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0]
+            .starts_with("info string error: cannot allocate a transposition table of 65536 MiB"),
+        "{out}"
+    );
+    // `isready` is answered while the search runs, so in either order.
+    let rest = &lines[1..];
+    assert_eq!(rest.len(), 3, "{out}");
+    assert!(rest.iter().any(|l| l.starts_with("info depth 1 ")), "{out}");
+    assert!(rest.iter().any(|l| l.starts_with("bestmove ")), "{out}");
+    assert!(rest.contains(&"readyok"), "{out}");
 }
 
 #[test]
@@ -524,6 +701,40 @@ fn engine_protocol_session() {
     assert_eq!(errors, 4, "garbage, bad move, bad go, bad option: {out}");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{out}"
+    );
+}
+
+#[test]
+fn engine_commands_with_trailing_words_are_errors_and_not_acted_on() {
+    let script = "uci depth\nnewgame x\ngo infinite\nstop zz\nisready\nstop\nquit now\nd\nquit\n";
+    let o = run_with_stdin_within(&["engine"], script, Duration::from_secs(60));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let errors: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .copied()
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: uci takes no arguments, found \"depth\"",
+            "info string error: newgame takes no arguments, found \"x\"",
+            "info string error: stop takes no arguments, found \"zz\"",
+            "info string error: quit takes no arguments, found \"now\"",
+        ],
+        "{out}"
+    );
+    assert!(!out.contains("uciok"), "{out}");
+    // `stop zz` did not stop the search: `isready` is answered first.
+    let at = |wanted: &str| lines.iter().position(|l| l.starts_with(wanted));
+    let (ready, best) = (at("readyok"), at("bestmove "));
+    assert!(ready.is_some() && best.is_some() && ready < best, "{out}");
+    // `quit now` did not quit.
+    assert!(
+        lines.last().unwrap().starts_with("info string position "),
         "{out}"
     );
 }

@@ -111,6 +111,26 @@ fn a_broken_external_engine_is_an_error() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn an_external_engine_gets_its_timeout_for_the_handshake() {
+    // `sleep` never answers `uci`: with timeout=1 the match gives up after
+    // a second, not after a fixed ten.
+    let o = run_within(
+        &[
+            "match",
+            "--first",
+            "depth=1",
+            "--second",
+            "depth=1,timeout=1,name=mute,cmd=sleep 30",
+            "-n",
+            "2",
+        ],
+        std::time::Duration::from_secs(8),
+    );
+    assert_usage_error(&o, "cannot start a player: mute: no answer within 1.0 s");
+}
+
 #[test]
 fn openings_from_a_file_and_random_boards() {
     let file = fresh_path("openings.txt");

@@ -1,6 +1,7 @@
 //! The error type of the indexers.
 
 use crate::material::Material;
+use surakarta::Excerpt;
 
 /// Why a position or an index was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -15,10 +16,10 @@ pub enum IndexError {
         them: u32,
     },
     /// A material class written other than as `AvB`, e.g. `4v3`.
-    #[error("invalid material {text:?}: expected pieces of the side to move, `v`, pieces of the other side, e.g. 4v3")]
+    #[error("invalid material {text}: expected pieces of the side to move, `v`, pieces of the other side, e.g. 4v3")]
     MaterialSyntax {
-        /// The rejected text (cut to 32 characters).
-        text: String,
+        /// The rejected text.
+        text: Excerpt,
     },
     /// The position's piece counts differ from the indexer's material.
     #[error("position has material {us}v{them}, the index is for {expected}")]

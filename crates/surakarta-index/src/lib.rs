@@ -13,6 +13,7 @@ mod symmetric;
 
 use core::fmt;
 use core::str::FromStr;
+use surakarta::Excerpt;
 
 pub use burnside::{occupancy_orbits, position_orbits};
 pub use directory::OccupancyDirectory;
@@ -96,8 +97,8 @@ impl fmt::Display for Scheme {
 
 /// An unknown scheme name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown index scheme {0:?}: expected `plain` or `symmetric`")]
-pub struct ParseSchemeError(String);
+#[error("unknown index scheme {0}: expected `plain` or `symmetric`")]
+pub struct ParseSchemeError(Excerpt);
 
 impl FromStr for Scheme {
     type Err = ParseSchemeError;
@@ -106,7 +107,7 @@ impl FromStr for Scheme {
         match s {
             "plain" => Ok(Scheme::Plain),
             "symmetric" => Ok(Scheme::Symmetric),
-            _ => Err(ParseSchemeError(s.chars().take(32).collect())),
+            _ => Err(ParseSchemeError(Excerpt::new(s))),
         }
     }
 }

@@ -3,7 +3,7 @@
 use crate::error::IndexError;
 use core::fmt;
 use core::str::FromStr;
-use surakarta::{Bitboard, Position, Symmetry, MAX_PIECES_PER_SIDE};
+use surakarta::{Bitboard, Excerpt, Position, Symmetry, MAX_PIECES_PER_SIDE};
 
 /// A material class: the number of pieces of the side to move (`us`) and of
 /// the other side (`them`), each `1..=12`. Written `4v3`.
@@ -89,7 +89,7 @@ impl FromStr for Material {
     /// Parses `AvB` (also `AVB`), e.g. `4v3`.
     fn from_str(s: &str) -> Result<Material, IndexError> {
         let syntax = || IndexError::MaterialSyntax {
-            text: s.chars().take(32).collect(),
+            text: Excerpt::new(s),
         };
         let (us, them) = s.split_once(['v', 'V']).ok_or_else(syntax)?;
         let count = |t: &str| -> Result<u32, IndexError> {
@@ -188,6 +188,18 @@ mod tests {
         ] {
             assert!(bad.parse::<Material>().is_err(), "{bad:?}");
         }
+        // Long text is cut in the message, which says how long it was.
+        let long = format!("4v{}", "3".repeat(100_000));
+        let message = long.parse::<Material>().unwrap_err().to_string();
+        assert!(
+            message.starts_with(&format!(
+                "invalid material \"4v{}…\" (100002 bytes): ",
+                "3".repeat(78)
+            )),
+            "{message}"
+        );
+        let message = long.parse::<crate::Scheme>().unwrap_err().to_string();
+        assert!(message.contains("…\" (100002 bytes)"), "{message}");
     }
 
     #[test]

@@ -7,16 +7,13 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use surakarta::{Game, Move, Rules};
+use surakarta::{Excerpt, Game, Move, Rules};
 use surakarta_search::Limits;
 
 use crate::player::{Player, PlayerError};
 
 /// Longest line read from an engine (bytes); longer lines are cut.
 const MAX_LINE: u64 = 64 * 1024;
-
-/// How long an engine may take to answer `uci` and `isready`.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An engine program speaking the protocol on its stdin and stdout. Its
 /// stderr is discarded. The process is told to quit, and killed if it does
@@ -36,6 +33,8 @@ impl ExternalEngine {
     /// `readyok`. Each move is searched with `limits` (`go depth`, `nodes`,
     /// `movetime`; with none, `movetime 1000`); the engine forfeits if its
     /// `bestmove` takes longer than the move time plus `move_timeout`.
+    /// `move_timeout` also bounds each wait of the handshake (`uciok`,
+    /// `readyok`), here and before each game.
     pub fn start(
         name: String,
         command: &[String],
@@ -56,7 +55,7 @@ impl ExternalEngine {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| fail(format!("cannot start {program:?}: {e}")))?;
+            .map_err(|e| fail(format!("cannot start {}: {e}", Excerpt::new(program))))?;
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
             _ => {
@@ -95,7 +94,7 @@ impl ExternalEngine {
             move_timeout,
         };
         engine.send("uci")?;
-        engine.wait_for(|l| l == "uciok", HANDSHAKE_TIMEOUT)?;
+        engine.wait_for(|l| l == "uciok", engine.move_timeout)?;
         for (option, value) in options {
             engine.send(&format!("setoption name {option} value {value}"))?;
         }
@@ -129,7 +128,7 @@ impl ExternalEngine {
             match self.lines.recv_timeout(left) {
                 Ok(line) if wanted(&line) => return Ok(line),
                 Ok(line) if line.starts_with("info string error") => {
-                    return Err(self.error(format!("the engine reported {line:?}")))
+                    return Err(self.error(format!("the engine reported {}", Excerpt::new(&line))))
                 }
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
@@ -146,7 +145,7 @@ impl ExternalEngine {
 
     fn ready(&mut self) -> Result<(), PlayerError> {
         self.send("isready")?;
-        self.wait_for(|l| l == "readyok", HANDSHAKE_TIMEOUT)
+        self.wait_for(|l| l == "readyok", self.move_timeout)
             .map(|_| ())
     }
 
@@ -214,12 +213,12 @@ impl Player for ExternalEngine {
         let (go, wait) = self.go();
         self.send(&go)?;
         let line = self.wait_for(|l| l.starts_with("bestmove"), wait)?;
-        let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        let text = line.split_whitespace().nth(1).unwrap_or("");
         game.position()
-            .parse_move(&text)
+            .parse_move(text)
             .map_err(|e| PlayerError::Illegal {
                 name: self.name.clone(),
-                text,
+                text: Excerpt::new(text),
                 reason: e.to_string(),
             })
     }

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use surakarta::{Color, Game, GameResult, Outcome, Position, Rules};
+use surakarta::{Color, Excerpt, Game, GameResult, Outcome, Position, Rules};
 
 use crate::player::{Player, PlayerError};
 
@@ -103,7 +103,7 @@ pub fn play_game(
         let chosen = player.choose(&game).and_then(|m| {
             game.play(m).map_err(|e| PlayerError::Illegal {
                 name: player.name().to_string(),
-                text: m.to_string(),
+                text: Excerpt::new(&m.to_string()),
                 reason: e.to_string(),
             })
         });

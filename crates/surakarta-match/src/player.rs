@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use surakarta::{Game, Move, Rules};
+use surakarta::{Excerpt, Game, Move, Rules};
 use surakarta_search::{Engine, Limits, Options, SearchError};
 use surakarta_tablebase::Tablebase;
 
@@ -24,12 +24,12 @@ pub enum PlayerError {
     #[error("{0}: gave no move")]
     NoMove(String),
     /// The player gave a move that is not legal.
-    #[error("{name}: illegal move {text:?} ({reason})")]
+    #[error("{name}: illegal move {text} ({reason})")]
     Illegal {
         /// The player.
         name: String,
         /// The move as the player wrote it.
-        text: String,
+        text: Excerpt,
         /// Why it is not legal.
         reason: String,
     },

@@ -190,3 +190,30 @@ fn a_player_that_cannot_start_fails_the_match() {
     assert_eq!((result.tally.wins, result.tally.games()), (1, 1));
     assert!(result.error.unwrap().to_string().contains("gone"));
 }
+
+/// An engine that never answers `uci` is given up after the player's
+/// timeout, not a fixed ten seconds.
+#[cfg(unix)]
+#[test]
+fn the_handshake_waits_for_the_timeout_given() {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    let command = ["sleep".to_string(), "30".to_string()];
+    let result = surakarta_match::ExternalEngine::start(
+        "mute".into(),
+        &command,
+        &[],
+        Limits::depth(1),
+        Duration::from_secs(1),
+    );
+    let Err(error) = result else {
+        panic!("a mute engine started")
+    };
+    assert_eq!(error.to_string(), "mute: no answer within 1.0 s");
+    // One second of waiting and half a second for the process to quit.
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -24,6 +24,10 @@ pub enum SearchError {
     /// The hash size is outside `1..=65536` MiB.
     #[error("invalid hash size {0} MiB: expected 1 to 65536")]
     Hash(usize),
+    /// The machine cannot give the memory of a transposition table of this
+    /// many MiB.
+    #[error("cannot allocate a transposition table of {0} MiB: not enough memory (give a smaller hash size)")]
+    HashAllocation(usize),
     /// The thread pool could not be built.
     #[error("cannot start {threads} search threads: {message}")]
     ThreadPool {
@@ -115,7 +119,9 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine with the given options and no tablebases.
+    /// An engine with the given options and no tablebases. Fails on a
+    /// thread count or hash size out of range, a transposition table the
+    /// machine cannot allocate, or a thread pool that cannot start.
     pub fn new(options: Options) -> Result<Engine, SearchError> {
         if !(1..=1024).contains(&options.threads) {
             return Err(SearchError::Threads(options.threads));
@@ -123,6 +129,7 @@ impl Engine {
         if !(1..=65_536).contains(&options.hash_mb) {
             return Err(SearchError::Hash(options.hash_mb));
         }
+        let tt = TranspositionTable::new(options.hash_mb)?;
         // Lazy SMP runs its helpers on plain threads; only sibling splits
         // need the pool.
         let pool = if options.threads > 1 && options.smp == Smp::Siblings {
@@ -141,7 +148,7 @@ impl Engine {
         };
         Ok(Engine {
             options,
-            tt: TranspositionTable::new(options.hash_mb),
+            tt,
             history: History::new(),
             tablebase: None,
             pool,

@@ -11,6 +11,7 @@ use core::sync::atomic::{AtomicU64, Ordering};
 use surakarta::Move;
 
 use crate::score::Score;
+use crate::SearchError;
 
 /// What a stored score is: exact, or a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,13 +90,21 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one cluster).
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.saturating_mul(1 << 20) / 64).max(1);
-        TranspositionTable {
-            clusters: (0..count).map(|_| Cluster::default()).collect(),
+    /// A table of about `megabytes` MiB (at least one cluster), or
+    /// [`SearchError::HashAllocation`] if the memory cannot be had: the
+    /// allocation is fallible, so a size the machine cannot give is an
+    /// error, not an abort.
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, SearchError> {
+        let fail = || SearchError::HashAllocation(megabytes);
+        let bytes = megabytes.checked_mul(1 << 20).ok_or_else(fail)?;
+        let count = (bytes / 64).max(1);
+        let mut clusters = Vec::new();
+        clusters.try_reserve_exact(count).map_err(|_| fail())?;
+        clusters.resize_with(count, Cluster::default);
+        Ok(TranspositionTable {
+            clusters,
             generation: AtomicU64::new(0),
-        }
+        })
     }
 
     /// The size in bytes.
@@ -207,7 +216,7 @@ mod tests {
 
     #[test]
     fn stores_and_probes_round_trip() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         for (i, bound) in [Bound::Upper, Bound::Lower, Bound::Exact]
             .into_iter()
             .enumerate()
@@ -222,7 +231,7 @@ mod tests {
 
     #[test]
     fn a_torn_entry_fails_the_key_check() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let key = 0xdead_beef_u64;
         tt.store(key, entry(5, 10, Bound::Exact));
         // Simulate another thread's data landing without its key.
@@ -239,7 +248,7 @@ mod tests {
 
     #[test]
     fn full_clusters_evict_the_shallowest() {
-        let tt = TranspositionTable::new(0); // one cluster: every key collides
+        let tt = TranspositionTable::new(0).unwrap(); // one cluster: every key collides
         for k in 1..=4u64 {
             tt.store(k, entry(k as u8 * 2, 0, Bound::Exact));
         }
@@ -253,5 +262,25 @@ mod tests {
         tt.store(100, entry(1, 0, Bound::Exact));
         assert!(tt.probe(100).is_some());
         assert!(tt.hashfull() > 0);
+    }
+
+    #[test]
+    fn a_table_too_large_to_allocate_is_an_error() {
+        assert_eq!(TranspositionTable::new(1).unwrap().bytes(), 1 << 20);
+        // More bytes than a `usize` holds.
+        assert_eq!(
+            TranspositionTable::new(usize::MAX).err(),
+            Some(SearchError::HashAllocation(usize::MAX))
+        );
+        // A size a `Vec` may have but no allocator gives (2^62 bytes): the
+        // allocator's refusal, which used to abort the process.
+        #[cfg(target_pointer_width = "64")]
+        {
+            let megabytes = 1 << 42;
+            assert_eq!(
+                TranspositionTable::new(megabytes).err(),
+                Some(SearchError::HashAllocation(megabytes))
+            );
+        }
     }
 }

@@ -3,16 +3,23 @@
 use crate::file::FileProblem;
 use crate::pair::Pair;
 use std::path::{Path, PathBuf};
+use surakarta::Excerpt;
 use surakarta_index::{IndexError, Material};
 
 fn looked_in(dir: &Option<PathBuf>, material: &Material) -> String {
     match dir {
         Some(dir) => format!(
             " ({} not found)",
-            dir.join(crate::file::file_name(*material)).display()
+            shown(&dir.join(crate::file::file_name(*material)))
         ),
         None => String::new(),
     }
+}
+
+/// A path as messages show it: unquoted, cut when long (a directory named
+/// through the engine protocol can be any length).
+fn shown(path: &Path) -> String {
+    format!("{:#}", Excerpt::new(&path.to_string_lossy()))
 }
 
 /// What went wrong in the tablebase.
@@ -28,7 +35,7 @@ pub enum TablebaseError {
         dir: Option<PathBuf>,
     },
     /// A table file is unreadable, damaged or not a table.
-    #[error("{}: {problem}", path.display())]
+    #[error("{}: {problem}", shown(path))]
     File {
         /// The file.
         path: PathBuf,
@@ -36,7 +43,7 @@ pub enum TablebaseError {
         problem: FileProblem,
     },
     /// A directory could not be read.
-    #[error("{}: {message}", path.display())]
+    #[error("{}: {message}", shown(path))]
     Directory {
         /// The directory.
         path: PathBuf,
@@ -60,7 +67,7 @@ pub enum TablebaseError {
         found: u64,
     },
     /// A table that generating a pair needs is not in the directory.
-    #[error("missing table {material} needed by pair {pair}: {}", path.display())]
+    #[error("missing table {material} needed by pair {pair}: {}", shown(path))]
     MissingDependency {
         /// The class whose table is missing.
         material: Material,

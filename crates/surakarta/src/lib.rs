@@ -5,6 +5,7 @@
 mod bitboard;
 mod circuit;
 mod color;
+mod excerpt;
 mod game;
 mod movegen;
 mod moves;
@@ -23,6 +24,7 @@ pub mod zobrist;
 pub use bitboard::{Bitboard, Squares, Subsets};
 pub use circuit::{Circuit, PATH_LEN};
 pub use color::{Color, ParseColorError};
+pub use excerpt::Excerpt;
 pub use game::{Game, GameError};
 pub use movegen::{
     capture_moves, capture_targets, count_safe_steps, count_steps, has_capture, step_targets,

@@ -12,6 +12,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
+use crate::excerpt::Excerpt;
 use crate::setup::Setup;
 use crate::square::{File, Rank, Square};
 use core::fmt;
@@ -52,22 +53,17 @@ pub enum ParseSetupError {
     #[error("side-to-move field: missing (expected 'b' or 'w' after the board)")]
     MissingTurn,
     /// The side-to-move field is not `b` or `w`.
-    #[error("side-to-move field: expected 'b' or 'w', found {0:?}")]
-    Turn(String),
+    #[error("side-to-move field: expected 'b' or 'w', found {0}")]
+    Turn(Excerpt),
     /// The no-capture ply count is not a number.
-    #[error("no-capture ply field: expected a whole number, found {0:?}")]
-    Halfmoves(String),
+    #[error("no-capture ply field: expected a whole number, found {0}")]
+    Halfmoves(Excerpt),
     /// The move number is not a number of at least 1.
-    #[error("move-number field: expected a whole number of at least 1, found {0:?}")]
-    Fullmoves(String),
+    #[error("move-number field: expected a whole number of at least 1, found {0}")]
+    Fullmoves(Excerpt),
     /// Something follows the move number.
-    #[error("unexpected text {0:?} after the move-number field")]
-    Extra(String),
-}
-
-/// At most 24 characters of `s`, so errors never carry huge input.
-fn clip(s: &str) -> String {
-    s.chars().take(24).collect()
+    #[error("unexpected text {0} after the move-number field")]
+    Extra(Excerpt),
 }
 
 fn parse_board(field: &str) -> Result<(Bitboard, Bitboard), ParseSetupError> {
@@ -130,20 +126,22 @@ impl FromStr for Setup {
             None => return Err(ParseSetupError::MissingTurn),
             Some("b") => Color::Black,
             Some("w") => Color::White,
-            Some(other) => return Err(ParseSetupError::Turn(clip(other))),
+            Some(other) => return Err(ParseSetupError::Turn(Excerpt::new(other))),
         };
         let halfmoves = match fields.next() {
             None => 0,
-            Some(f) => parse_number(f).ok_or_else(|| ParseSetupError::Halfmoves(clip(f)))?,
+            Some(f) => {
+                parse_number(f).ok_or_else(|| ParseSetupError::Halfmoves(Excerpt::new(f)))?
+            }
         };
         let fullmoves = match fields.next() {
             None => 1,
             Some(f) => parse_number(f)
                 .filter(|&n| n >= 1)
-                .ok_or_else(|| ParseSetupError::Fullmoves(clip(f)))?,
+                .ok_or_else(|| ParseSetupError::Fullmoves(Excerpt::new(f)))?,
         };
         if let Some(extra) = fields.next() {
-            return Err(ParseSetupError::Extra(clip(extra)));
+            return Err(ParseSetupError::Extra(Excerpt::new(extra)));
         }
         Ok(Setup {
             black,
@@ -221,14 +219,14 @@ pub struct MoveText {
 
 /// Why a move's text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid move text {0:?}: expected a step like b2-c3, a capture like b2xe5, or b2c3")]
-pub struct ParseMoveError(pub String);
+#[error("invalid move text {0}: expected a step like b2-c3, a capture like b2xe5, or b2c3")]
+pub struct ParseMoveError(pub Excerpt);
 
 impl FromStr for MoveText {
     type Err = ParseMoveError;
 
     fn from_str(s: &str) -> Result<MoveText, ParseMoveError> {
-        let bad = || ParseMoveError(clip(s));
+        let bad = || ParseMoveError(Excerpt::new(s));
         let b = s.as_bytes();
         let (capture, to_at) = match b.len() {
             4 => (None, 2),
@@ -317,6 +315,16 @@ mod tests {
         }
         let long = "6/".repeat(200);
         assert!(matches!(long.parse::<Setup>(), Err(TooLong(_))));
+        // Quoted input is cut in messages, which say how long it was.
+        let extra = format!("6/6/6/6/6/6 b 0 1 {}", "z".repeat(200));
+        let err = extra.parse::<Setup>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "unexpected text \"{}…\" (200 bytes) after the move-number field",
+                "z".repeat(80)
+            )
+        );
     }
 
     #[test]

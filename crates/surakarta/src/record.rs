@@ -23,6 +23,7 @@
 //! an equal record.
 
 use crate::color::Color;
+use crate::excerpt::Excerpt;
 use crate::game::{outcome_under, Game, GameError};
 use crate::moves::Move;
 use crate::notation::MoveText;
@@ -101,8 +102,8 @@ impl GameResult {
 
 /// Why a result's text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid result {0:?}: expected 1-0, 0-1, 1/2-1/2 or *")]
-pub struct ParseGameResultError(pub String);
+#[error("invalid result {0}: expected 1-0, 0-1, 1/2-1/2 or *")]
+pub struct ParseGameResultError(pub Excerpt);
 
 impl FromStr for GameResult {
     type Err = ParseGameResultError;
@@ -112,7 +113,7 @@ impl FromStr for GameResult {
         GameResult::ALL
             .into_iter()
             .find(|r| r.as_str() == s)
-            .ok_or_else(|| ParseGameResultError(clip(s)))
+            .ok_or_else(|| ParseGameResultError(Excerpt::new(s)))
     }
 }
 
@@ -148,30 +149,30 @@ pub enum RecordErrorKind {
     #[error("text after the end of the game: expected exactly one game")]
     ExtraGame,
     /// A tag line is not of the form `[Name "value"]`.
-    #[error("malformed tag line {text:?}: {problem}")]
+    #[error("malformed tag line {text}: {problem}")]
     TagSyntax {
-        /// The line (cut to 24 characters).
-        text: String,
+        /// The line.
+        text: Excerpt,
         /// What is wrong with it.
         problem: &'static str,
     },
     /// A tag name is empty or has characters other than `A-Z a-z 0-9 _`.
-    #[error("invalid tag name {0:?}: expected letters, digits and '_'")]
-    TagName(String),
+    #[error("invalid tag name {0}: expected letters, digits and '_'")]
+    TagName(Excerpt),
     /// A tag value has no closing quote.
     #[error("tag {0}: the value has no closing '\"'")]
-    UnterminatedQuote(String),
+    UnterminatedQuote(Excerpt),
     /// A tag value has a backslash followed by something other than `"` or `\`.
     #[error("tag {tag}: invalid escape '\\{found}' in the value (only \\\" and \\\\ are allowed)")]
     BadEscape {
         /// The tag's name.
-        tag: String,
+        tag: Excerpt,
         /// The character after the backslash.
         found: char,
     },
     /// The same tag name appears twice in one game.
     #[error("tag {0} given twice")]
-    DuplicateTag(String),
+    DuplicateTag(Excerpt),
     /// A game has more than [`MAX_RECORD_TAGS`] tags.
     #[error("more than {MAX_RECORD_TAGS} tags in one game")]
     TooManyTags,
@@ -187,16 +188,16 @@ pub enum RecordErrorKind {
     /// A token starting with a digit is not a move number `N.` or `N...`
     /// (nor a result).
     #[error(
-        "invalid move number {0:?}: expected a number followed by '.' or '...', like 12. or 12..."
+        "invalid move number {0}: expected a number followed by '.' or '...', like 12. or 12..."
     )]
-    MoveNumber(String),
+    MoveNumber(Excerpt),
     /// A move is unreadable or illegal.
     #[error("ply {ply}: {error}")]
     Move {
         /// Which move of the game, counting from 1.
         ply: usize,
-        /// The move as written (cut to 24 characters).
-        text: String,
+        /// The move as written.
+        text: Excerpt,
         /// What is wrong with it.
         error: MoveError,
     },
@@ -222,8 +223,8 @@ pub enum RecordErrorKind {
     #[error("the movetext has no result token (1-0, 0-1, 1/2-1/2 or *) at its end")]
     MissingResult,
     /// Something other than a comment follows the result token on its line.
-    #[error("unexpected text {0:?} after the result token")]
-    TextAfterResult(String),
+    #[error("unexpected text {0} after the result token")]
+    TextAfterResult(Excerpt),
     /// The result token differs from the `Result` tag.
     #[error("the result token {token} disagrees with the Result tag {tag}")]
     ResultMismatch {
@@ -496,11 +497,6 @@ fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// At most 24 characters of `s`, so errors never carry huge input.
-fn clip(s: &str) -> String {
-    s.chars().take(24).collect()
-}
-
 fn is_space(c: char) -> bool {
     c.is_ascii_whitespace()
 }
@@ -693,7 +689,7 @@ impl Header {
     /// Reads one tag line (trimmed, starting with `[`).
     fn add(&mut self, line: &str) -> Result<(), RecordErrorKind> {
         let syntax = |problem| RecordErrorKind::TagSyntax {
-            text: clip(line),
+            text: Excerpt::new(line),
             problem,
         };
         let rest = line
@@ -705,7 +701,7 @@ impl Header {
             .unwrap_or(rest.len());
         let (name, rest) = rest.split_at(name_end);
         if !is_tag_name(name) {
-            return Err(RecordErrorKind::TagName(clip(name)));
+            return Err(RecordErrorKind::TagName(Excerpt::new(name)));
         }
         let rest = rest
             .trim_start_matches(is_space)
@@ -715,17 +711,17 @@ impl Header {
         let mut chars = rest.char_indices();
         let after = loop {
             match chars.next() {
-                None => return Err(RecordErrorKind::UnterminatedQuote(name.to_string())),
+                None => return Err(RecordErrorKind::UnterminatedQuote(Excerpt::new(name))),
                 Some((i, '"')) => break &rest[i + 1..],
                 Some((_, '\\')) => match chars.next() {
                     Some((_, c @ ('"' | '\\'))) => value.push(c),
                     Some((_, found)) => {
                         return Err(RecordErrorKind::BadEscape {
-                            tag: name.to_string(),
+                            tag: Excerpt::new(name),
                             found,
                         })
                     }
-                    None => return Err(RecordErrorKind::UnterminatedQuote(name.to_string())),
+                    None => return Err(RecordErrorKind::UnterminatedQuote(Excerpt::new(name))),
                 },
                 Some((_, c)) => value.push(c),
             }
@@ -738,7 +734,7 @@ impl Header {
             return Err(syntax("unexpected text after ']'"));
         }
         if self.names.contains(name) {
-            return Err(RecordErrorKind::DuplicateTag(name.to_string()));
+            return Err(RecordErrorKind::DuplicateTag(Excerpt::new(name)));
         }
         if self.tags.len() >= MAX_RECORD_TAGS {
             return Err(RecordErrorKind::TooManyTags);
@@ -810,7 +806,7 @@ impl Movetext {
             let (token, tail) = rest.split_at(end);
             rest = tail;
             if self.result.is_some() {
-                return Err(RecordErrorKind::TextAfterResult(clip(token)));
+                return Err(RecordErrorKind::TextAfterResult(Excerpt::new(token)));
             }
             self.token(token)?;
         }
@@ -834,7 +830,7 @@ impl Movetext {
                 .or_else(|| after.strip_prefix('.'))
             {
                 Some(text) if !text.starts_with('.') => text,
-                _ => return Err(RecordErrorKind::MoveNumber(clip(token))),
+                _ => return Err(RecordErrorKind::MoveNumber(Excerpt::new(token))),
             }
         } else {
             token
@@ -850,7 +846,7 @@ impl Movetext {
         let ply = self.moves.len() + 1;
         let bad = |error| RecordErrorKind::Move {
             ply,
-            text: clip(text),
+            text: Excerpt::new(text),
             error,
         };
         let written: MoveText = text.parse().map_err(|e| bad(MoveError::Syntax(e)))?;
@@ -858,9 +854,10 @@ impl Movetext {
             return Err(RecordErrorKind::TooManyMoves);
         }
         if let Some(outcome) = self.replay.outcome() {
+            // A move text that parsed: at most five characters.
             return Err(RecordErrorKind::MoveAfterEnd {
                 ply,
-                text: clip(text),
+                text: text.to_string(),
                 outcome,
             });
         }

@@ -1,6 +1,7 @@
 //! Rule sets: what ends a game besides running out of pieces or moves.
 
 use crate::color::Color;
+use crate::excerpt::Excerpt;
 use core::fmt;
 use core::str::FromStr;
 
@@ -193,8 +194,8 @@ impl Default for Rules {
 
 /// Why a rule set's text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid rule set {0:?}: expected pure, icga, pku, or a list like repetitions=3,no-capture=50 (0 disables; repetitions at least 2)")]
-pub struct ParseRulesError(pub String);
+#[error("invalid rule set {0}: expected pure, icga, pku, or a list like repetitions=3,no-capture=50 (0 disables; repetitions at least 2)")]
+pub struct ParseRulesError(pub Excerpt);
 
 impl FromStr for Rules {
     type Err = ParseRulesError;
@@ -202,7 +203,7 @@ impl FromStr for Rules {
     /// `pure`, `icga`, `pku`, or `repetitions=N,no-capture=M` (either may be
     /// left out, 0 disables it, and they may follow a preset: `icga,no-capture=100`).
     fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
-        let bad = || ParseRulesError(s.chars().take(64).collect());
+        let bad = || ParseRulesError(Excerpt::new(s));
         let mut rules = Rules::PURE;
         let (mut repetitions, mut no_capture) = (rules.repetitions, rules.no_capture_plies);
         for (i, part) in s.split(',').enumerate() {

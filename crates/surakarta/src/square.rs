@@ -1,5 +1,6 @@
 //! Points of the 6×6 board.
 
+use crate::excerpt::Excerpt;
 use core::fmt;
 use core::str::FromStr;
 
@@ -244,8 +245,8 @@ impl Square {
 
 /// Error returned when a point name such as `c3` cannot be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid point {0:?}: expected a file a-f followed by a rank 1-6, like \"c3\"")]
-pub struct ParseSquareError(pub String);
+#[error("invalid point {0}: expected a file a-f followed by a rank 1-6, like \"c3\"")]
+pub struct ParseSquareError(pub Excerpt);
 
 impl FromStr for Square {
     type Err = ParseSquareError;
@@ -255,7 +256,7 @@ impl FromStr for Square {
                 return Ok(sq);
             }
         }
-        Err(ParseSquareError(s.chars().take(16).collect()))
+        Err(ParseSquareError(Excerpt::new(s)))
     }
 }
 

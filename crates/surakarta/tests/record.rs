@@ -537,7 +537,7 @@ fn error_messages() {
     );
     assert_eq!(
         msg("[Event \"a\\tb\"]"),
-        "line 1: tag Event: invalid escape '\\t' in the value (only \\\" and \\\\ are allowed)"
+        "line 1: tag \"Event\": invalid escape '\\t' in the value (only \\\" and \\\\ are allowed)"
     );
     assert_eq!(
         msg("b2-b3"),
@@ -551,9 +551,29 @@ fn error_messages() {
         msg("1.. *"),
         "line 1: invalid move number \"1..\": expected a number followed by '.' or '...', like 12. or 12..."
     );
-    // Long input is cut in messages.
+    // Long input is cut in messages, which say how long it was.
+    let cut = |c: &str, len: usize| format!("\"{}…\" ({len} bytes)", c.repeat(80));
     let long = format!("{} *", "x".repeat(1000));
-    assert!(msg(&long).len() < 200);
+    assert_eq!(
+        msg(&long),
+        format!(
+            "line 1: ply 1: invalid move text {}: expected a step like b2-c3, a capture like b2xe5, or b2c3",
+            cut("x", 1000)
+        )
+    );
+    let name = "T".repeat(1 << 20);
+    let twice = format!("[{name} \"1\"]\n[{name} \"2\"]\n\n*");
+    assert_eq!(
+        msg(&twice),
+        format!("line 2: tag {} given twice", cut("T", 1 << 20))
+    );
+    let tag = format!("[Event \"x\"] {}\n\n*", "z".repeat(500));
+    assert!(msg(&tag).contains("(512 bytes): unexpected text after ']'"));
+    let rules = format!("[Rules \"{}\"]\n\n*", "r".repeat(300));
+    assert!(msg(&rules).starts_with(&format!(
+        "line 1: Rules tag: invalid rule set {}",
+        cut("r", 300)
+    )));
 }
 
 /// A start position for random games: the start, White to move, or sparse.

@@ -21,13 +21,38 @@ pub(crate) fn run(args: &[&str]) -> Output {
 /// Runs `surakarta ARGS` with no input; if it has not finished within
 /// `limit`, kills it and fails the test (for runs that could hang).
 pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run surakarta");
+    wait_within(child, args, limit)
+}
+
+/// Runs `surakarta ARGS`, writing `input` to its stdin; if it has not
+/// finished within `limit`, kills it and fails the test.
+pub(crate) fn run_with_stdin_within(args: &[&str], input: &str, limit: Duration) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run surakarta");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_string();
+    // On its own thread: a child that stops reading must not block the test.
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    wait_within(child, args, limit)
+}
+
+/// Waits for `child` (stdout and stderr piped) and collects its output;
+/// kills it and fails the test if it runs longer than `limit`.
+fn wait_within(mut child: std::process::Child, args: &[&str], limit: Duration) -> Output {
     // Drain both pipes on their own threads so a full pipe cannot stall it.
     let drain = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
@@ -55,6 +80,28 @@ pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
         stdout: out.join().expect("stdout reader"),
         stderr: err.join().expect("stderr reader"),
     }
+}
+
+/// Runs `surakarta ARGS`, writing `input` to its stdin, with its address
+/// space limited to 2 GiB (`ulimit -v`): an allocation of more fails at
+/// once on any machine, without using the memory.
+#[cfg(target_os = "linux")]
+pub(crate) fn run_with_2gib_address_space(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run surakarta under sh");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The process may exit without reading it all.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("wait for surakarta")
 }
 
 /// Runs `surakarta ARGS`, writing `input` to its stdin.

@@ -7,7 +7,6 @@
 //! ```text
 //! terminals  T bytes          the value byte of each terminal symbol
 //! pairs      P × (u16, u16)   symbol T + i expands to left, then right
-//!            (P × (u32, u32) when the header says symbols are wide)
 //! lengths    T + P bytes      Huffman code length per symbol (0 = unused)
 //! offsets    (B + 1) × u32/u64  byte offset of each block in the bit stream
 //! bits       payload bytes    the blocks, each byte-aligned, MSB first
@@ -58,7 +57,7 @@ pub(crate) fn blocks(shape: Shape, slots: u64) -> u64 {
 pub(crate) fn body_len(shape: Shape, slots: u64) -> Option<u64> {
     let symbols = u64::from(shape.terminals) + u64::from(shape.pairs);
     terminals_len(shape)
-        .checked_add(pair_bytes(shape) * u64::from(shape.pairs))?
+        .checked_add(4 * u64::from(shape.pairs))?
         .checked_add(symbols)?
         .checked_add(
             blocks(shape, slots)
@@ -66,15 +65,6 @@ pub(crate) fn body_len(shape: Shape, slots: u64) -> Option<u64> {
                 .checked_mul(shape.offset_bytes.into())?,
         )?
         .checked_add(shape.bits_len)
-}
-
-/// Bytes of one pair: two u16 symbol numbers, or two u32 if wide.
-fn pair_bytes(shape: Shape) -> u64 {
-    if shape.wide_symbols {
-        8
-    } else {
-        4
-    }
 }
 
 /// Bytes of the terminals section: a value byte per terminal and context.
@@ -146,17 +136,6 @@ pub(crate) enum Stored<'a> {
 /// Encodes the stored bytes of a class (one per slot, `freedom` beside
 /// them) as a compact body. Returns the shape and the body bytes.
 pub(crate) fn encode(stored: &[u8], freedom: &[u8], kind: Stored<'_>) -> (Shape, Vec<u8>) {
-    encode_with(stored, freedom, kind, false)
-}
-
-/// [`encode`], with u32 symbol numbers even when u16 would do if
-/// `always_wide` (for tests: small inputs never need them).
-fn encode_with(
-    stored: &[u8],
-    freedom: &[u8],
-    kind: Stored<'_>,
-    always_wide: bool,
-) -> (Shape, Vec<u8>) {
     let slots = stored.len() as u64;
     let filled = fill(stored, freedom);
     let (model, order, terminals_section): (ContextModel, Vec<u8>, Vec<u8>) = match kind {
@@ -179,16 +158,16 @@ fn encode_with(
             )
         }
     };
-    let mut terminal_of = [0u32; 256];
+    let mut terminal_of = [0u16; 256];
     for (t, &b) in order.iter().enumerate() {
-        terminal_of[b as usize] = t as u32;
+        terminal_of[b as usize] = t as u16;
     }
-    let chunks: Vec<Vec<u32>> = filled
+    let chunks: Vec<Vec<u16>> = filled
         .par_chunks(1 << CHUNK_BITS)
         .map(|c| c.iter().map(|&b| terminal_of[b as usize]).collect())
         .collect();
     drop(filled);
-    let max_symbols = (slots / 16).clamp(256, repair::MAX_SYMBOLS as u64) as usize;
+    let max_symbols = (slots / 16).clamp(256, u16::MAX as u64) as usize;
     let grammar = repair::compress(chunks, order.len(), max_symbols);
     let total: u64 = grammar.chunks.iter().map(|c| c.len() as u64).sum();
     let mut block_bits = CHUNK_BITS;
@@ -223,15 +202,9 @@ fn encode_with(
         .collect();
     let mut body = Vec::new();
     body.extend_from_slice(&terminals_section);
-    let wide_symbols = always_wide || grammar.symbols() > usize::from(u16::MAX);
     for &[a, b] in &grammar.pairs {
-        if wide_symbols {
-            body.extend_from_slice(&a.to_le_bytes());
-            body.extend_from_slice(&b.to_le_bytes());
-        } else {
-            body.extend_from_slice(&(a as u16).to_le_bytes());
-            body.extend_from_slice(&(b as u16).to_le_bytes());
-        }
+        body.extend_from_slice(&a.to_le_bytes());
+        body.extend_from_slice(&b.to_le_bytes());
     }
     body.extend_from_slice(&lengths);
     let total: u64 = blocks.iter().map(|b| b.len() as u64).sum();
@@ -258,7 +231,6 @@ fn encode_with(
         model,
         offset_bytes: offset_bytes as u32,
         capture_draws: false,
-        wide_symbols,
         terminals: order.len() as u32,
         pairs: grammar.pairs.len() as u32,
         bits_len: offset,
@@ -278,7 +250,7 @@ pub(crate) struct Compact {
     t: usize,
     /// The value of terminal `t` in context `c` at `c · T + t`.
     terminals: Vec<u8>,
-    pairs: Vec<[u32; 2]>,
+    pairs: Vec<[u16; 2]>,
     /// Expansion length of each symbol.
     expansion: Vec<u32>,
     /// Expansion length of each used symbol by canonical rank (frequent
@@ -328,12 +300,7 @@ impl Compact {
         }
         let t = shape.terminals as usize;
         let p = shape.pairs as usize;
-        let most = if shape.wide_symbols {
-            repair::MAX_SYMBOLS
-        } else {
-            usize::from(u16::MAX)
-        };
-        if t == 0 || t > 256 || t + p > most {
+        if t == 0 || t > 256 || t + p > u16::MAX as usize {
             return Err(FileProblem::Field {
                 field: "symbols",
                 value: (t + p) as u64,
@@ -344,14 +311,9 @@ impl Compact {
         let mut pairs = Vec::with_capacity(p);
         let block_len = 1u64 << shape.block_bits;
         let mut expansion: Vec<u32> = vec![1; t];
-        let pair_bytes = pair_bytes(shape) as usize;
         for i in 0..p {
-            let at = t * contexts + pair_bytes * i;
-            let (a, b) = if shape.wide_symbols {
-                (u32_at(body, at), u32_at(body, at + 4))
-            } else {
-                (u32::from(u16_at(body, at)), u32::from(u16_at(body, at + 2)))
-            };
+            let at = t * contexts + 4 * i;
+            let (a, b) = (u16_at(body, at), u16_at(body, at + 2));
             if a as usize >= t + i || b as usize >= t + i {
                 return Err(corrupt("a pair refers to a later symbol"));
             }
@@ -362,7 +324,7 @@ impl Compact {
             expansion.push(len as u32);
             pairs.push([a, b]);
         }
-        let lengths_at = t * contexts + pair_bytes * p;
+        let lengths_at = t * contexts + 4 * p;
         let code = Code::new(&body[lengths_at..lengths_at + t + p])
             .map_err(|_| corrupt("code lengths are not a prefix code"))?;
         let ranked_expansion = (0..code.used() as u32)
@@ -452,7 +414,7 @@ impl Compact {
 
     /// The terminal at offset `left` of symbol `s`'s expansion.
     #[inline]
-    fn descend(&self, mut s: u32, mut left: u32) -> u8 {
+    fn descend(&self, mut s: u16, mut left: u32) -> u8 {
         let t = self.t;
         while s as usize >= t {
             let [a, b] = self.pairs[s as usize - t];
@@ -479,7 +441,7 @@ impl Compact {
         let slots = self.block_slots(b);
         let mut reader = BitReader { bytes, pos: 0 };
         let mut done = 0u64;
-        let mut stack: Vec<u32> = Vec::new();
+        let mut stack: Vec<u16> = Vec::new();
         while done < slots {
             let s = reader.symbol(&self.code)?;
             done += u64::from(self.expansion[s as usize]);
@@ -533,7 +495,7 @@ impl BitReader<'_> {
     }
 
     #[inline]
-    fn symbol(&mut self, code: &Code) -> Result<u32, FileProblem> {
+    fn symbol(&mut self, code: &Code) -> Result<u16, FileProblem> {
         Ok(code.symbol_of_rank(self.rank(code)?))
     }
 
@@ -600,31 +562,6 @@ mod tests {
             .collect();
         let (_, body) = roundtrip(&values, &freedom);
         assert!(body.len() < values.len() / 2);
-    }
-
-    #[test]
-    fn wide_symbols_round_trip() {
-        let values: Vec<u8> = (0..200_000u32).map(|i| (i * i / 7 % 5) as u8).collect();
-        let freedom = vec![0u8; values.len()];
-        let (shape, body) = encode_with(&values, &freedom, Stored::Values, true);
-        assert!(shape.wide_symbols && shape.pairs > 100);
-        assert_eq!(
-            body_len(shape, values.len() as u64),
-            Some(body.len() as u64)
-        );
-        let c = Compact::parse(shape, values.len() as u64, &body).unwrap();
-        let mut all = Vec::new();
-        for b in 0..c.blocks() {
-            c.decode_block(&body, b, &mut all).unwrap();
-        }
-        for (i, &v) in values.iter().enumerate() {
-            assert_eq!(c.value(all[i], 0), v, "slot {i}");
-            if i % 101 == 0 {
-                assert_eq!(c.terminal_at(&body, i as u64).unwrap(), all[i]);
-            }
-        }
-        // Narrow for the same input when not forced.
-        assert!(!encode(&values, &freedom, Stored::Values).0.wide_symbols);
     }
 
     #[test]

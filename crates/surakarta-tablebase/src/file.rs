@@ -174,9 +174,6 @@ pub struct CompactShape {
     /// store any draw or loss (header byte 71: 0 or 1); a reader resolves
     /// a stored loss by the captures.
     pub capture_draws: bool,
-    /// Whether symbol numbers are u32 rather than u16 (header byte 80: 0
-    /// or 1), which allows up to 2^20 − 1 symbols.
-    pub wide_symbols: bool,
     /// Pair symbols of the grammar.
     pub pairs: u32,
     /// Bytes of the Huffman-coded bit stream.
@@ -263,8 +260,6 @@ impl Header {
             b[71] = u8::from(c.capture_draws);
             b[66..68].copy_from_slice(&(c.terminals as u16).to_le_bytes());
             b[68..70].copy_from_slice(&(c.pairs as u16).to_le_bytes());
-            b[80] = u8::from(c.wide_symbols);
-            b[82..84].copy_from_slice(&((c.pairs >> 16) as u16).to_le_bytes());
             b[72..80].copy_from_slice(&c.bits_len.to_le_bytes());
         }
         for (at, v) in [
@@ -330,7 +325,7 @@ impl Header {
         let reserved: &[std::ops::Range<usize>] = if version == 1 {
             &[15..16, 64..124]
         } else {
-            &[15..16, 81..82, 84..124]
+            &[15..16, 80..124]
         };
         if let Some(at) = reserved.iter().cloned().flatten().find(|&i| bytes[i] != 0) {
             return field("reserved", at as u64);
@@ -351,36 +346,21 @@ impl Header {
                 1 => true,
                 other => return field("capture draws", other.into()),
             };
-            let wide_symbols = match bytes[80] {
-                0 => false,
-                1 => true,
-                other => return field("symbol width", other.into()),
-            };
-            let pairs_high = u32::from(u16::from_le_bytes([bytes[82], bytes[83]]));
-            if !wide_symbols && pairs_high != 0 {
-                return field("reserved", 82);
-            }
             let shape = CompactShape {
                 block_bits: bytes[64].into(),
                 model,
                 offset_bytes,
                 capture_draws,
-                wide_symbols,
                 terminals: u16::from_le_bytes([bytes[66], bytes[67]]).into(),
-                pairs: u32::from(u16::from_le_bytes([bytes[68], bytes[69]])) | pairs_high << 16,
+                pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
                 bits_len: u64_at(bytes, 72),
             };
             if !crate::compact::BLOCK_BITS.contains(&shape.block_bits) {
                 return field("block bits", shape.block_bits.into());
             }
-            let symbols = u64::from(shape.terminals) + u64::from(shape.pairs);
-            let most = if wide_symbols {
-                crate::repair::MAX_SYMBOLS as u64
-            } else {
-                u16::MAX.into()
-            };
-            if shape.terminals == 0 || shape.terminals > 256 || symbols > most {
-                return field("symbols", symbols);
+            let symbols = shape.terminals + shape.pairs;
+            if shape.terminals == 0 || shape.terminals > 256 || symbols > u16::MAX.into() {
+                return field("symbols", symbols.into());
             }
             Some(shape)
         };
@@ -504,7 +484,6 @@ mod tests {
                 model: crate::ContextModel::SafeSteps,
                 offset_bytes: 4,
                 capture_draws,
-                wide_symbols: capture_draws,
                 pairs: 100,
                 bits_len: 1000,
             };
@@ -516,13 +495,8 @@ mod tests {
             let file_len = HEADER_LEN as u64 + body;
             let bytes = h.to_bytes();
             assert_eq!(bytes[71], u8::from(capture_draws));
-            assert_eq!(bytes[80], u8::from(capture_draws));
             assert_eq!(Header::parse(&bytes, file_len), Ok(h));
-            for (at, value, field) in [
-                (71, 2u8, "capture draws"),
-                (70, 2, "offset width"),
-                (80, 2, "symbol width"),
-            ] {
+            for (at, value, field) in [(71, 2u8, "capture draws"), (70, 2, "offset width")] {
                 let mut bad = bytes;
                 bad[at] = value;
                 let crc = crc32fast::hash(&bad[..124]);

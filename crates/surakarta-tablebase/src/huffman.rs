@@ -75,7 +75,7 @@ pub(crate) struct Code {
     /// `codes[s]`: the code of symbol `s` (right-aligned), with its length.
     codes: Vec<(u32, u8)>,
     /// Symbols in canonical order.
-    sorted: Vec<u32>,
+    sorted: Vec<u16>,
     /// `ends[l]`: the left-aligned (in 64 bits) end of the codes of length
     /// up to `l`; `u64::MAX` stands for 2^64 past the last length.
     ends: [u64; MAX_CODE_LEN as usize + 2],
@@ -132,7 +132,7 @@ impl Code {
             }
             space -= c;
         }
-        let mut sorted: Vec<u32> = (0..lengths.len() as u32)
+        let mut sorted: Vec<u16> = (0..lengths.len() as u16)
             .filter(|&s| lengths[s as usize] > 0)
             .collect();
         sorted.sort_by_key(|&s| (lengths[s as usize], s));
@@ -195,7 +195,7 @@ impl Code {
     }
 
     /// The code of a symbol: (bits, length).
-    pub(crate) fn code(&self, symbol: u32) -> (u32, u8) {
+    pub(crate) fn code(&self, symbol: u16) -> (u32, u8) {
         self.codes[symbol as usize]
     }
 
@@ -203,7 +203,7 @@ impl Code {
     /// length), or `None` if the window starts with no code (an
     /// incomplete code's gap: the data is corrupt).
     #[cfg(test)]
-    pub(crate) fn decode(&self, window: u64) -> Option<(u32, u32)> {
+    pub(crate) fn decode(&self, window: u64) -> Option<(u16, u32)> {
         let (rank, len) = self.decode_rank(window)?;
         Some((self.sorted[rank as usize], len))
     }
@@ -235,7 +235,7 @@ impl Code {
 
     /// The symbol of canonical rank `rank` (`rank <` [`Code::used`]).
     #[inline]
-    pub(crate) fn symbol_of_rank(&self, rank: u32) -> u32 {
+    pub(crate) fn symbol_of_rank(&self, rank: u32) -> u16 {
         self.sorted[rank as usize]
     }
 
@@ -263,7 +263,7 @@ mod tests {
         let lengths = code_lengths(&freqs, MAX_CODE_LEN);
         assert_eq!(lengths[1], 0);
         let code = Code::new(&lengths).unwrap();
-        for s in 0..freqs.len() as u32 {
+        for s in 0..freqs.len() as u16 {
             if freqs[s as usize] == 0 {
                 continue;
             }

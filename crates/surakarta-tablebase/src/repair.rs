@@ -18,10 +18,6 @@ use std::collections::HashMap;
 /// tables).
 const MIN_COUNT: u32 = 6;
 
-/// The most symbols a grammar may have (terminals and pairs): what the
-/// format allows with 4-byte symbol numbers (2^20 − 1).
-pub(crate) const MAX_SYMBOLS: usize = (1 << 20) - 1;
-
 /// A grammar: terminals `0..terminals`, then symbol `terminals + i`
 /// expands to `pairs[i][0]` followed by `pairs[i][1]` (both older).
 #[derive(Clone, Debug)]
@@ -29,9 +25,9 @@ pub(crate) struct Grammar {
     /// The number of terminal symbols.
     pub(crate) terminals: usize,
     /// The pair symbols, oldest first.
-    pub(crate) pairs: Vec<[u32; 2]>,
+    pub(crate) pairs: Vec<[u16; 2]>,
     /// The compressed sequence, one list of symbols per chunk.
-    pub(crate) chunks: Vec<Vec<u32>>,
+    pub(crate) chunks: Vec<Vec<u16>>,
 }
 
 impl Grammar {
@@ -69,7 +65,7 @@ impl Grammar {
 /// Pair counts, dense while the alphabet is small.
 enum Counts {
     Dense(Vec<u32>, usize),
-    Sparse(HashMap<u64, u32>),
+    Sparse(HashMap<u32, u32>),
 }
 
 impl Counts {
@@ -82,10 +78,10 @@ impl Counts {
     }
 
     #[inline]
-    fn add(&mut self, a: u32, b: u32) {
+    fn add(&mut self, a: u16, b: u16) {
         match self {
             Counts::Dense(c, n) => c[a as usize * *n + b as usize] += 1,
-            Counts::Sparse(m) => *m.entry(u64::from(a) << 32 | u64::from(b)).or_default() += 1,
+            Counts::Sparse(m) => *m.entry(u32::from(a) << 16 | u32::from(b)).or_default() += 1,
         }
     }
 
@@ -107,18 +103,18 @@ impl Counts {
     }
 
     /// Pairs with at least `min` occurrences: (count, left, right).
-    fn frequent(&self, min: u32) -> Vec<(u32, u32, u32)> {
+    fn frequent(&self, min: u32) -> Vec<(u32, u16, u16)> {
         match self {
             Counts::Dense(c, n) => c
                 .iter()
                 .enumerate()
                 .filter(|&(_, &k)| k >= min)
-                .map(|(i, &k)| (k, (i / n) as u32, (i % n) as u32))
+                .map(|(i, &k)| (k, (i / n) as u16, (i % n) as u16))
                 .collect(),
             Counts::Sparse(m) => m
                 .iter()
                 .filter(|&(_, &k)| k >= min)
-                .map(|(&p, &k)| (k, (p >> 32) as u32, p as u32))
+                .map(|(&p, &k)| (k, (p >> 16) as u16, p as u16))
                 .collect(),
         }
     }
@@ -126,7 +122,7 @@ impl Counts {
 
 /// Counts the non-overlapping occurrences of each adjacent pair in a chunk
 /// (`aaa` holds one `aa`).
-fn count_chunk(chunk: &[u32], counts: &mut Counts) {
+fn count_chunk(chunk: &[u16], counts: &mut Counts) {
     let mut i = 0;
     while i + 1 < chunk.len() {
         let (a, b) = (chunk[i], chunk[i + 1]);
@@ -141,10 +137,10 @@ fn count_chunk(chunk: &[u32], counts: &mut Counts) {
 }
 
 /// Compresses `chunks` (terminal symbols `0..terminals`) into a grammar of
-/// at most `max_symbols` symbols (at most [`MAX_SYMBOLS`]).
-pub(crate) fn compress(mut chunks: Vec<Vec<u32>>, terminals: usize, max_symbols: usize) -> Grammar {
-    let max_symbols = max_symbols.clamp(terminals, MAX_SYMBOLS);
-    let mut pairs: Vec<[u32; 2]> = Vec::new();
+/// at most `max_symbols` symbols (at most 65,535).
+pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols: usize) -> Grammar {
+    let max_symbols = max_symbols.clamp(terminals, u16::MAX as usize);
+    let mut pairs: Vec<[u16; 2]> = Vec::new();
     let threads = rayon::current_num_threads().max(1);
     loop {
         let symbols = terminals + pairs.len();
@@ -175,7 +171,7 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u32>>, terminals: usize, max_symbols:
         let top = frequent[0].0;
         let mut is_left = vec![false; symbols];
         let mut is_right = vec![false; symbols];
-        let mut by_left: Vec<Vec<(u32, u32)>> = vec![Vec::new(); symbols];
+        let mut by_left: Vec<Vec<(u16, u16)>> = vec![Vec::new(); symbols];
         let mut added = 0;
         for &(count, a, b) in &frequent {
             if added == budget || count < top / 16 {
@@ -188,7 +184,7 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u32>>, terminals: usize, max_symbols:
             }
             is_left[ua] = true;
             is_right[ub] = true;
-            let new = (symbols + added) as u32;
+            let new = (symbols + added) as u16;
             by_left[ua].push((b, new));
             pairs.push([a, b]);
             added += 1;
@@ -231,7 +227,7 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u32>>, terminals: usize, max_symbols:
 mod tests {
     use super::*;
 
-    fn expand(g: &Grammar, s: u32, out: &mut Vec<u32>) {
+    fn expand(g: &Grammar, s: u16, out: &mut Vec<u16>) {
         if (s as usize) < g.terminals {
             out.push(s);
         } else {
@@ -244,15 +240,15 @@ mod tests {
     #[test]
     fn expands_to_the_input() {
         let mut state = 12345u64;
-        let input: Vec<Vec<u32>> = (0..40)
+        let input: Vec<Vec<u16>> = (0..40)
             .map(|c| {
                 (0..1000)
                     .map(|i| {
                         state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
                         if (state >> 60) < 12 {
-                            ((i / 7 + c) % 3) as u32
+                            ((i / 7 + c) % 3) as u16
                         } else {
-                            (state >> 33) as u32 % 5
+                            (state >> 33) as u16 % 5
                         }
                     })
                     .collect()

@@ -50,10 +50,10 @@ pub const FORMAT2_STRONG_BYTES_PER_SLOT: f64 = 0.02;
 
 /// Format 2 bytes per slot of a class whose side to move has as many or
 /// fewer pieces (`a v b`, `a <= b`). Measured on the 8-piece tables with
-/// context models: 1v7 0.031, 2v6 0.015, 3v5 0.047, 4v4 0.114
-/// (docs/benchmarks.md); the balanced class decides, rounded to 0.13. The
-/// 7-piece 3v4 took 0.13.
-pub const FORMAT2_WEAK_BYTES_PER_SLOT: f64 = 0.13;
+/// context models and capture draws: 1v7 0.031, 2v6 0.014, 3v5 0.021, 4v4
+/// 0.089 (docs/benchmarks.md); the balanced class decides, rounded up to
+/// 0.10. The 7-piece 3v4 took 0.075.
+pub const FORMAT2_WEAK_BYTES_PER_SLOT: f64 = 0.10;
 
 /// Working memory of compaction per slot of the class being compacted:
 /// its context and freedom map, its ranks and their filled copy (a byte

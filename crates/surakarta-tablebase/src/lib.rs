@@ -325,6 +325,25 @@ impl Tablebase {
 
     /// The value of a position given by its sides (the side to move first).
     /// A side to move without pieces has lost.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::Position;
+    /// use surakarta_index::{Scheme, Sides};
+    /// use surakarta_tablebase::{Silent, Tablebase, Value, Wdl};
+    ///
+    /// // Every class up to 3 pieces, in memory (files: `Tablebase::map_dir`).
+    /// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &Silent).unwrap();
+    /// let position: Position = "b5/6/6/6/6/w4w b".parse().unwrap();
+    /// let value = tables.probe(Sides::of(&position)).unwrap();
+    /// assert_eq!(value.wdl(), Wdl::Win);
+    /// assert!(matches!(value, Value::Win(d) if d >= 1));
+    /// assert_eq!(tables.probe_position(&position).unwrap(), value);
+    /// // A class without a table is an error, not a guess.
+    /// let bigger: Position = "bb4/6/6/6/6/ww4 b".parse().unwrap();
+    /// assert!(tables.probe_position(&bigger).is_err());
+    /// ```
     pub fn probe(&self, sides: Sides) -> Result<Value, TablebaseError> {
         if sides.us.is_empty() {
             return Ok(Value::Loss(0));

@@ -18,6 +18,25 @@ pub enum GameError {
 
 /// A game in progress: the positions so far, the moves between them, and the
 /// rule set that decides when it ends (repetitions and the no-capture limit).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, Game, Position, Rules, Termination};
+///
+/// let mut game = Game::new(Position::new(), Rules::ICGA);
+/// game.play_text("b2-b3").unwrap();
+/// assert_eq!(game.position().turn(), Color::White);
+/// assert!(game.play_text("a1-a2").is_err()); // a Black piece: not White's move
+/// assert_eq!(game.undo().map(|m| m.to_string()), Some("b2-b3".to_string()));
+/// assert!(!game.is_over());
+///
+/// // A position where White has no piece left: Black has won.
+/// let over = Game::new("b5/6/6/6/6/6 w".parse().unwrap(), Rules::PURE);
+/// assert!(over.is_over());
+/// let outcome = over.outcome().unwrap();
+/// assert_eq!((outcome.winner, outcome.termination), (Some(Color::Black), Termination::NoPieces));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
     rules: Rules,
@@ -98,6 +117,11 @@ impl Game {
     /// end the game, adjudicated by piece count.
     pub fn outcome(&self) -> Option<Outcome> {
         outcome_under(self.rules, self.position(), || self.repetitions())
+    }
+
+    /// Whether the game is over ([`Game::outcome`] is `Some`).
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
     }
 
     /// The legal moves, or none if the game is over.

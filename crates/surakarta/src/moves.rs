@@ -10,6 +10,20 @@ use core::ops::{Deref, DerefMut};
 /// A move is identified by its origin and target; several capture paths to the
 /// same target are one move. Packed into 13 bits: origin in bits 0..6, target in
 /// bits 6..12, bit 12 set for a capture.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Move, Square};
+///
+/// let step = Move::step(Square::B2, Square::C3);
+/// assert_eq!(step.to_string(), "b2-c3");
+/// assert!(!step.is_capture());
+/// let capture = Move::capture(Square::B2, Square::E5);
+/// assert_eq!((capture.from(), capture.to()), (Square::B2, Square::E5));
+/// assert_eq!(capture.to_string(), "b2xe5");
+/// assert_eq!(Move::from_bits(capture.to_bits()), Some(capture));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Move(u16);
 

@@ -90,6 +90,29 @@ pub enum MoveError {
 /// and Zobrist hash. Small and `Copy`; play moves by value ([`Position::play`],
 /// [`Position::after`]) or in place ([`Position::play_unchecked`] and
 /// [`Position::undo`]).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, Position};
+///
+/// let start = Position::new();
+/// assert_eq!(start.legal_moves().len(), 16); // perft 1
+/// let m = start.parse_move("b2-b3").unwrap(); // checked: legal here
+/// let next = start.play(m).unwrap();           // checked again, by value
+/// assert_eq!(next.turn(), Color::White);
+/// assert_eq!(next, start.after(m));             // unchecked: m is legal
+///
+/// // In place, for search: play, then undo with what play returned.
+/// let mut pos = start;
+/// let undo = pos.play_unchecked(m);
+/// pos.undo(m, undo);
+/// assert_eq!(pos, start);
+///
+/// // Notation both ways.
+/// let text = next.to_string();
+/// assert_eq!(text.parse::<Position>().unwrap(), next);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pieces: [Bitboard; 2],
@@ -322,8 +345,14 @@ impl Position {
     }
 
     /// Plays a legal move in place and returns what [`Position::undo`] needs.
-    /// The move must be legal (from [`Position::legal_moves`] or checked with
-    /// [`Position::is_legal`]); an illegal one leaves a meaningless position.
+    ///
+    /// **The move must be legal** (from [`Position::legal_moves`], or checked
+    /// with [`Position::is_legal`]): this is the fast path for search and
+    /// checks nothing in release builds. An illegal move there builds an
+    /// impossible position (pieces on one point, more than twelve pieces, a
+    /// stale hash) that every later answer is wrong about; debug builds
+    /// panic. Moves from outside (text, files, other programs) go through
+    /// [`Position::parse_move`] or [`Position::play`], which check them.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
         debug_assert!(
@@ -369,8 +398,12 @@ impl Position {
         self.turn = us;
     }
 
-    /// The position after the legal move `m` (unchecked, see [`Position::play_unchecked`]).
+    /// The position after the legal move `m`. **Unchecked**, like
+    /// [`Position::play_unchecked`]: an illegal move gives an impossible
+    /// position in release builds; use [`Position::play`] for moves from
+    /// outside.
     #[inline]
+    #[must_use]
     pub fn after(&self, m: Move) -> Position {
         let mut next = *self;
         next.play_unchecked(m);

@@ -249,6 +249,23 @@ pub enum RecordErrorKind {
 /// `rules` from `start`, no move follows the end of the game, and if the
 /// game is over `result` is its result. The fields are public, so a record
 /// built by hand need not be; [`GameRecord::to_game`] checks it.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Game, GameRecord, Position, Rules};
+///
+/// let mut game = Game::new(Position::new(), Rules::ICGA);
+/// for m in ["b2-b3", "e5-e4", "b3-b4"] {
+///     game.play_text(m).unwrap();
+/// }
+/// let text = GameRecord::from_game(&game).to_string();
+/// let records = GameRecord::parse_all(&text).unwrap();
+/// assert_eq!(records.len(), 1);
+/// assert_eq!(records[0].to_game().unwrap(), game);
+/// // A record is checked as it is read: an illegal move is an error.
+/// assert!(GameRecord::parse_all("1. b2-b5 *").is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRecord {
     /// Every tag in file order, including `Rules`, `Start` and `Result`

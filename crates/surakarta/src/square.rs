@@ -90,6 +90,20 @@ coordinate!(
 
 /// One of the 36 points, numbered `a1 = 0, b1 = 1, …, f1 = 5, a2 = 6, …, f6 = 35`
 /// (index = 6 · rank + file).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{File, Rank, Square};
+///
+/// let c3: Square = "c3".parse().unwrap();
+/// assert_eq!(c3, Square::C3);
+/// assert_eq!(c3.index(), 14);
+/// assert_eq!((c3.file(), c3.rank()), ("c".parse::<File>().unwrap(), "3".parse::<Rank>().unwrap()));
+/// assert_eq!(Square::from_coords(c3.file(), c3.rank()), c3);
+/// assert!(Square::A1.is_corner() && !c3.is_corner());
+/// assert!("g1".parse::<Square>().is_err());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
 

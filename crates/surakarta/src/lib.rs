@@ -6,6 +6,8 @@ mod bitboard;
 mod circuit;
 mod color;
 mod excerpt;
+#[cfg(feature = "arbitrary")]
+mod fuzzing;
 mod game;
 mod movegen;
 mod moves;
@@ -18,6 +20,8 @@ pub mod reference;
 mod rules;
 mod setup;
 mod square;
+#[cfg(feature = "proptest")]
+pub mod strategy;
 mod symmetry;
 pub mod zobrist;
 

@@ -2,93 +2,12 @@
 //! round trips, hashing, undo and symmetry.
 
 use proptest::prelude::*;
-use surakarta::{perft, reference, Bitboard, Color, Move, Position, Setup, Symmetry};
+use surakarta::{perft, reference, strategy, Bitboard, Move, Position, Setup, Symmetry};
 
-/// A random valid position: each point empty, black or white, at most 12 pieces
-/// a side, the side not to move with at least one piece.
-fn arb_position() -> impl Strategy<Value = Position> {
-    (
-        proptest::collection::vec(0u8..3, 36),
-        any::<bool>(),
-        0u32..60,
-        1u32..100,
-    )
-        .prop_filter_map(
-            "invalid position",
-            |(cells, white, halfmoves, fullmoves)| {
-                let (mut black, mut whites) = (Bitboard::EMPTY, Bitboard::EMPTY);
-                for (i, c) in cells.iter().enumerate() {
-                    let sq = surakarta::Square::ALL[i];
-                    match c {
-                        1 if black.len() < 12 => black.insert(sq),
-                        2 if whites.len() < 12 => whites.insert(sq),
-                        _ => {}
-                    }
-                }
-                let turn = if white { Color::White } else { Color::Black };
-                Position::from_setup(Setup {
-                    black,
-                    white: whites,
-                    turn,
-                    halfmoves,
-                    fullmoves,
-                })
-                .ok()
-            },
-        )
-}
-
-/// A sparse random position (endgame-like: 1 to 5 pieces a side).
-fn arb_sparse_position() -> impl Strategy<Value = Position> {
-    (
-        proptest::sample::subsequence((0u8..36).collect::<Vec<_>>(), 2..=10),
-        any::<u16>(),
-        any::<bool>(),
-    )
-        .prop_filter_map("invalid position", |(squares, colours, white)| {
-            let (mut black, mut whites) = (Bitboard::EMPTY, Bitboard::EMPTY);
-            for (i, &s) in squares.iter().enumerate() {
-                let sq = surakarta::Square::ALL[s as usize];
-                if colours >> i & 1 == 1 {
-                    black.insert(sq);
-                } else {
-                    whites.insert(sq);
-                }
-            }
-            let turn = if white { Color::White } else { Color::Black };
-            Position::from_sides(
-                if white { whites } else { black },
-                if white { black } else { whites },
-                turn,
-            )
-            .ok()
-        })
-}
-
-/// A position reached by random legal moves from the start.
-fn arb_played_position() -> impl Strategy<Value = Position> {
-    proptest::collection::vec(any::<u8>(), 0..120).prop_map(|choices| {
-        let mut pos = Position::new();
-        for c in choices {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            // Prefer captures now and then so games thin out.
-            let captures = pos.captures();
-            let m = if c % 4 == 0 && !captures.is_empty() {
-                captures[c as usize % captures.len()]
-            } else {
-                moves[c as usize % moves.len()]
-            };
-            pos.play_unchecked(m);
-        }
-        pos
-    })
-}
-
+/// Positions from the crate's own strategies (feature `proptest`): the same
+/// source of random positions that downstream tests use.
 fn any_position() -> impl Strategy<Value = Position> {
-    prop_oneof![arb_position(), arb_sparse_position(), arb_played_position()]
+    strategy::position()
 }
 
 fn sorted(moves: &[Move]) -> Vec<Move> {
@@ -205,7 +124,7 @@ proptest! {
     }
 
     #[test]
-    fn perft_matches_reference_perft(pos in prop_oneof![arb_sparse_position(), arb_played_position()]) {
+    fn perft_matches_reference_perft(pos in strategy::position_with(2..=10)) {
         prop_assert_eq!(perft(&pos, 2), reference::perft(&pos.to_setup(), 2));
     }
 }

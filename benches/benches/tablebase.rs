@@ -5,7 +5,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use surakarta_index::{Indexer, Material, PlainIndexer, Scheme, Sides};
-use surakarta_tablebase::{ContextModel, Silent, Tablebase};
+use surakarta_tablebase::{ContextModel, NoProgress, Tablebase};
 
 fn generate(c: &mut Criterion) {
     let mut group = c.benchmark_group("tablebase-generate");
@@ -15,12 +15,12 @@ fn generate(c: &mut Criterion) {
         (4, Scheme::Plain),
         (5, Scheme::Symmetric),
     ] {
-        let (_, stats) = Tablebase::generate(pieces, scheme, &Silent).unwrap();
+        let (_, stats) = Tablebase::generate(pieces, scheme, &NoProgress).unwrap();
         group.throughput(Throughput::Elements(
             stats.iter().map(|s| s.positions).sum(),
         ));
         group.bench_function(format!("up-to-{pieces}/{scheme}"), |b| {
-            b.iter(|| Tablebase::generate(black_box(pieces), scheme, &Silent).unwrap())
+            b.iter(|| Tablebase::generate(black_box(pieces), scheme, &NoProgress).unwrap())
         });
     }
     group.finish();
@@ -40,7 +40,7 @@ fn random_positions(material: Material, state: &mut u64) -> Vec<Sides> {
 }
 
 fn probe_and_verify(c: &mut Criterion) {
-    let (tb, _) = Tablebase::generate(5, Scheme::Symmetric, &Silent).unwrap();
+    let (tb, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
     let material: Material = "3v2".parse().unwrap();
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let positions = random_positions(material, &mut state);
@@ -95,7 +95,7 @@ fn probe_and_verify(c: &mut Criterion) {
     let positions = tb.table(material).unwrap().stats().positions;
     group.throughput(Throughput::Elements(positions));
     group.bench_function("3v2/verify", |b| {
-        b.iter(|| tb.verify(material, &Silent).unwrap())
+        b.iter(|| tb.verify(material, &NoProgress).unwrap())
     });
     group.finish();
 }

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 use surakarta_index::Material;
-use surakarta_tablebase::{ClassStats, Pass, Reporter};
+use surakarta_tablebase::{ClassStats, Pass, Progress};
 
 /// An overall bar (slots of finished classes) and a bar for the current
 /// pair or table (slots of the current pass).
@@ -100,7 +100,7 @@ impl Bars {
     }
 }
 
-impl Reporter for Bars {
+impl Progress for Bars {
     fn started(&self, total_slots: u64) {
         self.set_total(total_slots);
         self.overall.enable_steady_tick(Duration::from_millis(200));

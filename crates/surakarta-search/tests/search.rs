@@ -7,7 +7,7 @@ use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Bitboard, Color, Game, Position, Rules, Square};
 use surakarta_index::Scheme;
 use surakarta_search::{Engine, Limits, Options, Score, ScoreKind, Smp, Techniques};
-use surakarta_tablebase::{Silent, Tablebase, Value};
+use surakarta_tablebase::{NoProgress, Tablebase, Value};
 
 fn search(
     engine: &mut Engine,
@@ -25,7 +25,7 @@ fn tables(pieces: u32) -> Arc<Tablebase> {
     TABLES
         .get_or_init(|| {
             Arc::new(
-                Tablebase::generate(4, Scheme::Symmetric, &Silent)
+                Tablebase::generate(4, Scheme::Symmetric, &NoProgress)
                     .unwrap()
                     .0,
             )

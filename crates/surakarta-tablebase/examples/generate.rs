@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 use surakarta_index::Scheme;
-use surakarta_tablebase::{Silent, Tablebase};
+use surakarta_tablebase::{NoProgress, Tablebase};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -12,7 +12,7 @@ fn main() {
         .next()
         .map_or(Scheme::Symmetric, |a| a.parse().expect("scheme"));
     let start = Instant::now();
-    let (_, stats) = Tablebase::generate(pieces, scheme, &Silent).expect("generation");
+    let (_, stats) = Tablebase::generate(pieces, scheme, &NoProgress).expect("generation");
     println!("| class | positions | wins | draws | losses | longest DTC |");
     println!("|---|---:|---:|---:|---:|---:|");
     for s in &stats {

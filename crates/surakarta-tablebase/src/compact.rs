@@ -16,17 +16,16 @@
 //! whole symbols whose expansions add up to exactly that many slots.
 
 use crate::context::ContextModel;
-use crate::file::{CompactShape as Shape, FileProblem};
+use crate::file::{CompactShape as Shape, FileProblem, BLOCK_BITS};
 use crate::huffman::{self, Code};
 use crate::repair;
 use rayon::prelude::*;
 
-/// Slots per chunk that pairs never cross; blocks are whole chunks.
-const CHUNK_BITS: u32 = 10;
+/// Slots per chunk that pairs never cross; blocks are whole chunks, so
+/// the smallest block a file may use.
+const CHUNK_BITS: u32 = *BLOCK_BITS.start();
 /// The largest block.
-const MAX_BLOCK_BITS: u32 = 24;
-/// The block sizes a file may use.
-pub(crate) const BLOCK_BITS: std::ops::RangeInclusive<u32> = CHUNK_BITS..=MAX_BLOCK_BITS;
+const MAX_BLOCK_BITS: u32 = *BLOCK_BITS.end();
 /// Blocks are made as big as keeps about this many symbols in one, so a
 /// probe decodes about half of that.
 const SYMBOLS_PER_BLOCK: u64 = 32;
@@ -45,31 +44,6 @@ pub(crate) enum Freedom {
     /// The value is a draw that a capture proves: any draw or loss may be
     /// stored (the prober finds the capture).
     AnyNonWin = 3,
-}
-
-/// Blocks of a table with `slots` slots.
-pub(crate) fn blocks(shape: Shape, slots: u64) -> u64 {
-    slots.div_ceil(1 << shape.block_bits)
-}
-
-/// Bytes of the body (everything after the header), or `None` if the
-/// sizes overflow.
-pub(crate) fn body_len(shape: Shape, slots: u64) -> Option<u64> {
-    let symbols = u64::from(shape.terminals) + u64::from(shape.pairs);
-    terminals_len(shape)
-        .checked_add(4 * u64::from(shape.pairs))?
-        .checked_add(symbols)?
-        .checked_add(
-            blocks(shape, slots)
-                .checked_add(1)?
-                .checked_mul(shape.offset_bytes.into())?,
-        )?
-        .checked_add(shape.bits_len)
-}
-
-/// Bytes of the terminals section: a value byte per terminal and context.
-fn terminals_len(shape: Shape) -> u64 {
-    u64::from(shape.terminals) * shape.model.contexts() as u64
 }
 
 /// Fills the free slots to make long runs: a free slot repeats the byte
@@ -289,7 +263,7 @@ impl Compact {
     /// Parses the dictionary and code of a body of exactly the length the
     /// shape implies. Cost: proportional to the symbols, not the slots.
     pub(crate) fn parse(shape: Shape, slots: u64, body: &[u8]) -> Result<Compact, FileProblem> {
-        if body_len(shape, slots) != Some(body.len() as u64) {
+        if shape.body_len(slots) != Some(body.len() as u64) {
             return Err(corrupt("section sizes"));
         }
         if !BLOCK_BITS.contains(&shape.block_bits) {
@@ -331,7 +305,7 @@ impl Compact {
             .map(|rank| expansion[code.symbol_of_rank(rank) as usize])
             .collect();
         let offsets_at = lengths_at + t + p;
-        let blocks = blocks(shape, slots);
+        let blocks = shape.blocks(slots);
         let offset_bytes = shape.offset_bytes as usize;
         if offset_bytes != 4 && offset_bytes != 8 {
             return Err(FileProblem::Field {
@@ -585,10 +559,7 @@ mod tests {
             },
         );
         assert_eq!(shape.model, model);
-        assert_eq!(
-            body_len(shape, stored.len() as u64),
-            Some(body.len() as u64)
-        );
+        assert_eq!(shape.body_len(stored.len() as u64), Some(body.len() as u64));
         let c = Compact::parse(shape, stored.len() as u64, &body).unwrap();
         for (i, &r) in stored.iter().enumerate().step_by(37) {
             let terminal = c.terminal_at(&body, i as u64).unwrap();

@@ -270,7 +270,7 @@ pub struct CompressOutcome {
 /// Every table a compact one's captures reach must be in the directory.
 pub fn compress_dir(
     dir: &std::path::Path,
-    reporter: &dyn crate::Reporter,
+    reporter: &dyn crate::Progress,
 ) -> Result<Vec<CompressOutcome>, TablebaseError> {
     let tablebase = Tablebase::open_dir(dir)?;
     let materials: Vec<Material> = tablebase.materials().collect();

@@ -32,7 +32,6 @@
 //!
 //! Integers are little-endian.
 
-use crate::table::ClassStats;
 use std::fmt;
 use surakarta_index::{Indexer, Material, PlainIndexer, Scheme};
 
@@ -157,6 +156,26 @@ impl From<std::io::Error> for FileProblem {
     }
 }
 
+/// Figures of one class's table: what a header says about it besides
+/// the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassStats {
+    /// The class.
+    pub material: Material,
+    /// Slots of its index.
+    pub slots: u64,
+    /// Positions stored (used slots).
+    pub positions: u64,
+    /// Wins for the side to move.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses for the side to move.
+    pub losses: u64,
+    /// The longest distance to conversion of a win or loss.
+    pub longest: u32,
+}
+
 /// The section sizes of a version 2 (compact) payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompactShape {
@@ -178,6 +197,32 @@ pub struct CompactShape {
     pub pairs: u32,
     /// Bytes of the Huffman-coded bit stream.
     pub bits_len: u64,
+}
+
+/// The block sizes (`k` in blocks of `2^k` slots) a version 2 file may use.
+pub(crate) const BLOCK_BITS: std::ops::RangeInclusive<u32> = 10..=24;
+
+impl CompactShape {
+    /// Blocks of a table with `slots` slots.
+    pub(crate) fn blocks(self, slots: u64) -> u64 {
+        slots.div_ceil(1 << self.block_bits)
+    }
+
+    /// Bytes of the body (everything after the header) of a table with
+    /// `slots` slots, or `None` if the sizes overflow.
+    pub(crate) fn body_len(self, slots: u64) -> Option<u64> {
+        let symbols = u64::from(self.terminals) + u64::from(self.pairs);
+        let terminals = u64::from(self.terminals) * self.model.contexts() as u64;
+        terminals
+            .checked_add(4 * u64::from(self.pairs))?
+            .checked_add(symbols)?
+            .checked_add(
+                self.blocks(slots)
+                    .checked_add(1)?
+                    .checked_mul(self.offset_bytes.into())?,
+            )?
+            .checked_add(self.bits_len)
+    }
 }
 
 /// A parsed, self-consistent header. Whether its slot count matches the
@@ -231,7 +276,7 @@ impl Header {
     pub fn file_len(&self) -> Option<u64> {
         let payload = match self.compact {
             None => Some(self.stats.slots),
-            Some(shape) => crate::compact::body_len(shape, self.stats.slots),
+            Some(shape) => shape.body_len(self.stats.slots),
         }?;
         payload.checked_add(HEADER_LEN as u64)
     }
@@ -355,7 +400,7 @@ impl Header {
                 pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
                 bits_len: u64_at(bytes, 72),
             };
-            if !crate::compact::BLOCK_BITS.contains(&shape.block_bits) {
+            if !BLOCK_BITS.contains(&shape.block_bits) {
                 return field("block bits", shape.block_bits.into());
             }
             let symbols = shape.terminals + shape.pairs;
@@ -491,7 +536,7 @@ mod tests {
                 compact: Some(shape),
                 ..header()
             };
-            let body = crate::compact::body_len(shape, h.stats.slots).unwrap();
+            let body = shape.body_len(h.stats.slots).unwrap();
             let file_len = HEADER_LEN as u64 + body;
             let bytes = h.to_bytes();
             assert_eq!(bytes[71], u8::from(capture_draws));

@@ -18,7 +18,7 @@ use crate::checkpoint;
 use crate::error::TablebaseError;
 use crate::table::{Table, TableIndexer};
 use crate::value::{Value, Wdl, MAX_DTC};
-use crate::{Pass, Reporter, Tablebase};
+use crate::{Pass, Progress, Tablebase};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
@@ -90,7 +90,7 @@ enum Evaluation {
 struct Pair<'a> {
     classes: Vec<ClassState>,
     smaller: &'a Tablebase,
-    reporter: &'a dyn Reporter,
+    reporter: &'a dyn Progress,
     /// Slots of both classes.
     slots: u64,
     /// Slots done in the current pass, for progress reports.
@@ -509,7 +509,7 @@ pub(crate) struct Checkpointing<'a> {
 pub(crate) fn generate_pair(
     indexers: Vec<TableIndexer>,
     smaller: &Tablebase,
-    reporter: &dyn Reporter,
+    reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
 ) -> Result<(Vec<Table>, Option<u32>), TablebaseError> {
     debug_assert!(

@@ -3,7 +3,7 @@
 use crate::compact::Compact;
 use crate::context::ContextModel;
 use crate::error::TablebaseError;
-use crate::file::{self, CompactShape, FileProblem, Header, HEADER_LEN};
+use crate::file::{self, ClassStats, CompactShape, FileProblem, Header, HEADER_LEN};
 use crate::value::{Value, MAX_DTC};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -123,25 +123,6 @@ impl Directories {
             })
             .clone()
     }
-}
-
-/// Figures of one class's table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClassStats {
-    /// The class.
-    pub material: Material,
-    /// Slots of its index.
-    pub slots: u64,
-    /// Positions stored (used slots).
-    pub positions: u64,
-    /// Wins for the side to move.
-    pub wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Losses for the side to move.
-    pub losses: u64,
-    /// The longest distance to conversion of a win or loss.
-    pub longest: u32,
 }
 
 /// How many positions of a class have each value.

@@ -10,7 +10,7 @@
 use crate::error::TablebaseError;
 use crate::table::Table;
 use crate::value::{Value, Wdl};
-use crate::{Pass, Reporter, Tablebase};
+use crate::{Pass, Progress, Tablebase};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -100,7 +100,7 @@ impl Tablebase {
     pub fn verify(
         &self,
         material: Material,
-        reporter: &dyn Reporter,
+        reporter: &dyn Progress,
     ) -> Result<VerifyReport, TablebaseError> {
         let table = self.lookup(material)?;
         let mut report = VerifyReport {
@@ -181,7 +181,7 @@ mod tests {
     /// moves, on every position of every class up to 5 pieces.
     #[test]
     fn raw_bitboard_derivation_equals_the_position_one() {
-        let (tb, _) = Tablebase::generate(5, Scheme::Symmetric, &crate::Silent).unwrap();
+        let (tb, _) = Tablebase::generate(5, Scheme::Symmetric, &crate::NoProgress).unwrap();
         let mut checked = 0u64;
         for material in tb.materials().collect::<Vec<_>>() {
             let table = tb.lookup(material).unwrap();
@@ -206,9 +206,9 @@ mod tests {
     /// table) is found, with its position as an example.
     #[test]
     fn a_wrong_value_with_a_right_checksum_is_a_mismatch() {
-        let (mut tb, _) = Tablebase::generate(4, Scheme::Symmetric, &crate::Silent).unwrap();
+        let (mut tb, _) = Tablebase::generate(4, Scheme::Symmetric, &crate::NoProgress).unwrap();
         let material: Material = "2v2".parse().unwrap();
-        assert_eq!(tb.verify(material, &crate::Silent).unwrap().errors(), 0);
+        assert_eq!(tb.verify(material, &crate::NoProgress).unwrap().errors(), 0);
         let table = tb.lookup(material).unwrap();
         let mut values = tb.values(material).unwrap().into_owned();
         let mut target = None;
@@ -225,7 +225,7 @@ mod tests {
         values[index as usize] = Value::Win(5).to_byte().unwrap();
         let forged = Table::new(table.indexer().clone(), values).unwrap();
         tb.insert(forged);
-        let report = tb.verify(material, &crate::Silent).unwrap();
+        let report = tb.verify(material, &crate::NoProgress).unwrap();
         assert!(report.checksum_ok, "the checksum is the forged table's own");
         assert!(!report.stats_ok || report.mismatches >= 1);
         assert!(report.mismatches >= 1, "{report:?}");

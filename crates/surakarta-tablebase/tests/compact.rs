@@ -3,14 +3,14 @@
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use surakarta_index::{Indexer, Material, Scheme, Sides};
-use surakarta_tablebase::{generate_dir, Silent, Tablebase, Value};
+use surakarta_tablebase::{generate_dir, NoProgress, Tablebase, Value};
 
 /// Every position of every class up to 6 pieces: the compact table probes
 /// (value and DTC, don't-care slots resolved through the captures) to the
 /// value of the byte-per-slot table, and its win/draw/loss probe agrees.
 #[test]
 fn compact_tables_up_to_6_pieces_answer_every_position_exactly() {
-    let (plain, _) = Tablebase::generate(6, Scheme::Symmetric, &Silent).unwrap();
+    let (plain, _) = Tablebase::generate(6, Scheme::Symmetric, &NoProgress).unwrap();
     let mut compact = Tablebase::new();
     for material in plain.materials() {
         let table = plain.compacted(material).unwrap();
@@ -108,9 +108,9 @@ proptest! {
 fn compress_dir_converts_format_1_files_and_skips_compact_ones() {
     let dir = std::env::temp_dir().join(format!("sk-compact-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    generate_dir(&dir, 4, Scheme::Symmetric, 1, &Silent).unwrap();
+    generate_dir(&dir, 4, Scheme::Symmetric, 1, &NoProgress).unwrap();
     let before = Tablebase::open_dir(&dir).unwrap();
-    let outcomes = surakarta_tablebase::compress_dir(&dir, &Silent).unwrap();
+    let outcomes = surakarta_tablebase::compress_dir(&dir, &NoProgress).unwrap();
     assert_eq!(outcomes.len(), 6);
     assert!(outcomes.iter().all(|o| !o.skipped && o.after < o.before));
     let after = Tablebase::open_dir(&dir).unwrap();
@@ -121,9 +121,9 @@ fn compress_dir_converts_format_1_files_and_skips_compact_ones() {
             after.values(material).unwrap(),
             before.values(material).unwrap()
         );
-        assert_eq!(after.verify(material, &Silent).unwrap().errors(), 0);
+        assert_eq!(after.verify(material, &NoProgress).unwrap().errors(), 0);
     }
-    let again = surakarta_tablebase::compress_dir(&dir, &Silent).unwrap();
+    let again = surakarta_tablebase::compress_dir(&dir, &NoProgress).unwrap();
     assert!(again.iter().all(|o| o.skipped));
     std::fs::remove_dir_all(&dir).unwrap();
 }

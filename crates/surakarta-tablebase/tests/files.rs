@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use surakarta::Position;
 use surakarta_index::{Material, Scheme};
 use surakarta_tablebase::{
-    generate_dir, FileProblem, Reporter, Silent, Table, Tablebase, TablebaseError, Value,
+    generate_dir, FileProblem, NoProgress, Progress, Table, Tablebase, TablebaseError, Value,
 };
 
 /// A fresh directory under the target directory's temp space.
@@ -28,7 +28,7 @@ fn material(s: &str) -> Material {
 fn verify_all(tb: &Tablebase) -> u64 {
     let mut errors = 0;
     for m in tb.materials().collect::<Vec<_>>() {
-        let report = tb.verify(m, &Silent).unwrap();
+        let report = tb.verify(m, &NoProgress).unwrap();
         assert!(report.positions > 0);
         errors += report.errors();
     }
@@ -38,9 +38,9 @@ fn verify_all(tb: &Tablebase) -> u64 {
 #[test]
 fn generated_files_open_probe_and_verify() {
     let dir = scratch("roundtrip");
-    let outcomes = generate_dir(&dir, 4, Scheme::Symmetric, 2, &Silent).unwrap();
+    let outcomes = generate_dir(&dir, 4, Scheme::Symmetric, 2, &NoProgress).unwrap();
     assert_eq!(outcomes.len(), 6); // 1v1, 2v1, 1v2, 3v1, 1v3, 2v2
-    let (memory, stats) = Tablebase::generate(4, Scheme::Symmetric, &Silent).unwrap();
+    let (memory, stats) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap();
     assert_eq!(
         outcomes.iter().map(|o| o.stats).collect::<Vec<_>>(),
         stats,
@@ -63,7 +63,7 @@ fn generated_files_open_probe_and_verify() {
 
 #[test]
 fn best_moves_follow_the_values() {
-    let (tb, _) = Tablebase::generate(4, Scheme::Symmetric, &Silent).unwrap();
+    let (tb, _) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap();
     // 2 v 1 with the lone piece about to be captured or not: walk every line.
     let mut checked = 0;
     for text in [
@@ -95,12 +95,12 @@ fn best_moves_follow_the_values() {
 #[test]
 fn resume_skips_complete_tables_and_replaces_partial_ones() {
     let dir = scratch("resume");
-    generate_dir(&dir, 3, Scheme::Plain, 2, &Silent).unwrap();
+    generate_dir(&dir, 3, Scheme::Plain, 2, &NoProgress).unwrap();
     // A leftover temporary file and a lost half of the 2v1/1v2 pair.
     std::fs::write(dir.join("3v1.sktb.tmp"), b"partial").unwrap();
     std::fs::remove_file(file(&dir, "1v2")).unwrap();
     struct Count(AtomicUsize, AtomicUsize);
-    impl Reporter for Count {
+    impl Progress for Count {
         fn class_skipped(&self, _: &surakarta_tablebase::ClassStats) {
             self.0.fetch_add(1, Ordering::Relaxed);
         }
@@ -131,7 +131,7 @@ fn problem_of(e: TablebaseError, expected_path: &Path) -> FileProblem {
 #[test]
 fn damaged_files_are_errors_naming_the_file() {
     let dir = scratch("damage");
-    generate_dir(&dir, 3, Scheme::Symmetric, 2, &Silent).unwrap();
+    generate_dir(&dir, 3, Scheme::Symmetric, 2, &NoProgress).unwrap();
     let path = file(&dir, "2v1");
     let good = std::fs::read(&path).unwrap();
     let mut directories = Default::default();
@@ -154,7 +154,7 @@ fn damaged_files_are_errors_naming_the_file() {
         tb.probe_position(&p).is_err(),
         "no answer from a damaged table"
     );
-    let report = tb.verify(material("2v1"), &Silent).unwrap();
+    let report = tb.verify(material("2v1"), &NoProgress).unwrap();
     assert!(!report.checksum_ok && report.errors() >= 1);
     assert!(Table::from_file_bytes(&path, bad, &mut directories).is_err());
 
@@ -234,7 +234,7 @@ fn damaged_files_are_errors_naming_the_file() {
 #[test]
 fn every_single_byte_corruption_of_a_small_table_is_detected() {
     let dir = scratch("every-byte");
-    generate_dir(&dir, 2, Scheme::Plain, 2, &Silent).unwrap();
+    generate_dir(&dir, 2, Scheme::Plain, 2, &NoProgress).unwrap();
     let path = file(&dir, "1v1");
     let good = std::fs::read(&path).unwrap();
     let mut directories = Default::default();
@@ -264,7 +264,7 @@ fn within_a_minute<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send +
 #[test]
 fn directories_and_fifos_named_like_tables_are_not_regular_files() {
     let dir = scratch("not-a-file");
-    generate_dir(&dir, 3, Scheme::Symmetric, 2, &Silent).unwrap();
+    generate_dir(&dir, 3, Scheme::Symmetric, 2, &NoProgress).unwrap();
     let path = file(&dir, "2v1");
     std::fs::remove_file(&path).unwrap();
     let mut kinds = vec!["directory"];
@@ -304,7 +304,7 @@ fn directories_and_fifos_named_like_tables_are_not_regular_files() {
             let two: Position = "6/6/2w3/6/1b4/b5 b".parse().unwrap();
             let e = tb.probe_position(&two).unwrap_err();
             assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
-            let e = tb.verify(material("1v2"), &Silent).unwrap_err();
+            let e = tb.verify(material("1v2"), &NoProgress).unwrap_err();
             assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
         });
     }
@@ -314,7 +314,7 @@ fn directories_and_fifos_named_like_tables_are_not_regular_files() {
 #[test]
 fn a_damaged_table_is_named_by_every_use_of_its_class() {
     let dir = scratch("damaged-partner");
-    generate_dir(&dir, 3, Scheme::Symmetric, 2, &Silent).unwrap();
+    generate_dir(&dir, 3, Scheme::Symmetric, 2, &NoProgress).unwrap();
     let path = file(&dir, "2v1");
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[20] ^= 1;
@@ -327,7 +327,7 @@ fn a_damaged_table_is_named_by_every_use_of_its_class() {
     );
     assert_eq!(tb.load_errors().count(), 1);
     // The partner needs 2v1 for its quiet moves: the error is the file's.
-    let e = tb.verify(material("1v2"), &Silent).unwrap_err();
+    let e = tb.verify(material("1v2"), &NoProgress).unwrap_err();
     assert_eq!(problem_of(e, &path), FileProblem::HeaderChecksum);
     let e = tb.lookup(material("2v1")).unwrap_err();
     assert_eq!(problem_of(e, &path), FileProblem::HeaderChecksum);
@@ -338,7 +338,7 @@ fn a_damaged_table_is_named_by_every_use_of_its_class() {
         e.to_string().contains("2v1.sktb: header checksum mismatch"),
         "{e}"
     );
-    assert_eq!(tb.verify(material("1v1"), &Silent).unwrap().errors(), 0);
+    assert_eq!(tb.verify(material("1v1"), &NoProgress).unwrap().errors(), 0);
     // A class with no file at all is still "not found".
     let e = tb.lookup(material("3v1")).unwrap_err();
     assert!(e.to_string().contains("3v1.sktb not found"), "{e}");
@@ -354,7 +354,7 @@ fn a_damaged_table_is_named_by_every_use_of_its_class() {
 #[test]
 fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
     let dir = scratch("compact-regions");
-    generate_dir(&dir, 4, Scheme::Symmetric, 2, &Silent).unwrap();
+    generate_dir(&dir, 4, Scheme::Symmetric, 2, &NoProgress).unwrap();
     let good_tb = Tablebase::open_dir(&dir).unwrap();
     // The table with the most blocks (ties: the most pairs).
     let (m, shape, slots) = good_tb
@@ -445,7 +445,7 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
             }
         }
         assert!(errors > 0, "{what}: every probe answered");
-        match tb.verify(m, &Silent) {
+        match tb.verify(m, &NoProgress) {
             Ok(report) => assert!(
                 !report.checksum_ok && report.errors() >= 1,
                 "{what}: {report:?}"

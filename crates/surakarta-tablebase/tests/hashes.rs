@@ -6,7 +6,7 @@
 //! a fresh generation against the same record kept in `docs/table-hashes.txt`.
 
 use surakarta_index::Scheme;
-use surakarta_tablebase::{Silent, Tablebase};
+use surakarta_tablebase::{NoProgress, Tablebase};
 
 const RECORDED: &[(&str, u32)] = &[
     ("1v1", 0x8fee9775),
@@ -28,7 +28,7 @@ const RECORDED: &[(&str, u32)] = &[
 
 #[test]
 fn tables_up_to_six_pieces_are_byte_identical_to_the_record() {
-    let (tb, _) = Tablebase::generate(6, Scheme::Symmetric, &Silent).unwrap();
+    let (tb, _) = Tablebase::generate(6, Scheme::Symmetric, &NoProgress).unwrap();
     let mut differ = Vec::new();
     for &(class, want) in RECORDED {
         let table = tb.table(class.parse().unwrap()).unwrap();

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use surakarta::{Bitboard, Color, Position};
 use surakarta_index::{Scheme, Sides};
-use surakarta_tablebase::{Silent, Tablebase, Value};
+use surakarta_tablebase::{NoProgress, Tablebase, Value};
 
 /// A multiply-shift hasher for the `(us, them)` keys.
 #[derive(Default)]
@@ -139,7 +139,7 @@ fn generator_agrees_with_naive_solver_up_to_four_pieces() {
     let naive = naive_solve(4);
     assert_eq!(naive.len(), 1260 + 42840 + 824670);
     for scheme in [Scheme::Symmetric, Scheme::Plain] {
-        let (tablebase, stats) = Tablebase::generate(4, scheme, &Silent).unwrap();
+        let (tablebase, stats) = Tablebase::generate(4, scheme, &NoProgress).unwrap();
         assert_eq!(stats.len(), 1 + 2 + 3);
         let mismatches: Vec<_> = naive
             .par_iter()

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use surakarta_index::Scheme;
 use surakarta_tablebase::{
-    generate_dir, generate_pair, GenerateOptions, Pair, Silent, TablebaseError,
+    generate_dir, generate_pair, GenerateOptions, NoProgress, Pair, TablebaseError,
 };
 
 fn scratch(name: &str) -> PathBuf {
@@ -38,9 +38,9 @@ fn pair_by_pair_gives_the_files_of_generate_dir_in_both_formats() {
     for format in [1u16, 2] {
         let whole = scratch(&format!("whole-{format}"));
         let pairs = scratch(&format!("pairs-{format}"));
-        generate_dir(&whole, 5, Scheme::Symmetric, format, &Silent).unwrap();
+        generate_dir(&whole, 5, Scheme::Symmetric, format, &NoProgress).unwrap();
         for p in Pair::all(5) {
-            let outcomes = generate_pair(&pairs, p, &options(format), &Silent).unwrap();
+            let outcomes = generate_pair(&pairs, p, &options(format), &NoProgress).unwrap();
             assert_eq!(outcomes.len(), p.classes().len());
             assert!(outcomes.iter().all(|o| !o.skipped && o.stats.positions > 0));
         }
@@ -53,7 +53,7 @@ fn pair_by_pair_gives_the_files_of_generate_dir_in_both_formats() {
         );
         assert!(a == b, "format {format}: the files differ");
         // Present and intact: nothing to do.
-        let again = generate_pair(&pairs, pair("3v2"), &options(format), &Silent).unwrap();
+        let again = generate_pair(&pairs, pair("3v2"), &options(format), &NoProgress).unwrap();
         assert_eq!(again.len(), 2);
         assert!(again.iter().all(|o| o.skipped && o.seconds == 0.0));
         assert!(contents(&pairs) == a);
@@ -66,7 +66,7 @@ fn pair_by_pair_gives_the_files_of_generate_dir_in_both_formats() {
 #[test]
 fn a_missing_dependency_is_named() {
     let dir = scratch("missing");
-    let e = generate_pair(&dir, pair("3v2"), &options(2), &Silent).unwrap_err();
+    let e = generate_pair(&dir, pair("3v2"), &options(2), &NoProgress).unwrap_err();
     // Captures from 3v2 lead to 1v3, from 2v3 to 2v2.
     let expected = format!(
         "missing table 1v3 needed by pair 3v2: {}",
@@ -80,17 +80,17 @@ fn a_missing_dependency_is_named() {
     // With 1v3 there, 2v2 is next; a compact 2v2 also needs 1v2 (its
     // captures' class) to be expanded.
     for p in ["1v1", "2v1", "3v1"] {
-        generate_pair(&dir, pair(p), &options(2), &Silent).unwrap();
+        generate_pair(&dir, pair(p), &options(2), &NoProgress).unwrap();
     }
-    let e = generate_pair(&dir, pair("3v2"), &options(2), &Silent).unwrap_err();
+    let e = generate_pair(&dir, pair("3v2"), &options(2), &NoProgress).unwrap_err();
     assert!(
         e.to_string()
             .starts_with("missing table 2v2 needed by pair 3v2"),
         "{e}"
     );
-    generate_pair(&dir, pair("2v2"), &options(2), &Silent).unwrap();
+    generate_pair(&dir, pair("2v2"), &options(2), &NoProgress).unwrap();
     std::fs::remove_file(dir.join("1v2.sktb")).unwrap();
-    let e = generate_pair(&dir, pair("3v2"), &options(2), &Silent).unwrap_err();
+    let e = generate_pair(&dir, pair("3v2"), &options(2), &NoProgress).unwrap_err();
     assert!(
         e.to_string()
             .starts_with("missing table 1v2 needed by pair 3v2"),
@@ -103,14 +103,14 @@ fn a_missing_dependency_is_named() {
 fn a_damaged_dependency_is_named() {
     let dir = scratch("damaged");
     for p in Pair::all(4) {
-        generate_pair(&dir, p, &options(1), &Silent).unwrap();
+        generate_pair(&dir, p, &options(1), &NoProgress).unwrap();
     }
     let path = dir.join("2v2.sktb");
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    let e = generate_pair(&dir, pair("3v2"), &options(1), &Silent).unwrap_err();
+    let e = generate_pair(&dir, pair("3v2"), &options(1), &NoProgress).unwrap_err();
     let text = e.to_string();
     assert!(
         text.starts_with("table 2v2 needed by pair 3v2 is unusable: ")
@@ -121,7 +121,7 @@ fn a_damaged_dependency_is_named() {
     assert_eq!(e.path(), Some(path.as_path()));
     // A file with another class's table under the name is unusable too.
     std::fs::copy(dir.join("1v3.sktb"), &path).unwrap();
-    let e = generate_pair(&dir, pair("3v2"), &options(1), &Silent).unwrap_err();
+    let e = generate_pair(&dir, pair("3v2"), &options(1), &NoProgress).unwrap_err();
     assert!(
         e.to_string().contains("2v2 needed by pair 3v2 is unusable"),
         "{e}"
@@ -129,7 +129,7 @@ fn a_damaged_dependency_is_named() {
     assert!(!dir.join("3v2.sktb").exists() && !dir.join("2v3.sktb").exists());
     // A bad format is refused before anything is read.
     assert!(matches!(
-        generate_pair(&dir, pair("3v2"), &options(3), &Silent),
+        generate_pair(&dir, pair("3v2"), &options(3), &NoProgress),
         Err(TablebaseError::Format(3))
     ));
     std::fs::remove_dir_all(dir).unwrap();

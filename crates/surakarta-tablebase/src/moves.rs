@@ -1,72 +1,13 @@
-//! Answers beyond a value: each move's value, the best move, and the
-//! principal line to the conversion.
+//! Answers beyond a position's value: each move's value, the best move,
+//! and the principal line to the conversion.
 
 use crate::error::TablebaseError;
-use crate::table::Table;
 use crate::value::{Value, Wdl, MAX_DTC};
 use crate::Tablebase;
-use surakarta::{capture_moves, Move, Position};
+use surakarta::{Move, Position};
 use surakarta_index::Sides;
 
 impl Tablebase {
-    /// The exact value of a position from the value `table` stores for it.
-    /// A compact table may store any win where a capture wins in 1, so a
-    /// stored win in more than 1 is checked against the captures; one with
-    /// [`Table::capture_draws`] may store any draw or loss where a capture
-    /// draws, so a stored loss is checked against the captures too.
-    #[inline]
-    pub(crate) fn resolve(
-        &self,
-        table: &Table,
-        stored: Value,
-        sides: Sides,
-    ) -> Result<Value, TablebaseError> {
-        match stored {
-            Value::Win(d) if d > 1 && table.is_compact() && self.wins_by_capture(sides)? => {
-                Ok(Value::Win(1))
-            }
-            Value::Loss(_) if table.capture_draws() && self.draws_by_capture(sides)? => {
-                Ok(Value::Draw)
-            }
-            value => Ok(value),
-        }
-    }
-
-    /// Whether the side to move has a capture into a position lost for the
-    /// opponent (or of the opponent's last piece).
-    pub(crate) fn wins_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
-        self.captures_reach(sides, Wdl::Win)
-    }
-
-    /// Whether the side to move has a capture that draws or wins.
-    pub(crate) fn draws_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
-        self.captures_reach(sides, Wdl::Draw)
-    }
-
-    /// Whether some capture of the side to move reaches at least `least`
-    /// for it (the opponent's exact win/draw/loss after the capture, seen
-    /// from the mover).
-    fn captures_reach(&self, sides: Sides, least: Wdl) -> Result<bool, TablebaseError> {
-        for m in capture_moves(sides.us, sides.them) {
-            let after = Sides::new(
-                sides.them.without(m.to()),
-                sides.us.without(m.from()).with(m.to()),
-            );
-            if after.us.is_empty() {
-                return Ok(true);
-            }
-            let reached = match self.probe_wdl(after)? {
-                Wdl::Loss => Wdl::Win,
-                Wdl::Draw => Wdl::Draw,
-                Wdl::Win => Wdl::Loss,
-            };
-            if reached >= least {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
     /// The value of a position for its side to move (counters and rule set
     /// ignored: tables follow the pure rules).
     pub fn probe_position(&self, position: &Position) -> Result<Value, TablebaseError> {

@@ -1,0 +1,430 @@
+//! Directories of table files: listing them, generating every class up to
+//! a piece count into one, or one [`Pair`] into one that holds the tables
+//! it needs (resumable by pair, checkpointed).
+
+use crate::error::TablebaseError;
+use crate::file::{self, ClassStats, FileProblem};
+use crate::pair::Pair;
+use crate::progress::{Pass, Progress};
+use crate::table::{file_error, Directories, Table, TableIndexer};
+use crate::{checkpoint, generate, plan, Tablebase};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use surakarta_index::{Indexer, Material, Scheme};
+
+/// What [`generate_dir`] did with one class.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassOutcome {
+    /// The class's figures.
+    pub stats: ClassStats,
+    /// Seconds its pair took (0 when skipped).
+    pub seconds: f64,
+    /// Whether it was in the directory already.
+    pub skipped: bool,
+    /// The level its pair continued from, if it resumed from a checkpoint.
+    pub resumed_at_level: Option<u32>,
+    /// Its pair's modelled peak memory in bytes ([`plan::memory_bytes`];
+    /// 0 when skipped).
+    pub memory_estimate: u64,
+}
+
+/// The classes with 2 to `max_pieces` pieces in dependency order, each
+/// with its swap: `[a v b, b v a]` with `a > b`, or `[a v a]`.
+pub fn pairs(max_pieces: u32) -> Vec<Vec<Material>> {
+    let mut out = Vec::new();
+    for pieces in 2..=max_pieces.min(24) {
+        for material in Material::with_pieces(pieces) {
+            if material.us() < material.them() {
+                continue;
+            }
+            if material.swapped() == material {
+                out.push(vec![material]);
+            } else {
+                out.push(vec![material, material.swapped()]);
+            }
+        }
+    }
+    out
+}
+
+/// The table files of a directory by class, in class order.
+pub fn table_files(dir: &Path) -> Result<BTreeMap<Material, PathBuf>, TablebaseError> {
+    let dir_error = |e: std::io::Error| TablebaseError::Directory {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).map_err(dir_error)? {
+        let path = entry.map_err(dir_error)?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some(file::EXTENSION) {
+            continue;
+        }
+        let material = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse::<Material>().ok());
+        if let Some(material) = material {
+            out.insert(material, path);
+        }
+    }
+    Ok(out)
+}
+
+/// Generates every class with 2 to `max_pieces` pieces into `dir` (created
+/// if missing), one file per class, in dependency order. Classes whose
+/// files are already there (with intact headers and payloads) are loaded,
+/// not generated, so an interrupted run resumes. Each new table is written
+/// in `format` (1: a byte per slot, 2: compact) to a temporary file, read
+/// back and checked, then renamed into place. Tables are kept in memory
+/// one byte per slot while the later classes need them (a compact table
+/// found in the directory is expanded).
+pub fn generate_dir(
+    dir: &Path,
+    max_pieces: u32,
+    scheme: Scheme,
+    format: u16,
+    reporter: &dyn Progress,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    let options = GenerateOptions {
+        scheme,
+        format,
+        ..GenerateOptions::default()
+    };
+    generate_dir_with(dir, max_pieces, &options, reporter)
+}
+
+/// How [`generate_dir_with`] generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// The index scheme of new tables.
+    pub scheme: Scheme,
+    /// The file format of new tables: 1 (a byte per slot) or 2 (compact).
+    pub format: u16,
+    /// The least time between two checkpoints of a pair (zero: at every
+    /// level boundary). A pair that ends sooner writes none.
+    pub checkpoint_every: Duration,
+    /// Memory a pair may use, in bytes: a pair whose modelled peak
+    /// ([`plan::memory_bytes`]) is larger is refused before it starts
+    /// ([`TablebaseError::NotEnoughMemory`]). `None`: no limit.
+    pub memory_limit: Option<u64>,
+}
+
+impl Default for GenerateOptions {
+    /// The symmetric index, the newest format, a checkpoint at most every
+    /// five minutes.
+    fn default() -> GenerateOptions {
+        GenerateOptions {
+            scheme: Scheme::Symmetric,
+            format: file::FORMAT_VERSION,
+            checkpoint_every: Duration::from_secs(300),
+            memory_limit: None,
+        }
+    }
+}
+
+/// [`generate_dir`] with every option. Each pair checkpoints its state to
+/// `dir` (`AvB.ckpt`) at level boundaries, at most once per
+/// [`GenerateOptions::checkpoint_every`]; a rerun continues an unfinished
+/// pair from its checkpoint (a damaged or mismatching one is reported to
+/// [`Progress::checkpoint_rejected`] and the pair starts over), and the
+/// checkpoint is removed once the pair's tables are written.
+pub fn generate_dir_with(
+    dir: &Path,
+    max_pieces: u32,
+    options: &GenerateOptions,
+    reporter: &dyn Progress,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    prepare_dir(dir, options)?;
+    let mut directories = Directories::default();
+    let present = table_files(dir)?;
+    let pairs = pairs(max_pieces);
+    let total = pairs
+        .iter()
+        .filter(|pair| !pair.iter().all(|m| present.contains_key(m)))
+        .flatten()
+        .map(|&m| options.scheme.size(m))
+        .sum::<u64>();
+    reporter.started(total);
+    let mut outcomes = Vec::new();
+    for classes in &pairs {
+        if classes.iter().all(|m| present.contains_key(m)) {
+            for &material in classes {
+                outcomes.push(present_class(
+                    &present[&material],
+                    material,
+                    &mut directories,
+                    reporter,
+                )?);
+            }
+            continue;
+        }
+        let pair = Pair::of(classes[0]);
+        outcomes.extend(solve(dir, pair, options, &mut directories, reporter)?);
+    }
+    Ok(outcomes)
+}
+
+/// Checks the options' format and creates `dir` if missing: what every
+/// generation into a directory does first.
+pub(crate) fn prepare_dir(dir: &Path, options: &GenerateOptions) -> Result<(), TablebaseError> {
+    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&options.format) {
+        return Err(TablebaseError::Format(options.format));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    Ok(())
+}
+
+/// Writes the just generated tables of `materials` (in `tablebase`, with
+/// the tables their captures reach) into `dir` in `format`, and reports
+/// them done (`start`: when their pair began; `resumed_at_level`: the
+/// level it continued from a checkpoint, if it did).
+pub(crate) fn write_pair(
+    tablebase: &Tablebase,
+    materials: &[Material],
+    dir: &Path,
+    format: u16,
+    reporter: &dyn Progress,
+    start: Instant,
+    resumed_at_level: Option<u32>,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    for &material in materials {
+        let path = dir.join(file::file_name(material));
+        if format == 1 {
+            tablebase.lookup(material)?.write(&path)?;
+        } else {
+            reporter.progress(Pass::Compact, 0, 1);
+            tablebase.compacted(material)?.write(&path)?;
+        }
+    }
+    let mut outcomes = Vec::new();
+    for &material in materials {
+        let stats = tablebase.lookup(material)?.stats();
+        reporter.class_done(&stats, start.elapsed());
+        outcomes.push(ClassOutcome {
+            stats,
+            seconds: start.elapsed().as_secs_f64(),
+            skipped: false,
+            resumed_at_level,
+            memory_estimate: 0,
+        });
+    }
+    Ok(outcomes)
+}
+
+/// Solves one pair into `dir` (created if missing), given that the tables
+/// it needs are there: the classes its captures reach
+/// ([`Pair::capture_targets`]), and for each of those stored compact
+/// (format 2) the class *its* captures reach, which expanding it to a
+/// byte per slot needs (generation probes it often), and so on while the
+/// tables met are compact. A table that is not
+/// there is [`TablebaseError::MissingDependency`]; one that does not load
+/// or is damaged is [`TablebaseError::UnusableDependency`]; both name the
+/// file and the pair.
+///
+/// If the pair's own tables are all in `dir` already (headers and payload
+/// checksums intact), nothing is generated: they are reported as skipped,
+/// as [`crate::generate_dir`] does when it resumes. Otherwise the pair is
+/// generated in the options' scheme and each table written in their format
+/// (1 or 2) to a temporary file, read back, checked and renamed into place:
+/// the same files, byte for byte, as [`crate::generate_dir`] writes. The
+/// pair checkpoints and resumes as in [`crate::generate_dir_with`].
+pub fn generate_pair(
+    dir: &Path,
+    pair: Pair,
+    options: &GenerateOptions,
+    reporter: &dyn Progress,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    crate::dir::prepare_dir(dir, options)?;
+    let mut directories = Directories::default();
+    let present = crate::table_files(dir)?;
+    let classes = pair.classes();
+    if classes.iter().all(|m| present.contains_key(m)) {
+        return classes
+            .iter()
+            .map(|&m| present_class(&present[&m], m, &mut directories, reporter))
+            .collect();
+    }
+    let slots = classes.iter().map(|&m| options.scheme.size(m)).sum();
+    reporter.started(slots);
+    solve(dir, pair, options, &mut directories, reporter)
+}
+
+/// A class whose table is in the directory already: read, checked (header,
+/// payload checksum, class), reported skipped, and dropped.
+pub(crate) fn present_class(
+    path: &Path,
+    material: Material,
+    directories: &mut Directories,
+    reporter: &dyn Progress,
+) -> Result<ClassOutcome, TablebaseError> {
+    let stats = read_checked(path, material, directories)?.stats();
+    reporter.class_skipped(&stats);
+    Ok(ClassOutcome {
+        stats,
+        seconds: 0.0,
+        skipped: true,
+        resumed_at_level: None,
+        memory_estimate: 0,
+    })
+}
+
+/// Solves `pair` into `dir`, loading from `dir` only the tables it needs
+/// (see [`generate_pair`]) and dropping them when done: what a pair holds
+/// in memory is its own values and its dependencies, as
+/// [`plan::memory_bytes`] models. Refuses the pair up front with
+/// [`TablebaseError::NotEnoughMemory`] if the model exceeds the options'
+/// memory limit.
+pub(crate) fn solve(
+    dir: &Path,
+    pair: Pair,
+    options: &GenerateOptions,
+    directories: &mut Directories,
+    reporter: &dyn Progress,
+) -> Result<Vec<ClassOutcome>, TablebaseError> {
+    let GenerateOptions {
+        scheme,
+        format,
+        checkpoint_every,
+        memory_limit,
+    } = *options;
+    let classes = pair.classes();
+    let settings = plan::Settings {
+        scheme,
+        format,
+        ..plan::Settings::default()
+    };
+    let memory_estimate = plan::memory_bytes(pair, settings);
+    if let Some(limit) = memory_limit {
+        if memory_estimate > limit {
+            return Err(TablebaseError::NotEnoughMemory {
+                pair,
+                needed: memory_estimate,
+                limit,
+            });
+        }
+    }
+    let present = crate::table_files(dir)?;
+    let mut tablebase = Tablebase {
+        dir: Some(dir.to_path_buf()),
+        directories: std::mem::take(directories),
+        ..Tablebase::default()
+    };
+    let dependency = |material: Material, tablebase: &mut Tablebase| {
+        let path = dir.join(file::file_name(material));
+        if !present.contains_key(&material) {
+            return Err(TablebaseError::MissingDependency {
+                material,
+                pair,
+                path,
+            });
+        }
+        read_checked(&path, material, &mut tablebase.directories)
+            .map_err(|e| unusable(material, pair, e))
+    };
+    // The tables captures reach, expanded to a byte per slot where they
+    // are compact. Expanding a compact table probes the class its captures
+    // reach, exactly (a compact table there is expanded first, and so on
+    // down the chain); those are dropped before solving starts.
+    let targets = pair.capture_targets();
+    let mut below = Vec::new();
+    for &material in &targets {
+        let mut chain = vec![material];
+        loop {
+            let last = chain[chain.len() - 1];
+            if !tablebase.tables.contains_key(&last) {
+                let table = dependency(last, &mut tablebase)?;
+                tablebase.insert(table);
+            }
+            if !tablebase.lookup(last)?.is_compact() {
+                break;
+            }
+            // Captures from `a v b` lead to `(b - 1) v a`.
+            // Each step has one piece fewer, so the chain ends.
+            match Material::new(last.them() - 1, last.us()) {
+                Ok(next) => chain.push(next),
+                Err(_) => break,
+            }
+        }
+        for &m in chain.iter().rev() {
+            if tablebase.lookup(m)?.is_compact() {
+                let expanded = tablebase.expanded(m).map_err(|e| unusable(m, pair, e))?;
+                tablebase.insert(expanded);
+            }
+        }
+        below.extend(chain.into_iter().skip(1));
+    }
+    for material in below {
+        if !targets.contains(&material) {
+            tablebase.tables.remove(&material);
+        }
+    }
+
+    let indexers: Vec<TableIndexer> = classes
+        .iter()
+        .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
+        .collect();
+    let slots = indexers.iter().map(Indexer::size).sum();
+    reporter.pair_started(&classes, slots);
+    reporter.pair_memory(memory_estimate);
+    let start = Instant::now();
+    let saved = checkpoint::path(dir, &indexers[0]);
+    let checkpointing = generate::Checkpointing {
+        dir,
+        every: checkpoint_every,
+    };
+    let (tables, resumed_at_level) =
+        generate::generate_pair(indexers, &tablebase, reporter, Some(&checkpointing))?;
+    for table in tables {
+        tablebase.insert(table);
+    }
+    let mut outcomes = crate::dir::write_pair(
+        &tablebase,
+        &classes,
+        dir,
+        format,
+        reporter,
+        start,
+        resumed_at_level,
+    )?;
+    for outcome in &mut outcomes {
+        outcome.memory_estimate = memory_estimate;
+    }
+    checkpoint::remove(&saved).map_err(|e| TablebaseError::File {
+        path: saved.clone(),
+        problem: e.into(),
+    })?;
+    *directories = std::mem::take(&mut tablebase.directories);
+    Ok(outcomes)
+}
+
+/// Reads a table file, checks its payload checksum and its class.
+fn read_checked(
+    path: &Path,
+    material: Material,
+    directories: &mut Directories,
+) -> Result<Table, TablebaseError> {
+    let table = Table::read(path, directories)?;
+    if table.material() != material {
+        return Err(file_error(
+            path,
+            FileProblem::WrongMaterial {
+                expected: material,
+                found: table.material(),
+            },
+        ));
+    }
+    table.check()?;
+    Ok(table)
+}
+
+fn unusable(material: Material, pair: Pair, error: TablebaseError) -> TablebaseError {
+    TablebaseError::UnusableDependency {
+        material,
+        pair,
+        error: Box::new(error),
+    }
+}

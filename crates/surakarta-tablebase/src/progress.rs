@@ -1,0 +1,50 @@
+//! Progress of long work (generation, verification, compaction): the
+//! library never prints; it calls a [`Progress`] the caller gives it.
+
+use crate::file::ClassStats;
+use std::path::Path;
+use std::time::Duration;
+use surakarta_index::Material;
+
+/// A stage of long work, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// Generation's first pass (captures and positions without moves).
+    Initial,
+    /// Generation's level `k`: un-moving the positions at distance `k`.
+    Level(u32),
+    /// Verification of a table.
+    Verify,
+    /// Compacting a table into format 2.
+    Compact,
+}
+
+/// Receives progress of long work; the library never prints. Methods may be
+/// called from several threads at once.
+pub trait Progress: Sync {
+    /// Generation will solve classes with this many slots in all.
+    fn started(&self, _total_slots: u64) {}
+    /// A class and its swap (one or two materials) are about to be solved.
+    fn pair_started(&self, _materials: &[Material], _slots: u64) {}
+    /// The pair just started is modelled to need this many bytes at its
+    /// peak ([`crate::plan::memory_bytes`]).
+    fn pair_memory(&self, _bytes: u64) {}
+    /// Within the current pair or table: `done` of `total` slots of `pass`.
+    fn progress(&self, _pass: Pass, _done: u64, _total: u64) {}
+    /// A class was already in the directory and is not generated again.
+    fn class_skipped(&self, _stats: &ClassStats) {}
+    /// A class is finished (`elapsed`: the time of its pair so far).
+    fn class_done(&self, _stats: &ClassStats, _elapsed: Duration) {}
+    /// The current pair's state was saved; it would resume at `next_level`.
+    fn checkpoint_written(&self, _next_level: u32, _bytes: u64) {}
+    /// The current pair continues from its checkpoint at `next_level`.
+    fn checkpoint_resumed(&self, _next_level: u32) {}
+    /// A checkpoint was found but not used (the pair starts over): why.
+    fn checkpoint_rejected(&self, _path: &Path, _why: &str) {}
+}
+
+/// Progress that goes nowhere.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {}

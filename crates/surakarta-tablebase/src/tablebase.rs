@@ -1,0 +1,340 @@
+//! [`Tablebase`]: the tables of a set of classes (in memory, read or
+//! mapped from a directory) and how a position is probed in them,
+//! including the resolution of a compact table's don't-care slots.
+
+use crate::cache;
+use crate::dir::{pairs, table_files};
+use crate::error::TablebaseError;
+use crate::file::ClassStats;
+use crate::file::FileProblem;
+use crate::generate;
+use crate::progress::Progress;
+use crate::table::{self, Directories, Table, TableIndexer};
+use crate::value::{Value, Wdl};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use surakarta::capture_moves;
+use surakarta_index::{Indexer, Material, Scheme, Sides};
+
+/// Tables of material classes, in memory or mapped from files.
+#[derive(Debug, Default)]
+pub struct Tablebase {
+    pub(crate) tables: BTreeMap<Material, Table>,
+    /// Why a class's file did not load (see [`Tablebase::map_dir_partial`]).
+    pub(crate) load_errors: BTreeMap<Material, TablebaseError>,
+    pub(crate) dir: Option<PathBuf>,
+    pub(crate) directories: Directories,
+    /// Exact values of compact tables' positions met before.
+    pub(crate) cache: std::sync::OnceLock<cache::ProbeCache>,
+}
+
+impl Tablebase {
+    /// An empty tablebase (every probe of a class is
+    /// [`TablebaseError::MissingTable`]).
+    pub fn new() -> Tablebase {
+        Tablebase::default()
+    }
+
+    /// Generates every class with 2 to `max_pieces` pieces in `scheme`, in
+    /// dependency order, in memory, on the current rayon thread pool.
+    pub fn generate(
+        max_pieces: u32,
+        scheme: Scheme,
+        reporter: &dyn Progress,
+    ) -> Result<(Tablebase, Vec<ClassStats>), TablebaseError> {
+        let mut tablebase = Tablebase::new();
+        let mut all_stats = Vec::new();
+        let pairs: Vec<(Vec<Material>, Vec<TableIndexer>)> = pairs(max_pieces)
+            .into_iter()
+            .map(|pair| {
+                let indexers = pair
+                    .iter()
+                    .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
+                    .collect();
+                (pair, indexers)
+            })
+            .collect();
+        reporter.started(pairs.iter().flat_map(|(_, i)| i).map(Indexer::size).sum());
+        for (pair, indexers) in pairs {
+            reporter.pair_started(&pair, indexers.iter().map(|i| i.size()).sum());
+            let start = Instant::now();
+            for table in generate::generate_pair(indexers, &tablebase, reporter, None)?.0 {
+                reporter.class_done(&table.stats(), start.elapsed());
+                all_stats.push(table.stats());
+                tablebase.insert(table);
+            }
+        }
+        Ok((tablebase, all_stats))
+    }
+
+    /// Reads every table file (`{material}.sktb`) of a directory into
+    /// memory; other files are ignored. Headers are checked now, payload
+    /// checksums on each table's first use.
+    pub fn open_dir(dir: &Path) -> Result<Tablebase, TablebaseError> {
+        Tablebase::load_dir(dir, Table::read)
+    }
+
+    /// Like [`Tablebase::open_dir`], but maps the files instead of reading
+    /// them: opening is instant and memory is the operating system's page
+    /// cache.
+    ///
+    /// # Safety
+    ///
+    /// No table file of the directory may change or shrink while the
+    /// tablebase exists (see [`Table::map`]).
+    #[allow(unsafe_code)]
+    pub unsafe fn map_dir(dir: &Path) -> Result<Tablebase, TablebaseError> {
+        // SAFETY: passed on to the caller, who promises the files stay put.
+        Tablebase::load_dir(dir, |path, directories| unsafe {
+            Table::map(path, directories)
+        })
+    }
+
+    /// Like [`Tablebase::map_dir`], but a file that cannot be opened does
+    /// not stop the others: its error is kept for its class
+    /// ([`Tablebase::load_errors`]) and is what every use of that class
+    /// returns ([`Tablebase::lookup`]: probes, verification), so the other
+    /// classes still answer and the bad file is named when it is needed.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Tablebase::map_dir`].
+    #[allow(unsafe_code)]
+    pub unsafe fn map_dir_partial(dir: &Path) -> Result<Tablebase, TablebaseError> {
+        let mut load_errors = BTreeMap::new();
+        let mut tablebase = Tablebase::load_dir_with(
+            dir,
+            // SAFETY: passed on to the caller, who promises the files stay put.
+            |path, directories| unsafe { Table::map(path, directories) },
+            |material, e| {
+                load_errors.insert(material, e);
+                Ok(())
+            },
+        )?;
+        tablebase.load_errors = load_errors;
+        Ok(tablebase)
+    }
+
+    fn load_dir(
+        dir: &Path,
+        load: impl FnMut(&Path, &mut Directories) -> Result<Table, TablebaseError>,
+    ) -> Result<Tablebase, TablebaseError> {
+        Tablebase::load_dir_with(dir, load, |_, e| Err(e))
+    }
+
+    fn load_dir_with(
+        dir: &Path,
+        mut load: impl FnMut(&Path, &mut Directories) -> Result<Table, TablebaseError>,
+        mut failed: impl FnMut(Material, TablebaseError) -> Result<(), TablebaseError>,
+    ) -> Result<Tablebase, TablebaseError> {
+        let mut tablebase = Tablebase {
+            dir: Some(dir.to_path_buf()),
+            ..Tablebase::default()
+        };
+        for (material, path) in table_files(dir)? {
+            let table = load(&path, &mut tablebase.directories).and_then(|table| {
+                if table.material() == material {
+                    Ok(table)
+                } else {
+                    Err(table::file_error(
+                        &path,
+                        FileProblem::WrongMaterial {
+                            expected: material,
+                            found: table.material(),
+                        },
+                    ))
+                }
+            });
+            match table {
+                Ok(table) => tablebase.insert(table),
+                Err(e) => failed(material, e)?,
+            }
+        }
+        Ok(tablebase)
+    }
+
+    /// Adds (or replaces) a table.
+    pub fn insert(&mut self, table: Table) {
+        self.cache = std::sync::OnceLock::new();
+        self.load_errors.remove(&table.material());
+        self.tables.insert(table.material(), table);
+    }
+
+    /// The table of a class.
+    pub fn table(&self, material: Material) -> Option<&Table> {
+        self.tables.get(&material)
+    }
+
+    /// The table of a class, or why there is none: the error its file gave
+    /// when the directory was opened ([`Tablebase::map_dir_partial`]), else
+    /// [`TablebaseError::MissingTable`].
+    pub fn lookup(&self, material: Material) -> Result<&Table, TablebaseError> {
+        if let Some(table) = self.tables.get(&material) {
+            return Ok(table);
+        }
+        Err(match self.load_errors.get(&material) {
+            Some(e) => e.clone(),
+            None => TablebaseError::MissingTable {
+                material,
+                dir: self.dir.clone(),
+            },
+        })
+    }
+
+    /// The classes whose files did not load, in order, with their errors
+    /// (only [`Tablebase::map_dir_partial`] keeps any).
+    pub fn load_errors(&self) -> impl Iterator<Item = (Material, &TablebaseError)> + '_ {
+        self.load_errors.iter().map(|(&m, e)| (m, e))
+    }
+
+    /// The classes present, in order.
+    pub fn materials(&self) -> impl Iterator<Item = Material> + '_ {
+        self.tables.keys().copied()
+    }
+
+    /// The directory the tables came from, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The largest piece count `n` such that every class with 2 to `n`
+    /// pieces is present (0 if not even the 2-piece class is).
+    pub fn complete_pieces(&self) -> u32 {
+        (2..=24)
+            .take_while(|&n| Material::with_pieces(n).all(|m| self.tables.contains_key(&m)))
+            .last()
+            .unwrap_or(0)
+    }
+
+    /// The value of a position given by its sides (the side to move first).
+    /// A side to move without pieces has lost.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::Position;
+    /// use surakarta_index::{Scheme, Sides};
+    /// use surakarta_tablebase::{NoProgress, Tablebase, Value, Wdl};
+    ///
+    /// // Every class up to 3 pieces, in memory (files: `Tablebase::map_dir`).
+    /// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress).unwrap();
+    /// let position: Position = "b5/6/6/6/6/w4w b".parse().unwrap();
+    /// let value = tables.probe(Sides::of(&position)).unwrap();
+    /// assert_eq!(value.wdl(), Wdl::Win);
+    /// assert!(matches!(value, Value::Win(d) if d >= 1));
+    /// assert_eq!(tables.probe_position(&position).unwrap(), value);
+    /// // A class without a table is an error, not a guess.
+    /// let bigger: Position = "bb4/6/6/6/6/ww4 b".parse().unwrap();
+    /// assert!(tables.probe_position(&bigger).is_err());
+    /// ```
+    pub fn probe(&self, sides: Sides) -> Result<Value, TablebaseError> {
+        if sides.us.is_empty() {
+            return Ok(Value::Loss(0));
+        }
+        if sides.them.is_empty() {
+            return Err(TablebaseError::NoPieces);
+        }
+        let material = Material::of(sides)?;
+        let table = self.lookup(material)?;
+        if !table.is_compact() {
+            return table.stored_value(sides);
+        }
+        let cache = self.cache.get_or_init(cache::ProbeCache::new);
+        if let Some(value) = cache.get(sides) {
+            return Ok(value);
+        }
+        let stored = table.stored_value(sides)?;
+        let value = self.resolve(table, stored, sides)?;
+        cache.put(sides, value);
+        Ok(value)
+    }
+
+    /// Win, draw or loss of a position given by its sides (the side to
+    /// move first): one stored value, and capture probes only where a
+    /// compact table stores a loss that may stand for a draw
+    /// ([`Table::capture_draws`]).
+    pub fn probe_wdl(&self, sides: Sides) -> Result<Wdl, TablebaseError> {
+        if sides.us.is_empty() {
+            return Ok(Wdl::Loss);
+        }
+        if sides.them.is_empty() {
+            return Err(TablebaseError::NoPieces);
+        }
+        let material = Material::of(sides)?;
+        let table = self.lookup(material)?;
+        if !table.capture_draws() {
+            return Ok(table.stored_value(sides)?.wdl());
+        }
+        let cache = self.cache.get_or_init(cache::ProbeCache::new);
+        if let Some(value) = cache.get(sides) {
+            return Ok(value.wdl());
+        }
+        let stored = table.stored_value(sides)?;
+        if let Value::Loss(_) = stored {
+            // Exact once resolved: a loss, or a draw by a capture.
+            let value = self.resolve(table, stored, sides)?;
+            cache.put(sides, value);
+            return Ok(value.wdl());
+        }
+        Ok(stored.wdl())
+    }
+
+    /// The exact value of a position from the value `table` stores for it.
+    /// A compact table may store any win where a capture wins in 1, so a
+    /// stored win in more than 1 is checked against the captures; one with
+    /// [`Table::capture_draws`] may store any draw or loss where a capture
+    /// draws, so a stored loss is checked against the captures too.
+    #[inline]
+    pub(crate) fn resolve(
+        &self,
+        table: &Table,
+        stored: Value,
+        sides: Sides,
+    ) -> Result<Value, TablebaseError> {
+        match stored {
+            Value::Win(d) if d > 1 && table.is_compact() && self.wins_by_capture(sides)? => {
+                Ok(Value::Win(1))
+            }
+            Value::Loss(_) if table.capture_draws() && self.draws_by_capture(sides)? => {
+                Ok(Value::Draw)
+            }
+            value => Ok(value),
+        }
+    }
+
+    /// Whether the side to move has a capture into a position lost for the
+    /// opponent (or of the opponent's last piece).
+    pub(crate) fn wins_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
+        self.captures_reach(sides, Wdl::Win)
+    }
+
+    /// Whether the side to move has a capture that draws or wins.
+    pub(crate) fn draws_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
+        self.captures_reach(sides, Wdl::Draw)
+    }
+
+    /// Whether some capture of the side to move reaches at least `least`
+    /// for it (the opponent's exact win/draw/loss after the capture, seen
+    /// from the mover).
+    fn captures_reach(&self, sides: Sides, least: Wdl) -> Result<bool, TablebaseError> {
+        for m in capture_moves(sides.us, sides.them) {
+            let after = Sides::new(
+                sides.them.without(m.to()),
+                sides.us.without(m.from()).with(m.to()),
+            );
+            if after.us.is_empty() {
+                return Ok(true);
+            }
+            let reached = match self.probe_wdl(after)? {
+                Wdl::Loss => Wdl::Win,
+                Wdl::Draw => Wdl::Draw,
+                Wdl::Win => Wdl::Loss,
+            };
+            if reached >= least {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}

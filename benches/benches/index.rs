@@ -5,33 +5,17 @@
 //! the tables are warm but the branch pattern is not learned per position.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use surakarta_index::{
-    Indexer, Material, OccupancyDirectory, PlainIndexer, Sides, SymmetricIndexer,
-};
+use surakarta::random::SplitMix;
+use surakarta_benches::random_sides;
+use surakarta_index::{Indexer, Material, OccupancyDirectory, PlainIndexer, SymmetricIndexer};
 
 const BATCH: usize = 1024;
-
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
-/// `BATCH` random positions of `material`, by unranking random plain indices.
-fn random_sides(material: Material) -> Vec<Sides> {
-    let plain = PlainIndexer::new(material);
-    let mut state = 0x9e37_79b9_7f4a_7c15;
-    (0..BATCH)
-        .map(|_| plain.unrank(xorshift(&mut state) % plain.size()).unwrap())
-        .collect()
-}
 
 fn rank(c: &mut Criterion) {
     let material: Material = "4v4".parse().unwrap();
     let plain = PlainIndexer::new(material);
     let symmetric = SymmetricIndexer::new(material);
-    let positions = random_sides(material);
+    let positions = random_sides(material, &mut SplitMix::new(0x9e37_79b9_7f4a_7c15), BATCH);
     let mut group = c.benchmark_group("index-4v4");
     group.throughput(Throughput::Elements(BATCH as u64));
     group.bench_function("plain/rank", |b| {

@@ -4,7 +4,9 @@
 //! generate` (docs/benchmarks.md).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use surakarta_index::{Indexer, Material, PlainIndexer, Scheme, Sides};
+use surakarta::random::SplitMix;
+use surakarta_benches::random_sides;
+use surakarta_index::{Material, Scheme};
 use surakarta_tablebase::{ContextModel, NoProgress, Tablebase};
 
 fn generate(c: &mut Criterion) {
@@ -26,24 +28,11 @@ fn generate(c: &mut Criterion) {
     group.finish();
 }
 
-/// 1024 uniformly random positions of a class (xorshift from `state`).
-fn random_positions(material: Material, state: &mut u64) -> Vec<Sides> {
-    let plain = PlainIndexer::new(material);
-    (0..1024)
-        .map(|_| {
-            *state ^= *state << 13;
-            *state ^= *state >> 7;
-            *state ^= *state << 17;
-            plain.unrank(*state % plain.size()).unwrap()
-        })
-        .collect()
-}
-
 fn probe_and_verify(c: &mut Criterion) {
     let (tb, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
     let material: Material = "3v2".parse().unwrap();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let positions = random_positions(material, &mut state);
+    let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
+    let positions = random_sides(material, &mut rng, 1024);
     let mut group = c.benchmark_group("tablebase-probe");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("3v2/probe", |b| {
@@ -70,7 +59,7 @@ fn probe_and_verify(c: &mut Criterion) {
                 .sum::<u32>()
         })
     });
-    let weak_positions = random_positions("2v3".parse().unwrap(), &mut state);
+    let weak_positions = random_sides("2v3".parse().unwrap(), &mut rng, 1024);
     for (name, base) in [("2v3/probe-wdl", &tb), ("2v3/probe-wdl-compact", &compact)] {
         group.bench_function(name, |b| {
             b.iter(|| {

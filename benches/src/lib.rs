@@ -1,6 +1,8 @@
 //! Shared fixtures for the criterion benchmarks in `benches/benches/`.
 
+use surakarta::random::SplitMix;
 use surakarta::Position;
+use surakarta_index::{Indexer, Material, PlainIndexer, Sides};
 
 /// Positions used by the move generation benchmarks: the start, the two
 /// capture-rich perft reference positions, a middlegame and an endgame.
@@ -17,5 +19,18 @@ pub fn positions() -> Vec<(&'static str, Position)> {
     POSITIONS
         .iter()
         .map(|&(name, fen)| (name, fen.parse().expect("benchmark position")))
+        .collect()
+}
+
+/// `count` uniformly random positions of `material`: random plain indices
+/// from `rng`, unranked.
+pub fn random_sides(material: Material, rng: &mut SplitMix, count: usize) -> Vec<Sides> {
+    let plain = PlainIndexer::new(material);
+    (0..count)
+        .map(|_| {
+            plain
+                .unrank(rng.next_u64() % plain.size())
+                .expect("a plain index below the size")
+        })
         .collect()
 }

@@ -5,19 +5,15 @@
 
 use std::hint::black_box;
 use std::time::Instant;
+use surakarta::random::SplitMix;
 use surakarta_index::{canonical_form, Indexer, Material, PlainIndexer, Sides, SymmetricIndexer};
 fn main() {
     let material: Material = "4v4".parse().unwrap();
     let plain = PlainIndexer::new(material);
     let sym = SymmetricIndexer::new(material);
-    let mut state = 0x9e3779b97f4a7c15u64;
+    let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
     let pos: Vec<Sides> = (0..1 << 20)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            plain.unrank(state % plain.size()).unwrap()
-        })
+        .map(|_| plain.unrank(rng.next_u64() % plain.size()).unwrap())
         .collect();
     let small: Vec<Sides> = pos[..1024].to_vec();
     for (name, set) in [("1M", &pos), ("1024", &small)] {

@@ -5,6 +5,7 @@
 //! `cargo run --release -p surakarta-tablebase --example probe_parts -- DIR [PROBES]`
 use std::path::Path;
 use std::time::Instant;
+use surakarta::random::SplitMix;
 use surakarta_index::{Indexer, Material, Sides};
 use surakarta_tablebase::{ContextModel, Tablebase};
 
@@ -16,13 +17,10 @@ fn main() {
     for class in Material::with_pieces(8) {
         let table = tb.table(class).unwrap();
         let indexer = table.indexer();
-        let mut state = 12345u64;
+        let mut rng = SplitMix::new(12345);
         let mut positions: Vec<Sides> = Vec::new();
         while positions.len() < n {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let from = (state >> 11) % indexer.size();
+            let from = rng.next_u64() % indexer.size();
             let mut found = None;
             indexer.for_each_in(from, (from + 4096).min(indexer.size()), |_, s| {
                 if found.is_none() {

@@ -19,6 +19,7 @@ pub mod record;
 pub mod reference;
 mod rules;
 mod setup;
+mod splitmix;
 mod square;
 #[cfg(feature = "proptest")]
 pub mod strategy;

@@ -6,7 +6,7 @@
 //! the same major version.
 
 use crate::color::Color;
-use crate::random::splitmix64;
+use crate::splitmix::splitmix64;
 use crate::square::Square;
 
 const KEYS: ([[u64; 36]; 2], u64) = {

@@ -1,0 +1,349 @@
+//! Reading records: the text split into lines, tag lines into tags, and
+//! movetext into tokens (comments, move numbers, moves, the result); each
+//! move goes to the [`Replay`] to be checked.
+
+use super::replay::Replay;
+use super::{
+    is_tag_name, GameRecord, GameResult, RecordError, RecordErrorKind, MAX_RECORD_MOVES,
+    MAX_RECORD_TAGS, MAX_RECORD_TEXT,
+};
+use crate::excerpt::Excerpt;
+use crate::moves::Move;
+use crate::notation::MoveText;
+use crate::position::{MoveError, Position};
+use crate::rules::Rules;
+use core::str::FromStr;
+use std::collections::HashSet;
+
+impl GameRecord {
+    /// Reads a file of any number of records (none for an empty text),
+    /// separated by blank lines. Stops at the first error.
+    pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+        let mut parser = Parser::new(text)?;
+        let mut records = Vec::new();
+        while let Some(record) = parser.next_game()? {
+            records.push(record);
+        }
+        Ok(records)
+    }
+}
+
+impl FromStr for GameRecord {
+    type Err = RecordError;
+
+    /// Reads exactly one record: no game at all, or any text after the first
+    /// game's result (except blank lines), is an error.
+    fn from_str(text: &str) -> Result<GameRecord, RecordError> {
+        let mut parser = Parser::new(text)?;
+        let record = parser.next_game()?.ok_or(RecordError {
+            line: 1,
+            kind: RecordErrorKind::NoGame,
+        })?;
+        if let Some(line) = parser.skip_blank() {
+            return Err(RecordError {
+                line,
+                kind: RecordErrorKind::ExtraGame,
+            });
+        }
+        Ok(record)
+    }
+}
+
+/// Whether `c` separates tokens: ASCII whitespace only.
+fn is_space(c: char) -> bool {
+    c.is_ascii_whitespace()
+}
+
+/// `s` without the [`is_space`] characters at either end.
+fn trim(s: &str) -> &str {
+    s.trim_matches(is_space)
+}
+
+/// The text's lines, numbered from 1, read one game at a time.
+struct Parser<'a> {
+    lines: core::iter::Peekable<core::iter::Enumerate<core::str::Split<'a, char>>>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Result<Parser<'a>, RecordError> {
+        if text.len() > MAX_RECORD_TEXT {
+            return Err(RecordError {
+                line: 1,
+                kind: RecordErrorKind::TooLong(text.len()),
+            });
+        }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        Ok(Parser {
+            lines: text.split('\n').enumerate().peekable(),
+        })
+    }
+
+    /// The next line and its number, without consuming it.
+    fn peek(&mut self) -> Option<(usize, &'a str)> {
+        self.lines.peek().map(|&(i, line)| (i + 1, line))
+    }
+
+    /// Skips blank lines; the number of the next non-blank line, if any.
+    fn skip_blank(&mut self) -> Option<usize> {
+        while let Some((n, line)) = self.peek() {
+            if !trim(line).is_empty() {
+                return Some(n);
+            }
+            self.lines.next();
+        }
+        None
+    }
+
+    /// Reads the next game, or `None` if only blank lines are left.
+    fn next_game(&mut self) -> Result<Option<GameRecord>, RecordError> {
+        if self.skip_blank().is_none() {
+            return Ok(None);
+        }
+        let mut header = Header::default();
+        let mut last = 0;
+        while let Some((n, line)) = self.peek() {
+            let line = trim(line);
+            if !line.is_empty() {
+                if !line.starts_with('[') {
+                    break;
+                }
+                last = n;
+                header
+                    .add(line)
+                    .map_err(|kind| RecordError { line: n, kind })?;
+            }
+            self.lines.next();
+        }
+
+        let mut movetext = Movetext::new(header.rules, header.start);
+        let (result, result_line) = loop {
+            let Some((n, line)) = self.peek() else {
+                let (line, kind) = match movetext.comment {
+                    Some(open) => (open, RecordErrorKind::UnterminatedComment),
+                    None => (last.max(1), RecordErrorKind::MissingResult),
+                };
+                return Err(RecordError { line, kind });
+            };
+            if movetext.comment.is_none() && trim(line).starts_with('[') {
+                return Err(RecordError {
+                    line: last.max(1),
+                    kind: RecordErrorKind::MissingResult,
+                });
+            }
+            self.lines.next();
+            if !trim(line).is_empty() {
+                last = n;
+            }
+            movetext
+                .line(line, n)
+                .map_err(|kind| RecordError { line: n, kind })?;
+            if let Some(result) = movetext.result {
+                if movetext.comment.is_some() {
+                    return Err(RecordError {
+                        line: n,
+                        kind: RecordErrorKind::UnterminatedComment,
+                    });
+                }
+                break (result, n);
+            }
+        };
+
+        movetext
+            .replay
+            .check_result(header.result, result)
+            .map_err(|kind| RecordError {
+                line: result_line,
+                kind,
+            })?;
+        Ok(Some(GameRecord {
+            tags: header.tags,
+            rules: header.rules,
+            start: header.start,
+            moves: movetext.moves,
+            result,
+        }))
+    }
+}
+
+/// The tags of a game as they are read.
+#[derive(Default)]
+struct Header {
+    tags: Vec<(String, String)>,
+    names: HashSet<String>,
+    rules: Rules,
+    start: Position,
+    result: Option<GameResult>,
+}
+
+impl Header {
+    /// Reads one tag line (trimmed, starting with `[`).
+    fn add(&mut self, line: &str) -> Result<(), RecordErrorKind> {
+        let syntax = |problem| RecordErrorKind::TagSyntax {
+            text: Excerpt::new(line),
+            problem,
+        };
+        let rest = line
+            .strip_prefix('[')
+            .unwrap_or(line)
+            .trim_start_matches(is_space);
+        let name_end = rest
+            .find(|c: char| is_space(c) || c == '"' || c == ']')
+            .unwrap_or(rest.len());
+        let (name, rest) = rest.split_at(name_end);
+        if !is_tag_name(name) {
+            return Err(RecordErrorKind::TagName(Excerpt::new(name)));
+        }
+        let rest = rest
+            .trim_start_matches(is_space)
+            .strip_prefix('"')
+            .ok_or_else(|| syntax("expected a value in double quotes after the tag name"))?;
+        let mut value = String::new();
+        let mut chars = rest.char_indices();
+        let after = loop {
+            match chars.next() {
+                None => return Err(RecordErrorKind::UnterminatedQuote(Excerpt::new(name))),
+                Some((i, '"')) => break &rest[i + 1..],
+                Some((_, '\\')) => match chars.next() {
+                    Some((_, c @ ('"' | '\\'))) => value.push(c),
+                    Some((_, found)) => {
+                        return Err(RecordErrorKind::BadEscape {
+                            tag: Excerpt::new(name),
+                            found,
+                        })
+                    }
+                    None => return Err(RecordErrorKind::UnterminatedQuote(Excerpt::new(name))),
+                },
+                Some((_, c)) => value.push(c),
+            }
+        };
+        let after = after
+            .trim_start_matches(is_space)
+            .strip_prefix(']')
+            .ok_or_else(|| syntax("expected ']' after the value"))?;
+        if !after.is_empty() {
+            return Err(syntax("unexpected text after ']'"));
+        }
+        if self.names.contains(name) {
+            return Err(RecordErrorKind::DuplicateTag(Excerpt::new(name)));
+        }
+        if self.tags.len() >= MAX_RECORD_TAGS {
+            return Err(RecordErrorKind::TooManyTags);
+        }
+        match name {
+            "Rules" => {
+                self.rules = value.parse().map_err(RecordErrorKind::Rules)?;
+                value = self.rules.to_string();
+            }
+            "Start" => {
+                self.start = value.parse().map_err(RecordErrorKind::Start)?;
+                value = self.start.to_string();
+            }
+            "Result" => {
+                self.result = Some(value.parse().map_err(RecordErrorKind::ResultTag)?);
+            }
+            _ => {}
+        }
+        self.names.insert(name.to_string());
+        self.tags.push((name.to_string(), value));
+        Ok(())
+    }
+}
+
+/// The movetext of a game as it is read: the moves so far, replayed.
+struct Movetext {
+    replay: Replay,
+    moves: Vec<Move>,
+    /// The line of the `{` of an open comment.
+    comment: Option<usize>,
+    result: Option<GameResult>,
+}
+
+impl Movetext {
+    fn new(rules: Rules, start: Position) -> Movetext {
+        Movetext {
+            replay: Replay::new(rules, start),
+            moves: Vec::new(),
+            comment: None,
+            result: None,
+        }
+    }
+
+    /// Reads one line (number `n`) of movetext.
+    fn line(&mut self, line: &str, n: usize) -> Result<(), RecordErrorKind> {
+        let mut rest = line;
+        loop {
+            if self.comment.is_some() {
+                match rest.find('}') {
+                    Some(i) => {
+                        rest = &rest[i + 1..];
+                        self.comment = None;
+                    }
+                    None => return Ok(()),
+                }
+            }
+            rest = rest.trim_start_matches(is_space);
+            if rest.is_empty() {
+                return Ok(());
+            }
+            if let Some(inside) = rest.strip_prefix('{') {
+                self.comment = Some(n);
+                rest = inside;
+                continue;
+            }
+            let end = rest
+                .find(|c: char| is_space(c) || c == '{')
+                .unwrap_or(rest.len());
+            let (token, tail) = rest.split_at(end);
+            rest = tail;
+            if self.result.is_some() {
+                return Err(RecordErrorKind::TextAfterResult(Excerpt::new(token)));
+            }
+            self.token(token)?;
+        }
+    }
+
+    /// Reads one token: a result, a move number (possibly joined to a move,
+    /// `12.b2-b3`), `...`, or a move.
+    fn token(&mut self, token: &str) -> Result<(), RecordErrorKind> {
+        if let Ok(result) = token.parse::<GameResult>() {
+            self.result = Some(result);
+            return Ok(());
+        }
+        if token == "..." {
+            return Ok(());
+        }
+        let text = if token.starts_with(|c: char| c.is_ascii_digit()) {
+            let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+            let after = &token[digits..];
+            match after
+                .strip_prefix("...")
+                .or_else(|| after.strip_prefix('.'))
+            {
+                Some(text) if !text.starts_with('.') => text,
+                _ => return Err(RecordErrorKind::MoveNumber(Excerpt::new(token))),
+            }
+        } else {
+            token
+        };
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.play(text)
+    }
+
+    /// Reads a move and plays it.
+    fn play(&mut self, text: &str) -> Result<(), RecordErrorKind> {
+        let ply = self.moves.len() + 1;
+        let written: MoveText = text.parse().map_err(|e| RecordErrorKind::Move {
+            ply,
+            text: Excerpt::new(text),
+            error: MoveError::Syntax(e),
+        })?;
+        if self.moves.len() >= MAX_RECORD_MOVES {
+            return Err(RecordErrorKind::TooManyMoves);
+        }
+        let m = self.replay.play(ply, text, written)?;
+        self.moves.push(m);
+        Ok(())
+    }
+}

@@ -8,6 +8,8 @@
 //! on its bits and on how many set bits lie below it, so one table lookup per
 //! chunk replaces the loop over bits.
 
+use crate::bits::{BitCompress, WIDE_BOARD};
+
 /// Largest `n` in [`binomial`]'s table.
 const MAX_N: usize = 36;
 
@@ -365,151 +367,10 @@ pub(crate) fn pdep_portable(mut x: u64, mask: u64) -> u64 {
     out
 }
 
-/// Bit compression (`pext`) and expansion (`pdep`) of 36-bit words: by tables
-/// ([`Portable`]) or by the BMI2 instructions ([`Bmi2`]).
-pub(crate) trait BitCompress: Copy {
-    /// Whether `pext` is one instruction (so no table pass is needed).
-    const HARDWARE: bool;
-    /// The bits of `x` selected by `mask`, packed low.
-    fn pext(self, x: u64, mask: u64) -> u64;
-    /// The low bits of `x` spread onto the set bits of `mask`.
-    fn pdep(self, x: u64, mask: u64) -> u64;
-
-    /// A 36-bit board set in the wide layout: rank `r` in byte `r`.
-    #[inline(always)]
-    fn widen(self, b: u64) -> u64 {
-        (b & 0x3f)
-            | (b & 0xfc0) << 2
-            | (b & 0x3_f000) << 4
-            | (b & 0xfc_0000) << 6
-            | (b & 0x3f00_0000) << 8
-            | (b & 0xf_c000_0000) << 10
-    }
-
-    /// The inverse of [`BitCompress::widen`].
-    #[inline(always)]
-    fn narrow(self, w: u64) -> u64 {
-        (w & 0x3f)
-            | (w >> 2 & 0xfc0)
-            | (w >> 4 & 0x3_f000)
-            | (w >> 6 & 0xfc_0000)
-            | (w >> 8 & 0x3f00_0000)
-            | (w >> 10 & 0xf_c000_0000)
-    }
-}
-
-/// The points of the wide layout: six low bits of bytes 0 to 5.
-pub(crate) const WIDE_BOARD: u64 = 0x3f3f_3f3f_3f3f;
-
-/// Table-driven bit compression, for every CPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Portable;
-
-impl BitCompress for Portable {
-    const HARDWARE: bool = false;
-
-    #[inline(always)]
-    fn pext(self, x: u64, mask: u64) -> u64 {
-        pext_portable(x, mask)
-    }
-
-    #[inline(always)]
-    fn pdep(self, x: u64, mask: u64) -> u64 {
-        pdep_portable(x, mask)
-    }
-}
-
-/// Proof that the CPU has fast BMI2 `pext`/`pdep`: only [`Bmi2::detect`]
-/// makes one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Bmi2 {
-    _detected: (),
-}
-
-impl Bmi2 {
-    /// A token if the CPU has BMI2 and executes it fast (AMD before Zen 3,
-    /// CPU family 0x19, runs `pext` in microcode, slower than the tables).
-    pub(crate) fn detect() -> Option<Bmi2> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("bmi2") && !slow_bmi2() {
-                return Some(Bmi2 { _detected: () });
-            }
-        }
-        None
-    }
-}
-
-/// Whether this is an AMD CPU older than Zen 3.
-#[cfg(target_arch = "x86_64")]
-fn slow_bmi2() -> bool {
-    use core::arch::x86_64::__cpuid;
-    let vendor = __cpuid(0);
-    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-    let signature = __cpuid(1).eax;
-    let family = (signature >> 8 & 0xf) + (signature >> 20 & 0xff);
-    amd && family < 0x19
-}
-
-impl BitCompress for Bmi2 {
-    const HARDWARE: bool = true;
-
-    #[inline(always)]
-    fn pext(self, x: u64, mask: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: a `Bmi2` token exists only if the CPU has BMI2.
-            unsafe { core::arch::x86_64::_pext_u64(x, mask) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            pext_portable(x, mask)
-        }
-    }
-
-    #[inline(always)]
-    fn pdep(self, x: u64, mask: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: a `Bmi2` token exists only if the CPU has BMI2.
-            unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            pdep_portable(x, mask)
-        }
-    }
-
-    #[inline(always)]
-    fn widen(self, b: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: a `Bmi2` token exists only if the CPU has BMI2.
-            unsafe { core::arch::x86_64::_pdep_u64(b, WIDE_BOARD) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Portable.widen(b)
-        }
-    }
-
-    #[inline(always)]
-    fn narrow(self, w: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: a `Bmi2` token exists only if the CPU has BMI2.
-            unsafe { core::arch::x86_64::_pext_u64(w, WIDE_BOARD) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Portable.narrow(w)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::{Bmi2, Portable};
 
     /// Plain colex rank: a loop over the set bits.
     fn colex_rank_loop(w: u64) -> u64 {

@@ -8,7 +8,8 @@
 //! first two, four and six words, so a rank costs one cache line and two
 //! POPCNTs.
 
-use crate::combinatorics::{binomial, colex_unrank, next_combination, BitCompress, Portable};
+use crate::bits::{BitCompress, Portable};
+use crate::combinatorics::{binomial, colex_unrank, next_combination};
 
 /// Bits per block.
 const BLOCK_BITS: u64 = 448;

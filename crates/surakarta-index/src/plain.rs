@@ -7,9 +7,10 @@
 //! occupied set), ranked among the `C(n, a)` such words. Every slot below
 //! `C(36, n) · C(n, a)` is one position: no gaps.
 
+use crate::bits::{self, BitCompress, Bmi2, WithBits};
 use crate::combinatorics::{
     binomial, colex_rank_and_pext, colex_unrank, highest_bits, lowest_bits, next_combination,
-    next_subset_within, pattern_rank, BitCompress, Bmi2, Portable,
+    next_subset_within, pattern_rank,
 };
 use crate::error::IndexError;
 use crate::material::{Material, Sides};
@@ -27,8 +28,8 @@ pub struct PlainIndexer {
 
 impl PlainIndexer {
     /// The indexer for `material`. It uses the CPU's `pext`/`pdep`
-    /// instructions where they are fast (BMI2, detected at run time), tables
-    /// otherwise.
+    /// instructions where they are fast (BMI2 and POPCNT, detected at run
+    /// time), tables otherwise.
     pub fn new(material: Material) -> PlainIndexer {
         PlainIndexer {
             bmi2: Bmi2::detect(),
@@ -57,15 +58,9 @@ impl PlainIndexer {
     /// board without overlap; the result is unspecified otherwise (checked
     /// in debug builds). See [`Indexer::rank`] for the checked version.
     #[inline]
-    #[allow(unsafe_code)]
     pub fn rank_unchecked(&self, sides: Sides) -> u64 {
         debug_assert!(sides.check(self.material).is_ok());
-        #[cfg(target_arch = "x86_64")]
-        if let Some(bmi2) = self.bmi2 {
-            // SAFETY: the token proves that the CPU has BMI2.
-            return unsafe { rank_bmi2(self, bmi2, sides) };
-        }
-        self.rank_with(Portable, sides)
+        bits::dispatch(self.bmi2, Rank(self, sides))
     }
 
     #[inline(always)]
@@ -125,10 +120,7 @@ impl PlainIndexer {
         let n = self.material.pieces();
         let occupied = colex_unrank(index / self.patterns, n);
         let pattern = colex_unrank(index % self.patterns, self.material.us());
-        let us = match self.bmi2 {
-            Some(bmi2) => bmi2.pdep(pattern, occupied),
-            None => Portable.pdep(pattern, occupied),
-        };
+        let us = bits::pdep(self.bmi2, pattern, occupied);
         Sides::new(
             Bitboard::from_bits_truncate(us),
             Bitboard::from_bits_truncate(occupied ^ us),
@@ -136,12 +128,16 @@ impl PlainIndexer {
     }
 }
 
-/// [`PlainIndexer::rank_unchecked`] compiled for BMI2, so `pext` inlines.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,popcnt")]
-#[allow(unsafe_code)]
-unsafe fn rank_bmi2(indexer: &PlainIndexer, bits: Bmi2, sides: Sides) -> u64 {
-    indexer.rank_with(bits, sides)
+/// [`PlainIndexer::rank_unchecked`] for [`bits::dispatch`].
+struct Rank<'a>(&'a PlainIndexer, Sides);
+
+impl WithBits for Rank<'_> {
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<B: BitCompress>(self, bits: B) -> u64 {
+        self.0.rank_with(bits, self.1)
+    }
 }
 
 impl Indexer for PlainIndexer {

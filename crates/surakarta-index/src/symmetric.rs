@@ -14,9 +14,10 @@
 //! [`IndexError::UnusedSlot`]. [`position_orbits`](crate::position_orbits)
 //! counts the used slots exactly.
 
+use crate::bits::{self, BitCompress, Bmi2, Portable, WithBits};
 use crate::combinatorics::{
     binomial, colex_unrank, highest_bits, lowest_bits, next_subset_within, pattern_rank,
-    ranks_fit_u32, wide_colex_rank, BitCompress, Bmi2, Portable,
+    ranks_fit_u32, wide_colex_rank,
 };
 use crate::directory::{wide_orbit, OccupancyDirectory};
 use crate::error::IndexError;
@@ -157,18 +158,15 @@ impl SymmetricIndexer {
         SymmetricIndexer { bmi2: None, ..self }
     }
 
-    /// Whether this indexer uses the BMI2 instructions (detected at run time
-    /// where they are fast).
+    /// Whether this indexer uses the BMI2 instructions (detected at run time,
+    /// with POPCNT, where they are fast).
     pub fn uses_bmi2(&self) -> bool {
         self.bmi2.is_some()
     }
 
     #[inline]
     fn pdep(&self, x: u64, mask: u64) -> u64 {
-        match self.bmi2 {
-            Some(bmi2) => bmi2.pdep(x, mask),
-            None => Portable.pdep(x, mask),
-        }
+        bits::pdep(self.bmi2, x, mask)
     }
 
     /// The directory of canonical occupied sets.
@@ -181,15 +179,9 @@ impl SymmetricIndexer {
     /// without overlap, the result is unspecified otherwise (checked in debug
     /// builds). See [`Indexer::rank`] for the checked version.
     #[inline]
-    #[allow(unsafe_code)]
     pub fn rank_unchecked(&self, sides: Sides) -> Ranked {
         debug_assert!(sides.check(self.material).is_ok());
-        #[cfg(target_arch = "x86_64")]
-        if let Some(bmi2) = self.bmi2 {
-            // SAFETY: the token proves that the CPU has BMI2.
-            return unsafe { rank_bmi2(self, bmi2, sides) };
-        }
-        self.rank_with(Portable, sides)
+        bits::dispatch(self.bmi2, Rank(self, sides))
     }
 
     #[inline(always)]
@@ -299,12 +291,16 @@ impl Indexer for SymmetricIndexer {
     }
 }
 
-/// [`SymmetricIndexer::rank_unchecked`] compiled for BMI2, so `pext` inlines.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,popcnt")]
-#[allow(unsafe_code)]
-unsafe fn rank_bmi2(indexer: &SymmetricIndexer, bits: Bmi2, sides: Sides) -> Ranked {
-    indexer.rank_with(bits, sides)
+/// [`SymmetricIndexer::rank_unchecked`] for [`bits::dispatch`].
+struct Rank<'a>(&'a SymmetricIndexer, Sides);
+
+impl WithBits for Rank<'_> {
+    type Output = Ranked;
+
+    #[inline(always)]
+    fn run<B: BitCompress>(self, bits: B) -> Ranked {
+        self.0.rank_with(bits, self.1)
+    }
 }
 
 #[derive(Clone, Debug)]

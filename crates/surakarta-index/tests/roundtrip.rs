@@ -60,6 +60,9 @@ fn symmetric(material: Material) -> SymmetricIndexer {
 fn plain_is_a_bijection_up_to_five_pieces() {
     for material in small_materials() {
         let indexer = PlainIndexer::new(material);
+        // The table-driven path gives the same numbers, slot by slot.
+        let portable = PlainIndexer::portable(material);
+        assert!(!portable.uses_bmi2());
         let n = material.pieces() as u64;
         assert_eq!(
             indexer.size(),
@@ -76,6 +79,8 @@ fn plain_is_a_bijection_up_to_five_pieces() {
             let ranked = indexer.rank(sides).unwrap();
             assert_eq!((ranked.index, ranked.symmetry), (index, Symmetry::IDENTITY));
             assert_eq!(reference_rank(sides), index);
+            assert_eq!(portable.rank(sides).unwrap(), ranked);
+            assert_eq!(portable.unrank(index).unwrap(), sides);
             count += 1;
         }
         assert_eq!(count, indexer.size(), "{material}");
@@ -86,6 +91,9 @@ fn plain_is_a_bijection_up_to_five_pieces() {
 fn symmetric_is_a_bijection_on_orbits_up_to_five_pieces() {
     for material in small_materials() {
         let indexer = symmetric(material);
+        let portable = indexer.clone().into_portable();
+        assert!(!portable.uses_bmi2());
+        assert_eq!(indexer.uses_bmi2(), PlainIndexer::new(material).uses_bmi2());
         let plain = PlainIndexer::new(material);
         let mut walk = indexer.positions();
         let mut used = 0;
@@ -99,12 +107,14 @@ fn symmetric_is_a_bijection_on_orbits_up_to_five_pieces() {
                         let image = sides.transformed(sym);
                         let ranked = indexer.rank(image).unwrap();
                         assert_eq!(ranked.index, index, "{material} {sym}");
+                        assert_eq!(portable.rank(image).unwrap(), ranked);
                         assert_eq!(image.transformed(ranked.symmetry), sides);
                     }
                 }
                 Err(IndexError::UnusedSlot { index: i, .. }) => assert_eq!(i, index),
                 Err(e) => panic!("{material} #{index}: {e}"),
             }
+            assert_eq!(portable.unrank(index), indexer.unrank(index));
         }
         assert_eq!(walk.next(), None);
         assert_eq!(used, position_orbits(material), "{material}");

@@ -453,7 +453,7 @@ impl Session {
     fn undo(&mut self) {
         let start_turn = self.game.start().turn();
         let mover = |ply: usize| {
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 start_turn
             } else {
                 !start_turn

@@ -176,9 +176,9 @@ impl Shared<'_> {
     /// Whether a tablebase win or loss converting in `dtc` plies is decided
     /// before the no-capture limit can end the game.
     pub(crate) fn converts_in_time(&self, position: &Position, dtc: u32) -> bool {
-        self.rules.no_capture_plies().map_or(true, |limit| {
-            position.halfmoves().saturating_add(dtc) <= limit
-        })
+        self.rules
+            .no_capture_plies()
+            .is_none_or(|limit| position.halfmoves().saturating_add(dtc) <= limit)
     }
 
     /// An exact score from the tablebases, if they cover the position and
@@ -626,7 +626,7 @@ impl<'a> Worker<'a> {
                     return;
                 }
                 let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-                if found.as_ref().map_or(true, |(s, _, _)| score > *s) {
+                if found.as_ref().is_none_or(|(s, _, _)| score > *s) {
                     *found = Some((score, m, line));
                 }
                 split.alpha.fetch_max(score, Ordering::Relaxed);

@@ -47,7 +47,7 @@ impl Tablebase {
         let mut best: Option<(Move, Value)> = None;
         for &m in position.legal_moves().iter() {
             let value = self.move_value(position, m)?;
-            if best.map_or(true, |(_, b)| value.is_better_than(b)) {
+            if best.is_none_or(|(_, b)| value.is_better_than(b)) {
                 best = Some((m, value));
             }
         }

@@ -69,7 +69,7 @@ impl Tablebase {
         let Sides { us, them } = sides;
         let mut best: Option<Value> = None;
         let mut take = |v: Value| {
-            if best.map_or(true, |b| v.is_better_than(b)) {
+            if best.is_none_or(|b| v.is_better_than(b)) {
                 best = Some(v);
             }
         };

@@ -429,11 +429,7 @@ fn engine_go_depth_out_of_range_is_an_error() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    let errors: Vec<&str> = lines
-        .iter()
-        .filter(|l| l.starts_with("info string error"))
-        .copied()
-        .collect();
+    let errors = engine_errors(&out);
     assert_eq!(
         errors,
         [
@@ -694,10 +690,7 @@ fn engine_protocol_session() {
         .collect();
     assert_eq!(best.len(), 3, "{out}");
     assert_eq!(best[1], "bestmove b1xa5");
-    let errors = lines
-        .iter()
-        .filter(|l| l.starts_with("info string error"))
-        .count();
+    let errors = engine_errors(&out).len();
     assert_eq!(errors, 4, "garbage, bad move, bad go, bad option: {out}");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 3 ")),
@@ -712,11 +705,7 @@ fn engine_commands_with_trailing_words_are_errors_and_not_acted_on() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    let errors: Vec<&str> = lines
-        .iter()
-        .filter(|l| l.starts_with("info string error"))
-        .copied()
-        .collect();
+    let errors = engine_errors(&out);
     assert_eq!(
         errors,
         [

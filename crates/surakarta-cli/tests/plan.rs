@@ -90,7 +90,7 @@ fn json_plan_for_12_pieces_is_ordered_and_sized() {
             let m: Material = class.as_str().unwrap().parse().unwrap();
             assert_eq!(u64::from(m.pieces()), pieces);
             if m.them() > 1 {
-                let target = Material::new(m.them() - 1, m.us()).unwrap();
+                let target = m.after_capture().unwrap();
                 let pair_name = if target.us() >= target.them() {
                     target
                 } else {

@@ -62,6 +62,13 @@ impl Material {
         }
     }
 
+    /// The class a capture leads to: `(them − 1) v us` (the opponent, one
+    /// piece fewer, to move), or `None` after capturing the last piece.
+    #[inline]
+    pub fn after_capture(self) -> Option<Material> {
+        Material::new(self.them() - 1, self.us()).ok()
+    }
+
     /// Every class with exactly `pieces` pieces, the side to move's count
     /// descending (`4v1, 3v2, 2v3, 1v4` for five).
     pub fn with_pieces(pieces: u32) -> impl Iterator<Item = Material> {
@@ -182,6 +189,8 @@ mod tests {
         assert_eq!((m.us(), m.them(), m.pieces()), (4, 3, 7));
         assert_eq!(m.to_string(), "4v3");
         assert_eq!(m.swapped().to_string(), "3v4");
+        assert_eq!(m.after_capture().map(|t| t.to_string()), Some("2v4".into()));
+        assert_eq!("3v1".parse::<Material>().unwrap().after_capture(), None);
         assert_eq!("12V1".parse::<Material>().unwrap().to_string(), "12v1");
         for bad in [
             "", "4", "v3", "4v", "4x3", "+4v3", "4v3v1", "0v3", "13v1", "100v1",

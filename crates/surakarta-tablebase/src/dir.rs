@@ -342,11 +342,10 @@ pub(crate) fn solve(
             if !tablebase.lookup(last)?.is_compact() {
                 break;
             }
-            // Captures from `a v b` lead to `(b - 1) v a`.
             // Each step has one piece fewer, so the chain ends.
-            match Material::new(last.them() - 1, last.us()) {
-                Ok(next) => chain.push(next),
-                Err(_) => break,
+            match last.after_capture() {
+                Some(next) => chain.push(next),
+                None => break,
             }
         }
         for &m in chain.iter().rev() {

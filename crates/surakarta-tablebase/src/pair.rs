@@ -71,7 +71,7 @@ impl Pair {
     pub fn capture_targets(self) -> Vec<Material> {
         let mut out: Vec<Material> = Vec::new();
         for class in self.classes() {
-            if let Ok(target) = Material::new(class.them() - 1, class.us()) {
+            if let Some(target) = class.after_capture() {
                 if !out.contains(&target) {
                     out.push(target);
                 }

@@ -203,7 +203,7 @@ impl IntoIterator for Bitboard {
 
     #[inline]
     fn into_iter(self) -> Squares {
-        Squares(self.0)
+        self.iter()
     }
 }
 

@@ -204,14 +204,13 @@ impl FromStr for Rules {
     /// left out, 0 disables it, and they may follow a preset: `icga,no-capture=100`).
     fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
         let bad = || ParseRulesError(Excerpt::new(s));
-        let mut rules = Rules::PURE;
-        let (mut repetitions, mut no_capture) = (rules.repetitions, rules.no_capture_plies);
+        let (mut repetitions, mut no_capture) = (None, None);
         for (i, part) in s.split(',').enumerate() {
             let part = part.trim();
-            match part {
-                "pure" if i == 0 => rules = Rules::PURE,
-                "icga" if i == 0 => rules = Rules::ICGA,
-                "pku" if i == 0 => rules = Rules::PKU,
+            let preset = match part {
+                "pure" if i == 0 => Rules::PURE,
+                "icga" if i == 0 => Rules::ICGA,
+                "pku" if i == 0 => Rules::PKU,
                 _ => {
                     let (key, value) = part.split_once('=').ok_or_else(bad)?;
                     let n: u32 = value.trim().parse().map_err(|_| bad())?;
@@ -223,8 +222,8 @@ impl FromStr for Rules {
                     }
                     continue;
                 }
-            }
-            (repetitions, no_capture) = (rules.repetitions, rules.no_capture_plies);
+            };
+            (repetitions, no_capture) = (preset.repetitions, preset.no_capture_plies);
         }
         // The constructor's check (a repetition limit of 1 ends every game).
         Rules::new(repetitions, no_capture).map_err(|_| bad())

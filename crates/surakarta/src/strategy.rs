@@ -79,14 +79,11 @@ pub fn position_with(pieces: RangeInclusive<u32>) -> impl Strategy<Value = Posit
                     white.insert(sq);
                 }
             }
-            Position::from_setup(Setup {
-                black,
-                white,
-                turn,
-                halfmoves: 0,
-                fullmoves: 1,
-            })
-            .ok()
+            let (us, them) = match turn {
+                Color::Black => (black, white),
+                Color::White => (white, black),
+            };
+            Position::from_sides(us, them, turn).ok()
         })
 }
 

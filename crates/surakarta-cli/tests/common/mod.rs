@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The `surakarta` binary under test.
@@ -18,29 +18,27 @@ pub(crate) fn run(args: &[&str]) -> Output {
         .expect("run surakarta")
 }
 
-/// Runs `surakarta ARGS` with no input; if it has not finished within
-/// `limit`, kills it and fails the test (for runs that could hang).
-pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
-    let child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
+/// Starts `command` with stdout and stderr piped and the given stdin.
+fn spawn(command: &mut Command, stdin: Stdio) -> Child {
+    command
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run surakarta");
+        .expect("run surakarta")
+}
+
+/// Runs `surakarta ARGS` with no input; if it has not finished within
+/// `limit`, kills it and fails the test (for runs that could hang).
+pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
+    let child = spawn(Command::new(BIN).args(args), Stdio::null());
     wait_within(child, args, limit)
 }
 
 /// Runs `surakarta ARGS`, writing `input` to its stdin; if it has not
 /// finished within `limit`, kills it and fails the test.
 pub(crate) fn run_with_stdin_within(args: &[&str], input: &str, limit: Duration) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run surakarta");
+    let mut child = spawn(Command::new(BIN).args(args), Stdio::piped());
     let mut stdin = child.stdin.take().expect("stdin");
     let input = input.to_string();
     // On its own thread: a child that stops reading must not block the test.
@@ -52,7 +50,7 @@ pub(crate) fn run_with_stdin_within(args: &[&str], input: &str, limit: Duration)
 
 /// Waits for `child` (stdout and stderr piped) and collects its output;
 /// kills it and fails the test if it runs longer than `limit`.
-fn wait_within(mut child: std::process::Child, args: &[&str], limit: Duration) -> Output {
+fn wait_within(mut child: Child, args: &[&str], limit: Duration) -> Output {
     // Drain both pipes on their own threads so a full pipe cannot stall it.
     let drain = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
@@ -87,16 +85,14 @@ fn wait_within(mut child: std::process::Child, args: &[&str], limit: Duration) -
 /// once on any machine, without using the memory.
 #[cfg(target_os = "linux")]
 pub(crate) fn run_with_2gib_address_space(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
-        .arg(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run surakarta under sh");
+    let mut child = spawn(
+        Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+            .arg(BIN)
+            .args(args),
+        Stdio::piped(),
+    );
     let mut stdin = child.stdin.take().expect("stdin");
     // The process may exit without reading it all.
     let _ = stdin.write_all(input.as_bytes());
@@ -111,18 +107,19 @@ pub(crate) fn run_with_stdin(args: &[&str], input: &str) -> Output {
 
 /// Runs `surakarta ARGS`, writing `input` to its stdin after `delay`.
 pub(crate) fn run_with_stdin_after(args: &[&str], input: &str, delay: Duration) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run surakarta");
+    let mut child = spawn(Command::new(BIN).args(args), Stdio::piped());
     let mut stdin = child.stdin.take().expect("stdin");
     std::thread::sleep(delay);
     stdin.write_all(input.as_bytes()).expect("write stdin");
     drop(stdin);
     child.wait_with_output().expect("wait for surakarta")
+}
+
+/// The engine's `info string error` lines in `out`.
+pub(crate) fn engine_errors(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
 }
 
 /// The output as text.

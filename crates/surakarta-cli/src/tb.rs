@@ -12,8 +12,8 @@ use surakarta::{Color, Position};
 use surakarta_index::{Indexer, Material, Scheme};
 use surakarta_tablebase::plan::{self, Plan, Settings, Totals};
 use surakarta_tablebase::{
-    generate_dir_with, generate_pair, ClassOutcome, ClassStats, GenerateOptions, Histogram, Pair,
-    Tablebase, TablebaseError, Value,
+    generate_dir_with, generate_pair, ClassOutcome, ClassStats, CompactOptions, GenerateOptions,
+    Histogram, Pair, Tablebase, TablebaseError, Value,
 };
 
 /// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
@@ -97,6 +97,10 @@ struct CompressArgs {
     /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, short = 't', value_name = "T")]
     threads: Option<usize>,
+    /// Store every draw exactly (format 2): larger tables (about 1.4× up
+    /// to 8 pieces) whose weaker-side probes need no capture probes.
+    #[arg(long)]
+    no_capture_draws: bool,
     /// Print one JSON object (and no progress bars) instead of text.
     #[arg(long)]
     json: bool,
@@ -125,6 +129,10 @@ struct GenerateArgs {
     #[arg(long, value_name = "VERSION", default_value_t = 2,
           value_parser = clap::value_parser!(u16).range(1..=2))]
     format: u16,
+    /// Store every draw exactly (format 2): larger tables (about 1.4× up
+    /// to 8 pieces) whose weaker-side probes need no capture probes.
+    #[arg(long)]
+    no_capture_draws: bool,
     /// Least seconds between two checkpoints of a pair (0: at every level).
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     checkpoint_every: u64,
@@ -325,11 +333,21 @@ fn any_tables(dir: &Path, tb: Tablebase) -> Result<Tablebase, UsageError> {
     Ok(tb)
 }
 
+/// How format 2 tables are written, from the `--no-capture-draws` flag.
+fn compact_options(no_capture_draws: bool) -> CompactOptions {
+    CompactOptions {
+        capture_draws: !no_capture_draws,
+        ..CompactOptions::default()
+    }
+}
+
 fn compress(args: CompressArgs) -> Result<ExitCode, UsageError> {
     let (pool, threads) = crate::thread_pool(args.threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
-    let result = pool.install(|| surakarta_tablebase::compress_dir(&args.dir, &bars));
+    let result = pool.install(|| {
+        surakarta_tablebase::compress_dir(&args.dir, &compact_options(args.no_capture_draws), &bars)
+    });
     bars.clear();
     let outcomes = result?;
     if outcomes.is_empty() {
@@ -428,6 +446,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let options = GenerateOptions {
         scheme: args.index,
         format: args.format,
+        compact: compact_options(args.no_capture_draws),
         checkpoint_every: Duration::from_secs(args.checkpoint_every),
         memory_limit,
     };
@@ -775,6 +794,7 @@ fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
             let mut class = stats_json(&s);
             class["format"] = json!(table.format());
             class["context_model"] = json!(table.header().compact.map(|c| c.model.name()));
+            class["capture_draws"] = json!(table.header().compact.map(|c| c.capture_draws));
             class["bytes"] = json!(table.file_len());
             class["bytes_per_position"] =
                 json!(table.file_len() as f64 / s.positions.max(1) as f64);
@@ -786,7 +806,12 @@ fn stats(args: StatsArgs) -> Result<ExitCode, UsageError> {
         } else {
             print_stats(&s, &histogram, longest_win, example.as_deref());
             let model = table.header().compact.map_or(String::new(), |c| {
-                format!(" (context model {})", c.model.name())
+                let draws = if c.capture_draws {
+                    ", capture draws"
+                } else {
+                    ""
+                };
+                format!(" (context model {}{draws})", c.model.name())
             });
             println!(
                 "  file: format {}{model}, {} bytes, {:.4} bytes per position",

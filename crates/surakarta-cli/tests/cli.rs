@@ -840,6 +840,8 @@ fn stats_formats(d: &str) -> Vec<(String, u64, u64)> {
                 _ => "safe-steps".into(),
             };
             assert_eq!(c["context_model"], model, "{class}");
+            let flag_expected = c["format"].as_u64() == Some(2);
+            assert_eq!(c["capture_draws"].is_boolean(), flag_expected, "{class}");
             (
                 c["class"].as_str().unwrap().to_string(),
                 c["format"].as_u64().unwrap(),
@@ -850,14 +852,17 @@ fn stats_formats(d: &str) -> Vec<(String, u64, u64)> {
 }
 
 /// Stats report each table's format and its size on disk; `--format 1`
-/// writes version 1 files and the default is version 2.
+/// writes version 1 files and the default is version 2, with capture
+/// draws unless `--no-capture-draws`.
 #[test]
 fn tb_stats_report_format_and_bytes_and_generate_writes_the_format_asked() {
     for (format, args) in [
         (2, &[][..]),
         (2, &["--format", "2"][..]),
         (1, &["--format", "1"][..]),
+        (2, &["--no-capture-draws"][..]),
     ] {
+        let capture_draws = !args.contains(&"--no-capture-draws");
         let dir = fresh_path(&format!("stats-format-{format}-{}", args.len()));
         let d = dir.to_str().unwrap();
         let o = run(&[&["tb", "generate", "--pieces", "4", "--dir", d][..], args].concat());
@@ -872,6 +877,9 @@ fn tb_stats_report_format_and_bytes_and_generate_writes_the_format_asked() {
             assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
             assert_eq!(&file[8..10], &[format as u8, 0], "{args:?}: {class}");
             assert_eq!(file[14], format as u8 - 1, "{args:?}: {class} encoding");
+            if format == 2 {
+                assert_eq!(file[71], u8::from(capture_draws), "{args:?}: {class}");
+            }
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

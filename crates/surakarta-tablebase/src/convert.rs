@@ -13,6 +13,30 @@ use surakarta_index::{Indexer, Material, Sides};
 /// Slots per parallel work item.
 const CHUNK: usize = 1 << 16;
 
+/// How a compact (format 2) copy of a table is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompactOptions {
+    /// The context model; `None`: [`ContextModel::for_material`] for each
+    /// class.
+    pub model: Option<ContextModel>,
+    /// Whether a draw that a capture proves may store any draw or loss
+    /// (header byte 71, "capture draws"). On: about 28% smaller tables up
+    /// to 8 pieces; off: faster probes of the weaker sides, whose stored
+    /// losses then need no capture probes (docs/benchmarks.md, "Compact
+    /// tables").
+    pub capture_draws: bool,
+}
+
+impl Default for CompactOptions {
+    /// Each class's own context model, capture draws on.
+    fn default() -> CompactOptions {
+        CompactOptions {
+            model: None,
+            capture_draws: true,
+        }
+    }
+}
+
 impl Tablebase {
     /// The exact value byte of every slot of a class ([`Value::to_byte`];
     /// 0 for unused slots), as a format 1 payload holds them. For a compact
@@ -85,21 +109,25 @@ impl Tablebase {
         self
     }
 
-    /// A compact (format 2) copy of a class's table. Slots whose value is
-    /// a win in 1 that a capture proves may then hold any win, and unused
-    /// slots anything, whichever compresses best; the smaller tables must
-    /// be present to find those captures. Written with the context model
-    /// of [`ContextModel::for_material`].
+    /// A compact (format 2) copy of a class's table, written with the
+    /// default [`CompactOptions`]. Slots whose value is a win in 1 that a
+    /// capture proves may then hold any win, draws that a capture proves
+    /// any draw or loss, and unused slots anything, whichever compresses
+    /// best; the smaller tables must be present to find those captures.
     pub fn compacted(&self, material: Material) -> Result<Table, TablebaseError> {
-        self.compacted_with(material, ContextModel::for_material(material))
+        self.compacted_with(material, &CompactOptions::default())
     }
 
-    /// [`Tablebase::compacted`] with a chosen context model.
+    /// [`Tablebase::compacted`] with chosen options.
     pub fn compacted_with(
         &self,
         material: Material,
-        model: ContextModel,
+        options: &CompactOptions,
     ) -> Result<Table, TablebaseError> {
+        let model = options
+            .model
+            .unwrap_or_else(|| ContextModel::for_material(material));
+        let capture_draws = options.capture_draws;
         let table = self.lookup(material)?;
         let values = self.values(material)?;
         let indexer = table.indexer();
@@ -108,7 +136,7 @@ impl Tablebase {
         fill_used_slots(indexer, &mut slot_info, |index, sides| {
             let freedom = match values[index as usize] {
                 1 if self.wins_by_capture(sides)? => Freedom::AnyWin,
-                0 if self.draws_by_capture(sides)? => Freedom::AnyNonWin,
+                0 if capture_draws && self.draws_by_capture(sides)? => Freedom::AnyNonWin,
                 _ => Freedom::Exact,
             };
             Ok((model.of(sides) as u8) << 2 | freedom as u8)
@@ -131,7 +159,7 @@ impl Tablebase {
                 )
             }
         };
-        shape.capture_draws = true;
+        shape.capture_draws = capture_draws;
         let stats = histogram_of(indexer, &values).stats(material, indexer.size());
         Table::from_compact(indexer.clone(), stats, shape, body)
     }
@@ -270,6 +298,7 @@ pub struct CompressOutcome {
 /// Every table a compact one's captures reach must be in the directory.
 pub fn compress_dir(
     dir: &std::path::Path,
+    options: &CompactOptions,
     reporter: &dyn crate::Progress,
 ) -> Result<Vec<CompressOutcome>, TablebaseError> {
     let tablebase = Tablebase::open_dir(dir)?;
@@ -300,7 +329,7 @@ pub fn compress_dir(
         reporter.pair_started(&[material], table.indexer().size());
         reporter.progress(crate::Pass::Compact, 0, table.indexer().size());
         let old = tablebase.values(material)?;
-        let compact = tablebase.compacted(material)?;
+        let compact = tablebase.compacted_with(material, options)?;
         let path = dir.join(crate::file::file_name(material));
         compact.write_checked(&path, |bytes| {
             let back = Table::from_file_bytes(&path, bytes, &mut directories)?;

@@ -2,6 +2,7 @@
 //! a piece count into one, or one [`Pair`] into one that holds the tables
 //! it needs (resumable by pair, checkpointed).
 
+use crate::convert::CompactOptions;
 use crate::error::TablebaseError;
 use crate::file::{self, ClassStats, FileProblem};
 use crate::pair::Pair;
@@ -101,6 +102,8 @@ pub struct GenerateOptions {
     pub scheme: Scheme,
     /// The file format of new tables: 1 (a byte per slot) or 2 (compact).
     pub format: u16,
+    /// How format 2 tables are compacted.
+    pub compact: CompactOptions,
     /// The least time between two checkpoints of a pair (zero: at every
     /// level boundary). A pair that ends sooner writes none.
     pub checkpoint_every: Duration,
@@ -117,6 +120,7 @@ impl Default for GenerateOptions {
         GenerateOptions {
             scheme: Scheme::Symmetric,
             format: file::FORMAT_VERSION,
+            compact: CompactOptions::default(),
             checkpoint_every: Duration::from_secs(300),
             memory_limit: None,
         }
@@ -179,25 +183,27 @@ pub(crate) fn prepare_dir(dir: &Path, options: &GenerateOptions) -> Result<(), T
 }
 
 /// Writes the just generated tables of `materials` (in `tablebase`, with
-/// the tables their captures reach) into `dir` in `format`, and reports
+/// the tables their captures reach) into `dir` in the options' format, and reports
 /// them done (`start`: when their pair began; `resumed_at_level`: the
 /// level it continued from a checkpoint, if it did).
 pub(crate) fn write_pair(
     tablebase: &Tablebase,
     materials: &[Material],
     dir: &Path,
-    format: u16,
+    options: &GenerateOptions,
     reporter: &dyn Progress,
     start: Instant,
     resumed_at_level: Option<u32>,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
     for &material in materials {
         let path = dir.join(file::file_name(material));
-        if format == 1 {
+        if options.format == 1 {
             tablebase.lookup(material)?.write(&path)?;
         } else {
             reporter.progress(Pass::Compact, 0, 1);
-            tablebase.compacted(material)?.write(&path)?;
+            tablebase
+                .compacted_with(material, &options.compact)?
+                .write(&path)?;
         }
     }
     let mut outcomes = Vec::new();
@@ -290,6 +296,7 @@ pub(crate) fn solve(
         format,
         checkpoint_every,
         memory_limit,
+        ..
     } = *options;
     let classes = pair.classes();
     let settings = plan::Settings {
@@ -384,7 +391,7 @@ pub(crate) fn solve(
         &tablebase,
         &classes,
         dir,
-        format,
+        options,
         reporter,
         start,
         resumed_at_level,

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use surakarta_index::{Indexer, Material, Scheme, Sides};
-use surakarta_tablebase::{generate_dir, NoProgress, Tablebase, Value};
+use surakarta_tablebase::{generate_dir, CompactOptions, NoProgress, Tablebase, Value};
 
 /// Every position of every class up to 6 pieces: the compact table probes
 /// (value and DTC, don't-care slots resolved through the captures) to the
@@ -51,6 +51,52 @@ fn compact_tables_up_to_6_pieces_answer_every_position_exactly() {
     assert_eq!(positions, 16_630_118, "every position up to 6 pieces");
     // (The writer stores most free wins as a win in 1, their value.)
     assert!(free_draws > 100_000, "{free_wins} {free_draws}");
+}
+
+/// Without capture draws every draw and loss is stored exactly (only wins
+/// in 1 by a capture are free), every answer is still exact, and the
+/// tables are larger than with them.
+#[test]
+fn compact_tables_without_capture_draws_store_every_draw_exactly() {
+    let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
+    let exact = CompactOptions {
+        capture_draws: false,
+        ..CompactOptions::default()
+    };
+    let mut compact = Tablebase::new();
+    let (mut with_bytes, mut without_bytes) = (0u64, 0u64);
+    for material in plain.materials() {
+        let table = plain.compacted_with(material, &exact).unwrap();
+        assert!(!table.capture_draws());
+        without_bytes += table.file_len();
+        with_bytes += plain.compacted(material).unwrap().file_len();
+        compact.insert(table);
+    }
+    assert!(without_bytes > with_bytes, "{without_bytes} {with_bytes}");
+    for material in plain.materials() {
+        let small = compact.table(material).unwrap();
+        assert_eq!(
+            compact.values(material).unwrap(),
+            plain.values(material).unwrap()
+        );
+        let mut mismatches = 0u64;
+        plain
+            .table(material)
+            .unwrap()
+            .indexer()
+            .for_each_in(0, u64::MAX, |_, sides| {
+                let want = plain.probe(sides).unwrap();
+                let stored = small.stored_value(sides).unwrap();
+                let free_win = matches!((stored, want), (Value::Win(_), Value::Win(1)));
+                if compact.probe(sides).unwrap() != want
+                    || compact.probe_wdl(sides).unwrap() != want.wdl()
+                    || (stored != want && !free_win)
+                {
+                    mismatches += 1;
+                }
+            });
+        assert_eq!(mismatches, 0, "{material}");
+    }
 }
 
 /// The directory of `SURAKARTA_TB_V1` (format 1) and `SURAKARTA_TB_V2`
@@ -110,7 +156,8 @@ fn compress_dir_converts_format_1_files_and_skips_compact_ones() {
     let _ = std::fs::remove_dir_all(&dir);
     generate_dir(&dir, 4, Scheme::Symmetric, 1, &NoProgress).unwrap();
     let before = Tablebase::open_dir(&dir).unwrap();
-    let outcomes = surakarta_tablebase::compress_dir(&dir, &NoProgress).unwrap();
+    let outcomes =
+        surakarta_tablebase::compress_dir(&dir, &CompactOptions::default(), &NoProgress).unwrap();
     assert_eq!(outcomes.len(), 6);
     assert!(outcomes.iter().all(|o| !o.skipped && o.after < o.before));
     let after = Tablebase::open_dir(&dir).unwrap();
@@ -123,7 +170,8 @@ fn compress_dir_converts_format_1_files_and_skips_compact_ones() {
         );
         assert_eq!(after.verify(material, &NoProgress).unwrap().errors(), 0);
     }
-    let again = surakarta_tablebase::compress_dir(&dir, &NoProgress).unwrap();
+    let again =
+        surakarta_tablebase::compress_dir(&dir, &CompactOptions::default(), &NoProgress).unwrap();
     assert!(again.iter().all(|o| o.skipped));
     std::fs::remove_dir_all(&dir).unwrap();
 }

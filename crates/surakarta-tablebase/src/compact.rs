@@ -16,7 +16,9 @@
 //! whole symbols whose expansions add up to exactly that many slots.
 
 use crate::context::ContextModel;
-use crate::file::{CompactShape as Shape, FileProblem, BLOCK_BITS};
+use crate::file::{
+    BlockOffsets, CompactShape as Shape, FileProblem, BLOCK_BITS, OFFSET_GROUP, PACKED_LENGTH_BITS,
+};
 use crate::huffman::{self, Code};
 use crate::repair;
 use rayon::prelude::*;
@@ -174,42 +176,169 @@ pub(crate) fn encode(stored: &[u8], freedom: &[u8], kind: Stored<'_>) -> (Shape,
             w.bytes
         })
         .collect();
-    let mut body = Vec::new();
-    body.extend_from_slice(&terminals_section);
-    for &[a, b] in &grammar.pairs {
-        body.extend_from_slice(&a.to_le_bytes());
-        body.extend_from_slice(&b.to_le_bytes());
-    }
-    body.extend_from_slice(&lengths);
     let total: u64 = blocks.iter().map(|b| b.len() as u64).sum();
-    let offset_bytes = if total <= u64::from(u32::MAX) { 4 } else { 8 };
-    let mut offset = 0u64;
-    for end in blocks
-        .iter()
-        .map(|block| {
-            let start = offset;
-            offset += block.len() as u64;
-            start
-        })
-        .collect::<Vec<u64>>()
-        .into_iter()
-        .chain(std::iter::once(total))
-    {
-        body.extend_from_slice(&end.to_le_bytes()[..offset_bytes]);
-    }
+    let mut boundaries = Vec::with_capacity(blocks.len() + 1);
+    boundaries.push(0u64);
     for block in &blocks {
-        body.extend_from_slice(block);
+        boundaries.push(boundaries[boundaries.len() - 1] + block.len() as u64);
     }
+    let offsets = offsets_for(&boundaries);
     let shape = Shape {
         block_bits,
         model,
-        offset_bytes: offset_bytes as u32,
+        offsets,
+        packed_dictionary: true,
         capture_draws: false,
         terminals: order.len() as u32,
         pairs: grammar.pairs.len() as u32,
-        bits_len: offset,
+        bits_len: total,
     };
+    let mut body = Vec::new();
+    body.extend_from_slice(&terminals_section);
+    let symbol_bits = shape.symbol_bits();
+    let mut packer = BitPacker::default();
+    for &[a, b] in &grammar.pairs {
+        packer.put(a.into(), symbol_bits);
+        packer.put(b.into(), symbol_bits);
+    }
+    body.extend_from_slice(&packer.finish());
+    let mut packer = BitPacker::default();
+    for &len in &lengths {
+        packer.put(len.into(), PACKED_LENGTH_BITS);
+    }
+    body.extend_from_slice(&packer.finish());
+    write_offsets(&mut body, offsets, &boundaries);
+    for block in &blocks {
+        body.extend_from_slice(block);
+    }
+    debug_assert_eq!(shape.body_len(slots), Some(body.len() as u64));
     (shape, body)
+}
+
+/// The most compact way to store these block boundaries (byte offsets in
+/// the bit stream, from 0 to its length).
+fn offsets_for(boundaries: &[u64]) -> BlockOffsets {
+    let total = boundaries.last().copied().unwrap_or(0);
+    if total > u64::from(u32::MAX) {
+        return BlockOffsets::U64;
+    }
+    let group = OFFSET_GROUP as usize;
+    let fits = boundaries
+        .chunks(group)
+        .all(|g| g[g.len() - 1] - g[0] <= u64::from(u16::MAX));
+    if fits {
+        BlockOffsets::Grouped
+    } else {
+        BlockOffsets::U32
+    }
+}
+
+/// Appends the offsets section for `boundaries` stored as `offsets`.
+fn write_offsets(body: &mut Vec<u8>, offsets: BlockOffsets, boundaries: &[u64]) {
+    match offsets {
+        BlockOffsets::U64 => boundaries
+            .iter()
+            .for_each(|b| body.extend_from_slice(&b.to_le_bytes())),
+        BlockOffsets::U32 => boundaries
+            .iter()
+            .for_each(|&b| body.extend_from_slice(&(b as u32).to_le_bytes())),
+        BlockOffsets::Grouped => {
+            let group = OFFSET_GROUP as usize;
+            for g in boundaries.chunks(group) {
+                body.extend_from_slice(&(g[0] as u32).to_le_bytes());
+            }
+            for (i, &b) in boundaries.iter().enumerate() {
+                let base = boundaries[i - i % group];
+                body.extend_from_slice(&((b - base) as u16).to_le_bytes());
+            }
+        }
+    }
+}
+
+/// Block boundary `i` of an offsets section at `offsets_at` (for grouped
+/// offsets, with its deltas at `deltas_at`).
+#[inline]
+fn boundary_at(
+    offsets: BlockOffsets,
+    body: &[u8],
+    offsets_at: usize,
+    deltas_at: usize,
+    i: u64,
+) -> u64 {
+    let i = i as usize;
+    match offsets {
+        BlockOffsets::U64 => u64_at(body, offsets_at + 8 * i),
+        BlockOffsets::U32 => u32_at(body, offsets_at + 4 * i).into(),
+        BlockOffsets::Grouped => {
+            let base = u32_at(body, offsets_at + 4 * (i / OFFSET_GROUP as usize));
+            u64::from(base) + u64::from(u16_at(body, deltas_at + 2 * i))
+        }
+    }
+}
+
+/// Packs fixed-width fields into bytes, least significant bit first
+/// (bit `i` of the section is bit `i % 8` of byte `i / 8`).
+#[derive(Default)]
+struct BitPacker {
+    bytes: Vec<u8>,
+    acc: u64,
+    used: u32,
+}
+
+impl BitPacker {
+    /// Appends the low `bits` bits of `value` (`bits` ≤ 32).
+    fn put(&mut self, value: u32, bits: u32) {
+        self.acc |= u64::from(value) << self.used;
+        self.used += bits;
+        while self.used >= 8 {
+            self.bytes.push(self.acc as u8);
+            self.acc >>= 8;
+            self.used -= 8;
+        }
+    }
+
+    /// The bytes, the last one padded with zero bits.
+    fn finish(mut self) -> Vec<u8> {
+        if self.used > 0 {
+            self.bytes.push(self.acc as u8);
+        }
+        self.bytes
+    }
+}
+
+/// Reads fields packed by [`BitPacker`] (or, unpacked, little-endian u16
+/// pairs and byte lengths) from a dictionary section.
+struct FieldReader<'a> {
+    bytes: &'a [u8],
+    pos: u64,
+}
+
+impl FieldReader<'_> {
+    /// The next `bits`-bit field (`bits` ≤ 32; the section's length was
+    /// checked, so the field is inside it).
+    fn get(&mut self, bits: u32) -> u32 {
+        let mut value = 0u64;
+        let mut got = 0;
+        while got < bits {
+            let byte = self.bytes[(self.pos / 8) as usize];
+            let offset = (self.pos % 8) as u32;
+            let take = (8 - offset).min(bits - got);
+            let piece = (u64::from(byte) >> offset) & ((1 << take) - 1);
+            value |= piece << got;
+            got += take;
+            self.pos += u64::from(take);
+        }
+        value as u32
+    }
+
+    /// Whether every bit after the fields read is zero.
+    fn rest_is_zero(&self) -> bool {
+        let at = (self.pos / 8) as usize;
+        let partial = self.pos % 8;
+        let tail_ok = partial == 0 || self.bytes[at] >> partial == 0;
+        let skip = at + usize::from(partial != 0);
+        tail_ok && self.bytes[skip..].iter().all(|&b| b == 0)
+    }
 }
 
 /// A compact body's decoding tables, parsed and checked; the bytes stay in
@@ -231,10 +360,13 @@ pub(crate) struct Compact {
     /// symbols first: the walk through a block reads few cache lines).
     ranked_expansion: Vec<u32>,
     code: Code,
-    /// Where the offsets and the bit stream start in the body.
+    /// How the block boundaries are stored.
+    offsets: BlockOffsets,
+    /// Where the offsets section starts in the body (for grouped offsets:
+    /// the group bases).
     offsets_at: usize,
-    /// Bytes per offset: 4 or 8.
-    offset_bytes: usize,
+    /// Where the grouped offsets' u16 deltas start.
+    deltas_at: usize,
     bits_at: usize,
     bits_len: u64,
 }
@@ -280,14 +412,28 @@ impl Compact {
                 value: (t + p) as u64,
             });
         }
-        let contexts = shape.model.contexts();
-        let terminals = body[..t * contexts].to_vec();
+        let terminals_len = shape.terminals_len() as usize;
+        let terminals = body[..terminals_len].to_vec();
+        let pairs_at = terminals_len;
+        let lengths_at = pairs_at + shape.pairs_len() as usize;
+        let offsets_at = lengths_at + shape.lengths_len() as usize;
+        let mut fields = FieldReader {
+            bytes: &body[pairs_at..lengths_at],
+            pos: 0,
+        };
+        let symbol_bits = shape.symbol_bits();
+        let mut next_symbol = || -> u16 {
+            if shape.packed_dictionary {
+                fields.get(symbol_bits) as u16
+            } else {
+                fields.get(16) as u16
+            }
+        };
         let mut pairs = Vec::with_capacity(p);
         let block_len = 1u64 << shape.block_bits;
         let mut expansion: Vec<u32> = vec![1; t];
         for i in 0..p {
-            let at = t * contexts + 4 * i;
-            let (a, b) = (u16_at(body, at), u16_at(body, at + 2));
+            let (a, b) = (next_symbol(), next_symbol());
             if a as usize >= t + i || b as usize >= t + i {
                 return Err(corrupt("a pair refers to a later symbol"));
             }
@@ -298,22 +444,34 @@ impl Compact {
             expansion.push(len as u32);
             pairs.push([a, b]);
         }
-        let lengths_at = t * contexts + 4 * p;
-        let code = Code::new(&body[lengths_at..lengths_at + t + p])
-            .map_err(|_| corrupt("code lengths are not a prefix code"))?;
+        if !fields.rest_is_zero() {
+            return Err(corrupt("padding bits of the pairs"));
+        }
+        let lengths_section = &body[lengths_at..offsets_at];
+        let lengths: Vec<u8> = if shape.packed_dictionary {
+            let mut fields = FieldReader {
+                bytes: lengths_section,
+                pos: 0,
+            };
+            let lengths = (0..t + p)
+                .map(|_| fields.get(PACKED_LENGTH_BITS) as u8)
+                .collect();
+            if !fields.rest_is_zero() {
+                return Err(corrupt("padding bits of the code lengths"));
+            }
+            lengths
+        } else {
+            lengths_section.to_vec()
+        };
+        let code =
+            Code::new(&lengths).map_err(|_| corrupt("code lengths are not a prefix code"))?;
         let ranked_expansion = (0..code.used() as u32)
             .map(|rank| expansion[code.symbol_of_rank(rank) as usize])
             .collect();
-        let offsets_at = lengths_at + t + p;
         let blocks = shape.blocks(slots);
-        let offset_bytes = shape.offset_bytes as usize;
-        if offset_bytes != 4 && offset_bytes != 8 {
-            return Err(FileProblem::Field {
-                field: "offset width",
-                value: offset_bytes as u64,
-            });
-        }
-        let bits_at = offsets_at + offset_bytes * (blocks as usize + 1);
+        let groups = (blocks + 1).div_ceil(OFFSET_GROUP) as usize;
+        let bits_at =
+            offsets_at + shape.offsets_len(slots).ok_or(corrupt("section sizes"))? as usize;
         Ok(Compact {
             block_bits: shape.block_bits,
             slots,
@@ -325,11 +483,18 @@ impl Compact {
             expansion,
             ranked_expansion,
             code,
+            offsets: shape.offsets,
             offsets_at,
-            offset_bytes,
+            deltas_at: offsets_at + 4 * groups,
             bits_at,
             bits_len: shape.bits_len,
         })
+    }
+
+    /// Where block boundary `i` (0 ..= blocks) lies in the bit stream.
+    #[inline]
+    fn boundary(&self, body: &[u8], i: u64) -> u64 {
+        boundary_at(self.offsets, body, self.offsets_at, self.deltas_at, i)
     }
 
     /// The blocks.
@@ -339,13 +504,7 @@ impl Compact {
 
     /// The bytes of block `b`'s bit stream within `body`.
     fn block_bytes<'a>(&self, body: &'a [u8], b: u64) -> Result<&'a [u8], FileProblem> {
-        let w = self.offset_bytes;
-        let at = self.offsets_at + w * b as usize;
-        let (start, end) = if w == 4 {
-            (u64::from(u32_at(body, at)), u64::from(u32_at(body, at + 4)))
-        } else {
-            (u64_at(body, at), u64_at(body, at + 8))
-        };
+        let (start, end) = (self.boundary(body, b), self.boundary(body, b + 1));
         if start > end || end > self.bits_len {
             return Err(corrupt("block offsets"));
         }
@@ -510,6 +669,113 @@ mod tests {
             }
         }
         (shape, body)
+    }
+
+    #[test]
+    fn offsets_take_the_smallest_form_that_holds_them_and_read_back() {
+        let small: Vec<u64> = (0..200).map(|i| i * 100).collect();
+        let wide: Vec<u64> = (0..200).map(|i| i * 2000).collect();
+        let huge = vec![0, 1 << 33];
+        assert_eq!(offsets_for(&small), BlockOffsets::Grouped);
+        assert_eq!(offsets_for(&wide), BlockOffsets::U32);
+        assert_eq!(offsets_for(&huge), BlockOffsets::U64);
+        for boundaries in [small, wide, huge] {
+            for offsets in [BlockOffsets::U64, BlockOffsets::U32, BlockOffsets::Grouped] {
+                if offsets_for(&boundaries) == BlockOffsets::U64 && offsets != BlockOffsets::U64
+                    || offsets_for(&boundaries) == BlockOffsets::U32
+                        && offsets == BlockOffsets::Grouped
+                {
+                    continue;
+                }
+                let mut body = vec![7u8; 3];
+                write_offsets(&mut body, offsets, &boundaries);
+                let n = boundaries.len() as u64;
+                assert_eq!(body.len() as u64 - 3, offsets.section_len(n).unwrap());
+                let deltas_at = 3 + 4 * n.div_ceil(OFFSET_GROUP) as usize;
+                for (i, &b) in boundaries.iter().enumerate() {
+                    assert_eq!(boundary_at(offsets, &body, 3, deltas_at, i as u64), b);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn packed_fields_round_trip_and_padding_is_checked() {
+        for bits in [1, 5, 7, 8, 13, 16] {
+            let values: Vec<u32> = (0..37u32)
+                .map(|i| (i * 2654435761) & ((1 << bits) - 1))
+                .collect();
+            let mut packer = BitPacker::default();
+            values.iter().for_each(|&v| packer.put(v, bits));
+            let bytes = packer.finish();
+            assert_eq!(bytes.len() as u32, (37 * bits).div_ceil(8));
+            let mut reader = FieldReader {
+                bytes: &bytes,
+                pos: 0,
+            };
+            let back: Vec<u32> = (0..37).map(|_| reader.get(bits)).collect();
+            assert_eq!(back, values, "{bits} bits");
+            assert!(reader.rest_is_zero());
+            if (37 * bits) % 8 != 0 {
+                let mut dirty = bytes.clone();
+                *dirty.last_mut().unwrap() |= 0x80;
+                let mut reader = FieldReader {
+                    bytes: &dirty,
+                    pos: 0,
+                };
+                for _ in 0..37 {
+                    let _ = reader.get(bits);
+                }
+                assert!(!reader.rest_is_zero(), "{bits} bits");
+            }
+        }
+    }
+
+    /// The same body in the first layout of format 2 (u16 pairs, a byte
+    /// per code length, u32 offsets), which readers still accept.
+    fn unpacked(shape: Shape, slots: u64, body: &[u8]) -> (Shape, Vec<u8>) {
+        let c = Compact::parse(shape, slots, body).unwrap();
+        let old = Shape {
+            packed_dictionary: false,
+            offsets: BlockOffsets::U32,
+            ..shape
+        };
+        let mut out = body[..shape.terminals_len() as usize].to_vec();
+        for [a, b] in &c.pairs {
+            out.extend_from_slice(&a.to_le_bytes());
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        let lengths_at = (shape.terminals_len() + shape.pairs_len()) as usize;
+        let mut fields = FieldReader {
+            bytes: &body[lengths_at..],
+            pos: 0,
+        };
+        for _ in 0..shape.terminals + shape.pairs {
+            out.push(fields.get(PACKED_LENGTH_BITS) as u8);
+        }
+        let boundaries: Vec<u64> = (0..=c.blocks()).map(|i| c.boundary(body, i)).collect();
+        write_offsets(&mut out, BlockOffsets::U32, &boundaries);
+        out.extend_from_slice(&body[c.bits_at..]);
+        (old, out)
+    }
+
+    #[test]
+    fn the_first_layout_of_format_2_still_reads() {
+        let values: Vec<u8> = (0..20_000u32)
+            .map(|i| [1, 1, 3, 129, 0][(i * i % 7 % 5) as usize])
+            .collect();
+        let (shape, body) = roundtrip(&values, &vec![0; values.len()]);
+        assert!(shape.packed_dictionary && shape.offsets == BlockOffsets::Grouped);
+        let (old, old_body) = unpacked(shape, values.len() as u64, &body);
+        assert_eq!(
+            old.body_len(values.len() as u64),
+            Some(old_body.len() as u64)
+        );
+        assert!(old_body.len() > body.len());
+        let c = Compact::parse(old, values.len() as u64, &old_body).unwrap();
+        for (i, &v) in values.iter().enumerate() {
+            assert_eq!(c.value(c.terminal_at(&old_body, i as u64).unwrap(), 0), v);
+        }
     }
 
     #[test]

@@ -186,9 +186,11 @@ pub struct CompactShape {
     pub terminals: u32,
     /// How terminal symbols map to values (header byte 65).
     pub model: crate::ContextModel,
-    /// Bytes of each block offset: 8, or 4 when the bit stream is shorter
-    /// than 4 GiB (header byte 70: 0 or 1).
-    pub offset_bytes: u32,
+    /// How the block boundaries are stored (header byte 70).
+    pub offsets: BlockOffsets,
+    /// Whether the pairs and code lengths are bit-packed (header byte 80:
+    /// 1) rather than u16 pairs and a byte per code length (0).
+    pub packed_dictionary: bool,
     /// Whether a drawn position with a capture into a drawn position may
     /// store any draw or loss (header byte 71: 0 or 1); a reader resolves
     /// a stored loss by the captures.
@@ -197,6 +199,56 @@ pub struct CompactShape {
     pub pairs: u32,
     /// Bytes of the Huffman-coded bit stream.
     pub bits_len: u64,
+}
+
+/// How a version 2 file stores the byte offset of each block boundary in
+/// its bit stream (header byte 70).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockOffsets {
+    /// A u64 per boundary (byte 70 = 0).
+    U64,
+    /// A u32 per boundary (1): the bit stream is shorter than 4 GiB.
+    U32,
+    /// Grouped (2): a u32 base per group of [`OFFSET_GROUP`] boundaries,
+    /// then a u16 per boundary counted from its group's base.
+    Grouped,
+}
+
+/// Boundaries per group of [`BlockOffsets::Grouped`] offsets.
+pub const OFFSET_GROUP: u64 = 64;
+
+/// Bits of a packed code length: lengths are 0 to 24.
+pub(crate) const PACKED_LENGTH_BITS: u32 = 5;
+
+impl BlockOffsets {
+    /// Header byte 70.
+    pub(crate) fn code(self) -> u8 {
+        match self {
+            BlockOffsets::U64 => 0,
+            BlockOffsets::U32 => 1,
+            BlockOffsets::Grouped => 2,
+        }
+    }
+
+    /// The offsets of header byte 70, if it names any.
+    pub(crate) fn from_code(code: u8) -> Option<BlockOffsets> {
+        [BlockOffsets::U64, BlockOffsets::U32, BlockOffsets::Grouped]
+            .into_iter()
+            .find(|o| o.code() == code)
+    }
+
+    /// Bytes of the offsets section for `boundaries` block boundaries
+    /// (blocks + 1), or `None` on overflow.
+    pub(crate) fn section_len(self, boundaries: u64) -> Option<u64> {
+        match self {
+            BlockOffsets::U64 => boundaries.checked_mul(8),
+            BlockOffsets::U32 => boundaries.checked_mul(4),
+            BlockOffsets::Grouped => boundaries
+                .div_ceil(OFFSET_GROUP)
+                .checked_mul(4)?
+                .checked_add(boundaries.checked_mul(2)?),
+        }
+    }
 }
 
 /// The block sizes (`k` in blocks of `2^k` slots) a version 2 file may use.
@@ -208,19 +260,51 @@ impl CompactShape {
         slots.div_ceil(1 << self.block_bits)
     }
 
+    /// Bits of a symbol number in a packed dictionary: enough for the
+    /// largest symbol, at least 1.
+    pub(crate) fn symbol_bits(self) -> u32 {
+        let symbols = self.terminals + self.pairs;
+        (u32::BITS - symbols.saturating_sub(1).leading_zeros()).max(1)
+    }
+
+    /// Bytes of the terminals section: a value byte per terminal and
+    /// context.
+    pub fn terminals_len(self) -> u64 {
+        u64::from(self.terminals) * self.model.contexts() as u64
+    }
+
+    /// Bytes of the pairs section.
+    pub fn pairs_len(self) -> u64 {
+        let pairs = u64::from(self.pairs);
+        if self.packed_dictionary {
+            (2 * pairs * u64::from(self.symbol_bits())).div_ceil(8)
+        } else {
+            4 * pairs
+        }
+    }
+
+    /// Bytes of the code lengths section.
+    pub fn lengths_len(self) -> u64 {
+        let symbols = u64::from(self.terminals) + u64::from(self.pairs);
+        if self.packed_dictionary {
+            (symbols * u64::from(PACKED_LENGTH_BITS)).div_ceil(8)
+        } else {
+            symbols
+        }
+    }
+
+    /// Bytes of the block offsets section of a table with `slots` slots.
+    pub fn offsets_len(self, slots: u64) -> Option<u64> {
+        self.offsets.section_len(self.blocks(slots).checked_add(1)?)
+    }
+
     /// Bytes of the body (everything after the header) of a table with
     /// `slots` slots, or `None` if the sizes overflow.
     pub(crate) fn body_len(self, slots: u64) -> Option<u64> {
-        let symbols = u64::from(self.terminals) + u64::from(self.pairs);
-        let terminals = u64::from(self.terminals) * self.model.contexts() as u64;
-        terminals
-            .checked_add(4 * u64::from(self.pairs))?
-            .checked_add(symbols)?
-            .checked_add(
-                self.blocks(slots)
-                    .checked_add(1)?
-                    .checked_mul(self.offset_bytes.into())?,
-            )?
+        self.terminals_len()
+            .checked_add(self.pairs_len())?
+            .checked_add(self.lengths_len())?
+            .checked_add(self.offsets_len(slots)?)?
             .checked_add(self.bits_len)
     }
 }
@@ -301,8 +385,9 @@ impl Header {
         if let Some(c) = self.compact {
             b[64] = c.block_bits as u8;
             b[65] = c.model.code();
-            b[70] = u8::from(c.offset_bytes == 4);
+            b[70] = c.offsets.code();
             b[71] = u8::from(c.capture_draws);
+            b[80] = u8::from(c.packed_dictionary);
             b[66..68].copy_from_slice(&(c.terminals as u16).to_le_bytes());
             b[68..70].copy_from_slice(&(c.pairs as u16).to_le_bytes());
             b[72..80].copy_from_slice(&c.bits_len.to_le_bytes());
@@ -370,7 +455,7 @@ impl Header {
         let reserved: &[std::ops::Range<usize>] = if version == 1 {
             &[15..16, 64..124]
         } else {
-            &[15..16, 80..124]
+            &[15..16, 81..124]
         };
         if let Some(at) = reserved.iter().cloned().flatten().find(|&i| bytes[i] != 0) {
             return field("reserved", at as u64);
@@ -381,10 +466,13 @@ impl Header {
             let Some(model) = crate::ContextModel::from_code(bytes[65]) else {
                 return field("context model", bytes[65].into());
             };
-            let offset_bytes = match bytes[70] {
-                0 => 8,
-                1 => 4,
-                other => return field("offset width", other.into()),
+            let Some(offsets) = BlockOffsets::from_code(bytes[70]) else {
+                return field("offset width", bytes[70].into());
+            };
+            let packed_dictionary = match bytes[80] {
+                0 => false,
+                1 => true,
+                other => return field("dictionary packing", other.into()),
             };
             let capture_draws = match bytes[71] {
                 0 => false,
@@ -394,7 +482,8 @@ impl Header {
             let shape = CompactShape {
                 block_bits: bytes[64].into(),
                 model,
-                offset_bytes,
+                offsets,
+                packed_dictionary,
                 capture_draws,
                 terminals: u16::from_le_bytes([bytes[66], bytes[67]]).into(),
                 pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
@@ -527,7 +616,8 @@ mod tests {
                 block_bits: 12,
                 terminals: 5,
                 model: crate::ContextModel::SafeSteps,
-                offset_bytes: 4,
+                offsets: BlockOffsets::Grouped,
+                packed_dictionary: true,
                 capture_draws,
                 pairs: 100,
                 bits_len: 1000,
@@ -541,7 +631,12 @@ mod tests {
             let bytes = h.to_bytes();
             assert_eq!(bytes[71], u8::from(capture_draws));
             assert_eq!(Header::parse(&bytes, file_len), Ok(h));
-            for (at, value, field) in [(71, 2u8, "capture draws"), (70, 2, "offset width")] {
+            assert_eq!((bytes[70], bytes[80]), (2, 1));
+            for (at, value, field) in [
+                (71, 2u8, "capture draws"),
+                (70, 3, "offset width"),
+                (80, 2, "dictionary packing"),
+            ] {
                 let mut bad = bytes;
                 bad[at] = value;
                 let crc = crc32fast::hash(&bad[..124]);

@@ -47,7 +47,7 @@ pub use convert::{compress_dir, CompactOptions, CompressOutcome};
 pub use dir::generate_pair;
 pub use dir::{generate_dir, generate_dir_with, pairs, table_files, ClassOutcome, GenerateOptions};
 pub use error::TablebaseError;
-pub use file::{ClassStats, CompactShape, FileProblem, Header};
+pub use file::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
 pub use pair::Pair;
 pub use progress::{NoProgress, Pass, Progress};
 pub use table::{Directories, Histogram, Table, TableIndexer};

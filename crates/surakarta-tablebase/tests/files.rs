@@ -366,17 +366,18 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
         .max_by_key(|&(_, s, slots)| (slots.div_ceil(1 << s.block_bits), s.pairs))
         .unwrap();
     let blocks = slots.div_ceil(1 << shape.block_bits) as usize;
+    assert_eq!(shape.offsets, surakarta_tablebase::BlockOffsets::Grouped);
+    assert!(shape.packed_dictionary);
     let path = file(&dir, &m.to_string());
     let good = std::fs::read(&path).unwrap();
-    let (t, p) = (shape.terminals as usize, shape.pairs as usize);
     let mut regions = Vec::new();
     let mut at = 0;
     for (name, len) in [
         ("header", 128),
-        ("terminals", t * shape.model.contexts()),
-        ("pairs", 4 * p),
-        ("lengths", t + p),
-        ("offsets", shape.offset_bytes as usize * (blocks + 1)),
+        ("terminals", shape.terminals_len() as usize),
+        ("pairs", shape.pairs_len() as usize),
+        ("lengths", shape.lengths_len() as usize),
+        ("offsets", shape.offsets_len(slots).unwrap() as usize),
         ("bits", shape.bits_len as usize),
     ] {
         regions.push((name, at..at + len));

@@ -1,12 +1,14 @@
 //! `surakarta show`: draw a position or a point of a game record in the
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
-use crate::capture_path::capture_paths;
-use crate::{draw, svg, UsageError};
+use crate::common::usage::UsageError;
+use crate::render::capture_path::capture_paths;
+use crate::render::{draw, svg};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use surakarta::{Game, GameRecord, Move, Position};
 
+/// The arguments of `surakarta show`.
 #[derive(Args, Debug)]
 pub(crate) struct ShowArgs {
     /// A position in the notation of docs/notation.md (quoted, or its fields
@@ -129,6 +131,7 @@ fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, UsageError> {
     })
 }
 
+/// Runs `surakarta show`.
 pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
     let text = args.input.join(" ");
     let file = Path::new(&text);

@@ -1,7 +1,9 @@
 //! `surakarta tb`: generate, probe, verify and describe endgame tablebases.
 
+use crate::common::tables::open_partial;
+use crate::common::threads::{check_threads, thread_pool};
+use crate::common::usage::UsageError;
 use crate::progress::Bars;
-use crate::UsageError;
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::io::BufRead;
@@ -19,6 +21,7 @@ use surakarta_tablebase::{
 /// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
 const MAX_PIECES: u32 = 10;
 
+/// The arguments of `surakarta tb`: one of its subcommands.
 #[derive(Args, Debug)]
 pub(crate) struct TbArgs {
     #[command(subcommand)]
@@ -180,6 +183,8 @@ struct StatsArgs {
     json: bool,
 }
 
+/// Runs `surakarta tb`: exit code 1 if `tb verify` found errors, 2 if
+/// `tb probe` could not answer a position.
 pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
     match args.command {
         TbCommand::Generate(a) => generate(a),
@@ -192,16 +197,7 @@ pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
 }
 
 fn plan(args: PlanArgs) -> Result<ExitCode, UsageError> {
-    let threads = match args.threads {
-        Some(n) if n == 0 || n > crate::MAX_THREADS => {
-            return Err(UsageError(format!(
-                "--threads {n} is out of range: give 1 to {}",
-                crate::MAX_THREADS
-            )))
-        }
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = check_threads(args.threads)?;
     let binary = match args.binary {
         Some(b) => b,
         None => std::env::current_exe()
@@ -296,37 +292,9 @@ fn plan_json(plan: &Plan, dir: &str, binary: &str) -> serde_json::Value {
     })
 }
 
-/// Maps the tables of `dir`; a file that cannot be opened is an error now
-/// (the engine must not play on without a table it was given).
-pub(crate) fn open(dir: &Path) -> Result<Tablebase, UsageError> {
-    // SAFETY: table files are never rewritten in place (generation writes a
-    // temporary file and renames it), and docs/tablebase.md tells users not
-    // to edit or truncate tables while they are in use.
-    let tb = unsafe { Tablebase::map_dir(dir) }?;
-    any_tables(dir, tb)
-}
-
-/// Maps the tables of `dir`, keeping the error of a file that cannot be
-/// opened for when its class is needed: the other classes still answer.
-fn open_partial(dir: &Path) -> Result<Tablebase, UsageError> {
-    // SAFETY: as in `open`.
-    let tb = unsafe { Tablebase::map_dir_partial(dir) }?;
-    any_tables(dir, tb)
-}
-
-/// The tablebase, or an error if `dir` has no table files at all.
-fn any_tables(dir: &Path, tb: Tablebase) -> Result<Tablebase, UsageError> {
-    if tb.materials().next().is_none() && tb.load_errors().next().is_none() {
-        return Err(UsageError(format!(
-            "{}: no table files (*.sktb) found",
-            dir.display()
-        )));
-    }
-    Ok(tb)
-}
-
 fn compress(args: CompressArgs) -> Result<ExitCode, UsageError> {
-    let (pool, threads) = crate::thread_pool(args.threads)?;
+    let threads = check_threads(args.threads)?;
+    let pool = thread_pool(threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
     let result = pool.install(|| surakarta_tablebase::compress_dir(&args.dir, &bars));
@@ -413,7 +381,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
         }
         (None, None) => return Err(UsageError("give --pieces N or --pair AvB".into())),
     };
-    let (pool, threads) = crate::thread_pool(args.threads)?;
+    let threads = check_threads(args.threads)?;
+    let pool = thread_pool(threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
     let memory_limit = match args.memory_limit {
@@ -595,7 +564,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, UsageError> {
 }
 
 fn verify(args: VerifyArgs) -> Result<ExitCode, UsageError> {
-    let (pool, _) = crate::thread_pool(args.threads)?;
+    let pool = thread_pool(check_threads(args.threads)?)?;
     // Compact tables are expanded into memory first (their checksums and
     // blocks checked, stored wins resolved through the captures, header
     // figures kept): re-deriving probes every move, far faster unpacked.

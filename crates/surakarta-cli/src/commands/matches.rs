@@ -2,8 +2,8 @@
 //! programs) play a match; live progress, a record file, the final score
 //! with Elo and an optional SPRT stop.
 
-use crate::search::MAX_DEPTH;
-use crate::UsageError;
+use crate::common::tables;
+use crate::common::usage::{UsageError, MAX_DEPTH};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -22,6 +22,7 @@ use surakarta_match::{
 use surakarta_search::{Limits, Options, Smp, Weights};
 use surakarta_tablebase::Tablebase;
 
+/// The arguments of `surakarta match`.
 #[derive(Args, Debug)]
 pub(crate) struct MatchArgs {
     /// The first player: comma-separated settings, e.g.
@@ -290,7 +291,7 @@ fn factory(
             Some(tb) => tb.clone(),
             None => {
                 let tb =
-                    Arc::new(crate::tb::open(dir).map_err(|e| {
+                    Arc::new(tables::open(dir).map_err(|e| {
                         UsageError(format!("--{flag}: tablebase directory {}", e.0))
                     })?);
                 tables.insert(dir.clone(), tb.clone());
@@ -406,6 +407,7 @@ impl Reporter for Progress {
     }
 }
 
+/// Runs `surakarta match`.
 pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
     let rules: Rules = args.rules.parse()?;
     let first = PlayerSpec::parse("first", &args.first)?;

@@ -1,6 +1,7 @@
 //! `surakarta perft`: move path counts, split over threads with rayon.
 
-use crate::UsageError;
+use crate::common::threads::{check_threads, thread_pool};
+use crate::common::usage::UsageError;
 use clap::Args;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -9,6 +10,7 @@ use surakarta::{perft, Move, Position};
 /// Deepest perft accepted: depth 9 from the start already takes hours.
 const MAX_DEPTH: u32 = 12;
 
+/// The arguments of `surakarta perft`.
 #[derive(Args, Debug)]
 pub(crate) struct PerftArgs {
     /// Depth in plies, 1 to 12.
@@ -59,6 +61,7 @@ fn parallel_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64
     pos.legal_moves().iter().map(|&m| (m, below(m))).collect()
 }
 
+/// Runs `surakarta perft`.
 pub(crate) fn run(args: PerftArgs) -> Result<(), UsageError> {
     if args.depth == 0 || args.depth > MAX_DEPTH {
         return Err(UsageError(format!(
@@ -72,7 +75,8 @@ pub(crate) fn run(args: PerftArgs) -> Result<(), UsageError> {
         })?,
         None => Position::new(),
     };
-    let (pool, threads) = crate::thread_pool(args.threads)?;
+    let threads = check_threads(args.threads)?;
+    let pool = thread_pool(threads)?;
 
     let start = Instant::now();
     let (nodes, split) = pool.install(|| {

@@ -1,10 +1,12 @@
 //! `surakarta play`: a person against the engine in the terminal. Commands
 //! are read line by line from stdin, so a game can also be scripted by
-//! piping them in; the board (draw.rs) is drawn after every move.
+//! piping them in; the board (`render::draw`) is drawn after every move.
 
-use crate::capture_path::capture_paths;
-use crate::search::EngineArgs;
-use crate::{draw, UsageError};
+use crate::common::engine_args::EngineArgs;
+use crate::common::tables;
+use crate::common::usage::{check_depth, UsageError};
+use crate::render::capture_path::capture_paths;
+use crate::render::draw;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -14,6 +16,7 @@ use std::time::{Duration, Instant};
 use surakarta::{Color, Game, GameRecord, GameResult, Move, MoveError, Outcome, Position, Rules};
 use surakarta_search::{Clock, Engine, Info, Limits};
 
+/// The arguments of `surakarta play`.
 #[derive(Args, Debug)]
 pub(crate) struct PlayArgs {
     /// The side you play.
@@ -157,6 +160,7 @@ commands:
 The clocks (with --clock) run from the prompt to your move, commands
 included, and are not turned back by undo.";
 
+/// Runs `surakarta play`.
 pub(crate) fn run(args: PlayArgs) -> Result<(), UsageError> {
     if let Some(file) = &args.save {
         // Find out now, not after the game, that the record cannot be written.
@@ -200,7 +204,7 @@ impl Session {
             Color::Black
         };
         if let Some(depth) = args.depth {
-            crate::search::check_depth("--depth", depth.into()).map_err(UsageError)?;
+            check_depth("--depth", depth.into()).map_err(UsageError)?;
         }
         if args.movetime == Some(0) {
             return Err(UsageError("--movetime must be at least 1".into()));
@@ -253,7 +257,7 @@ impl Session {
         }
         let mut engine = Engine::new(args.engine.options()?)?;
         if let Some(dir) = &args.tb {
-            engine.set_tablebase(Some(Arc::new(crate::tb::open(dir)?)));
+            engine.set_tablebase(Some(Arc::new(tables::open(dir)?)));
         }
         let stdin = std::io::stdin();
         let terminal = stdin.is_terminal();

@@ -8,7 +8,10 @@ use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::Arc;
-use surakarta_search::bench;
+use surakarta::Position;
+use surakarta_search::bench::{self, BenchReport};
+use surakarta_search::SearchResult;
+use surakarta_tablebase::ProbeTiming;
 
 /// The arguments of `surakarta bench`.
 #[derive(Args, Debug)]
@@ -44,14 +47,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<(), UsageError> {
         args.depth,
         &mut |i, position, result| {
             if !json {
-                let best = result.best_move.map_or("none".into(), |m| m.to_string());
-                println!(
-                    "{:>2} {:<40} {:>10} nodes  score {:<10} best {best}",
-                    i + 1,
-                    position.to_string(),
-                    result.info.nodes,
-                    result.info.score.to_string()
-                );
+                println!("{}", position_line(i, position, result));
             }
         },
     )?;
@@ -59,51 +55,77 @@ pub(crate) fn run(args: BenchArgs) -> Result<(), UsageError> {
         Some(tb) => Some(surakarta_tablebase::time_probes(tb, args.probes)?),
         None => None,
     };
+    let threads = args.engine.threads;
     if json {
-        let object = json!({
-            "positions": report.positions,
-            "depth": report.depth,
-            "threads": args.engine.threads,
-            "nodes": report.nodes,
-            "seconds": report.elapsed.as_secs_f64(),
-            "nps": report.nps(),
-            "tb_hits": report.tb_hits,
-            "probes": timing.as_ref().map(|t| json!({
-                "classes": t.classes.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                "probes": t.probes,
-                "median_ns": t.median.as_nanos() as u64,
-                "p90_ns": t.p90.as_nanos() as u64,
-                "p99_ns": t.p99.as_nanos() as u64,
-                "mean_ns": t.mean.as_nanos() as u64,
-                "first_probes_ms": t.first_probes.as_secs_f64() * 1e3,
-            })),
-        });
-        println!("{object}");
+        println!("{}", report_json(&report, threads, timing.as_ref()));
     } else {
-        println!(
-            "{} positions, depth {}, {} threads: {} nodes in {:.2} s, {} nodes/s",
-            report.positions,
-            report.depth,
-            args.engine.threads,
-            report.nodes,
-            report.elapsed.as_secs_f64(),
-            report.nps()
-        );
-        println!("signature {}", report.nodes);
-        if let Some(t) = &timing {
-            println!("tablebase hits {}", report.tb_hits);
-            let classes: Vec<String> = t.classes.iter().map(ToString::to_string).collect();
-            println!(
-                "probes of {}: {} probes, median {} ns, p90 {} ns, p99 {} ns, mean {} ns; first probe of each class (checksums) {:.1} ms",
-                classes.join(" "),
-                t.probes,
-                t.median.as_nanos(),
-                t.p90.as_nanos(),
-                t.p99.as_nanos(),
-                t.mean.as_nanos(),
-                t.first_probes.as_secs_f64() * 1e3
-            );
-        }
+        print_report(&report, threads, timing.as_ref());
     }
     Ok(())
+}
+
+/// The line printed after the `i`th position's search.
+fn position_line(i: usize, position: &Position, result: &SearchResult) -> String {
+    let best = result.best_move.map_or("none".into(), |m| m.to_string());
+    format!(
+        "{:>2} {:<40} {:>10} nodes  score {:<10} best {best}",
+        i + 1,
+        position.to_string(),
+        result.info.nodes,
+        result.info.score.to_string()
+    )
+}
+
+/// The benchmark (and probe timing) as the JSON object of `--json`.
+fn report_json(
+    report: &BenchReport,
+    threads: usize,
+    timing: Option<&ProbeTiming>,
+) -> serde_json::Value {
+    json!({
+        "positions": report.positions,
+        "depth": report.depth,
+        "threads": threads,
+        "nodes": report.nodes,
+        "seconds": report.elapsed.as_secs_f64(),
+        "nps": report.nps(),
+        "tb_hits": report.tb_hits,
+        "probes": timing.map(|t| json!({
+            "classes": t.classes.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "probes": t.probes,
+            "median_ns": t.median.as_nanos() as u64,
+            "p90_ns": t.p90.as_nanos() as u64,
+            "p99_ns": t.p99.as_nanos() as u64,
+            "mean_ns": t.mean.as_nanos() as u64,
+            "first_probes_ms": t.first_probes.as_secs_f64() * 1e3,
+        })),
+    })
+}
+
+/// Prints the benchmark's totals and signature (and probe timing) as text.
+fn print_report(report: &BenchReport, threads: usize, timing: Option<&ProbeTiming>) {
+    println!(
+        "{} positions, depth {}, {} threads: {} nodes in {:.2} s, {} nodes/s",
+        report.positions,
+        report.depth,
+        threads,
+        report.nodes,
+        report.elapsed.as_secs_f64(),
+        report.nps()
+    );
+    println!("signature {}", report.nodes);
+    if let Some(t) = timing {
+        println!("tablebase hits {}", report.tb_hits);
+        let classes: Vec<String> = t.classes.iter().map(ToString::to_string).collect();
+        println!(
+            "probes of {}: {} probes, median {} ns, p90 {} ns, p99 {} ns, mean {} ns; first probe of each class (checksums) {:.1} ms",
+            classes.join(" "),
+            t.probes,
+            t.median.as_nanos(),
+            t.p90.as_nanos(),
+            t.p99.as_nanos(),
+            t.mean.as_nanos(),
+            t.first_probes.as_secs_f64() * 1e3
+        );
+    }
 }

@@ -4,16 +4,14 @@
 use crate::common::engine_args::EngineArgs;
 use crate::common::game::build_game;
 use crate::common::info::info_line;
-use crate::common::tables;
 use crate::common::usage::{check_depth, UsageError};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
-use surakarta::Rules;
-use surakarta_search::{Engine, Limits, Score, ScoreKind};
+use surakarta::{Game, Rules};
+use surakarta_search::{Limits, Score, ScoreKind, SearchResult};
 
 /// The arguments of `surakarta search`.
 #[derive(Args, Debug)]
@@ -46,20 +44,14 @@ pub(crate) struct SearchArgs {
     json: bool,
 }
 
-/// The score as a JSON object: `{"kind": "cp", "value": 12}`.
-fn score_json(score: Score) -> serde_json::Value {
-    let (kind, value) = match score.kind() {
-        ScoreKind::Eval(v) => ("cp", i64::from(v)),
-        ScoreKind::Win(n) => ("win", i64::from(n)),
-        ScoreKind::Loss(n) => ("loss", i64::from(n)),
-        ScoreKind::TbWin(n) => ("tbwin", i64::from(n)),
-        ScoreKind::TbLoss(n) => ("tbloss", i64::from(n)),
-    };
-    json!({ "kind": kind, "value": value })
+/// What to search, checked.
+struct Settings {
+    game: Game,
+    limits: Limits,
 }
 
-/// Runs `surakarta search`.
-pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
+/// Checks the depth, rules, position, moves and that a limit was given.
+fn check(args: &SearchArgs) -> Result<Settings, UsageError> {
     let depth = args
         .depth
         .map(|d| check_depth("--depth", d.into()))
@@ -78,10 +70,13 @@ pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
             "give a limit: --depth PLIES, --nodes N or --movetime MS".into(),
         ));
     }
-    let mut engine = Engine::new(args.engine.options()?)?;
-    if let Some(dir) = &args.tb {
-        engine.set_tablebase(Some(Arc::new(tables::open(dir)?)));
-    }
+    Ok(Settings { game, limits })
+}
+
+/// Runs `surakarta search`.
+pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
+    let Settings { game, limits } = check(&args)?;
+    let mut engine = args.engine.engine(args.tb.as_deref())?;
     let stop = AtomicBool::new(false);
     let json = args.json;
     let result = engine.search(&game, &limits, &stop, &mut |info| {
@@ -95,30 +90,50 @@ pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
             result.tb_errors
         );
     }
-    let best = result.best_move.map(|m| m.to_string());
     if json {
-        let info = &result.info;
-        let object = json!({
-            "position": game.position().to_string(),
-            "best_move": best,
-            "score": score_json(info.score),
-            "depth": info.depth,
-            "seldepth": info.seldepth,
-            "nodes": info.nodes,
-            "nps": info.nps,
-            "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-            "seconds": info.elapsed.as_secs_f64(),
-            "tb_hits": info.tb_hits,
-        });
-        println!("{object}");
+        println!("{}", result_json(&game, &result));
     } else {
-        match best {
-            Some(m) => println!("bestmove {m}"),
-            None => println!(
-                "bestmove none ({})",
-                game.outcome().map_or("no move".into(), |o| o.to_string())
-            ),
-        }
+        println!("{}", result_text(&game, &result));
     }
     Ok(())
+}
+
+/// The `bestmove` line (`bestmove none (WHY)` if there is no move).
+fn result_text(game: &Game, result: &SearchResult) -> String {
+    match result.best_move {
+        Some(m) => format!("bestmove {m}"),
+        None => format!(
+            "bestmove none ({})",
+            game.outcome().map_or("no move".into(), |o| o.to_string())
+        ),
+    }
+}
+
+/// The result as the JSON object of `--json`.
+fn result_json(game: &Game, result: &SearchResult) -> serde_json::Value {
+    let info = &result.info;
+    json!({
+        "position": game.position().to_string(),
+        "best_move": result.best_move.map(|m| m.to_string()),
+        "score": score_json(info.score),
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "nodes": info.nodes,
+        "nps": info.nps,
+        "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "seconds": info.elapsed.as_secs_f64(),
+        "tb_hits": info.tb_hits,
+    })
+}
+
+/// The score as a JSON object: `{"kind": "cp", "value": 12}`.
+fn score_json(score: Score) -> serde_json::Value {
+    let (kind, value) = match score.kind() {
+        ScoreKind::Eval(v) => ("cp", i64::from(v)),
+        ScoreKind::Win(n) => ("win", i64::from(n)),
+        ScoreKind::Loss(n) => ("loss", i64::from(n)),
+        ScoreKind::TbWin(n) => ("tbwin", i64::from(n)),
+        ScoreKind::TbLoss(n) => ("tbloss", i64::from(n)),
+    };
+    json!({ "kind": kind, "value": value })
 }

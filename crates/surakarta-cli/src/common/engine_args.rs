@@ -1,10 +1,14 @@
 //! The engine settings shared by `search`, `bench` and `play`
-//! ([`EngineArgs`]), checked into the library's [`Options`].
+//! ([`EngineArgs`]), checked into the library's [`Options`], and an engine
+//! built from them.
 
+use crate::common::tables;
 use crate::common::usage::UsageError;
 use clap::Args;
+use std::path::Path;
+use std::sync::Arc;
 use surakarta::Excerpt;
-use surakarta_search::{Options, Smp, Techniques, Weights};
+use surakarta_search::{Engine, Options, Smp, Techniques, Weights};
 
 /// Engine settings shared by `search`, `bench` and `play`.
 #[derive(Args, Debug, Clone)]
@@ -31,7 +35,7 @@ pub(crate) struct EngineArgs {
 impl EngineArgs {
     /// The engine options these arguments name; an unknown `--eval`,
     /// `--without` technique or `--smp` mode is an error. (Threads and hash
-    /// size are checked by `Engine::new`.)
+    /// size are checked by [`Engine::new`].)
     pub(crate) fn options(&self) -> Result<Options, UsageError> {
         let weights = Weights::preset(&self.eval).ok_or_else(|| {
             UsageError(format!(
@@ -70,5 +74,16 @@ impl EngineArgs {
             techniques,
             smp,
         })
+    }
+
+    /// An engine with these options, probing the tables of `tb` if given
+    /// (opened with [`tables::open`]: a table that does not open is an
+    /// error).
+    pub(crate) fn engine(&self, tb: Option<&Path>) -> Result<Engine, UsageError> {
+        let mut engine = Engine::new(self.options()?)?;
+        if let Some(dir) = tb {
+            engine.set_tablebase(Some(Arc::new(tables::open(dir)?)));
+        }
+        Ok(engine)
     }
 }

@@ -1,23 +1,24 @@
 //! The `surakarta` command line: a thin layer over the workspace's libraries.
 //! It parses arguments, calls the libraries and prints; nothing else.
 //!
+//! This file only parses the arguments, dispatches to the subcommand and
+//! turns its error into one `error:` line and an exit code. The
+//! subcommands are in `commands` (one module each); what several of them
+//! share is in `common`; drawing the board is in `render`; the tablebase
+//! progress bars are in `progress`. Subcommands never import each other.
+//!
 //! Exit codes: 0 success, 1 a verification found errors (`tb verify`), 2 bad
 //! input or a failure (one `error:` line on stderr; clap's own argument
 //! errors also exit 2, with a usage hint).
 
-mod capture_path;
-mod draw;
-mod engine;
-mod matches;
-mod perft;
-mod play;
+mod commands;
+mod common;
 mod progress;
-mod search;
-mod show;
-mod svg;
-mod tb;
+mod render;
 
 use clap::{Parser, Subcommand};
+use commands::{bench, engine, matches, perft, play, search, show, tb};
+use common::usage::UsageError;
 use std::process::ExitCode;
 
 /// Surakarta from the command line: perft, endgame tablebases, search, an engine protocol, drawing and playing.
@@ -39,23 +40,13 @@ enum Command {
     /// Speak the engine protocol (docs/protocol.md) on stdin and stdout.
     Engine(engine::EngineProtocolArgs),
     /// Search a fixed set of positions: node-count signature and speed.
-    Bench(search::BenchArgs),
+    Bench(bench::BenchArgs),
     /// Play a match between two engine configurations or programs.
     Match(matches::MatchArgs),
     /// Draw a position or a game record (terminal text, optionally SVG).
     Show(show::ShowArgs),
     /// Play against the engine in the terminal (commands on stdin).
     Play(play::PlayArgs),
-}
-
-/// A failure the user must fix: printed as one line, exit code 2.
-#[derive(Debug)]
-pub(crate) struct UsageError(pub(crate) String);
-
-impl<E: std::error::Error> From<E> for UsageError {
-    fn from(e: E) -> UsageError {
-        UsageError(e.to_string())
-    }
 }
 
 fn main() -> ExitCode {
@@ -65,7 +56,7 @@ fn main() -> ExitCode {
         Command::Tb(args) => tb::run(args),
         Command::Search(args) => search::run(args).map(|()| ExitCode::SUCCESS),
         Command::Engine(args) => engine::run(args).map(|()| ExitCode::SUCCESS),
-        Command::Bench(args) => search::run_bench(args).map(|()| ExitCode::SUCCESS),
+        Command::Bench(args) => bench::run(args).map(|()| ExitCode::SUCCESS),
         Command::Match(args) => matches::run(args).map(|()| ExitCode::SUCCESS),
         Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
@@ -77,27 +68,4 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Most worker threads accepted.
-pub(crate) const MAX_THREADS: usize = 1024;
-
-/// A rayon pool of `threads` workers (default: one per core) and its size.
-pub(crate) fn thread_pool(
-    threads: Option<usize>,
-) -> Result<(rayon::ThreadPool, usize), UsageError> {
-    let threads = match threads {
-        Some(n) if n == 0 || n > MAX_THREADS => {
-            return Err(UsageError(format!(
-                "--threads {n} is out of range: give 1 to {MAX_THREADS}"
-            )))
-        }
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
-    Ok((pool, threads))
 }

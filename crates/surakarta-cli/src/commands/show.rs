@@ -1,12 +1,14 @@
 //! `surakarta show`: draw a position or a point of a game record in the
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
-use crate::capture_path::capture_paths;
-use crate::{draw, svg, UsageError};
+use crate::common::usage::UsageError;
+use crate::render::capture_path::{capture_paths, CapturePath};
+use crate::render::{draw, svg};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use surakarta::{Game, GameRecord, Move, Position};
 
+/// The arguments of `surakarta show`.
 #[derive(Args, Debug)]
 pub(crate) struct ShowArgs {
     /// A position in the notation of docs/notation.md (quoted, or its fields
@@ -129,13 +131,15 @@ fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, UsageError> {
     })
 }
 
-pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
+/// What the arguments ask to show: a record's game and ply or a position,
+/// with `--move` highlighted if given.
+fn view(args: &ShowArgs) -> Result<View, UsageError> {
     let text = args.input.join(" ");
     let file = Path::new(&text);
     let mut view = if args.input.len() == 1 && file.is_file() {
-        view_of_record(file, &args)?
+        view_of_record(file, args)?
     } else {
-        view_of_position(&text, &args)?
+        view_of_position(&text, args)?
     };
     if let Some(mv) = &args.mv {
         let m = view
@@ -146,25 +150,55 @@ pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
         view.before = Some(view.position);
         view.highlight = Some((m, "highlighted move".into()));
     }
-    let color = draw::use_color(args.no_color);
+    Ok(view)
+}
 
+/// Runs `surakarta show`: writes the SVG picture if asked, then prints the
+/// board.
+pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
+    let view = view(&args)?;
+    let path = capture_path(&view);
+    let out = text(&view, path.as_ref(), draw::use_color(args.no_color));
+    if let Some(file) = &args.svg {
+        let title = match &view.highlight {
+            Some((m, label)) => format!("{}, {label} {m}", view.position),
+            None => view.position.to_string(),
+        };
+        let highlight = view.highlight.as_ref().map(|(m, _)| *m);
+        let picture = svg::board(&view.position, highlight, path.as_ref(), &title);
+        std::fs::write(file, picture)
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
+    }
+    print!("{out}");
+    Ok(())
+}
+
+/// The way the highlighted move travels, if it is a capture (the shortest
+/// of its ways).
+fn capture_path(view: &View) -> Option<CapturePath> {
+    let highlight = view.highlight.as_ref().map(|(m, _)| *m);
+    match (highlight, view.before) {
+        (Some(m), Some(before)) if m.is_capture() => {
+            capture_paths(&before, m.from(), m.to()).into_iter().next()
+        }
+        _ => None,
+    }
+}
+
+/// The terminal text: the header, the board, the highlighted move and its
+/// path, how the game ended and the position in notation.
+fn text(view: &View, path: Option<&CapturePath>, color: bool) -> String {
     let mut out = String::new();
     for line in &view.header {
         out.push_str(line);
         out.push('\n');
     }
     let highlight = view.highlight.as_ref().map(|(m, _)| *m);
-    let path = match (highlight, view.before) {
-        (Some(m), Some(before)) if m.is_capture() => {
-            capture_paths(&before, m.from(), m.to()).into_iter().next()
-        }
-        _ => None,
-    };
     out.push_str(&draw::board(&view.position, highlight, color));
     if let Some((m, label)) = &view.highlight {
         out.push_str(&format!("{label}: {m}, from ( ) to [ ]\n"));
     }
-    if let Some(path) = &path {
+    if let Some(path) = path {
         let arcs = path.arcs();
         let plural = if arcs == 1 { "" } else { "s" };
         out.push_str(&format!("path: {} ({arcs} arc{plural})\n", path.text()));
@@ -173,16 +207,5 @@ pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
         out.push_str(&format!("game over: {outcome}\n"));
     }
     out.push_str(&format!("position: {}\n", view.position));
-
-    if let Some(file) = &args.svg {
-        let title = match &view.highlight {
-            Some((m, label)) => format!("{}, {label} {m}", view.position),
-            None => view.position.to_string(),
-        };
-        let picture = svg::board(&view.position, highlight, path.as_ref(), &title);
-        std::fs::write(file, picture)
-            .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
-    }
-    print!("{out}");
-    Ok(())
+    out
 }

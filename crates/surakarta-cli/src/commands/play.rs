@@ -1,19 +1,21 @@
 //! `surakarta play`: a person against the engine in the terminal. Commands
 //! are read line by line from stdin, so a game can also be scripted by
-//! piping them in; the board (draw.rs) is drawn after every move.
+//! piping them in; the board (`render::draw`) is drawn after every move.
 
-use crate::capture_path::capture_paths;
-use crate::search::EngineArgs;
-use crate::{draw, UsageError};
+use crate::common::engine_args::EngineArgs;
+use crate::common::game::parse_position;
+use crate::common::usage::{check_depth, UsageError};
+use crate::render::capture_path::capture_paths;
+use crate::render::draw;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use surakarta::{Color, Game, GameRecord, GameResult, Move, MoveError, Outcome, Position, Rules};
 use surakarta_search::{Clock, Engine, Info, Limits};
 
+/// The arguments of `surakarta play`.
 #[derive(Args, Debug)]
 pub(crate) struct PlayArgs {
     /// The side you play.
@@ -157,7 +159,22 @@ commands:
 The clocks (with --clock) run from the prompt to your move, commands
 included, and are not turned back by undo.";
 
-pub(crate) fn run(args: PlayArgs) -> Result<(), UsageError> {
+/// The game to play, checked: everything but the engine.
+struct Settings {
+    start: Position,
+    rules: Rules,
+    human: Color,
+    /// The engine's limits other than the clock.
+    limits: Limits,
+    clocks: Option<Clocks>,
+    /// `MINUTES+SECONDS` as given, for the record's TimeControl tag.
+    time_control: Option<String>,
+    engine_name: String,
+}
+
+/// Checks that the record file can be written, the rules, the position, the
+/// engine's limits and the clocks.
+fn check(args: &PlayArgs) -> Result<Settings, UsageError> {
     if let Some(file) = &args.save {
         // Find out now, not after the game, that the record cannot be written.
         std::fs::OpenOptions::new()
@@ -166,7 +183,84 @@ pub(crate) fn run(args: PlayArgs) -> Result<(), UsageError> {
             .open(file)
             .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
     }
-    let mut session = Session::new(&args)?;
+    let rules: Rules = args.rules.parse()?;
+    let start = match &args.position {
+        None => Position::new(),
+        Some(text) => parse_position(text)?,
+    };
+    let human = if args.color == "white" {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if let Some(depth) = args.depth {
+        check_depth("--depth", depth.into()).map_err(UsageError)?;
+    }
+    if args.movetime == Some(0) {
+        return Err(UsageError("--movetime must be at least 1".into()));
+    }
+    let clocks = match (args.clock, args.increment) {
+        (None, Some(_)) => return Err(UsageError("--increment needs --clock".into())),
+        (None, None) => None,
+        (Some(minutes), increment) => {
+            let increment = increment.unwrap_or(0.0);
+            if !(minutes > 0.0 && minutes <= 10_000.0) {
+                return Err(UsageError(format!(
+                    "--clock {minutes} is out of range: give more than 0 and at most 10000 minutes"
+                )));
+            }
+            if !(0.0..=3_600.0).contains(&increment) {
+                return Err(UsageError(format!(
+                    "--increment {increment} is out of range: give 0 to 3600 seconds"
+                )));
+            }
+            let time = Duration::from_secs_f64(minutes * 60.0);
+            Some(Clocks {
+                left: [time; 2],
+                increment: Duration::from_secs_f64(increment),
+            })
+        }
+    };
+    // Seconds from whole milliseconds: 0.13 minutes is "7.8", not
+    // "7.800000000000001".
+    let seconds = |d: Duration| (d.as_millis() as f64 / 1000.0).to_string();
+    let time_control = clocks
+        .as_ref()
+        .map(|c| format!("{}+{}", seconds(c.left[0]), seconds(c.increment)));
+    let mut limits = Limits {
+        depth: args.depth,
+        movetime: args.movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.movetime.is_none() && clocks.is_none() {
+        limits.movetime = Some(Duration::from_millis(1000));
+    }
+    let mut parts = vec!["surakarta".to_string()];
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth={d}"));
+    }
+    if let Some(t) = limits.movetime {
+        parts.push(format!("movetime={}", t.as_millis()));
+    }
+    if let Some(tc) = &time_control {
+        parts.push(format!("clock={tc}"));
+    }
+    Ok(Settings {
+        start,
+        rules,
+        human,
+        limits,
+        clocks,
+        time_control,
+        engine_name: parts.join(" "),
+    })
+}
+
+/// Runs `surakarta play`: the game, then its end, then the record.
+pub(crate) fn run(args: PlayArgs) -> Result<(), UsageError> {
+    let settings = check(&args)?;
+    let engine = args.engine.engine(args.tb.as_deref())?;
+    let mut session = Session::new(settings, engine, draw::use_color(args.no_color));
     session.intro(&args);
     let end = session.play();
     session.announce(end);
@@ -183,91 +277,20 @@ fn flush() {
 }
 
 impl Session {
-    fn new(args: &PlayArgs) -> Result<Session, UsageError> {
-        let rules: Rules = args.rules.parse()?;
-        let start = match &args.position {
-            None => Position::new(),
-            Some(text) => text.parse::<Position>().map_err(|e| {
-                UsageError(format!(
-                    "invalid position {}: {e}",
-                    surakarta::Excerpt::new(text)
-                ))
-            })?,
-        };
-        let human = if args.color == "white" {
-            Color::White
-        } else {
-            Color::Black
-        };
-        if let Some(depth) = args.depth {
-            crate::search::check_depth("--depth", depth.into()).map_err(UsageError)?;
-        }
-        if args.movetime == Some(0) {
-            return Err(UsageError("--movetime must be at least 1".into()));
-        }
-        let clocks = match (args.clock, args.increment) {
-            (None, Some(_)) => return Err(UsageError("--increment needs --clock".into())),
-            (None, None) => None,
-            (Some(minutes), increment) => {
-                let increment = increment.unwrap_or(0.0);
-                if !(minutes > 0.0 && minutes <= 10_000.0) {
-                    return Err(UsageError(format!(
-                        "--clock {minutes} is out of range: give more than 0 and at most 10000 minutes"
-                    )));
-                }
-                if !(0.0..=3_600.0).contains(&increment) {
-                    return Err(UsageError(format!(
-                        "--increment {increment} is out of range: give 0 to 3600 seconds"
-                    )));
-                }
-                let time = Duration::from_secs_f64(minutes * 60.0);
-                Some(Clocks {
-                    left: [time; 2],
-                    increment: Duration::from_secs_f64(increment),
-                })
-            }
-        };
-        // Seconds from whole milliseconds: 0.13 minutes is "7.8", not
-        // "7.800000000000001".
-        let seconds = |d: Duration| (d.as_millis() as f64 / 1000.0).to_string();
-        let time_control = clocks
-            .as_ref()
-            .map(|c| format!("{}+{}", seconds(c.left[0]), seconds(c.increment)));
-        let mut limits = Limits {
-            depth: args.depth,
-            movetime: args.movetime.map(Duration::from_millis),
-            ..Limits::default()
-        };
-        if limits.depth.is_none() && limits.movetime.is_none() && clocks.is_none() {
-            limits.movetime = Some(Duration::from_millis(1000));
-        }
-        let mut parts = vec!["surakarta".to_string()];
-        if let Some(d) = limits.depth {
-            parts.push(format!("depth={d}"));
-        }
-        if let Some(t) = limits.movetime {
-            parts.push(format!("movetime={}", t.as_millis()));
-        }
-        if let Some(tc) = &time_control {
-            parts.push(format!("clock={tc}"));
-        }
-        let mut engine = Engine::new(args.engine.options()?)?;
-        if let Some(dir) = &args.tb {
-            engine.set_tablebase(Some(Arc::new(crate::tb::open(dir)?)));
-        }
+    fn new(settings: Settings, engine: Engine, color: bool) -> Session {
         let stdin = std::io::stdin();
         let terminal = stdin.is_terminal();
-        Ok(Session {
-            game: Game::new(start, rules),
-            human,
+        Session {
+            game: Game::new(settings.start, settings.rules),
+            human: settings.human,
             engine,
-            limits,
-            clocks,
-            time_control,
-            engine_name: parts.join(" "),
-            color: draw::use_color(args.no_color),
+            limits: settings.limits,
+            clocks: settings.clocks,
+            time_control: settings.time_control,
+            engine_name: settings.engine_name,
+            color,
             input: Input { stdin, terminal },
-        })
+        }
     }
 
     fn intro(&self, args: &PlayArgs) {

@@ -2,8 +2,10 @@
 //! stdout. Searches run on their own thread so that `stop`, `isready` and
 //! `quit` are answered while thinking.
 
-use crate::search::{build_game, check_depth, info_line};
-use crate::UsageError;
+use crate::common::game::build_game;
+use crate::common::info::info_line;
+use crate::common::tables;
+use crate::common::usage::{check_depth, UsageError};
 use clap::Args;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -14,6 +16,8 @@ use std::time::Duration;
 use surakarta::{Color, Excerpt, Game, Position, Rules};
 use surakarta_search::{Clock, Engine, Limits, Options, Smp, Weights};
 
+/// The arguments of `surakarta engine`: none (settings come through
+/// `setoption`).
 #[derive(Args, Debug)]
 pub(crate) struct EngineProtocolArgs {}
 
@@ -48,6 +52,8 @@ fn error(message: &str) {
     say(&format!("info string error: {message}"));
 }
 
+/// Runs `surakarta engine`: answers commands from stdin until `quit` or the
+/// end of input.
 pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), UsageError> {
     let options = Options::default();
     let mut session = Session {
@@ -221,9 +227,7 @@ impl Session {
                 let tb = if value.is_empty() || value == "<empty>" {
                     None
                 } else {
-                    Some(Arc::new(
-                        crate::tb::open(Path::new(&value)).map_err(|e| e.0)?,
-                    ))
+                    Some(Arc::new(tables::open(Path::new(&value)).map_err(|e| e.0)?))
                 };
                 self.settings.tablebase = tb.clone();
                 self.engine_mut()?.set_tablebase(tb);

@@ -2,8 +2,8 @@
 //! programs) play a match; live progress, a record file, the final score
 //! with Elo and an optional SPRT stop.
 
-use crate::search::MAX_DEPTH;
-use crate::UsageError;
+use crate::common::tables;
+use crate::common::usage::{UsageError, MAX_DEPTH};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -14,14 +14,15 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use surakarta::{Excerpt, GameRecord, Rules};
+use surakarta::{Excerpt, GameRecord, Position, Rules};
 use surakarta_match::{
-    openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, Player,
-    PlayerError, Reporter, Sprt, SprtDecision, Tally,
+    openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, MatchResult,
+    Player, PlayerError, Reporter, Sprt, SprtDecision, Tally,
 };
 use surakarta_search::{Limits, Options, Smp, Weights};
 use surakarta_tablebase::Tablebase;
 
+/// The arguments of `surakarta match`.
 #[derive(Args, Debug)]
 pub(crate) struct MatchArgs {
     /// The first player: comma-separated settings, e.g.
@@ -290,7 +291,7 @@ fn factory(
             Some(tb) => tb.clone(),
             None => {
                 let tb =
-                    Arc::new(crate::tb::open(dir).map_err(|e| {
+                    Arc::new(tables::open(dir).map_err(|e| {
                         UsageError(format!("--{flag}: tablebase directory {}", e.0))
                     })?);
                 tables.insert(dir.clone(), tb.clone());
@@ -406,7 +407,19 @@ impl Reporter for Progress {
     }
 }
 
-pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
+/// The match to play, checked.
+struct Settings {
+    rules: Rules,
+    first: PlayerSpec,
+    second: PlayerSpec,
+    sprt: Option<Sprt>,
+    /// The openings, each played twice with colours swapped.
+    starts: Vec<Position>,
+}
+
+/// Checks the rules, both players, the SPRT, the concurrency and the game
+/// count, and makes or reads the openings.
+fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
     let rules: Rules = args.rules.parse()?;
     let first = PlayerSpec::parse("first", &args.first)?;
     let second = PlayerSpec::parse("second", &args.second)?;
@@ -441,6 +454,25 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
             all
         }
     };
+    Ok(Settings {
+        rules,
+        first,
+        second,
+        sprt,
+        starts,
+    })
+}
+
+/// Runs `surakarta match`: the games (with progress and records as they
+/// finish), then the result.
+pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
+    let Settings {
+        rules,
+        first,
+        second,
+        sprt,
+        starts,
+    } = check(&args)?;
     let (mut first_name, mut second_name) = (first.display_name(), second.display_name());
     if first_name == second_name {
         first_name.push_str(" (1)");
@@ -501,82 +533,21 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         return Ok(());
     }
     progress.bar.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
-    let t = result.tally;
-    // The decision and the LLR when it was made (games running then are
-    // counted in the tally afterwards).
-    let decision = result.sprt.map(|(d, at)| {
-        let name = match d {
-            SprtDecision::H0 => "H0",
-            SprtDecision::H1 => "H1",
-        };
-        (name, at)
-    });
-    let llr = |s: &Sprt| decision.map_or(s.llr(&t), |(_, at)| s.llr(&at));
+    let report = Report {
+        first: first_name,
+        second: second_name,
+        rules,
+        sprt,
+        seconds: started.elapsed().as_secs_f64(),
+        result,
+    };
     if args.json {
-        let elo = t.elo();
-        let object = json!({
-            "first": first_name,
-            "second": second_name,
-            "rules": rules.to_string(),
-            "games": t.games(),
-            "scheduled": result.scheduled,
-            "wins": t.wins,
-            "draws": t.draws,
-            "losses": t.losses,
-            "score": t.score(),
-            "elo": elo.map(|e| e.diff),
-            "elo_low": elo.map(|e| e.low),
-            "elo_high": elo.map(|e| e.high),
-            "pentanomial": result.pairs.counts,
-            "elo_pairs": result.pairs.elo().map(|e| json!({
-                "elo": e.diff, "low": e.low, "high": e.high,
-            })),
-            "sprt": sprt.map(|s| json!({
-                "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
-                "llr": llr(&s), "lower": s.bounds().0, "upper": s.bounds().1,
-                "decision": decision.map(|(d, _)| d),
-                "decided_after": decision.map(|(_, at)| at.games()),
-            })),
-            "seconds": seconds,
-        });
-        println!("{object}");
+        println!("{}", report_json(&report));
     } else {
-        println!(
-            "{first_name} vs {second_name}: {} games in {seconds:.1} s",
-            t.games()
-        );
-        println!("{}", summary(&t));
-        if let Some(e) = result.pairs.elo() {
-            let c = result.pairs.counts;
-            println!(
-                "pairs: {} (0 / ½ / 1 / 1½ / 2 points: {} / {} / {} / {} / {})  Elo {:+.1} [{:+.1}, {:+.1}]",
-                result.pairs.pairs(),
-                c[0],
-                c[1],
-                c[2],
-                c[3],
-                c[4],
-                e.diff,
-                e.low,
-                e.high
-            );
-        }
-        if let Some(s) = sprt {
-            let (lower, upper) = s.bounds();
-            let verdict = decision.map_or("undecided".to_string(), |(d, at)| {
-                format!("{d} accepted after {} games", at.games())
-            });
-            println!(
-                "SPRT elo0 {} elo1 {}: LLR {:.2} [{lower:.2}, {upper:.2}] {verdict}",
-                s.elo0,
-                s.elo1,
-                llr(&s),
-            );
-        }
+        print_report(&report);
     }
     // Failures after games were played: the results above stand.
-    if let Some(e) = result.error {
+    if let Some(e) = report.result.error {
         return Err(UsageError(format!("the match ended early: {e}")));
     }
     if let Some(e) = progress
@@ -588,6 +559,115 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         return Err(UsageError(format!("cannot write the record file: {e}")));
     }
     Ok(())
+}
+
+/// A finished match, for printing.
+struct Report {
+    /// The first player's name.
+    first: String,
+    /// The second player's name.
+    second: String,
+    rules: Rules,
+    sprt: Option<Sprt>,
+    seconds: f64,
+    result: MatchResult,
+}
+
+impl Report {
+    /// The SPRT's decision (`H0`, `H1`), if it stopped the match, and the
+    /// tally when it was made (games running then are counted in the tally
+    /// afterwards).
+    fn decision(&self) -> Option<(&'static str, Tally)> {
+        self.result.sprt.map(|(d, at)| {
+            let name = match d {
+                SprtDecision::H0 => "H0",
+                SprtDecision::H1 => "H1",
+            };
+            (name, at)
+        })
+    }
+
+    /// The LLR when the SPRT decided, else at the end.
+    fn llr(&self, s: &Sprt) -> f64 {
+        self.decision()
+            .map_or(s.llr(&self.result.tally), |(_, at)| s.llr(&at))
+    }
+}
+
+/// The result as the JSON object of `--json`.
+fn report_json(report: &Report) -> serde_json::Value {
+    let result = &report.result;
+    let t = result.tally;
+    let decision = report.decision();
+    let elo = t.elo();
+    json!({
+        "first": report.first,
+        "second": report.second,
+        "rules": report.rules.to_string(),
+        "games": t.games(),
+        "scheduled": result.scheduled,
+        "wins": t.wins,
+        "draws": t.draws,
+        "losses": t.losses,
+        "score": t.score(),
+        "elo": elo.map(|e| e.diff),
+        "elo_low": elo.map(|e| e.low),
+        "elo_high": elo.map(|e| e.high),
+        "pentanomial": result.pairs.counts,
+        "elo_pairs": result.pairs.elo().map(|e| json!({
+            "elo": e.diff, "low": e.low, "high": e.high,
+        })),
+        "sprt": report.sprt.map(|s| json!({
+            "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+            "llr": report.llr(&s), "lower": s.bounds().0, "upper": s.bounds().1,
+            "decision": decision.map(|(d, _)| d),
+            "decided_after": decision.map(|(_, at)| at.games()),
+        })),
+        "seconds": report.seconds,
+    })
+}
+
+/// Prints the result as text: the score, the pairs and the SPRT.
+fn print_report(report: &Report) {
+    let result = &report.result;
+    let t = result.tally;
+    println!(
+        "{} vs {}: {} games in {:.1} s",
+        report.first,
+        report.second,
+        t.games(),
+        report.seconds
+    );
+    println!("{}", summary(&t));
+    if let Some(e) = result.pairs.elo() {
+        let c = result.pairs.counts;
+        println!(
+            "pairs: {} (0 / ½ / 1 / 1½ / 2 points: {} / {} / {} / {} / {})  Elo {:+.1} [{:+.1}, {:+.1}]",
+            result.pairs.pairs(),
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4],
+            e.diff,
+            e.low,
+            e.high
+        );
+    }
+    if let Some(s) = report.sprt {
+        let (lower, upper) = s.bounds();
+        let verdict = report
+            .decision()
+            .map_or("undecided".to_string(), |(d, at)| {
+                format!("{d} accepted after {} games", at.games())
+            });
+        println!(
+            "SPRT elo0 {} elo1 {}: LLR {:.2} [{lower:.2}, {upper:.2}] {verdict}",
+            s.elo0,
+            s.elo1,
+            report.llr(&s),
+        );
+    }
 }
 
 #[cfg(test)]

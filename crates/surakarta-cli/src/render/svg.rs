@@ -8,7 +8,7 @@
 //! translucent line through the points and round the arcs, ending in an
 //! arrow head. No external fonts or resources.
 
-use crate::capture_path::CapturePath;
+use crate::render::capture_path::CapturePath;
 use std::fmt::Write;
 use surakarta::{Circuit, Color, Move, Position, Square};
 

@@ -1,0 +1,139 @@
+//! `surakarta search`: one search from the command line, its iterations as
+//! `info` lines and the best move (or one JSON object).
+
+use crate::common::engine_args::EngineArgs;
+use crate::common::game::build_game;
+use crate::common::info::info_line;
+use crate::common::usage::{check_depth, UsageError};
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use surakarta::{Game, Rules};
+use surakarta_search::{Limits, Score, ScoreKind, SearchResult};
+
+/// The arguments of `surakarta search`.
+#[derive(Args, Debug)]
+pub(crate) struct SearchArgs {
+    /// The position (notation as in docs/notation.md); default: the start.
+    #[arg(long, short = 'p', value_name = "FEN")]
+    position: Option<String>,
+    /// Moves played from the position first (`b2-c3`, `b2xe5` or `b2c3`).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+    /// Search to this depth in plies, 1 to 64.
+    #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
+    depth: Option<u32>,
+    /// Search about this many nodes.
+    #[arg(long, value_name = "N", group = "limit")]
+    nodes: Option<u64>,
+    /// Search for this many milliseconds.
+    #[arg(long, value_name = "MS", group = "limit")]
+    movetime: Option<u64>,
+    /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
+    #[arg(long, value_name = "RULES", default_value = "icga")]
+    rules: String,
+    /// Probe the endgame tables in this directory.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Print one JSON object at the end instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What to search, checked.
+struct Settings {
+    game: Game,
+    limits: Limits,
+}
+
+/// Checks the depth, rules, position, moves and that a limit was given.
+fn check(args: &SearchArgs) -> Result<Settings, UsageError> {
+    let depth = args
+        .depth
+        .map(|d| check_depth("--depth", d.into()))
+        .transpose()
+        .map_err(UsageError)?;
+    let rules: Rules = args.rules.parse()?;
+    let game = build_game(args.position.as_deref(), &args.moves, rules)?;
+    let limits = Limits {
+        depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        clock: None,
+    };
+    if limits == Limits::default() {
+        return Err(UsageError(
+            "give a limit: --depth PLIES, --nodes N or --movetime MS".into(),
+        ));
+    }
+    Ok(Settings { game, limits })
+}
+
+/// Runs `surakarta search`.
+pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
+    let Settings { game, limits } = check(&args)?;
+    let mut engine = args.engine.engine(args.tb.as_deref())?;
+    let stop = AtomicBool::new(false);
+    let json = args.json;
+    let result = engine.search(&game, &limits, &stop, &mut |info| {
+        if !json {
+            println!("info {}", info_line(info));
+        }
+    });
+    if result.tb_errors > 0 {
+        eprintln!(
+            "warning: {} tablebase probes failed (run `surakarta tb verify`)",
+            result.tb_errors
+        );
+    }
+    if json {
+        println!("{}", result_json(&game, &result));
+    } else {
+        println!("{}", result_text(&game, &result));
+    }
+    Ok(())
+}
+
+/// The `bestmove` line (`bestmove none (WHY)` if there is no move).
+fn result_text(game: &Game, result: &SearchResult) -> String {
+    match result.best_move {
+        Some(m) => format!("bestmove {m}"),
+        None => format!(
+            "bestmove none ({})",
+            game.outcome().map_or("no move".into(), |o| o.to_string())
+        ),
+    }
+}
+
+/// The result as the JSON object of `--json`.
+fn result_json(game: &Game, result: &SearchResult) -> serde_json::Value {
+    let info = &result.info;
+    json!({
+        "position": game.position().to_string(),
+        "best_move": result.best_move.map(|m| m.to_string()),
+        "score": score_json(info.score),
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "nodes": info.nodes,
+        "nps": info.nps,
+        "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "seconds": info.elapsed.as_secs_f64(),
+        "tb_hits": info.tb_hits,
+    })
+}
+
+/// The score as a JSON object: `{"kind": "cp", "value": 12}`.
+fn score_json(score: Score) -> serde_json::Value {
+    let (kind, value) = match score.kind() {
+        ScoreKind::Eval(v) => ("cp", i64::from(v)),
+        ScoreKind::Win(n) => ("win", i64::from(n)),
+        ScoreKind::Loss(n) => ("loss", i64::from(n)),
+        ScoreKind::TbWin(n) => ("tbwin", i64::from(n)),
+        ScoreKind::TbLoss(n) => ("tbloss", i64::from(n)),
+    };
+    json!({ "kind": kind, "value": value })
+}

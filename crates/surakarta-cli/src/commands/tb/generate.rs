@@ -1,0 +1,212 @@
+//! `surakarta tb generate`: every class up to N pieces, or one pair, with
+//! resume, checkpoints and a memory limit.
+
+use super::{compact_options, stats_json};
+use crate::common::threads::{check_threads, thread_pool};
+use crate::common::usage::UsageError;
+use crate::progress::Bars;
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use surakarta_index::Scheme;
+use surakarta_tablebase::{generate_dir_with, generate_pair, ClassOutcome, GenerateOptions, Pair};
+
+/// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
+const MAX_PIECES: u32 = 10;
+
+/// The arguments of `surakarta tb generate`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["pieces", "pair"])))]
+pub(super) struct GenerateArgs {
+    /// Largest piece count, 2 to 10.
+    #[arg(long, short = 'n', value_name = "N")]
+    pieces: Option<u32>,
+    /// Only this pair (AvB: the classes AvB and BvA, or AvA alone); the
+    /// tables its captures reach must be in DIR already.
+    #[arg(long, value_name = "AvB")]
+    pair: Option<Pair>,
+    /// Directory of the tables (created if missing).
+    #[arg(long, short = 'd', value_name = "DIR")]
+    dir: PathBuf,
+    /// Worker threads, 1 to 1024 (default: one per core).
+    #[arg(long, short = 't', value_name = "T")]
+    threads: Option<usize>,
+    /// Index scheme: "symmetric" (8-fold smaller) or "plain" (the paper's).
+    #[arg(long, value_name = "SCHEME", default_value = "symmetric")]
+    index: Scheme,
+    /// File format: 2 (compact, the default) or 1 (a byte per slot).
+    #[arg(long, value_name = "VERSION", default_value_t = 2,
+          value_parser = clap::value_parser!(u16).range(1..=2))]
+    format: u16,
+    /// Store every draw exactly (format 2): larger tables (about 1.4× up
+    /// to 8 pieces) whose weaker-side probes need no capture probes.
+    #[arg(long)]
+    no_capture_draws: bool,
+    /// Least seconds between two checkpoints of a pair (0: at every level).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    checkpoint_every: u64,
+    /// Refuse a pair whose modelled peak memory exceeds this many GiB
+    /// (default: the memory available when the command starts).
+    #[arg(long, value_name = "GIB")]
+    memory_limit: Option<f64>,
+    /// Print one JSON object (and no progress bars) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What to generate: every class up to a piece count, or one pair.
+#[derive(Clone, Copy)]
+enum What {
+    Pieces(u32),
+    Pair(Pair),
+}
+
+/// What to generate and how, checked.
+struct Settings {
+    what: What,
+    threads: usize,
+    options: GenerateOptions,
+}
+
+/// Checks the piece count, the thread count and the memory limit.
+fn check(args: &GenerateArgs) -> Result<Settings, UsageError> {
+    // clap requires exactly one of --pieces and --pair.
+    let what = match (args.pieces, args.pair) {
+        (_, Some(pair)) => What::Pair(pair),
+        (Some(pieces), None) if (2..=MAX_PIECES).contains(&pieces) => What::Pieces(pieces),
+        (Some(pieces), None) => {
+            return Err(UsageError(format!(
+                "--pieces {pieces} is out of range: give 2 to {MAX_PIECES}"
+            )))
+        }
+        (None, None) => return Err(UsageError("give --pieces N or --pair AvB".into())),
+    };
+    let threads = check_threads(args.threads)?;
+    let memory_limit = match args.memory_limit {
+        Some(gib) if !(gib > 0.0 && gib.is_finite()) => {
+            return Err(UsageError(format!(
+                "--memory-limit {gib} is out of range: give a positive number of GiB"
+            )))
+        }
+        Some(gib) => Some((gib * (1u64 << 30) as f64) as u64),
+        None => available_memory(),
+    };
+    let options = GenerateOptions {
+        scheme: args.index,
+        format: args.format,
+        compact: compact_options(args.no_capture_draws),
+        checkpoint_every: Duration::from_secs(args.checkpoint_every),
+        memory_limit,
+    };
+    Ok(Settings {
+        what,
+        threads,
+        options,
+    })
+}
+
+/// Runs `surakarta tb generate`.
+pub(super) fn run(args: GenerateArgs) -> Result<ExitCode, UsageError> {
+    let settings = check(&args)?;
+    let pool = thread_pool(settings.threads)?;
+    let bars = Bars::new(!args.json);
+    let start = Instant::now();
+    let result = pool.install(|| match settings.what {
+        What::Pair(pair) => generate_pair(&args.dir, pair, &settings.options, &bars),
+        What::Pieces(pieces) => generate_dir_with(&args.dir, pieces, &settings.options, &bars),
+    });
+    bars.clear();
+    let outcomes = result?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        println!("{}", report_json(&args, &settings, &outcomes, seconds));
+    } else {
+        print_report(&args, &settings, &outcomes, seconds);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The generation as the JSON object of `--json`.
+fn report_json(
+    args: &GenerateArgs,
+    settings: &Settings,
+    outcomes: &[ClassOutcome],
+    seconds: f64,
+) -> serde_json::Value {
+    let positions: u64 = outcomes.iter().map(|o| o.stats.positions).sum();
+    let skipped = outcomes.iter().filter(|o| o.skipped).count();
+    let classes: Vec<_> = outcomes.iter().map(outcome_json).collect();
+    let mut out = json!({
+        "dir": args.dir.display().to_string(),
+        "index": args.index.to_string(),
+        "format": args.format,
+        "threads": settings.threads,
+        "classes": classes,
+        "positions": positions,
+        "skipped": skipped,
+        "seconds": seconds,
+        "memory_limit_bytes": settings.options.memory_limit,
+    });
+    match settings.what {
+        What::Pair(pair) => out["pair"] = json!(pair.to_string()),
+        What::Pieces(pieces) => out["pieces"] = json!(pieces),
+    }
+    out
+}
+
+/// Prints the generation as text: a line per class, then the totals.
+fn print_report(args: &GenerateArgs, settings: &Settings, outcomes: &[ClassOutcome], seconds: f64) {
+    let positions: u64 = outcomes.iter().map(|o| o.stats.positions).sum();
+    let skipped = outcomes.iter().filter(|o| o.skipped).count();
+    let threads = settings.threads;
+    println!(
+        "{:<6} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8}",
+        "class", "positions", "wins", "draws", "losses", "longest", "seconds"
+    );
+    for o in outcomes {
+        let s = &o.stats;
+        let time = if o.skipped {
+            "present".to_string()
+        } else {
+            format!("{:.2}", o.seconds)
+        };
+        println!(
+            "{:<6} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8}",
+            s.material.to_string(),
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest,
+            time
+        );
+    }
+    println!(
+        "{} classes ({skipped} already present), {positions} positions, {:.2} s on {threads} thread{} in {}",
+        outcomes.len(),
+        seconds,
+        if threads == 1 { "" } else { "s" },
+        args.dir.display()
+    );
+}
+
+/// A generated (or present) class as a JSON object.
+fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
+    let mut out = stats_json(&o.stats);
+    out["seconds"] = json!(o.seconds);
+    out["skipped"] = json!(o.skipped);
+    out["resumed_at_level"] = json!(o.resumed_at_level);
+    out["memory_estimate_bytes"] = json!(o.memory_estimate);
+    out
+}
+
+/// The memory available to a new process (Linux: `MemAvailable` of
+/// `/proc/meminfo`, which counts reclaimable page cache), if known.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

@@ -1,0 +1,90 @@
+//! `surakarta tb`: generate, probe, verify and describe endgame tablebases.
+//! One submodule per `tb` subcommand; this module dispatches and holds the
+//! little they share (a class's figures as JSON, a position from bitboards).
+
+mod compress;
+mod generate;
+mod plan;
+mod probe;
+mod stats;
+mod verify;
+
+use crate::common::usage::UsageError;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use std::process::ExitCode;
+use surakarta::{Bitboard, Color, Position};
+use surakarta_tablebase::{ClassStats, CompactOptions};
+
+/// The arguments of `surakarta tb`: one of its subcommands.
+#[derive(Args, Debug)]
+pub(crate) struct TbArgs {
+    #[command(subcommand)]
+    command: TbCommand,
+}
+
+/// The `tb` subcommands.
+#[derive(Subcommand, Debug)]
+enum TbCommand {
+    /// Generate every class with up to N pieces into DIR (resumes: tables
+    /// already there are kept), or one pair whose dependencies are there.
+    Generate(generate::GenerateArgs),
+    /// Value, best move and conversion line of positions (arguments, or one
+    /// per line on stdin).
+    Probe(probe::ProbeArgs),
+    /// Re-derive every entry from its successors and check every checksum;
+    /// exit code 1 on any error.
+    Verify(verify::VerifyArgs),
+    /// Per class: positions, wins/draws/losses, DTC histogram, longest win,
+    /// file format and size.
+    Stats(stats::StatsArgs),
+    /// Convert the format 1 tables of DIR to the compact format 2 in place
+    /// (each checked value by value before it replaces the old file).
+    Compress(compress::CompressArgs),
+    /// The pairs up to N pieces in dependency order with estimated
+    /// positions, memory, disk and time, as JSON or as a Snakefile, a Slurm
+    /// script or a Makefile running `tb generate --pair` for each.
+    Plan(plan::PlanArgs),
+}
+
+/// Runs `surakarta tb`: exit code 1 if `tb verify` found errors, 2 if
+/// `tb probe` could not answer a position.
+pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
+    match args.command {
+        TbCommand::Generate(a) => generate::run(a),
+        TbCommand::Probe(a) => probe::run(a),
+        TbCommand::Verify(a) => verify::run(a),
+        TbCommand::Stats(a) => stats::run(a),
+        TbCommand::Compress(a) => compress::run(a),
+        TbCommand::Plan(a) => plan::run(a),
+    }
+}
+
+/// A class's figures as a JSON object, for other fields to be added to.
+fn stats_json(s: &ClassStats) -> serde_json::Value {
+    json!({
+        "class": s.material.to_string(),
+        "slots": s.slots,
+        "positions": s.positions,
+        "wins": s.wins,
+        "draws": s.draws,
+        "losses": s.losses,
+        "longest": s.longest,
+    })
+}
+
+/// A position in notation with the side owning `us` (Black) to move.
+fn fen(us: Bitboard, them: Bitboard) -> String {
+    Position::from_sides(us, them, Color::Black)
+        .map(|p| p.to_string())
+        .unwrap_or_else(|e| format!("(invalid: {e})"))
+}
+
+/// How format 2 tables are written, from the `--no-capture-draws` flag of
+/// `generate` and `compress`.
+fn compact_options(no_capture_draws: bool) -> CompactOptions {
+    CompactOptions {
+        capture_draws: !no_capture_draws,
+        ..CompactOptions::default()
+    }
+}

@@ -1,0 +1,109 @@
+//! `surakarta tb probe`: value, best move and conversion line of positions.
+
+use crate::common::tables::open_partial;
+use crate::common::usage::UsageError;
+use clap::Args;
+use serde_json::json;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use surakarta::{Move, Position};
+use surakarta_tablebase::{Tablebase, TablebaseError, Value};
+
+/// The arguments of `surakarta tb probe`.
+#[derive(Args, Debug)]
+pub(super) struct ProbeArgs {
+    /// Directory of the tables.
+    #[arg(long, short = 'd', value_name = "DIR")]
+    dir: PathBuf,
+    /// Positions (notation of docs/notation.md); none: read stdin.
+    #[arg(value_name = "FEN")]
+    positions: Vec<String>,
+    /// One JSON object per position instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One probe's answer.
+struct Answer {
+    position: Position,
+    value: Value,
+    best: Option<Move>,
+    line: Vec<Move>,
+}
+
+/// Probes the position written as `text`; the error is the message printed.
+fn answer(tb: &Tablebase, text: &str) -> Result<Answer, String> {
+    let position: Position = text.parse().map_err(|e| format!("{e}"))?;
+    let probe = || -> Result<Answer, TablebaseError> {
+        Ok(Answer {
+            value: tb.probe_position(&position)?,
+            best: tb.best_move(&position)?.map(|(m, _)| m),
+            line: tb.line(&position)?,
+            position,
+        })
+    };
+    probe().map_err(|e| e.to_string())
+}
+
+/// Runs `surakarta tb probe`.
+pub(super) fn run(args: ProbeArgs) -> Result<ExitCode, UsageError> {
+    let tb = open_partial(&args.dir)?;
+    let inputs: Box<dyn Iterator<Item = Result<String, std::io::Error>>> =
+        if args.positions.is_empty() {
+            Box::new(std::io::stdin().lock().lines())
+        } else {
+            Box::new(args.positions.clone().into_iter().map(Ok))
+        };
+    let mut failures = 0;
+    for input in inputs {
+        let input = input.map_err(|e| UsageError(format!("reading stdin: {e}")))?;
+        let text = input.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        match answer(&tb, text) {
+            Ok(a) if args.json => println!("{}", answer_json(&a)),
+            Ok(a) => println!("{}", answer_text(&a)),
+            Err(message) => {
+                failures += 1;
+                if args.json {
+                    println!("{}", json!({ "position": text, "error": message }));
+                } else {
+                    eprintln!("error: {}: {message}", surakarta::Excerpt::new(text));
+                }
+            }
+        }
+    }
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// An answer as one JSON object (a line of `--json`).
+fn answer_json(a: &Answer) -> serde_json::Value {
+    json!({
+        "position": a.position.to_string(),
+        "wdl": a.value.wdl().name(),
+        "dtc": a.value.dtc(),
+        "best_move": a.best.map(|m| m.to_string()),
+        "line": a.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+/// An answer as a line of text: `POSITION: VALUE; best MOVE; line MOVES`.
+fn answer_text(a: &Answer) -> String {
+    let best = match a.best {
+        Some(m) => format!("best {m}"),
+        None => "no legal move".to_string(),
+    };
+    let line = if a.line.is_empty() {
+        String::new()
+    } else {
+        let moves: Vec<String> = a.line.iter().map(|m| m.to_string()).collect();
+        format!("; line {}", moves.join(" "))
+    };
+    format!("{}: {}; {best}{line}", a.position, a.value)
+}

@@ -1,0 +1,143 @@
+//! `surakarta tb stats`: per class positions, wins, draws and losses, the
+//! DTC histogram, the longest win and the file.
+
+use super::{fen, stats_json};
+use crate::common::tables::open_partial;
+use crate::common::usage::UsageError;
+use clap::Args;
+use serde_json::json;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use surakarta_index::{Indexer, Material};
+use surakarta_tablebase::{ClassStats, Histogram, TablebaseError};
+
+/// The arguments of `surakarta tb stats`.
+#[derive(Args, Debug)]
+pub(super) struct StatsArgs {
+    /// Directory of the tables.
+    #[arg(long, short = 'd', value_name = "DIR")]
+    dir: PathBuf,
+    /// Only these classes (e.g. 3v2); default all.
+    #[arg(value_name = "CLASS")]
+    classes: Vec<Material>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `surakarta tb stats`.
+pub(super) fn run(args: StatsArgs) -> Result<ExitCode, UsageError> {
+    let tb = open_partial(&args.dir)?;
+    let materials: Vec<Material> = if args.classes.is_empty() {
+        // Classes whose files did not open too: their errors are reported.
+        let all: BTreeSet<Material> = tb
+            .materials()
+            .chain(tb.load_errors().map(|(m, _)| m))
+            .collect();
+        all.into_iter().collect()
+    } else {
+        args.classes.clone()
+    };
+    let mut classes = Vec::new();
+    for material in materials {
+        let table = tb.lookup(material)?;
+        let values = tb.values(material)?;
+        let histogram = Histogram::of(table.indexer(), &values);
+        let s = histogram.stats(material, table.indexer().size());
+        let longest_win = longest(&histogram.wins);
+        let example = match longest_win {
+            Some(d) => {
+                let index = values.iter().position(|&b| u32::from(b) == d);
+                match index {
+                    Some(i) => {
+                        let sides = table
+                            .indexer()
+                            .unrank(i as u64)
+                            .map_err(TablebaseError::from)?;
+                        Some(fen(sides.us, sides.them))
+                    }
+                    None => None,
+                }
+            }
+            None => None,
+        };
+        if args.json {
+            let trim = |v: &[u64]| v[..longest(v).map_or(0, |d| d as usize + 1)].to_vec();
+            let mut class = stats_json(&s);
+            class["format"] = json!(table.format());
+            class["context_model"] = json!(table.header().compact.map(|c| c.model.name()));
+            class["capture_draws"] = json!(table.header().compact.map(|c| c.capture_draws));
+            class["bytes"] = json!(table.file_len());
+            class["bytes_per_position"] =
+                json!(table.file_len() as f64 / s.positions.max(1) as f64);
+            class["longest_win"] =
+                json!(longest_win.map(|d| json!({ "dtc": d, "position": example })));
+            class["histogram"] =
+                json!({ "wins": trim(&histogram.wins), "losses": trim(&histogram.losses) });
+            classes.push(class);
+        } else {
+            print_stats(&s, &histogram, longest_win, example.as_deref());
+            let model = table.header().compact.map_or(String::new(), |c| {
+                let draws = if c.capture_draws {
+                    ", capture draws"
+                } else {
+                    ""
+                };
+                format!(" (context model {}{draws})", c.model.name())
+            });
+            println!(
+                "  file: format {}{model}, {} bytes, {:.4} bytes per position",
+                table.format(),
+                table.file_len(),
+                table.file_len() as f64 / s.positions.max(1) as f64
+            );
+        }
+    }
+    if args.json {
+        println!(
+            "{}",
+            json!({ "dir": args.dir.display().to_string(), "classes": classes })
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The largest index with a nonzero count.
+fn longest(counts: &[u64]) -> Option<u32> {
+    counts.iter().rposition(|&n| n > 0).map(|d| d as u32)
+}
+
+fn print_stats(
+    s: &ClassStats,
+    histogram: &Histogram,
+    longest_win: Option<u32>,
+    example: Option<&str>,
+) {
+    println!(
+        "{}: {} positions ({} slots); wins {} ({:.1}%), draws {} ({:.1}%), losses {} ({:.1}%)",
+        s.material,
+        s.positions,
+        s.slots,
+        s.wins,
+        percent(s.wins, s.positions),
+        s.draws,
+        percent(s.draws, s.positions),
+        s.losses,
+        percent(s.losses, s.positions)
+    );
+    if let (Some(d), Some(fen)) = (longest_win, example) {
+        println!("  longest win: {d} plies, e.g. {fen}");
+    }
+    println!("  {:>4} {:>13} {:>13}", "dtc", "wins", "losses");
+    for d in 0..=s.longest as usize {
+        let (w, l) = (histogram.wins[d], histogram.losses[d]);
+        if w > 0 || l > 0 {
+            println!("  {d:>4} {w:>13} {l:>13}");
+        }
+    }
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}

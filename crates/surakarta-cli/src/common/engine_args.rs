@@ -1,0 +1,89 @@
+//! The engine settings shared by `search`, `bench` and `play`
+//! ([`EngineArgs`]), checked into the library's [`Options`], and an engine
+//! built from them.
+
+use crate::common::tables;
+use crate::common::usage::UsageError;
+use clap::Args;
+use std::path::Path;
+use std::sync::Arc;
+use surakarta::Excerpt;
+use surakarta_search::{Engine, Options, Smp, Techniques, Weights};
+
+/// Engine settings shared by `search`, `bench` and `play`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct EngineArgs {
+    /// Search threads, 1 to 1024 (1 is deterministic).
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
+    pub(crate) threads: usize,
+    /// Transposition table size in MiB, 1 to 65536.
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    pub(crate) hash: usize,
+    /// Evaluation weights: `default` or `paper` (seed 001's weights).
+    #[arg(long, value_name = "PRESET", default_value = "default")]
+    pub(crate) eval: String,
+    /// Switch search techniques off, to measure them: a comma-separated list
+    /// of tt, aspiration, quiescence, killers, history, reductions.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub(crate) without: Vec<String>,
+    /// How several threads share the work: `siblings` (Young Brothers
+    /// Wait) or `lazy` (Lazy SMP).
+    #[arg(long, value_name = "MODE", default_value = "siblings")]
+    pub(crate) smp: String,
+}
+
+impl EngineArgs {
+    /// The engine options these arguments name; an unknown `--eval`,
+    /// `--without` technique or `--smp` mode is an error. (Threads and hash
+    /// size are checked by [`Engine::new`].)
+    pub(crate) fn options(&self) -> Result<Options, UsageError> {
+        let weights = Weights::preset(&self.eval).ok_or_else(|| {
+            UsageError(format!(
+                "unknown --eval {}: expected default or paper",
+                Excerpt::new(&self.eval)
+            ))
+        })?;
+        let mut techniques = Techniques::default();
+        for name in &self.without {
+            let flag = match name.as_str() {
+                "tt" => &mut techniques.transposition,
+                "aspiration" => &mut techniques.aspiration,
+                "quiescence" => &mut techniques.quiescence,
+                "killers" => &mut techniques.killers,
+                "history" => &mut techniques.history,
+                "reductions" => &mut techniques.reductions,
+                other => {
+                    return Err(UsageError(format!(
+                        "unknown technique {} in --without: expected tt, aspiration, quiescence, killers, history, reductions",
+                        Excerpt::new(other)
+                    )))
+                }
+            };
+            *flag = false;
+        }
+        let smp = Smp::parse(&self.smp).ok_or_else(|| {
+            UsageError(format!(
+                "unknown --smp {}: expected siblings or lazy",
+                Excerpt::new(&self.smp)
+            ))
+        })?;
+        Ok(Options {
+            threads: self.threads,
+            hash_mb: self.hash,
+            weights,
+            techniques,
+            smp,
+        })
+    }
+
+    /// An engine with these options, probing the tables of `tb` if given
+    /// (opened with [`tables::open`]: a table that does not open is an
+    /// error).
+    pub(crate) fn engine(&self, tb: Option<&Path>) -> Result<Engine, UsageError> {
+        let mut engine = Engine::new(self.options()?)?;
+        if let Some(dir) = tb {
+            engine.set_tablebase(Some(Arc::new(tables::open(dir)?)));
+        }
+        Ok(engine)
+    }
+}

@@ -1,0 +1,21 @@
+//! The engine's report of a finished iteration as one line of text.
+
+use surakarta_search::Info;
+
+/// One iteration as a protocol-style line (without the `info` word), as
+/// `search` prints it and the engine protocol sends it.
+pub(crate) fn info_line(info: &Info) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} tbhits {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.score,
+        info.nodes,
+        info.nps,
+        info.elapsed.as_millis(),
+        info.hashfull,
+        info.tb_hits,
+        pv.join(" ")
+    )
+}

@@ -1,0 +1,27 @@
+//! [`UsageError`], the one error type of the subcommands, and the argument
+//! checks that several subcommands share.
+
+/// A failure the user must fix: printed as one line, exit code 2.
+#[derive(Debug)]
+pub(crate) struct UsageError(pub(crate) String);
+
+impl<E: std::error::Error> From<E> for UsageError {
+    fn from(e: E) -> UsageError {
+        UsageError(e.to_string())
+    }
+}
+
+/// The deepest search the command line and the engine protocol accept, in
+/// plies (`search`, `bench`, `play`, `match` players, `go depth`).
+pub(crate) const MAX_DEPTH: u32 = 64;
+
+/// `depth` if it is 1 to [`MAX_DEPTH`], else the message `NAME DEPTH is out
+/// of range: give 1 to 64` (`name` is how the user gave it: `--depth`).
+pub(crate) fn check_depth(name: &str, depth: u64) -> Result<u32, String> {
+    match u32::try_from(depth) {
+        Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(d),
+        _ => Err(format!(
+            "{name} {depth} is out of range: give 1 to {MAX_DEPTH}"
+        )),
+    }
+}

@@ -731,21 +731,35 @@ fn engine_commands_with_trailing_words_are_errors_and_not_acted_on() {
 /// The byte ranges of a format 2 file's block offsets and bit stream,
 /// read from its header (`docs/tablebase-format.md`).
 fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
-    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
     let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
     assert_eq!(bytes[8], 2, "format 2");
     let slots = u64_at(16);
     let block_bits = bytes[64];
-    let (terminals, pairs, bits_len) = (u16_at(66), u16_at(68), u64_at(72));
-    let blocks = slots.div_ceil(1 << block_bits);
-    // Byte 65: the context model (0: one value per terminal, 1: eight, 2: two).
+    let bits_len = u64_at(72);
+    let boundaries = slots.div_ceil(1 << block_bits) + 1;
+    // Byte 70: the offsets' form (0: u64, 1: u32, 2: u32 per 64 + u16 each).
+    let offsets_len = match bytes[70] {
+        0 => 8 * boundaries,
+        1 => 4 * boundaries,
+        _ => 4 * boundaries.div_ceil(64) + 2 * boundaries,
+    };
+    let bits = bytes.len() - bits_len;
+    // Before the offsets: terminals (a byte per terminal and context), the
+    // pairs and the code lengths, packed (byte 80 = 1) or not.
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+    let (terminals, pairs) = (u16_at(66), u16_at(68));
     let contexts = [1, 8, 2][bytes[65] as usize];
-    let offsets = 128 + contexts * terminals + 4 * pairs + terminals + pairs;
-    // Byte 70: the offsets' width (0: 8 bytes, 1: 4 bytes).
-    let width = [8, 4][bytes[70] as usize];
-    let bits = offsets + width * (blocks + 1);
-    assert_eq!(bits + bits_len, bytes.len(), "regions add up");
-    (offsets..bits, bits..bits + bits_len)
+    let symbol_bits = (usize::BITS - (terminals + pairs - 1).leading_zeros()).max(1) as usize;
+    let dictionary = match bytes[80] {
+        0 => 4 * pairs + terminals + pairs,
+        _ => (2 * pairs * symbol_bits).div_ceil(8) + (5 * (terminals + pairs)).div_ceil(8),
+    };
+    assert_eq!(
+        128 + contexts * terminals + dictionary + offsets_len,
+        bits,
+        "regions add up"
+    );
+    (bits - offsets_len..bits, bits..bytes.len())
 }
 
 /// A compact table with a flipped byte in its bit stream or its block
@@ -760,12 +774,18 @@ fn tb_damaged_compact_bit_stream_or_block_offset_is_named() {
     let path = dir.join("2v2.sktb");
     let good = std::fs::read(&path).unwrap();
     let (offsets, bits) = compact_regions(&good);
-    assert!(offsets.len() >= 3 * 8, "several blocks: {offsets:?}");
+    assert_eq!(good[70], 2, "grouped offsets");
+    // Grouped: one u32 base per 64 boundaries, then a u16 per boundary.
+    // Grouped offsets: the u16 deltas are the last 2 bytes per boundary.
+    let slots = u64::from_le_bytes(good[16..24].try_into().unwrap()) as usize;
+    let boundaries = slots.div_ceil(1 << good[64]) + 1;
+    let deltas = offsets.end - 2 * boundaries;
+    assert!(offsets.len() >= 4 + 3 * 2, "several blocks: {offsets:?}");
     let needle = format!("{}: payload checksum mismatch", path.display());
     for (what, at) in [
         ("bit stream", bits.start + bits.len() / 2),
-        ("offset of block 1", offsets.start + 8),
-        ("last block offset", offsets.end - 8),
+        ("offset of block 1", deltas + 2),
+        ("last block offset", offsets.end - 2),
     ] {
         let mut bytes = good.clone();
         bytes[at] ^= 0x01;

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use surakarta::{Game, Position, Rules};
 use surakarta_tablebase::Tablebase;
 
-use crate::engine::{Engine, Options, SearchError};
+use crate::engine::{Engine, Options};
+use crate::error::SearchError;
 use crate::limits::Limits;
 use crate::search::SearchResult;
 

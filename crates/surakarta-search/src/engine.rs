@@ -8,35 +8,16 @@ use std::time::Instant;
 use surakarta::{Game, Move, MoveList};
 use surakarta_tablebase::{Tablebase, Value};
 
+use crate::error::SearchError;
 use crate::eval::Weights;
 use crate::limits::Limits;
 use crate::ordering::History;
+use crate::parameters::{
+    ASPIRATION_BASE, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_SCORE_DIVISOR,
+};
 use crate::score::{Score, INFINITY, MAX_PLY};
 use crate::search::{Info, Pv, SearchResult, Shared, Techniques, Worker};
 use crate::tt::TranspositionTable;
-
-/// Why an engine could not be set up.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SearchError {
-    /// The thread count is outside `1..=1024`.
-    #[error("invalid thread count {0}: expected 1 to 1024")]
-    Threads(usize),
-    /// The hash size is outside `1..=65536` MiB.
-    #[error("invalid hash size {0} MiB: expected 1 to 65536")]
-    Hash(usize),
-    /// The machine cannot give the memory of a transposition table of this
-    /// many MiB.
-    #[error("cannot allocate a transposition table of {0} MiB: not enough memory (give a smaller hash size)")]
-    HashAllocation(usize),
-    /// The thread pool could not be built.
-    #[error("cannot start {threads} search threads: {message}")]
-    ThreadPool {
-        /// Threads asked for.
-        threads: usize,
-        /// What the system said.
-        message: String,
-    },
-}
 
 /// Engine settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,12 +329,12 @@ impl Engine {
                 let mut delta = match previous {
                     Some(p)
                         if shared.techniques.aspiration
-                            && depth >= 4
+                            && depth >= ASPIRATION_MIN_DEPTH
                             && !Score(p).is_decisive() =>
                     {
                         // FuChou's window: wider when the score is larger, with a
                         // floor so that it is never empty.
-                        20 + p.abs() / 8
+                        ASPIRATION_BASE + p.abs() / ASPIRATION_SCORE_DIVISOR
                     }
                     _ => INFINITY,
                 };
@@ -378,7 +359,7 @@ impl Engine {
                     if shared.abort.load(Ordering::Relaxed) {
                         break None;
                     }
-                    delta = delta.saturating_mul(2);
+                    delta = delta.saturating_mul(ASPIRATION_GROWTH);
                     if score <= alpha && alpha > -INFINITY {
                         alpha = (score - delta).max(-INFINITY);
                     } else if score >= beta && beta < INFINITY {

@@ -30,14 +30,17 @@
 
 pub mod bench;
 mod engine;
+mod error;
 pub mod eval;
 pub mod limits;
 mod ordering;
+mod parameters;
 pub mod score;
 mod search;
 pub mod tt;
 
-pub use engine::{Engine, Options, SearchError, Smp};
+pub use engine::{Engine, Options, Smp};
+pub use error::SearchError;
 pub use eval::{evaluate, evaluate_with_captures, Weights};
 pub use limits::{Clock, Limits};
 pub use ordering::History;

@@ -18,6 +18,10 @@ use surakarta_tablebase::{Tablebase, Value};
 
 use crate::eval::{evaluate, evaluate_with_captures, Weights};
 use crate::ordering::{History, Killers, MoveOrder};
+use crate::parameters::{
+    CHECK_EVERY, LMR_DEEPER_DEPTH, LMR_DEEPER_INDEX, LMR_DEEPER_REDUCTION, LMR_FIRST_INDEX,
+    LMR_MIN_DEPTH, LMR_PV_RELIEF, LMR_REDUCTION, SPLIT_DEPTH,
+};
 use crate::score::{Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
@@ -87,11 +91,6 @@ pub struct SearchResult {
     /// went on without them.
     pub tb_errors: u64,
 }
-
-/// Search at least this deep (remaining plies) before splitting a node.
-const SPLIT_DEPTH: i32 = 2;
-/// Check the clock and node limit every this many nodes per worker.
-const CHECK_EVERY: u64 = 1024;
 
 /// A principal variation under construction.
 #[derive(Clone, Copy)]
@@ -544,16 +543,20 @@ impl<'a> Worker<'a> {
         killers: &[Option<Move>; 2],
     ) -> i32 {
         if !self.shared.techniques.reductions
-            || depth < 3
-            || index < 3
+            || depth < LMR_MIN_DEPTH
+            || index < LMR_FIRST_INDEX
             || m.is_capture()
             || killers.contains(&Some(m))
         {
             return 0;
         }
-        let r = if index >= 8 && depth >= 6 { 2 } else { 1 };
+        let r = if index >= LMR_DEEPER_INDEX && depth >= LMR_DEEPER_DEPTH {
+            LMR_DEEPER_REDUCTION
+        } else {
+            LMR_REDUCTION
+        };
         if pv_node {
-            r - 1
+            r - LMR_PV_RELIEF
         } else {
             r
         }

@@ -1,5 +1,5 @@
-//! The engine: options, the transposition table and history that persist
-//! between searches, the thread pool, and the iterative-deepening driver.
+//! The engine: the transposition table, history and thread pool that
+//! persist between searches, and the iterative-deepening driver.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -11,74 +11,15 @@ use surakarta_tablebase::{Tablebase, Value};
 use crate::error::SearchError;
 use crate::eval::Weights;
 use crate::limits::Limits;
+use crate::options::{Options, Techniques};
 use crate::ordering::History;
 use crate::parameters::{
     ASPIRATION_BASE, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_SCORE_DIVISOR,
 };
 use crate::score::{Score, INFINITY, MAX_PLY};
-use crate::search::{Info, Pv, SearchResult, Shared, Techniques, Worker};
+use crate::search::{Info, Pv, SearchResult, Shared, Worker};
+use crate::smp::Smp;
 use crate::tt::TranspositionTable;
-
-/// Engine settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Search threads (1 = deterministic).
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
-    /// Evaluation weights.
-    pub weights: Weights,
-    /// Which search techniques are on.
-    pub techniques: Techniques,
-    /// How more than one thread is used.
-    pub smp: Smp,
-}
-
-/// How a search uses more than one thread.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Smp {
-    /// Young Brothers Wait: after a node's first move, its other moves are
-    /// searched in parallel, sharing a rising alpha.
-    #[default]
-    Siblings,
-    /// Lazy SMP: helper threads run their own iterative deepening on the
-    /// root (the odd-numbered ones starting a ply deeper, so that they are a
-    /// ply ahead of the main thread) and share only the transposition table
-    /// and move-ordering history; the main thread's result counts. Node
-    /// counts and the node limit include the helpers' nodes.
-    Lazy,
-}
-
-impl Smp {
-    /// The name [`Smp::parse`] reads: `siblings` or `lazy`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Smp::Siblings => "siblings",
-            Smp::Lazy => "lazy",
-        }
-    }
-
-    /// Reads `siblings` or `lazy`.
-    pub fn parse(text: &str) -> Option<Smp> {
-        match text {
-            "siblings" | "ybw" => Some(Smp::Siblings),
-            "lazy" => Some(Smp::Lazy),
-            _ => None,
-        }
-    }
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            threads: 1,
-            hash_mb: 64,
-            weights: Weights::DEFAULT,
-            techniques: Techniques::default(),
-            smp: Smp::Siblings,
-        }
-    }
-}
 
 /// Raises the flag when dropped.
 struct AbortOnDrop<'a>(&'a AtomicBool);
@@ -104,12 +45,7 @@ impl Engine {
     /// thread count or hash size out of range, a transposition table the
     /// machine cannot allocate, or a thread pool that cannot start.
     pub fn new(options: Options) -> Result<Engine, SearchError> {
-        if !(1..=1024).contains(&options.threads) {
-            return Err(SearchError::Threads(options.threads));
-        }
-        if !(1..=65_536).contains(&options.hash_mb) {
-            return Err(SearchError::Hash(options.hash_mb));
-        }
+        options.check()?;
         let tt = TranspositionTable::new(options.hash_mb)?;
         // Lazy SMP runs its helpers on plain threads; only sibling splits
         // need the pool.

@@ -1,7 +1,7 @@
 //! [`SearchError`]: why an engine could not be set up.
 //!
 //! Its own module because the parts that can fail (the options' ranges in
-//! `engine`, the table's allocation in [`crate::tt`], the thread pool in
+//! `options`, the table's allocation in [`crate::tt`], the thread pool in
 //! `engine`) all name it: here it depends on none of them.
 
 /// Why an engine could not be set up.

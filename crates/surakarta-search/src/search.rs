@@ -17,6 +17,7 @@ use surakarta::{Color, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
 use crate::eval::{evaluate, evaluate_with_captures, Weights};
+use crate::options::Techniques;
 use crate::ordering::{History, Killers, MoveOrder};
 use crate::parameters::{
     CHECK_EVERY, LMR_DEEPER_DEPTH, LMR_DEEPER_INDEX, LMR_DEEPER_REDUCTION, LMR_FIRST_INDEX,
@@ -24,37 +25,6 @@ use crate::parameters::{
 };
 use crate::score::{Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Entry, TranspositionTable};
-
-/// Which search techniques are on (all by default); switching one off
-/// measures what it is worth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Techniques {
-    /// Probe and store the transposition table.
-    pub transposition: bool,
-    /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
-    /// Quiescence search on captures at the horizon (else the static evaluation).
-    pub quiescence: bool,
-    /// Killer moves in move ordering.
-    pub killers: bool,
-    /// History scores in move ordering.
-    pub history: bool,
-    /// Late move reductions for quiet moves.
-    pub reductions: bool,
-}
-
-impl Default for Techniques {
-    fn default() -> Techniques {
-        Techniques {
-            transposition: true,
-            aspiration: true,
-            quiescence: true,
-            killers: true,
-            history: true,
-            reductions: true,
-        }
-    }
-}
 
 /// One iteration's report.
 #[derive(Clone, Debug, PartialEq, Eq)]

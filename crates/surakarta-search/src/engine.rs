@@ -18,17 +18,8 @@ use crate::parameters::{
 };
 use crate::score::{Score, INFINITY, MAX_PLY};
 use crate::search::{Info, Pv, SearchResult, Shared, Worker};
-use crate::smp::Smp;
+use crate::smp::Threads;
 use crate::tt::TranspositionTable;
-
-/// Raises the flag when dropped.
-struct AbortOnDrop<'a>(&'a AtomicBool);
-
-impl Drop for AbortOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
 
 /// A search engine. Keeps its transposition table and history between
 /// searches of one game; [`Engine::new_game`] forgets them.
@@ -37,7 +28,7 @@ pub struct Engine {
     tt: TranspositionTable,
     history: History,
     tablebase: Option<Arc<Tablebase>>,
-    pool: Option<rayon::ThreadPool>,
+    threads: Threads,
 }
 
 impl Engine {
@@ -47,28 +38,13 @@ impl Engine {
     pub fn new(options: Options) -> Result<Engine, SearchError> {
         options.check()?;
         let tt = TranspositionTable::new(options.hash_mb)?;
-        // Lazy SMP runs its helpers on plain threads; only sibling splits
-        // need the pool.
-        let pool = if options.threads > 1 && options.smp == Smp::Siblings {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(options.threads)
-                    .thread_name(|i| format!("search-{i}"))
-                    .build()
-                    .map_err(|e| SearchError::ThreadPool {
-                        threads: options.threads,
-                        message: e.to_string(),
-                    })?,
-            )
-        } else {
-            None
-        };
+        let threads = Threads::new(options.threads, options.smp)?;
         Ok(Engine {
             options,
             tt,
             history: History::new(),
             tablebase: None,
-            pool,
+            threads,
         })
     }
 
@@ -128,7 +104,7 @@ impl Engine {
             weights: self.options.weights,
             techniques: self.options.techniques,
             rules,
-            parallel: self.pool.is_some() && self.options.smp == Smp::Siblings,
+            parallel: self.threads.splits(),
             user_stop: stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -226,40 +202,24 @@ impl Engine {
         let game_hashes: Vec<u64> = positions[from..].iter().map(|p| p.zobrist()).collect();
 
         let fallback = root_moves.as_ref().unwrap_or(&legal)[0];
-        let helpers = match self.options.smp {
-            Smp::Lazy => self.options.threads - 1,
-            Smp::Siblings => 0,
-        };
-        let pool = if helpers > 0 {
-            None
-        } else {
-            self.pool.as_ref()
-        };
-        let mut best: Option<Info> = None;
-        std::thread::scope(|scope| {
-            // Lazy SMP: helpers search the root on their own, every other
-            // one a ply deeper, filling the shared table for the main thread.
-            for helper in 1..=helpers {
-                let (shared, game_hashes) = (&shared, game_hashes.clone());
-                let root_moves = root_moves.clone();
-                scope.spawn(move || {
-                    let mut worker = Worker::new(shared, game_hashes);
-                    worker.root_moves = root_moves;
-                    for depth in (1 + helper % 2) as i32..=max_depth as i32 {
-                        let mut pv = Pv::new();
-                        worker.negamax(&root, depth, -INFINITY, INFINITY, 0, &mut pv, None);
-                        worker.flush_nodes();
-                        if shared.abort.load(Ordering::Relaxed) {
-                            break;
-                        }
-                    }
-                });
-            }
-            // Whatever ends the main thread's search (even a panic in
-            // `on_info`) stops the helpers, so the scope can end.
-            let _stop_helpers = AbortOnDrop(&shared.abort);
-            let mut worker = Worker::new(&shared, game_hashes);
-            worker.root_moves = root_moves;
+        let best = self.threads.with_helpers(
+            &shared.abort,
+            max_depth,
+            || {
+                // A Lazy SMP helper searches the root on its own, filling the
+                // shared table for the main thread.
+                let mut worker = Worker::new(&shared, game_hashes.clone());
+                worker.root_moves = root_moves.clone();
+                move |depth| {
+                    let mut pv = Pv::new();
+                    worker.negamax(&root, depth, -INFINITY, INFINITY, 0, &mut pv, None);
+                    worker.flush_nodes();
+                }
+            },
+            || {
+            let mut best: Option<Info> = None;
+            let mut worker = Worker::new(&shared, game_hashes.clone());
+            worker.root_moves = root_moves.clone();
             for depth in 1..=max_depth as i32 {
                 let previous = best.as_ref().map(|i| i.score.0);
                 let mut delta = match previous {
@@ -285,12 +245,9 @@ impl Engine {
                 };
                 let mut pv = Pv::new();
                 let score = loop {
-                    let score = match pool {
-                        Some(pool) => pool.install(|| {
-                            worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None)
-                        }),
-                        None => worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None),
-                    };
+                    let score = self.threads.install(|| {
+                        worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None)
+                    });
                     worker.flush_nodes();
                     if shared.abort.load(Ordering::Relaxed) {
                         break None;
@@ -328,7 +285,9 @@ impl Engine {
                     break;
                 }
             }
-        });
+            best
+            },
+        );
         let report = best.unwrap_or_else(|| info(0, Score::DRAW, vec![fallback]));
         let best_move = report.pv.first().copied().or(Some(fallback));
         let report = Info {

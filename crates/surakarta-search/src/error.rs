@@ -2,7 +2,7 @@
 //!
 //! Its own module because the parts that can fail (the options' ranges in
 //! `options`, the table's allocation in [`crate::tt`], the thread pool in
-//! `engine`) all name it: here it depends on none of them.
+//! `smp`) all name it: here it depends on none of them.
 
 /// Why an engine could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -9,6 +9,7 @@ use crate::parameters::{
     INCREMENT_USED_NUMERATOR, MAX_MOVES_TO_GO, SOFT_LIMIT_DIVISOR, TIME_RESERVE_DIVISOR,
     TIME_RESERVE_MS,
 };
+use crate::score::MAX_PLY;
 
 /// A side's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +87,13 @@ impl Limits {
             hard = Some(hard.map_or(ceiling, |h| h.min(ceiling)));
         }
         (soft, hard)
+    }
+
+    /// The deepest iteration: the depth limit within `1..MAX_PLY`, else
+    /// `MAX_PLY - 1`.
+    pub(crate) fn max_depth(&self) -> u32 {
+        self.depth
+            .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1))
     }
 }
 

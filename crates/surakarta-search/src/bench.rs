@@ -10,8 +10,10 @@ use std::time::{Duration, Instant};
 use surakarta::{Game, Position, Rules};
 use surakarta_tablebase::Tablebase;
 
-use crate::engine::{Engine, Options, SearchError};
+use crate::engine::Engine;
+use crate::error::SearchError;
 use crate::limits::Limits;
+use crate::options::Options;
 use crate::search::SearchResult;
 
 /// The benchmark positions: the start and positions from plies 12, 30 and

@@ -1,112 +1,39 @@
-//! The engine: options, the transposition table and history that persist
-//! between searches, the thread pool, and the iterative-deepening driver.
+//! The engine: what persists between searches (options, transposition
+//! table, history, tablebases, threads) and the driver of one search,
+//! [`Engine::search`], in named steps:
+//!
+//! 1. [`Engine::shared`]: the state every search thread shares (limits,
+//!    counters, table, history);
+//! 2. [`root_tablebase`]: the answer from the tables when they cover the
+//!    root (a win or loss is played at once; a draw restricts the search to
+//!    the moves that keep it);
+//! 3. [`Root::new`]: the root's moves, the game's positions for repetitions
+//!    and the move to fall back on;
+//! 4. [`Threads::with_helpers`](crate::smp::Threads::with_helpers) with
+//!    [`helper`]: starting the Lazy SMP helper threads, if any, beside
+//! 5. [`iterative_deepening`]: the main thread's iterations, each an
+//!    [`aspiration_search`] in an [`aspiration_window`];
+//! 6. [`final_answer`]: the last complete iteration's move and report.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use surakarta::{Game, Move, MoveList};
+use surakarta::{Game, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
+use crate::error::SearchError;
 use crate::eval::Weights;
 use crate::limits::Limits;
+use crate::options::{Options, Techniques};
 use crate::ordering::History;
-use crate::score::{Score, INFINITY, MAX_PLY};
-use crate::search::{Info, Pv, SearchResult, Shared, Techniques, Worker};
+use crate::parameters::{
+    ASPIRATION_BASE, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_SCORE_DIVISOR,
+};
+use crate::score::{Score, ScoreKind, INFINITY};
+use crate::search::{Info, Pv, SearchResult, Shared, Worker};
+use crate::smp::Threads;
 use crate::tt::TranspositionTable;
-
-/// Why an engine could not be set up.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SearchError {
-    /// The thread count is outside `1..=1024`.
-    #[error("invalid thread count {0}: expected 1 to 1024")]
-    Threads(usize),
-    /// The hash size is outside `1..=65536` MiB.
-    #[error("invalid hash size {0} MiB: expected 1 to 65536")]
-    Hash(usize),
-    /// The machine cannot give the memory of a transposition table of this
-    /// many MiB.
-    #[error("cannot allocate a transposition table of {0} MiB: not enough memory (give a smaller hash size)")]
-    HashAllocation(usize),
-    /// The thread pool could not be built.
-    #[error("cannot start {threads} search threads: {message}")]
-    ThreadPool {
-        /// Threads asked for.
-        threads: usize,
-        /// What the system said.
-        message: String,
-    },
-}
-
-/// Engine settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Search threads (1 = deterministic).
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
-    /// Evaluation weights.
-    pub weights: Weights,
-    /// Which search techniques are on.
-    pub techniques: Techniques,
-    /// How more than one thread is used.
-    pub smp: Smp,
-}
-
-/// How a search uses more than one thread.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Smp {
-    /// Young Brothers Wait: after a node's first move, its other moves are
-    /// searched in parallel, sharing a rising alpha.
-    #[default]
-    Siblings,
-    /// Lazy SMP: helper threads run their own iterative deepening on the
-    /// root (the odd-numbered ones starting a ply deeper, so that they are a
-    /// ply ahead of the main thread) and share only the transposition table
-    /// and move-ordering history; the main thread's result counts. Node
-    /// counts and the node limit include the helpers' nodes.
-    Lazy,
-}
-
-impl Smp {
-    /// The name [`Smp::parse`] reads: `siblings` or `lazy`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Smp::Siblings => "siblings",
-            Smp::Lazy => "lazy",
-        }
-    }
-
-    /// Reads `siblings` or `lazy`.
-    pub fn parse(text: &str) -> Option<Smp> {
-        match text {
-            "siblings" | "ybw" => Some(Smp::Siblings),
-            "lazy" => Some(Smp::Lazy),
-            _ => None,
-        }
-    }
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            threads: 1,
-            hash_mb: 64,
-            weights: Weights::DEFAULT,
-            techniques: Techniques::default(),
-            smp: Smp::Siblings,
-        }
-    }
-}
-
-/// Raises the flag when dropped.
-struct AbortOnDrop<'a>(&'a AtomicBool);
-
-impl Drop for AbortOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
 
 /// A search engine. Keeps its transposition table and history between
 /// searches of one game; [`Engine::new_game`] forgets them.
@@ -115,7 +42,7 @@ pub struct Engine {
     tt: TranspositionTable,
     history: History,
     tablebase: Option<Arc<Tablebase>>,
-    pool: Option<rayon::ThreadPool>,
+    threads: Threads,
 }
 
 impl Engine {
@@ -123,35 +50,15 @@ impl Engine {
     /// thread count or hash size out of range, a transposition table the
     /// machine cannot allocate, or a thread pool that cannot start.
     pub fn new(options: Options) -> Result<Engine, SearchError> {
-        if !(1..=1024).contains(&options.threads) {
-            return Err(SearchError::Threads(options.threads));
-        }
-        if !(1..=65_536).contains(&options.hash_mb) {
-            return Err(SearchError::Hash(options.hash_mb));
-        }
+        options.check()?;
         let tt = TranspositionTable::new(options.hash_mb)?;
-        // Lazy SMP runs its helpers on plain threads; only sibling splits
-        // need the pool.
-        let pool = if options.threads > 1 && options.smp == Smp::Siblings {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(options.threads)
-                    .thread_name(|i| format!("search-{i}"))
-                    .build()
-                    .map_err(|e| SearchError::ThreadPool {
-                        threads: options.threads,
-                        message: e.to_string(),
-                    })?,
-            )
-        } else {
-            None
-        };
+        let threads = Threads::new(options.threads, options.smp)?;
         Ok(Engine {
             options,
             tt,
             history: History::new(),
             tablebase: None,
-            pool,
+            threads,
         })
     }
 
@@ -186,6 +93,13 @@ impl Engine {
     /// Searches the current position of `game` (under the game's rules,
     /// with its history for repetitions) until a limit is reached or `stop`
     /// is raised, reporting each finished iteration to `on_info`.
+    ///
+    /// In steps (private functions of the `engine` module): `Engine::shared`
+    /// (what the threads share), `root_tablebase` (the tables' answer at the
+    /// root), `Root::new` (root moves, repetition history, fallback move),
+    /// `Threads::with_helpers` starting the Lazy SMP helpers (`helper`)
+    /// beside `iterative_deepening` (each iteration an `aspiration_search`),
+    /// and `final_answer`.
     pub fn search(
         &mut self,
         game: &Game,
@@ -193,17 +107,39 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let start = Instant::now();
-        let root = *game.position();
-        let rules = game.rules();
-        let (soft_limit, hard_limit) = limits.budget();
-        let max_depth = limits
-            .depth
-            .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
         self.tt.new_search();
+        let shared = self.shared(game.rules(), limits, stop);
+        if game.outcome().is_some() {
+            return finish(&shared, None, report(&shared, 0, Score::DRAW, Vec::new()));
+        }
+        let position = *game.position();
+        let moves = match root_tablebase(&shared, &position) {
+            RootTablebase::Decided(best_move, score, line) => {
+                let report = report(&shared, 0, score, line);
+                on_info(&report);
+                return finish(&shared, Some(best_move), report);
+            }
+            RootTablebase::Drawn(moves) => Some(*moves),
+            RootTablebase::Unknown => None,
+        };
+        let root = Root::new(game, moves);
+        let best = self.threads.with_helpers(
+            &shared.abort,
+            limits.max_depth(),
+            || helper(&shared, &root),
+            || iterative_deepening(&shared, &self.threads, &root, limits, on_info),
+        );
+        final_answer(&shared, best, root.fallback)
+    }
 
+    /// Step 1: the state every thread of a search shares: the table, the
+    /// history, the tablebases, the evaluation, the rules, the limits, and
+    /// fresh counters and abort flag.
+    fn shared<'a>(&'a self, rules: Rules, limits: &Limits, stop: &'a AtomicBool) -> Shared<'a> {
+        let start = Instant::now();
+        let (_, hard_limit) = limits.budget();
         let tablebase = self.tablebase.as_deref();
-        let shared = Shared {
+        Shared {
             tt: &self.tt,
             history: &self.history,
             tablebase,
@@ -211,7 +147,7 @@ impl Engine {
             weights: self.options.weights,
             techniques: self.options.techniques,
             rules,
-            parallel: self.pool.is_some() && self.options.smp == Smp::Siblings,
+            parallel: self.threads.splits(),
             user_stop: stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -221,204 +157,282 @@ impl Engine {
             start,
             hard_limit,
             node_limit: limits.nodes,
-        };
-        let info = |depth: u32, score: Score, pv: Vec<Move>| {
-            let elapsed = start.elapsed();
-            let nodes = shared.nodes.load(Ordering::Relaxed);
-            Info {
-                depth,
-                seldepth: shared.seldepth.load(Ordering::Relaxed) as u32,
-                score,
-                nodes,
-                nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                elapsed,
-                pv,
-                hashfull: self.tt.hashfull(),
-                tb_hits: shared.tb_hits.load(Ordering::Relaxed),
-            }
-        };
-        let finish = |best_move: Option<Move>, info: Info| SearchResult {
-            best_move,
-            info,
-            tb_errors: shared.tb_errors.load(Ordering::Relaxed),
-        };
-
-        if game.outcome().is_some() {
-            return finish(None, info(0, Score::DRAW, Vec::new()));
         }
-        let legal = root.legal_moves();
+    }
+}
 
-        // The tablebases decide the root when they cover it: play the move
-        // that converts fastest (or loses slowest); in a draw, search only
-        // among the moves that keep it.
-        let mut root_moves = None;
-        if root.occupied().len() <= shared.tb_pieces {
-            if let Some(tb) = tablebase {
-                match tb.move_values(&root) {
-                    Ok(values) => {
-                        let best = values.iter().copied().reduce(|a, b| {
-                            if b.1.is_better_than(a.1) {
-                                b
-                            } else {
-                                a
-                            }
-                        });
-                        if let Some((m, value)) = best {
-                            let decided = match value {
-                                Value::Win(d) if shared.converts_in_time(&root, d) => {
-                                    Some(Score::tb_win_at(d))
-                                }
-                                Value::Loss(d) if shared.converts_in_time(&root, d) => {
-                                    Some(Score::tb_loss_at(d))
-                                }
-                                _ => None,
-                            };
-                            if let Some(score) = decided {
-                                let line = tb.line(&root).unwrap_or_else(|_| vec![m]);
-                                let line = if line.first() == Some(&m) {
-                                    line
-                                } else {
-                                    vec![m]
-                                };
-                                shared.tb_hits.fetch_add(1, Ordering::Relaxed);
-                                let report = info(0, score, line);
-                                on_info(&report);
-                                return finish(Some(m), report);
-                            }
-                            if value == Value::Draw {
-                                let keep: MoveList = values
-                                    .iter()
-                                    .filter(|(_, v)| *v == Value::Draw)
-                                    .map(|&(m, _)| m)
-                                    .collect();
-                                root_moves = Some(keep);
-                            }
-                        }
-                    }
-                    Err(_) => {
-                        shared.tb_errors.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
-            }
+/// A report of the search so far: `depth`, `score` and `pv` with the shared
+/// counters (nodes, speed, selective depth, table use, tablebase hits).
+fn report(shared: &Shared<'_>, depth: u32, score: Score, pv: Vec<Move>) -> Info {
+    let elapsed = shared.start.elapsed();
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    Info {
+        depth,
+        seldepth: shared.seldepth.load(Ordering::Relaxed) as u32,
+        score,
+        nodes,
+        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        elapsed,
+        pv,
+        hashfull: shared.tt.hashfull(),
+        tb_hits: shared.tb_hits.load(Ordering::Relaxed),
+    }
+}
+
+/// The result of a search: the move, the report and the failed probes.
+fn finish(shared: &Shared<'_>, best_move: Option<Move>, info: Info) -> SearchResult {
+    SearchResult {
+        best_move,
+        info,
+        tb_errors: shared.tb_errors.load(Ordering::Relaxed),
+    }
+}
+
+/// What the tablebases say about the root.
+enum RootTablebase {
+    /// A win or loss that converts before the no-capture limit: play this
+    /// move (the fastest conversion, or the slowest loss) with this score
+    /// and conversion line, without searching.
+    Decided(Move, Score, Vec<Move>),
+    /// A draw: search only these moves, the ones that keep it (boxed: a
+    /// move list is large).
+    Drawn(Box<MoveList>),
+    /// No tables, a root they do not cover, a failed probe (counted in
+    /// `tb_errors`) or a result that does not hold under the rules: search
+    /// every move.
+    Unknown,
+}
+
+/// Step 2: the answer from the tablebases when they cover the root (a hit
+/// is counted for a decided root).
+fn root_tablebase(shared: &Shared<'_>, root: &Position) -> RootTablebase {
+    let Some(tb) = shared.tablebase else {
+        return RootTablebase::Unknown;
+    };
+    if root.occupied().len() > shared.tb_pieces {
+        return RootTablebase::Unknown;
+    }
+    let values = match tb.move_values(root) {
+        Ok(values) => values,
+        Err(_) => {
+            shared.tb_errors.fetch_add(1, Ordering::Relaxed);
+            return RootTablebase::Unknown;
         }
+    };
+    let best = values
+        .iter()
+        .copied()
+        .reduce(|a, b| if b.1.is_better_than(a.1) { b } else { a });
+    let Some((m, value)) = best else {
+        return RootTablebase::Unknown;
+    };
+    let decided = match value {
+        Value::Win(d) if shared.converts_in_time(root, d) => Some(Score::tb_win_at(d)),
+        Value::Loss(d) if shared.converts_in_time(root, d) => Some(Score::tb_loss_at(d)),
+        _ => None,
+    };
+    if let Some(score) = decided {
+        let line = tb.line(root).unwrap_or_else(|_| vec![m]);
+        let line = if line.first() == Some(&m) {
+            line
+        } else {
+            vec![m]
+        };
+        shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+        return RootTablebase::Decided(m, score, line);
+    }
+    if value == Value::Draw {
+        let keep: MoveList = values
+            .iter()
+            .filter(|(_, v)| *v == Value::Draw)
+            .map(|&(m, _)| m)
+            .collect();
+        return RootTablebase::Drawn(Box::new(keep));
+    }
+    RootTablebase::Unknown
+}
 
-        // Hashes of the game's positions since the last capture, then the root.
-        let window = root.halfmoves() as usize;
+/// The root of a search to be run: what every thread's iterations start
+/// from.
+struct Root {
+    /// The position searched.
+    position: Position,
+    /// The moves searched at the root (the tablebase's drawing moves), or
+    /// `None` for every legal move.
+    moves: Option<MoveList>,
+    /// Hashes of the game's positions since the last capture, the root
+    /// last: the history repetitions are counted in.
+    history: Vec<u64>,
+    /// The move played if no iteration finishes: the first root move.
+    fallback: Move,
+}
+
+impl Root {
+    /// Step 3: the root of `game`, a game that is not over, searching
+    /// `moves` (or every legal move).
+    fn new(game: &Game, moves: Option<MoveList>) -> Root {
+        let position = *game.position();
+        let legal = position.legal_moves();
+        let fallback = moves.as_ref().unwrap_or(&legal)[0];
+        let window = position.halfmoves() as usize;
         let positions = game.positions();
         let from = positions.len().saturating_sub(window + 1);
-        let game_hashes: Vec<u64> = positions[from..].iter().map(|p| p.zobrist()).collect();
-
-        let fallback = root_moves.as_ref().unwrap_or(&legal)[0];
-        let helpers = match self.options.smp {
-            Smp::Lazy => self.options.threads - 1,
-            Smp::Siblings => 0,
-        };
-        let pool = if helpers > 0 {
-            None
-        } else {
-            self.pool.as_ref()
-        };
-        let mut best: Option<Info> = None;
-        std::thread::scope(|scope| {
-            // Lazy SMP: helpers search the root on their own, every other
-            // one a ply deeper, filling the shared table for the main thread.
-            for helper in 1..=helpers {
-                let (shared, game_hashes) = (&shared, game_hashes.clone());
-                let root_moves = root_moves.clone();
-                scope.spawn(move || {
-                    let mut worker = Worker::new(shared, game_hashes);
-                    worker.root_moves = root_moves;
-                    for depth in (1 + helper % 2) as i32..=max_depth as i32 {
-                        let mut pv = Pv::new();
-                        worker.negamax(&root, depth, -INFINITY, INFINITY, 0, &mut pv, None);
-                        worker.flush_nodes();
-                        if shared.abort.load(Ordering::Relaxed) {
-                            break;
-                        }
-                    }
-                });
-            }
-            // Whatever ends the main thread's search (even a panic in
-            // `on_info`) stops the helpers, so the scope can end.
-            let _stop_helpers = AbortOnDrop(&shared.abort);
-            let mut worker = Worker::new(&shared, game_hashes);
-            worker.root_moves = root_moves;
-            for depth in 1..=max_depth as i32 {
-                let previous = best.as_ref().map(|i| i.score.0);
-                let mut delta = match previous {
-                    Some(p)
-                        if shared.techniques.aspiration
-                            && depth >= 4
-                            && !Score(p).is_decisive() =>
-                    {
-                        // FuChou's window: wider when the score is larger, with a
-                        // floor so that it is never empty.
-                        20 + p.abs() / 8
-                    }
-                    _ => INFINITY,
-                };
-                let centre = previous.unwrap_or(0);
-                let (mut alpha, mut beta) = if delta >= INFINITY {
-                    (-INFINITY, INFINITY)
-                } else {
-                    (
-                        (centre - delta).max(-INFINITY),
-                        (centre + delta).min(INFINITY),
-                    )
-                };
-                let mut pv = Pv::new();
-                let score = loop {
-                    let score = match pool {
-                        Some(pool) => pool.install(|| {
-                            worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None)
-                        }),
-                        None => worker.negamax(&root, depth, alpha, beta, 0, &mut pv, None),
-                    };
-                    worker.flush_nodes();
-                    if shared.abort.load(Ordering::Relaxed) {
-                        break None;
-                    }
-                    delta = delta.saturating_mul(2);
-                    if score <= alpha && alpha > -INFINITY {
-                        alpha = (score - delta).max(-INFINITY);
-                    } else if score >= beta && beta < INFINITY {
-                        beta = (score + delta).min(INFINITY);
-                    } else {
-                        break Some(score);
-                    }
-                };
-                let Some(score) = score else { break };
-                let mut line = pv.moves();
-                if line.is_empty() {
-                    line.push(
-                        best.as_ref()
-                            .and_then(|i| i.pv.first().copied())
-                            .unwrap_or(fallback),
-                    );
-                }
-                let report = info(depth as u32, Score(score), line);
-                on_info(&report);
-                let decided = Score(score).is_decisive()
-                    && matches!(Score(score).kind(), crate::ScoreKind::Win(n) | crate::ScoreKind::Loss(n) if n <= depth as u32);
-                best = Some(report);
-                if decided || soft_limit.is_some_and(|s| start.elapsed() >= s) {
-                    break;
-                }
-                if limits
-                    .nodes
-                    .is_some_and(|n| shared.nodes.load(Ordering::Relaxed) >= n)
-                {
-                    break;
-                }
-            }
-        });
-        let report = best.unwrap_or_else(|| info(0, Score::DRAW, vec![fallback]));
-        let best_move = report.pv.first().copied().or(Some(fallback));
-        let report = Info {
-            nodes: shared.nodes.load(Ordering::Relaxed),
-            elapsed: start.elapsed(),
-            ..report
-        };
-        finish(best_move, report)
+        let history = positions[from..].iter().map(|p| p.zobrist()).collect();
+        Root {
+            position,
+            moves,
+            history,
+            fallback,
+        }
     }
+
+    /// A worker to search this root.
+    fn worker<'a>(&self, shared: &'a Shared<'a>) -> Worker<'a> {
+        let mut worker = Worker::new(shared, self.history.clone());
+        worker.root_moves = self.moves.clone();
+        worker
+    }
+}
+
+/// Step 4: a Lazy SMP helper's iteration, run by its own thread (see
+/// [`Threads::with_helpers`]): a full-window search of the root to the
+/// depth given, whose result stays in the shared table and history.
+fn helper<'a>(shared: &'a Shared<'a>, root: &'a Root) -> impl FnMut(i32) + 'a {
+    let mut worker = root.worker(shared);
+    move |depth| {
+        let mut pv = Pv::new();
+        worker.negamax(&root.position, depth, -INFINITY, INFINITY, 0, &mut pv, None);
+        worker.flush_nodes();
+    }
+}
+
+/// Step 5: the main thread's iterative deepening from depth 1, each
+/// iteration an [`aspiration_search`] reported to `on_info`. Stops at the
+/// deepest iteration of `limits`, after an iteration that proves a win or
+/// loss within its depth, when no iteration may start any more (soft time
+/// limit, node limit), or when an iteration is aborted (its partial result
+/// discarded). Returns the last complete iteration's report, if any.
+fn iterative_deepening(
+    shared: &Shared<'_>,
+    threads: &Threads,
+    root: &Root,
+    limits: &Limits,
+    on_info: &mut dyn FnMut(&Info),
+) -> Option<Info> {
+    let (soft_limit, _) = limits.budget();
+    let mut worker = root.worker(shared);
+    let mut best: Option<Info> = None;
+    for depth in 1..=limits.max_depth() as i32 {
+        let previous = best.as_ref().map(|i| i.score.0);
+        let Some((score, pv)) =
+            aspiration_search(shared, threads, &mut worker, root, depth, previous)
+        else {
+            break;
+        };
+        let mut line = pv.moves();
+        if line.is_empty() {
+            line.push(
+                best.as_ref()
+                    .and_then(|i| i.pv.first().copied())
+                    .unwrap_or(root.fallback),
+            );
+        }
+        let report = report(shared, depth as u32, Score(score), line);
+        on_info(&report);
+        best = Some(report);
+        if proven_within(Score(score), depth) || no_new_iteration(shared, soft_limit, limits.nodes)
+        {
+            break;
+        }
+    }
+    best
+}
+
+/// The aspiration window of iteration `depth` after a `previous` score:
+/// `(alpha, beta, delta)`, centred on the previous score with half-width
+/// `delta` (FuChou's `20 + |score|/8`: wider when the score is larger, never
+/// empty) from [`ASPIRATION_MIN_DEPTH`] on, else (or after a decisive score,
+/// or with aspiration off) the full window with `delta` = [`INFINITY`].
+fn aspiration_window(techniques: Techniques, depth: i32, previous: Option<i32>) -> (i32, i32, i32) {
+    let delta = match previous {
+        Some(p)
+            if techniques.aspiration
+                && depth >= ASPIRATION_MIN_DEPTH
+                && !Score(p).is_decisive() =>
+        {
+            ASPIRATION_BASE + p.abs() / ASPIRATION_SCORE_DIVISOR
+        }
+        _ => INFINITY,
+    };
+    let centre = previous.unwrap_or(0);
+    if delta >= INFINITY {
+        (-INFINITY, INFINITY, delta)
+    } else {
+        (
+            (centre - delta).max(-INFINITY),
+            (centre + delta).min(INFINITY),
+            delta,
+        )
+    }
+}
+
+/// One iteration of the main thread: the root to `depth` in the
+/// [`aspiration_window`], widening the failed side ([`ASPIRATION_GROWTH`]
+/// times the half-width) and searching again until the score falls inside.
+/// The search runs on the thread pool when nodes split. Returns the score
+/// and principal variation, or `None` if the search was aborted.
+fn aspiration_search(
+    shared: &Shared<'_>,
+    threads: &Threads,
+    worker: &mut Worker<'_>,
+    root: &Root,
+    depth: i32,
+    previous: Option<i32>,
+) -> Option<(i32, Pv)> {
+    let (mut alpha, mut beta, mut delta) = aspiration_window(shared.techniques, depth, previous);
+    let mut pv = Pv::new();
+    loop {
+        let score = threads
+            .install(|| worker.negamax(&root.position, depth, alpha, beta, 0, &mut pv, None));
+        worker.flush_nodes();
+        if shared.abort.load(Ordering::Relaxed) {
+            return None;
+        }
+        delta = delta.saturating_mul(ASPIRATION_GROWTH);
+        if score <= alpha && alpha > -INFINITY {
+            alpha = (score - delta).max(-INFINITY);
+        } else if score >= beta && beta < INFINITY {
+            beta = (score + delta).min(INFINITY);
+        } else {
+            return Some((score, pv));
+        }
+    }
+}
+
+/// Whether an iteration to `depth` has proven a win or loss within its
+/// depth: a deeper search cannot change it.
+fn proven_within(score: Score, depth: i32) -> bool {
+    score.is_decisive()
+        && matches!(score.kind(), ScoreKind::Win(n) | ScoreKind::Loss(n) if n <= depth as u32)
+}
+
+/// Whether no new iteration may start: the soft time limit has passed or
+/// the node limit is spent.
+fn no_new_iteration(shared: &Shared<'_>, soft_limit: Option<Duration>, nodes: Option<u64>) -> bool {
+    soft_limit.is_some_and(|s| shared.start.elapsed() >= s)
+        || nodes.is_some_and(|n| shared.nodes.load(Ordering::Relaxed) >= n)
+}
+
+/// Step 6: the answer: the last complete iteration's first move (or the
+/// fallback if none finished or its line is empty), with the final node
+/// count and time.
+fn final_answer(shared: &Shared<'_>, best: Option<Info>, fallback: Move) -> SearchResult {
+    let report = best.unwrap_or_else(|| report(shared, 0, Score::DRAW, vec![fallback]));
+    let best_move = report.pv.first().copied().or(Some(fallback));
+    let report = Info {
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        elapsed: shared.start.elapsed(),
+        ..report
+    };
+    finish(shared, best_move, report)
 }

@@ -1,6 +1,15 @@
-//! Search limits and time management.
+//! Search limits and time management: [`Limits`] (depth, nodes, move
+//! time, clock) and the time budget they give (its constants are in
+//! `parameters`).
 
 use std::time::Duration;
+
+use crate::parameters::{
+    DEFAULT_MOVES_TO_GO, HARD_LIMIT_DIVISOR, HARD_LIMIT_FACTOR, INCREMENT_USED_DENOMINATOR,
+    INCREMENT_USED_NUMERATOR, MAX_MOVES_TO_GO, SOFT_LIMIT_DIVISOR, TIME_RESERVE_DIVISOR,
+    TIME_RESERVE_MS,
+};
+use crate::score::MAX_PLY;
 
 /// A side's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,16 +69,31 @@ impl Limits {
         if let Some(clock) = self.clock {
             // Keep a reserve for overhead; spread the rest over the expected
             // remaining moves, spending most of the increment.
-            let reserve = Duration::from_millis(50).min(clock.time / 10);
+            let reserve =
+                Duration::from_millis(TIME_RESERVE_MS).min(clock.time / TIME_RESERVE_DIVISOR);
             let usable = clock.time.saturating_sub(reserve);
-            let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
-            let share = usable / moves + clock.increment * 3 / 4;
+            let moves = clock
+                .moves_to_go
+                .unwrap_or(DEFAULT_MOVES_TO_GO)
+                .clamp(1, MAX_MOVES_TO_GO);
+            let share = usable / moves
+                + clock.increment * INCREMENT_USED_NUMERATOR / INCREMENT_USED_DENOMINATOR;
             let target = share.min(usable);
-            let ceiling = (target * 4).min(usable / 3).max(target);
-            soft = Some(soft.map_or(target / 2, |s| s.min(target / 2)));
+            let ceiling = (target * HARD_LIMIT_FACTOR)
+                .min(usable / HARD_LIMIT_DIVISOR)
+                .max(target);
+            let soft_target = target / SOFT_LIMIT_DIVISOR;
+            soft = Some(soft.map_or(soft_target, |s| s.min(soft_target)));
             hard = Some(hard.map_or(ceiling, |h| h.min(ceiling)));
         }
         (soft, hard)
+    }
+
+    /// The deepest iteration: the depth limit within `1..MAX_PLY`, else
+    /// `MAX_PLY - 1`.
+    pub(crate) fn max_depth(&self) -> u32 {
+        self.depth
+            .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1))
     }
 }
 

@@ -1,9 +1,14 @@
-//! Move ordering: the table move, then captures, then killer moves, then
-//! quiet moves by history score, picked one at a time.
+//! Move ordering (Stockfish's movepick): the table move, then captures,
+//! then killer moves, then quiet moves by history score, picked one at a
+//! time; the history and killer tables it reads. The bonuses are in
+//! `parameters`.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 use surakarta::{Color, Move, MoveList};
 
+use crate::parameters::{
+    HISTORY_BONUS_MAX, HISTORY_MAX, ORDER_CAPTURE, ORDER_KILLER, ORDER_TABLE_MOVE,
+};
 use crate::score::MAX_PLY;
 
 /// History scores of quiet moves by side, origin and target, shared by all
@@ -11,9 +16,6 @@ use crate::score::MAX_PLY;
 pub struct History {
     scores: Vec<AtomicI32>,
 }
-
-/// History scores stay within `±HISTORY_MAX`.
-const HISTORY_MAX: i32 = 1 << 14;
 
 impl History {
     /// Empty scores.
@@ -43,7 +45,7 @@ impl History {
     /// Credits `good`, which failed high at `depth`, and debits the quiet
     /// moves tried before it.
     pub fn reward(&self, color: Color, good: Move, tried: &MoveList, depth: i32) {
-        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
         self.add(color, good, bonus);
         for &m in tried.iter() {
             self.add(color, m, -bonus);
@@ -86,10 +88,6 @@ impl Killers {
     }
 }
 
-const TABLE_MOVE: i32 = 1 << 30;
-const CAPTURE: i32 = 1 << 28;
-const KILLER: i32 = 1 << 26;
-
 /// The moves of a node with their ordering scores, handed out best first
 /// (selection: cheap when a cut-off comes early).
 pub(crate) struct MoveOrder {
@@ -110,13 +108,13 @@ impl MoveOrder {
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             let quiet = history.map_or(0, |h| h.get(color, m));
             *score = if Some(m) == table_move {
-                TABLE_MOVE
+                ORDER_TABLE_MOVE
             } else if m.is_capture() {
-                CAPTURE + quiet
+                ORDER_CAPTURE + quiet
             } else if Some(m) == killers[0] {
-                KILLER + 1
+                ORDER_KILLER + 1
             } else if Some(m) == killers[1] {
-                KILLER
+                ORDER_KILLER
             } else {
                 quiet
             };

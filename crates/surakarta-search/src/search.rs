@@ -1,56 +1,31 @@
-//! The search: iterative deepening with aspiration windows around a
-//! principal variation search (PVS), quiescence on captures, and parallel
-//! siblings (Young Brothers Wait) on rayon.
+//! The tree walk: principal variation search (PVS) with late move
+//! reductions, quiescence on captures, transposition-table cut-offs, the
+//! rules' ends and tablebase probes at every node.
 //!
-//! One [`Worker`] walks the tree; at a node deep enough, after the first
-//! move (the eldest brother) has been searched alone, the remaining moves are
-//! searched in parallel by forked workers that share a rising alpha through
-//! a [`Split`] and stop as soon as one of them fails high. With one thread
-//! there are no splits and the search is deterministic.
+//! One [`Worker`] walks the tree for one thread, reading what every thread
+//! of a search shares from [`Shared`]. At a node deep enough, after the
+//! first move (the eldest brother) has been searched alone, the remaining
+//! moves go to [`crate::smp`]'s parallel siblings, which fork workers that
+//! share a rising alpha through a [`Split`]. With one thread there are no
+//! splits and the search is deterministic. The iterative deepening and
+//! aspiration windows around this walk are the engine's (`engine`).
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
 use surakarta::{Color, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
 use crate::eval::{evaluate, evaluate_with_captures, Weights};
+use crate::options::Techniques;
 use crate::ordering::{History, Killers, MoveOrder};
+use crate::parameters::{
+    CHECK_EVERY, LMR_DEEPER_DEPTH, LMR_DEEPER_INDEX, LMR_DEEPER_REDUCTION, LMR_FIRST_INDEX,
+    LMR_MIN_DEPTH, LMR_PV_RELIEF, LMR_REDUCTION, SPLIT_DEPTH,
+};
 use crate::score::{Score, INFINITY, MAX_PLY};
+use crate::smp::Split;
 use crate::tt::{Bound, Entry, TranspositionTable};
-
-/// Which search techniques are on (all by default); switching one off
-/// measures what it is worth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Techniques {
-    /// Probe and store the transposition table.
-    pub transposition: bool,
-    /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
-    /// Quiescence search on captures at the horizon (else the static evaluation).
-    pub quiescence: bool,
-    /// Killer moves in move ordering.
-    pub killers: bool,
-    /// History scores in move ordering.
-    pub history: bool,
-    /// Late move reductions for quiet moves.
-    pub reductions: bool,
-}
-
-impl Default for Techniques {
-    fn default() -> Techniques {
-        Techniques {
-            transposition: true,
-            aspiration: true,
-            quiescence: true,
-            killers: true,
-            history: true,
-            reductions: true,
-        }
-    }
-}
 
 /// One iteration's report.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,11 +62,6 @@ pub struct SearchResult {
     /// went on without them.
     pub tb_errors: u64,
 }
-
-/// Search at least this deep (remaining plies) before splitting a node.
-const SPLIT_DEPTH: i32 = 2;
-/// Check the clock and node limit every this many nodes per worker.
-const CHECK_EVERY: u64 = 1024;
 
 /// A principal variation under construction.
 #[derive(Clone, Copy)]
@@ -208,28 +178,6 @@ impl Shared<'_> {
         };
         self.tb_hits.fetch_add(1, Ordering::Relaxed);
         Some(score.0)
-    }
-}
-
-/// A node whose younger brothers are being searched in parallel.
-pub(crate) struct Split<'p> {
-    alpha: AtomicI32,
-    cut: AtomicBool,
-    parent: Option<&'p Split<'p>>,
-}
-
-impl Split<'_> {
-    /// Whether this node or an ancestor split has failed high, making the
-    /// work below it useless.
-    fn cancelled(&self) -> bool {
-        let mut split = Some(self);
-        while let Some(s) = split {
-            if s.cut.load(Ordering::Relaxed) {
-                return true;
-            }
-            split = s.parent;
-        }
-        false
     }
 }
 
@@ -544,16 +492,20 @@ impl<'a> Worker<'a> {
         killers: &[Option<Move>; 2],
     ) -> i32 {
         if !self.shared.techniques.reductions
-            || depth < 3
-            || index < 3
+            || depth < LMR_MIN_DEPTH
+            || index < LMR_FIRST_INDEX
             || m.is_capture()
             || killers.contains(&Some(m))
         {
             return 0;
         }
-        let r = if index >= 8 && depth >= 6 { 2 } else { 1 };
+        let r = if index >= LMR_DEEPER_INDEX && depth >= LMR_DEEPER_DEPTH {
+            LMR_DEEPER_REDUCTION
+        } else {
+            LMR_REDUCTION
+        };
         if pv_node {
-            r - 1
+            r - LMR_PV_RELIEF
         } else {
             r
         }
@@ -572,9 +524,11 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Searches the moves after the eldest brother in parallel. Returns the
-    /// best score found, its move and line, or `None` if none was better
-    /// than `-INFINITY` (every sibling cancelled).
+    /// Searches the moves after the eldest brother in parallel through
+    /// [`Split::search`]: each sibling as [`Worker::younger_brother`] by a
+    /// forked worker, against the split's rising alpha. Returns the best
+    /// score found, its move and line, or `None` if none was better than
+    /// `-INFINITY` (every sibling cancelled).
     #[allow(clippy::too_many_arguments)]
     fn search_siblings(
         &mut self,
@@ -587,25 +541,16 @@ impl<'a> Worker<'a> {
         parent: Option<&Split<'_>>,
         first_index: usize,
     ) -> Option<(i32, Move, Pv)> {
-        let split = Split {
-            alpha: AtomicI32::new(alpha),
-            cut: AtomicBool::new(false),
-            parent,
-        };
-        let found: Mutex<Option<(i32, Move, Pv)>> = Mutex::new(None);
+        let split = Split::new(alpha, parent);
         let base: &Worker<'a> = self;
         let killers = base.killers.at(ply);
         let pv_node = beta - alpha > 1;
-        moves.par_iter().enumerate().for_each_init(
+        split.search(
+            moves,
+            beta,
             || base.fork(),
-            |worker, (i, &m)| {
-                if split.cancelled() || base.shared.stopped() {
-                    return;
-                }
-                let a = split.alpha.load(Ordering::Relaxed);
-                if a >= beta {
-                    return;
-                }
+            || base.shared.stopped(),
+            |worker, i, m, a| {
                 let child = position.after(m);
                 worker.path.push(child.zobrist());
                 let reduction = worker.reduction(first_index + i, depth, m, pv_node, &killers);
@@ -622,25 +567,16 @@ impl<'a> Worker<'a> {
                 );
                 worker.path.pop();
                 worker.flush_nodes();
-                if worker.stopped(Some(&split)) {
-                    return;
-                }
-                let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-                if found.as_ref().is_none_or(|(s, _, _)| score > *s) {
-                    *found = Some((score, m, line));
-                }
-                split.alpha.fetch_max(score, Ordering::Relaxed);
-                if score >= beta {
-                    split.cut.store(true, Ordering::Relaxed);
-                    if !m.is_capture() && base.shared.techniques.history {
-                        base.shared
-                            .history
-                            .reward(position.turn(), m, &MoveList::new(), depth);
-                    }
+                (!worker.stopped(Some(&split))).then_some((score, line))
+            },
+            |m| {
+                if !m.is_capture() && base.shared.techniques.history {
+                    base.shared
+                        .history
+                        .reward(position.turn(), m, &MoveList::new(), depth);
                 }
             },
-        );
-        found.into_inner().unwrap_or_else(|e| e.into_inner())
+        )
     }
 
     /// Counts a node below the root and ends it early if the search is

@@ -10,8 +10,9 @@
 use core::sync::atomic::{AtomicU64, Ordering};
 use surakarta::Move;
 
+use crate::error::SearchError;
+use crate::parameters::{TT_AGE_PENALTY, TT_KEEP_DEEPER};
 use crate::score::Score;
-use crate::SearchError;
 
 /// What a stored score is: exact, or a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +162,7 @@ impl TranspositionTable {
                     if entry.best.is_none() {
                         entry.best = old.best;
                     }
-                    if entry.bound != Bound::Exact && entry.depth + 2 < old.depth {
+                    if entry.bound != Bound::Exact && entry.depth + TT_KEEP_DEEPER < old.depth {
                         return;
                     }
                 }
@@ -170,7 +171,9 @@ impl TranspositionTable {
             }
             let worth = match unpacked {
                 None => i32::MIN,
-                Some((old, g)) => old.depth as i32 - 8 * generation.wrapping_sub(g) as i32,
+                Some((old, g)) => {
+                    old.depth as i32 - TT_AGE_PENALTY * generation.wrapping_sub(g) as i32
+                }
             };
             if worth < victim_worth {
                 victim_worth = worth;

@@ -36,6 +36,7 @@ use crate::color::Color;
 use crate::excerpt::Excerpt;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::notation::MoveText;
 use crate::position::{MoveError, ParsePositionError, Position};
 use crate::rules::{Outcome, ParseRulesError, Rules};
 use core::fmt;
@@ -108,10 +109,11 @@ impl GameResult {
     }
 }
 
-/// Why a result's text could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid result {0}: expected 1-0, 0-1, 1/2-1/2 or *")]
-pub struct ParseGameResultError(pub Excerpt);
+/// Why a result's text could not be read: it is not one of the four
+/// results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("invalid result: expected 1-0, 0-1, 1/2-1/2 or *")]
+pub struct ParseGameResultError;
 
 impl FromStr for GameResult {
     type Err = ParseGameResultError;
@@ -121,7 +123,7 @@ impl FromStr for GameResult {
         GameResult::ALL
             .into_iter()
             .find(|r| r.as_str() == s)
-            .ok_or_else(|| ParseGameResultError(Excerpt::new(s)))
+            .ok_or(ParseGameResultError)
     }
 }
 
@@ -190,9 +192,9 @@ pub enum RecordErrorKind {
     /// The `Start` tag is not a valid position.
     #[error("Start tag: {0}")]
     Start(ParsePositionError),
-    /// The `Result` tag is not a result.
-    #[error("Result tag: {0}")]
-    ResultTag(ParseGameResultError),
+    /// The `Result` tag's value (this) is not a result.
+    #[error("Result tag: invalid result {0}: expected 1-0, 0-1, 1/2-1/2 or *")]
+    ResultTag(Excerpt),
     /// A token starting with a digit is not a move number `N.` or `N...`
     /// (nor a result).
     #[error(
@@ -215,7 +217,7 @@ pub enum RecordErrorKind {
         /// Which move of the game, counting from 1.
         ply: usize,
         /// The move as written.
-        text: String,
+        text: MoveText,
         /// How the game had ended.
         outcome: Outcome,
     },

@@ -174,7 +174,7 @@ impl Tablebase {
             return Ok(table);
         }
         Err(match self.load_errors.get(&material) {
-            Some(e) => e.clone(),
+            Some(e) => e.duplicate(),
             None => TablebaseError::MissingTable {
                 material,
                 dir: self.dir.clone(),

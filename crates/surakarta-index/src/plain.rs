@@ -12,8 +12,8 @@ use crate::combinatorics::{
     binomial, colex_rank_and_pext, colex_unrank, highest_bits, lowest_bits, next_combination,
     next_subset_within, pattern_rank,
 };
-use crate::error::IndexError;
 use crate::material::{Material, Sides};
+use crate::IndexError;
 use crate::{Indexer, Ranked};
 use surakarta::{Bitboard, Symmetry};
 

@@ -20,8 +20,8 @@ use crate::combinatorics::{
     ranks_fit_u32, wide_colex_rank,
 };
 use crate::directory::{wide_orbit, OccupancyDirectory};
-use crate::error::IndexError;
 use crate::material::{Material, Sides};
+use crate::IndexError;
 use crate::{Indexer, Ranked};
 use std::sync::Arc;
 use surakarta::{Bitboard, Symmetry};

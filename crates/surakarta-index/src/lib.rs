@@ -104,9 +104,11 @@ pub struct Ranked {
 /// symmetry, for the symmetric scheme) and the slots `0..size()`.
 pub trait Indexer {
     /// The material class.
+    #[must_use]
     fn material(&self) -> Material;
 
     /// The number of slots.
+    #[must_use]
     fn size(&self) -> u64;
 
     /// The slot of a position, with the symmetry that maps it onto the
@@ -132,6 +134,7 @@ pub enum Scheme {
 
 impl Scheme {
     /// The scheme's name: `plain` or `symmetric`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Scheme::Plain => "plain",
@@ -146,6 +149,7 @@ impl Scheme {
     /// per canonical occupied set and colour pattern). Cheap for every
     /// class (up to 12 v 12, well within `u64`), where building a 12-piece
     /// directory takes seconds and 150 MiB.
+    #[must_use]
     pub fn size(self, material: Material) -> u64 {
         let patterns = combinatorics::binomial(material.pieces(), material.us());
         let sets = match self {

@@ -36,6 +36,7 @@ pub enum OpeningError {
 
 /// `count` openings: the start position after `plies` random legal moves
 /// each (a playout stops early rather than end the game).
+#[must_use]
 pub fn from_start(count: usize, plies: usize, seed: u64) -> Vec<Position> {
     let mut rng = SplitMix::new(seed);
     // Grown as made, not reserved: `count` may be larger than memory.
@@ -48,6 +49,7 @@ pub fn from_start(count: usize, plies: usize, seed: u64) -> Vec<Position> {
 
 /// The black piece counts allowed by `pieces` in total and a bound on the
 /// difference between the sides.
+#[must_use]
 pub fn splits(pieces: u32, max_difference: u32) -> Vec<u32> {
     (1..=MAX_PIECES_PER_SIDE)
         .filter(|&black| {

@@ -47,6 +47,7 @@ pub enum PlayerError {
 /// A side in a match: it is told when a game starts and asked for moves.
 pub trait Player: Send {
     /// The name written into game records.
+    #[must_use]
     fn name(&self) -> &str;
 
     /// A new game under `rules` starts.

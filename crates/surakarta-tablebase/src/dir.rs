@@ -31,6 +31,7 @@ pub struct ClassOutcome {
 
 /// The classes with 2 to `max_pieces` pieces in dependency order, each
 /// with its swap: `[a v b, b v a]` with `a > b`, or `[a v a]`.
+#[must_use]
 pub fn pairs(max_pieces: u32) -> Vec<Vec<Material>> {
     let mut out = Vec::new();
     for pieces in 2..=max_pieces.min(24) {

@@ -254,6 +254,7 @@ impl TablebaseError {
     }
 
     /// The file this error is about, if it is about one.
+    #[must_use]
     pub fn path(&self) -> Option<&Path> {
         match self {
             TablebaseError::File { path, .. }

@@ -54,6 +54,7 @@ const ENCODING_BYTES: u8 = 0;
 const ENCODING_COMPACT: u8 = 1;
 
 /// The file name of a class's table, like `4v3.sktb`.
+#[must_use]
 pub fn file_name(material: Material) -> String {
     format!("{material}.{EXTENSION}")
 }
@@ -260,6 +261,7 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 
 impl Header {
     /// The format version: 1 or 2.
+    #[must_use]
     pub fn version(&self) -> u16 {
         if self.compact.is_some() {
             2
@@ -269,6 +271,7 @@ impl Header {
     }
 
     /// The length of the whole file this header describes.
+    #[must_use]
     pub fn file_len(&self) -> Option<u64> {
         let payload = match self.compact {
             None => Some(self.stats.slots),
@@ -278,6 +281,7 @@ impl Header {
     }
 
     /// The header bytes.
+    #[must_use]
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let s = &self.stats;
         let mut b = [0u8; HEADER_LEN];
@@ -465,6 +469,7 @@ impl Header {
 }
 
 /// The CRC-32 (IEEE) of a payload, computed on all cores for big ones.
+#[must_use]
 pub fn checksum(payload: &[u8]) -> u32 {
     use rayon::prelude::*;
     const PART: usize = 1 << 24;

@@ -32,6 +32,7 @@ pub struct Tablebase {
 impl Tablebase {
     /// An empty tablebase (every probe of a class is
     /// [`TablebaseError::MissingTable`]).
+    #[must_use]
     pub fn new() -> Tablebase {
         Tablebase::default()
     }

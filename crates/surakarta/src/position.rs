@@ -144,6 +144,7 @@ pub struct Undo {
 
 impl Position {
     /// The start position.
+    #[must_use]
     pub fn new() -> Position {
         Position::from_setup(Setup::start()).unwrap_or_else(|_| unreachable!())
     }
@@ -205,6 +206,7 @@ impl Position {
     }
 
     /// The unchecked form of this position.
+    #[must_use]
     pub fn to_setup(&self) -> Setup {
         Setup {
             black: self.pieces[0],
@@ -217,30 +219,35 @@ impl Position {
 
     /// The pieces of `color`.
     #[inline]
+    #[must_use]
     pub const fn pieces(&self, color: Color) -> Bitboard {
         self.pieces[color.index()]
     }
 
     /// The side to move's pieces.
     #[inline]
+    #[must_use]
     pub const fn us(&self) -> Bitboard {
         self.pieces[self.turn.index()]
     }
 
     /// The pieces of the side not to move.
     #[inline]
+    #[must_use]
     pub const fn them(&self) -> Bitboard {
         self.pieces[1 - self.turn.index()]
     }
 
     /// All pieces.
     #[inline]
+    #[must_use]
     pub const fn occupied(&self) -> Bitboard {
         Bitboard::from_bits_truncate(self.pieces[0].bits() | self.pieces[1].bits())
     }
 
     /// The colour of the piece on `sq`, if any.
     #[inline]
+    #[must_use]
     pub const fn piece_at(&self, sq: Square) -> Option<Color> {
         if self.pieces[0].contains(sq) {
             Some(Color::Black)
@@ -253,29 +260,34 @@ impl Position {
 
     /// The side to move.
     #[inline]
+    #[must_use]
     pub const fn turn(&self) -> Color {
         self.turn
     }
 
     /// Plies since the last capture (or since the game's start).
     #[inline]
+    #[must_use]
     pub const fn halfmoves(&self) -> u32 {
         self.halfmoves
     }
 
     /// The move number: starts at 1, increases after White moves.
     #[inline]
+    #[must_use]
     pub const fn fullmoves(&self) -> u32 {
         self.fullmoves
     }
 
     /// The Zobrist hash of placement and side to move (not the counters).
     #[inline]
+    #[must_use]
     pub const fn zobrist(&self) -> u64 {
         self.hash
     }
 
     /// The hash computed from scratch; always equal to [`Position::zobrist`].
+    #[must_use]
     pub fn compute_zobrist(&self) -> u64 {
         let mut h = if self.turn == Color::White {
             zobrist::TURN_KEY
@@ -293,12 +305,14 @@ impl Position {
     /// Whether `other` has the same placement and side to move (counters ignored):
     /// the identity used for repetitions.
     #[inline]
+    #[must_use]
     pub fn same_placement(&self, other: &Position) -> bool {
         self.pieces == other.pieces && self.turn == other.turn
     }
 
     /// All legal moves: captures first, then steps.
     #[inline]
+    #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         movegen::generate(self.us(), self.them(), &mut list);
@@ -307,6 +321,7 @@ impl Position {
 
     /// The legal captures.
     #[inline]
+    #[must_use]
     pub fn captures(&self) -> MoveList {
         let mut list = MoveList::new();
         movegen::generate_captures(self.us(), self.them(), &mut list);
@@ -315,23 +330,27 @@ impl Position {
 
     /// The number of legal moves, faster than building the list.
     #[inline]
+    #[must_use]
     pub fn count_moves(&self) -> usize {
         movegen::count(self.us(), self.them()) as usize
     }
 
     /// Whether the side to move has any legal move.
     #[inline]
+    #[must_use]
     pub fn has_moves(&self) -> bool {
         movegen::has_moves(self.us(), self.them())
     }
 
     /// The enemy pieces that `color` could capture if it were to move.
     #[inline]
+    #[must_use]
     pub fn capture_targets(&self, color: Color) -> Bitboard {
         movegen::capture_targets(self.pieces(color), self.pieces(!color))
     }
 
     /// Whether `m` is legal here.
+    #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
         if !self.us().contains(m.from()) {
             return false;
@@ -345,6 +364,7 @@ impl Position {
 
     /// The result under the pure rules, if the game is over: the side to move
     /// loses if it has no pieces or no legal move.
+    #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         if self.us().is_empty() {
             Some(Outcome::win(!self.turn, Termination::NoPieces))
@@ -466,6 +486,7 @@ impl Position {
     }
 
     /// The image of this position under a board symmetry.
+    #[must_use]
     pub fn transformed(&self, sym: Symmetry) -> Position {
         let mut pos = *self;
         pos.pieces = [sym.bitboard(self.pieces[0]), sym.bitboard(self.pieces[1])];

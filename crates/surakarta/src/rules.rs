@@ -21,6 +21,7 @@ pub enum Termination {
 
 impl Termination {
     /// A short English description.
+    #[must_use]
     pub const fn describe(self) -> &'static str {
         match self {
             Termination::NoPieces => "no pieces left",
@@ -42,6 +43,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// A win for `winner`.
+    #[must_use]
     pub const fn win(winner: Color, termination: Termination) -> Outcome {
         Outcome {
             winner: Some(winner),
@@ -50,6 +52,7 @@ impl Outcome {
     }
 
     /// The result as text: `1-0` (Black won), `0-1` (White won) or `1/2-1/2`.
+    #[must_use]
     pub const fn result(&self) -> &'static str {
         match self.winner {
             Some(Color::Black) => "1-0",
@@ -131,6 +134,7 @@ impl Rules {
     /// The repetition limit: the game ends when the same placement with the
     /// same side to move occurs this many times (`None`: never).
     #[inline]
+    #[must_use]
     pub const fn repetitions(&self) -> Option<u32> {
         self.repetitions
     }
@@ -138,6 +142,7 @@ impl Rules {
     /// The no-capture limit: the game ends after this many consecutive
     /// plies without a capture (`None`: never).
     #[inline]
+    #[must_use]
     pub const fn no_capture_plies(&self) -> Option<u32> {
         self.no_capture_plies
     }
@@ -160,6 +165,7 @@ impl Rules {
     };
 
     /// The preset's name, if these rules are one.
+    #[must_use]
     pub fn preset_name(&self) -> Option<&'static str> {
         match *self {
             Rules::PURE => Some("pure"),
@@ -170,6 +176,7 @@ impl Rules {
     }
 
     /// The result of adjudication by material: more pieces wins, equal draws.
+    #[must_use]
     pub const fn adjudicate(black: u32, white: u32, termination: Termination) -> Outcome {
         let winner = if black > white {
             Some(Color::Black)

@@ -17,6 +17,7 @@ macro_rules! coordinate {
 
             #[doc = concat!("The ", $what, " with index `0..6` (`", $first, "` = 0), or `None`.")]
             #[inline]
+            #[must_use]
             pub const fn new(index: u8) -> Option<$name> {
                 if index < 6 {
                     Some($name(index))
@@ -27,12 +28,14 @@ macro_rules! coordinate {
 
             #[doc = concat!("Index `0..6`, `", $first, "` = 0.")]
             #[inline]
+            #[must_use]
             pub const fn index(self) -> u8 {
                 self.0
             }
 
             #[doc = concat!("The character ", $range, ".")]
             #[inline]
+            #[must_use]
             pub const fn char(self) -> char {
                 match char::from_u32($first as u32 + self.0 as u32) {
                     Some(c) => c,
@@ -42,6 +45,7 @@ macro_rules! coordinate {
 
             #[doc = concat!("Parses a character ", $range, ".")]
             #[inline]
+            #[must_use]
             pub const fn from_char(c: char) -> Option<$name> {
                 let i = (c as u32).wrapping_sub($first as u32);
                 if i < 6 {
@@ -196,6 +200,7 @@ impl Square {
 
     /// The point with index `0..36`, or `None`.
     #[inline]
+    #[must_use]
     pub const fn new(index: u8) -> Option<Square> {
         if index < 36 {
             Some(Square(index))
@@ -206,12 +211,14 @@ impl Square {
 
     /// The point at `file`, `rank`.
     #[inline]
+    #[must_use]
     pub const fn from_coords(file: File, rank: Rank) -> Square {
         Square(rank.0 * 6 + file.0)
     }
 
     /// The point at file index `x` and rank index `y` (both `0..6`), or `None`.
     #[inline]
+    #[must_use]
     pub const fn from_xy(x: i8, y: i8) -> Option<Square> {
         if x >= 0 && x < 6 && y >= 0 && y < 6 {
             Some(Square((y * 6 + x) as u8))
@@ -222,24 +229,28 @@ impl Square {
 
     /// Index `0..36`.
     #[inline]
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The file of this point.
     #[inline]
+    #[must_use]
     pub const fn file(self) -> File {
         File(self.0 % 6)
     }
 
     /// The rank of this point.
     #[inline]
+    #[must_use]
     pub const fn rank(self) -> Rank {
         Rank(self.0 / 6)
     }
 
     /// True for the four corners `a1`, `f1`, `a6`, `f6`, which lie on no circuit.
     #[inline]
+    #[must_use]
     pub const fn is_corner(self) -> bool {
         matches!(self.0, 0 | 5 | 30 | 35)
     }

@@ -78,6 +78,7 @@ impl GameResult {
     ];
 
     /// The result of a game that `winner` won (`None`: a draw).
+    #[must_use]
     pub const fn from_winner(winner: Option<Color>) -> GameResult {
         match winner {
             Some(Color::Black) => GameResult::BlackWins,
@@ -87,6 +88,7 @@ impl GameResult {
     }
 
     /// The result of a game that ended with `o` (`None`: not over, `*`).
+    #[must_use]
     pub fn from_outcome(o: Option<Outcome>) -> GameResult {
         match o {
             None => GameResult::Unfinished,
@@ -99,6 +101,7 @@ impl GameResult {
     }
 
     /// The result as text: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
             GameResult::BlackWins => "1-0",
@@ -295,6 +298,7 @@ impl GameRecord {
     /// The record of a game: tags `Rules`, `Start`, `Result` and, when the
     /// game is over, `Termination` (e.g. `no pieces left`); the result is the
     /// game's outcome, `*` while it goes on.
+    #[must_use]
     pub fn from_game(game: &Game) -> GameRecord {
         let outcome = game.outcome();
         let result = GameResult::from_outcome(outcome);
@@ -322,6 +326,7 @@ impl GameRecord {
     /// `leading` tags (such as `Event`, `Black`, `White`) written before the
     /// game's own. Each name must be a valid tag name (see
     /// [`GameRecord::set_tag`]).
+    #[must_use]
     pub fn from_game_tagged(game: &Game, leading: &[(&str, &str)]) -> GameRecord {
         let mut record = GameRecord::from_game(game);
         let own = std::mem::take(&mut record.tags);
@@ -345,6 +350,7 @@ impl GameRecord {
     }
 
     /// The value of the tag `name` (case-sensitive), if present.
+    #[must_use]
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()

@@ -107,7 +107,7 @@ pub fn play_game(
             game.play(m).map_err(|e| PlayerError::Illegal {
                 name: player.name().to_string(),
                 text: Excerpt::new(&m.to_string()),
-                reason: e.to_string(),
+                error: e,
             })
         });
         if let Err(error) = chosen {

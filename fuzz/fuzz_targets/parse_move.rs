@@ -40,8 +40,11 @@ fn check_in(pos: &Position, text: &str, parsed: &Result<MoveText, surakarta::Par
         }
         (Ok(m), Err(e)) => panic!("{pos:?}: parse_move({text:?}) = {m} but MoveText fails: {e}"),
         (Err(MoveError::Syntax { text: given, error }), Err(e)) => {
-            assert_eq!(error, e, "{pos:?}: {text:?}");
-            assert!(text.starts_with(given.head()), "{pos:?}: {text:?} echoed as {given}");
+            assert_eq!(error, *e, "{pos:?}: {text:?}");
+            assert!(
+                text.starts_with(given.head()),
+                "{pos:?}: {text:?} echoed as {given}"
+            );
         }
         (Err(e), Err(_)) => panic!("{pos:?}: {text:?} is not a move, yet the error is {e:?}"),
         (Err(MoveError::Syntax { error: e, .. }), Ok(_)) => {

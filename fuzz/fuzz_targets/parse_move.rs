@@ -39,9 +39,15 @@ fn check_in(pos: &Position, text: &str, parsed: &Result<MoveText, surakarta::Par
             }
         }
         (Ok(m), Err(e)) => panic!("{pos:?}: parse_move({text:?}) = {m} but MoveText fails: {e}"),
-        (Err(MoveError::Syntax(_)), Err(_)) => {}
+        (Err(MoveError::Syntax { text: given, error }), Err(e)) => {
+            assert_eq!(error, *e, "{pos:?}: {text:?}");
+            assert!(
+                text.starts_with(given.head()),
+                "{pos:?}: {text:?} echoed as {given}"
+            );
+        }
         (Err(e), Err(_)) => panic!("{pos:?}: {text:?} is not a move, yet the error is {e:?}"),
-        (Err(MoveError::Syntax(e)), Ok(_)) => {
+        (Err(MoveError::Syntax { error: e, .. }), Ok(_)) => {
             panic!("{pos:?}: {text:?} parses as MoveText but parse_move says {e}")
         }
         (Err(e), Ok(mt)) => {

@@ -7,8 +7,6 @@
 //! because a [`Bmi2`] token exists only if the CPU has both features, and
 //! only [`Bmi2::detect`] makes one.
 
-use crate::combinatorics::{pdep_portable, pext_portable};
-
 /// Bit compression (`pext`) and expansion (`pdep`) of 36-bit words: by tables
 /// ([`Portable`]) or by the BMI2 instructions ([`Bmi2`]).
 pub(crate) trait BitCompress: Copy {
@@ -197,6 +195,86 @@ pub(crate) fn pdep(bmi2: Option<Bmi2>, x: u64, mask: u64) -> u64 {
         Some(bmi2) => bmi2.pdep(x, mask),
         None => Portable.pdep(x, mask),
     }
+}
+
+/// `PEXT6[mask][bits]`: the bits of `bits` selected by `mask`, packed low.
+pub(crate) static PEXT6: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let mut bits = 0;
+        while bits < 64 {
+            let mut out = 0;
+            let mut k = 0;
+            let mut i = 0;
+            while i < 6 {
+                if mask >> i & 1 == 1 {
+                    out |= (bits >> i & 1) << k;
+                    k += 1;
+                }
+                i += 1;
+            }
+            t[mask][bits] = out as u8;
+            bits += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// `PDEP6[mask][bits]`: the low bits of `bits` spread onto the set bits of
+/// `mask`.
+static PDEP6: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let mut bits = 0;
+        while bits < 64 {
+            let mut out = 0;
+            let mut k = 0;
+            let mut i = 0;
+            while i < 6 {
+                if mask >> i & 1 == 1 {
+                    out |= (bits >> k & 1) << i;
+                    k += 1;
+                }
+                i += 1;
+            }
+            t[mask][bits] = out as u8;
+            bits += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// Parallel bit extract of a 36-bit `x` under a 36-bit `mask`, by tables.
+#[inline]
+pub(crate) fn pext_portable(x: u64, mask: u64) -> u64 {
+    let mut out = 0;
+    let mut shift = 0;
+    let mut c = 0;
+    while c < 36 {
+        let m = (mask >> c & 63) as usize;
+        out |= (PEXT6[m][(x >> c & 63) as usize] as u64) << shift;
+        shift += m.count_ones();
+        c += 6;
+    }
+    out
+}
+
+/// Parallel bit deposit of `x` onto a 36-bit `mask`, by tables.
+#[inline]
+pub(crate) fn pdep_portable(mut x: u64, mask: u64) -> u64 {
+    let mut out = 0;
+    let mut c = 0;
+    while c < 36 {
+        let m = (mask >> c & 63) as usize;
+        out |= (PDEP6[m][(x & 63) as usize] as u64) << c;
+        x >>= m.count_ones();
+        c += 6;
+    }
+    out
 }
 
 #[cfg(test)]

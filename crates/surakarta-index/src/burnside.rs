@@ -52,6 +52,7 @@ fn fixed_positions(sym: Symmetry, us: usize, them: usize) -> u64 {
 
 /// The number of orbits of positions of a material class under the eight
 /// symmetries: the least possible size of a symmetry-reduced table.
+#[must_use]
 pub fn position_orbits(material: Material) -> u64 {
     let (us, them) = (material.us() as usize, material.them() as usize);
     Symmetry::ALL
@@ -63,6 +64,7 @@ pub fn position_orbits(material: Material) -> u64 {
 
 /// The number of orbits of sets of `pieces` points under the symmetries
 /// (`pieces <= 36`): the number of canonical occupied sets.
+#[must_use]
 pub fn occupancy_orbits(pieces: u32) -> u64 {
     Symmetry::ALL
         .into_iter()

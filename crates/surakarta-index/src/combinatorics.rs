@@ -8,7 +8,7 @@
 //! on its bits and on how many set bits lie below it, so one table lookup per
 //! chunk replaces the loop over bits.
 
-use crate::bits::{BitCompress, WIDE_BOARD};
+use crate::bits::{BitCompress, PEXT6, WIDE_BOARD};
 
 /// Largest `n` in [`binomial`]'s table.
 const MAX_N: usize = 36;
@@ -287,90 +287,10 @@ pub(crate) fn highest_bits(mut mask: u64, k: u32) -> u64 {
     out
 }
 
-/// `PEXT6[mask][bits]`: the bits of `bits` selected by `mask`, packed low.
-static PEXT6: [[u8; 64]; 64] = {
-    let mut t = [[0u8; 64]; 64];
-    let mut mask = 0;
-    while mask < 64 {
-        let mut bits = 0;
-        while bits < 64 {
-            let mut out = 0;
-            let mut k = 0;
-            let mut i = 0;
-            while i < 6 {
-                if mask >> i & 1 == 1 {
-                    out |= (bits >> i & 1) << k;
-                    k += 1;
-                }
-                i += 1;
-            }
-            t[mask][bits] = out as u8;
-            bits += 1;
-        }
-        mask += 1;
-    }
-    t
-};
-
-/// `PDEP6[mask][bits]`: the low bits of `bits` spread onto the set bits of
-/// `mask`.
-static PDEP6: [[u8; 64]; 64] = {
-    let mut t = [[0u8; 64]; 64];
-    let mut mask = 0;
-    while mask < 64 {
-        let mut bits = 0;
-        while bits < 64 {
-            let mut out = 0;
-            let mut k = 0;
-            let mut i = 0;
-            while i < 6 {
-                if mask >> i & 1 == 1 {
-                    out |= (bits >> k & 1) << i;
-                    k += 1;
-                }
-                i += 1;
-            }
-            t[mask][bits] = out as u8;
-            bits += 1;
-        }
-        mask += 1;
-    }
-    t
-};
-
-/// Parallel bit extract of a 36-bit `x` under a 36-bit `mask`, by tables.
-#[inline]
-pub(crate) fn pext_portable(x: u64, mask: u64) -> u64 {
-    let mut out = 0;
-    let mut shift = 0;
-    let mut c = 0;
-    while c < 36 {
-        let m = (mask >> c & 63) as usize;
-        out |= (PEXT6[m][(x >> c & 63) as usize] as u64) << shift;
-        shift += m.count_ones();
-        c += CHUNK;
-    }
-    out
-}
-
-/// Parallel bit deposit of `x` onto a 36-bit `mask`, by tables.
-#[inline]
-pub(crate) fn pdep_portable(mut x: u64, mask: u64) -> u64 {
-    let mut out = 0;
-    let mut c = 0;
-    while c < 36 {
-        let m = (mask >> c & 63) as usize;
-        out |= (PDEP6[m][(x & 63) as usize] as u64) << c;
-        x >>= m.count_ones();
-        c += CHUNK;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bits::{Bmi2, Portable};
+    use crate::bits::{pdep_portable, pext_portable, Bmi2, Portable};
 
     /// Plain colex rank: a loop over the set bits.
     fn colex_rank_loop(w: u64) -> u64 {

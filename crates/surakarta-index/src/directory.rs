@@ -142,12 +142,14 @@ pub struct OccupancyDirectory {
 impl OccupancyDirectory {
     /// Builds the directory for sets of `pieces` points (`pieces <= 36`),
     /// on one thread.
+    #[must_use]
     pub fn build(pieces: u32) -> OccupancyDirectory {
         OccupancyDirectory::build_with_threads(pieces, 1)
     }
 
     /// Builds the directory on `threads` threads (at least one is used).
     /// Cost: one canonical test per set, `C(36, pieces)` sets (254 M for 10).
+    #[must_use]
     pub fn build_with_threads(pieces: u32, threads: usize) -> OccupancyDirectory {
         let pieces = pieces.min(36);
         let sets = binomial(36, pieces);
@@ -195,17 +197,20 @@ impl OccupancyDirectory {
     }
 
     /// The number of points in the sets.
+    #[must_use]
     pub fn pieces(&self) -> u32 {
         self.pieces
     }
 
     /// The number of canonical sets: the number of orbits of `n`-point sets
     /// under the symmetries.
+    #[must_use]
     pub fn canonical_count(&self) -> u64 {
         self.canonical
     }
 
     /// Bytes of memory held.
+    #[must_use]
     pub fn heap_bytes(&self) -> usize {
         self.blocks.len() * core::mem::size_of::<Block>() + self.samples.len() * 4
     }

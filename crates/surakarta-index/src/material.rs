@@ -1,6 +1,6 @@
 //! Material classes and positions as seen from the side to move.
 
-use crate::error::IndexError;
+use crate::IndexError;
 use core::fmt;
 use core::str::FromStr;
 use surakarta::{Bitboard, Excerpt, Position, Symmetry, MAX_PIECES_PER_SIDE};
@@ -37,24 +37,28 @@ impl Material {
 
     /// Pieces of the side to move.
     #[inline]
+    #[must_use]
     pub const fn us(self) -> u32 {
         self.us as u32
     }
 
     /// Pieces of the other side.
     #[inline]
+    #[must_use]
     pub const fn them(self) -> u32 {
         self.them as u32
     }
 
     /// Pieces on the board.
     #[inline]
+    #[must_use]
     pub const fn pieces(self) -> u32 {
         self.us as u32 + self.them as u32
     }
 
     /// The class with the sides exchanged: where quiet moves lead.
     #[inline]
+    #[must_use]
     pub const fn swapped(self) -> Material {
         Material {
             us: self.them,
@@ -65,6 +69,7 @@ impl Material {
     /// The class a capture leads to: `(them − 1) v us` (the opponent, one
     /// piece fewer, to move), or `None` after capturing the last piece.
     #[inline]
+    #[must_use]
     pub fn after_capture(self) -> Option<Material> {
         Material::new(self.them() - 1, self.us()).ok()
     }
@@ -122,12 +127,14 @@ pub struct Sides {
 impl Sides {
     /// Sides from the two sets.
     #[inline]
+    #[must_use]
     pub const fn new(us: Bitboard, them: Bitboard) -> Sides {
         Sides { us, them }
     }
 
     /// The sides of a position.
     #[inline]
+    #[must_use]
     pub fn of(position: &Position) -> Sides {
         Sides {
             us: position.us(),
@@ -137,12 +144,14 @@ impl Sides {
 
     /// All occupied points.
     #[inline]
+    #[must_use]
     pub fn occupied(self) -> Bitboard {
         self.us | self.them
     }
 
     /// The image under a symmetry.
     #[inline]
+    #[must_use]
     pub fn transformed(self, sym: Symmetry) -> Sides {
         Sides {
             us: sym.bitboard(self.us),

@@ -12,8 +12,8 @@ use crate::combinatorics::{
     binomial, colex_rank_and_pext, colex_unrank, highest_bits, lowest_bits, next_combination,
     next_subset_within, pattern_rank,
 };
-use crate::error::IndexError;
 use crate::material::{Material, Sides};
+use crate::IndexError;
 use crate::{Indexer, Ranked};
 use surakarta::{Bitboard, Symmetry};
 
@@ -30,6 +30,7 @@ impl PlainIndexer {
     /// The indexer for `material`. It uses the CPU's `pext`/`pdep`
     /// instructions where they are fast (BMI2 and POPCNT, detected at run
     /// time), tables otherwise.
+    #[must_use]
     pub fn new(material: Material) -> PlainIndexer {
         PlainIndexer {
             bmi2: Bmi2::detect(),
@@ -39,6 +40,7 @@ impl PlainIndexer {
 
     /// The indexer for `material` that never uses BMI2 instructions (for
     /// comparison; same results as [`PlainIndexer::new`]).
+    #[must_use]
     pub fn portable(material: Material) -> PlainIndexer {
         let patterns = binomial(material.pieces(), material.us());
         PlainIndexer {
@@ -50,6 +52,7 @@ impl PlainIndexer {
     }
 
     /// Whether this indexer uses the BMI2 instructions.
+    #[must_use]
     pub fn uses_bmi2(&self) -> bool {
         self.bmi2.is_some()
     }
@@ -58,6 +61,7 @@ impl PlainIndexer {
     /// board without overlap; the result is unspecified otherwise (checked
     /// in debug builds). See [`Indexer::rank`] for the checked version.
     #[inline]
+    #[must_use]
     pub fn rank_unchecked(&self, sides: Sides) -> u64 {
         debug_assert!(sides.check(self.material).is_ok());
         bits::dispatch(self.bmi2, Rank(self, sides))
@@ -100,6 +104,7 @@ impl PlainIndexer {
     }
 
     /// All positions of the class in index order.
+    #[must_use]
     pub fn positions(&self) -> PlainPositions {
         match self.positions_from(0) {
             Ok(p) => p,

@@ -20,8 +20,8 @@ use crate::combinatorics::{
     ranks_fit_u32, wide_colex_rank,
 };
 use crate::directory::{wide_orbit, OccupancyDirectory};
-use crate::error::IndexError;
 use crate::material::{Material, Sides};
+use crate::IndexError;
 use crate::{Indexer, Ranked};
 use std::sync::Arc;
 use surakarta::{Bitboard, Symmetry};
@@ -29,6 +29,7 @@ use surakarta::{Bitboard, Symmetry};
 /// The representative of a position's orbit and the symmetry that maps the
 /// position onto it (`sides.transformed(symmetry) == representative`).
 #[inline]
+#[must_use]
 pub fn canonical_form(sides: Sides) -> (Sides, Symmetry) {
     let occupied = sides.us.bits() | sides.them.bits();
     let (canonical, symmetry) = canonical_occupancy(Portable, occupied, sides.us.bits());
@@ -121,6 +122,7 @@ impl SymmetricIndexer {
     /// The indexer for `material`, building its [`OccupancyDirectory`] (fast
     /// up to 8 pieces, seconds for 10; share one directory between the
     /// classes of a piece count with [`SymmetricIndexer::with_directory`]).
+    #[must_use]
     pub fn new(material: Material) -> SymmetricIndexer {
         let directory = Arc::new(OccupancyDirectory::build(material.pieces()));
         SymmetricIndexer::build(material, directory)
@@ -154,12 +156,14 @@ impl SymmetricIndexer {
     }
 
     /// The same indexer, never using BMI2 instructions (for comparison).
+    #[must_use]
     pub fn into_portable(self) -> SymmetricIndexer {
         SymmetricIndexer { bmi2: None, ..self }
     }
 
     /// Whether this indexer uses the BMI2 instructions (detected at run time,
     /// with POPCNT, where they are fast).
+    #[must_use]
     pub fn uses_bmi2(&self) -> bool {
         self.bmi2.is_some()
     }
@@ -170,6 +174,7 @@ impl SymmetricIndexer {
     }
 
     /// The directory of canonical occupied sets.
+    #[must_use]
     pub fn directory(&self) -> &Arc<OccupancyDirectory> {
         &self.directory
     }
@@ -179,6 +184,7 @@ impl SymmetricIndexer {
     /// without overlap, the result is unspecified otherwise (checked in debug
     /// builds). See [`Indexer::rank`] for the checked version.
     #[inline]
+    #[must_use]
     pub fn rank_unchecked(&self, sides: Sides) -> Ranked {
         debug_assert!(sides.check(self.material).is_ok());
         bits::dispatch(self.bmi2, Rank(self, sides))
@@ -223,6 +229,7 @@ impl SymmetricIndexer {
     }
 
     /// All used slots in index order, each with its index.
+    #[must_use]
     pub fn positions(&self) -> SymmetricPositions<'_> {
         match self.positions_from(0) {
             Ok(p) => p,

@@ -219,7 +219,7 @@ impl Player for ExternalEngine {
             .map_err(|e| PlayerError::Illegal {
                 name: self.name.clone(),
                 text: Excerpt::new(text),
-                reason: e.to_string(),
+                error: e.into(),
             })
     }
 }

@@ -25,6 +25,7 @@ pub enum GameEnd {
 
 impl GameEnd {
     /// The winner, or `None` for a draw.
+    #[must_use]
     pub fn winner(&self) -> Option<Color> {
         match self {
             GameEnd::Rules(outcome) => outcome.winner,
@@ -34,11 +35,13 @@ impl GameEnd {
     }
 
     /// The result (`1-0` when Black won, `0-1`, `1/2-1/2`).
+    #[must_use]
     pub fn result(&self) -> GameResult {
         GameResult::from_winner(self.winner())
     }
 
     /// Why the game ended, in a few words (no winner).
+    #[must_use]
     pub fn reason(&self) -> String {
         match self {
             GameEnd::Rules(outcome) => outcome.termination.describe().to_string(),
@@ -104,7 +107,7 @@ pub fn play_game(
             game.play(m).map_err(|e| PlayerError::Illegal {
                 name: player.name().to_string(),
                 text: Excerpt::new(&m.to_string()),
-                reason: e.to_string(),
+                error: e,
             })
         });
         if let Err(error) = chosen {

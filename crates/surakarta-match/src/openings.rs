@@ -2,7 +2,7 @@
 //! is reproducible from its seed.
 
 use surakarta::random::{random_playout, random_position, SplitMix};
-use surakarta::{Color, Position, MAX_PIECES_PER_SIDE};
+use surakarta::{Color, Outcome, ParsePositionError, Position, MAX_PIECES_PER_SIDE};
 
 /// Longest openings file read (bytes).
 pub const MAX_FILE_LEN: usize = 64 << 20;
@@ -11,12 +11,21 @@ pub const MAX_FILE_LEN: usize = 64 << 20;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningError {
     /// A line of an openings file is not a valid position.
-    #[error("line {line}: {message}")]
+    #[error("line {line}: {error}")]
     Line {
         /// The 1-based line number.
         line: usize,
-        /// What is wrong with it.
-        message: String,
+        /// What is wrong with it (the source).
+        #[source]
+        error: ParsePositionError,
+    },
+    /// A line of an openings file is a position where the game is over.
+    #[error("line {line}: the game is already over: {outcome}")]
+    GameOver {
+        /// The 1-based line number.
+        line: usize,
+        /// How the game has ended there.
+        outcome: Outcome,
     },
     /// The file holds no position.
     #[error("no opening positions in the file")]
@@ -36,6 +45,7 @@ pub enum OpeningError {
 
 /// `count` openings: the start position after `plies` random legal moves
 /// each (a playout stops early rather than end the game).
+#[must_use]
 pub fn from_start(count: usize, plies: usize, seed: u64) -> Vec<Position> {
     let mut rng = SplitMix::new(seed);
     // Grown as made, not reserved: `count` may be larger than memory.
@@ -48,6 +58,7 @@ pub fn from_start(count: usize, plies: usize, seed: u64) -> Vec<Position> {
 
 /// The black piece counts allowed by `pieces` in total and a bound on the
 /// difference between the sides.
+#[must_use]
 pub fn splits(pieces: u32, max_difference: u32) -> Vec<u32> {
     (1..=MAX_PIECES_PER_SIDE)
         .filter(|&black| {
@@ -113,13 +124,12 @@ pub fn parse_file(text: &str) -> Result<Vec<Position>, OpeningError> {
         if line_text.is_empty() || line_text.starts_with('#') {
             continue;
         }
-        let bad = |message: String| OpeningError::Line {
-            line: i + 1,
-            message,
-        };
-        let position: Position = line_text.parse().map_err(|e| bad(format!("{e}")))?;
+        let line = i + 1;
+        let position: Position = line_text
+            .parse()
+            .map_err(|error| OpeningError::Line { line, error })?;
         if let Some(outcome) = position.outcome() {
-            return Err(bad(format!("the game is already over: {outcome}")));
+            return Err(OpeningError::GameOver { line, outcome });
         }
         positions.push(position);
     }
@@ -183,10 +193,27 @@ mod tests {
     fn files_name_the_bad_line() {
         let text = "# openings\nwwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1\n\n6/6/6/6/6 b\n";
         let err = parse_file(text).unwrap_err();
-        assert!(matches!(err, OpeningError::Line { line: 4, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                OpeningError::Line {
+                    line: 4,
+                    error: ParsePositionError::Syntax(surakarta::ParseSetupError::RankCount(5))
+                }
+            ),
+            "{err}"
+        );
         assert!(err.to_string().starts_with("line 4: board field"), "{err}");
-        let over = "6/6/6/6/6/b5 w\n";
-        assert!(parse_file(over).unwrap_err().to_string().contains("over"));
+        let over = "\n6/6/6/6/6/b5 w\n";
+        let err = parse_file(over).unwrap_err();
+        assert!(
+            matches!(err, OpeningError::GameOver { line: 2, outcome } if outcome.winner == Some(Color::Black)),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("the game is already over"),
+            "{err}"
+        );
         assert_eq!(parse_file("# nothing\n\n"), Err(OpeningError::Empty));
         let ok = parse_file("wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n2w3/6/6/6/1b4/6 w").unwrap();
         assert_eq!(ok.len(), 2);

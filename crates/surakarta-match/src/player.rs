@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use surakarta::{Excerpt, Game, Move, Rules};
+use surakarta::{Excerpt, Game, GameError, Move, Rules};
 use surakarta_search::{Engine, Limits, Options, SearchError};
 use surakarta_tablebase::Tablebase;
 
@@ -24,14 +24,15 @@ pub enum PlayerError {
     #[error("{0}: gave no move")]
     NoMove(String),
     /// The player gave a move that is not legal.
-    #[error("{name}: illegal move {text} ({reason})")]
+    #[error("{name}: illegal move {text} ({error})")]
     Illegal {
         /// The player.
         name: String,
         /// The move as the player wrote it.
         text: Excerpt,
-        /// Why it is not legal.
-        reason: String,
+        /// Why it is not legal (the source).
+        #[source]
+        error: GameError,
     },
     /// An external program failed: could not start, exited, broke the
     /// protocol or did not answer in time.
@@ -47,6 +48,7 @@ pub enum PlayerError {
 /// A side in a match: it is told when a game starts and asked for moves.
 pub trait Player: Send {
     /// The name written into game records.
+    #[must_use]
     fn name(&self) -> &str;
 
     /// A new game under `rules` starts.

@@ -28,24 +28,28 @@ pub struct Elo {
 
 /// The Elo difference that gives an expected score `score` (logistic
 /// model).
+#[must_use]
 pub fn elo_from_score(score: f64) -> f64 {
     // `+ 0.0` turns the −0 of an even score into 0.
     -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The expected score of a player `elo` points stronger (logistic model).
+#[must_use]
 pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
 impl Tally {
     /// Games played.
+    #[must_use]
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
 
     /// The first player's score fraction (wins plus half the draws); 0.5
     /// with no games.
+    #[must_use]
     pub fn score(&self) -> f64 {
         if self.games() == 0 {
             return 0.5;
@@ -75,6 +79,7 @@ impl Tally {
     /// interval from the normal approximation of the mean score (the
     /// variance smoothed, so two draws do not claim certainty); `None` with
     /// no games.
+    #[must_use]
     pub fn elo(&self) -> Option<Elo> {
         let (mean, variance) =
             mean_and_variance(&[self.wins, self.draws, self.losses], &[1.0, 0.5, 0.0])?;
@@ -103,6 +108,7 @@ impl Pentanomial {
     }
 
     /// Complete pairs.
+    #[must_use]
     pub fn pairs(&self) -> u32 {
         self.counts.iter().sum()
     }
@@ -110,6 +116,7 @@ impl Pentanomial {
     /// The Elo difference from the pairs' mean score, with a 95% interval
     /// from the variance of the pair scores; `None` with no pairs. As for
     /// the tally, the variance is smoothed while an outcome is missing.
+    #[must_use]
     pub fn elo(&self) -> Option<Elo> {
         let (mean, variance) = mean_and_variance(&self.counts, &[0.0, 0.25, 0.5, 0.75, 1.0])?;
         Some(elo_interval(mean, variance, self.pairs()))
@@ -209,6 +216,7 @@ impl Sprt {
     /// normal approximation of the game scores: n·(s1−s0)·(2ŝ−s0−s1)/(2σ²),
     /// with σ² as in [`Tally::elo`] (half a game added to each count while
     /// one is missing).
+    #[must_use]
     pub fn llr(&self, tally: &Tally) -> f64 {
         let variance = tally.variance();
         if variance <= 0.0 {
@@ -222,6 +230,7 @@ impl Sprt {
 
     /// The bounds on the LLR: accept H0 below the first, H1 above the
     /// second.
+    #[must_use]
     pub fn bounds(&self) -> (f64, f64) {
         (
             (self.beta / (1.0 - self.alpha)).ln(),
@@ -230,6 +239,7 @@ impl Sprt {
     }
 
     /// The decision after `tally`, if the LLR has crossed a bound.
+    #[must_use]
     pub fn decide(&self, tally: &Tally) -> Option<SprtDecision> {
         let llr = self.llr(tally);
         let (lower, upper) = self.bounds();

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use surakarta::random::SplitMix;
-use surakarta::{Game, Move, Rules};
+use surakarta::{Game, GameError, Move, Rules};
 use surakarta_match::{
     openings, run_match, EnginePlayer, GameEnd, GameReport, MatchConfig, Player, PlayerError,
     Reporter, Silent, Sprt, SprtDecision,
@@ -135,7 +135,16 @@ fn illegal_moves_forfeit_and_the_player_is_replaced() {
         let GameEnd::Forfeit { error, .. } = &end else {
             panic!("{end}")
         };
-        assert!(matches!(error, PlayerError::Illegal { .. }), "{error}");
+        assert!(
+            matches!(
+                error,
+                PlayerError::Illegal {
+                    error: GameError::Move(_),
+                    ..
+                }
+            ),
+            "{error}"
+        );
         assert!(end.reason().contains("illegal move"), "{end}");
     }
 }

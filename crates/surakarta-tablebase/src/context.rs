@@ -31,6 +31,7 @@ impl ContextModel {
     /// it has more (its tables are small already; one capture test keeps
     /// the wins in 1 by a capture on one symbol, so probes rarely need to
     /// resolve a stored win).
+    #[must_use]
     pub fn for_material(material: Material) -> ContextModel {
         if material.us() <= material.them() {
             ContextModel::SafeSteps
@@ -40,6 +41,7 @@ impl ContextModel {
     }
 
     /// The model's number in the file header (byte 65).
+    #[must_use]
     pub const fn code(self) -> u8 {
         match self {
             ContextModel::None => 0,
@@ -49,6 +51,7 @@ impl ContextModel {
     }
 
     /// The model with header number `code`, if there is one.
+    #[must_use]
     pub const fn from_code(code: u8) -> Option<ContextModel> {
         match code {
             0 => Some(ContextModel::None),
@@ -59,6 +62,7 @@ impl ContextModel {
     }
 
     /// The model's name: `none`, `safe-steps` or `has-capture`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             ContextModel::None => "none",
@@ -68,6 +72,7 @@ impl ContextModel {
     }
 
     /// How many contexts the model tells apart.
+    #[must_use]
     pub const fn contexts(self) -> usize {
         match self {
             ContextModel::None => 1,
@@ -78,6 +83,7 @@ impl ContextModel {
 
     /// The context of a position, below [`ContextModel::contexts`].
     #[inline]
+    #[must_use]
     pub fn of(self, sides: Sides) -> usize {
         match self {
             ContextModel::None => 0,

@@ -91,6 +91,7 @@ impl Tablebase {
     /// [`Tablebase::expanded`] copy (fast to probe; for verification). A
     /// table that cannot be expanded (a damaged file) stays as it is, so
     /// its uses report what is wrong with it.
+    #[must_use]
     pub fn into_expanded(mut self) -> Tablebase {
         let mut compact: Vec<Material> = self
             .tables

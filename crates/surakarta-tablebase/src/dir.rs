@@ -32,6 +32,7 @@ pub struct ClassOutcome {
 
 /// The classes with 2 to `max_pieces` pieces in dependency order, each
 /// with its swap: `[a v b, b v a]` with `a > b`, or `[a v a]`.
+#[must_use]
 pub fn pairs(max_pieces: u32) -> Vec<Vec<Material>> {
     let mut out = Vec::new();
     for pieces in 2..=max_pieces.min(24) {
@@ -51,9 +52,9 @@ pub fn pairs(max_pieces: u32) -> Vec<Vec<Material>> {
 
 /// The table files of a directory by class, in class order.
 pub fn table_files(dir: &Path) -> Result<BTreeMap<Material, PathBuf>, TablebaseError> {
-    let dir_error = |e: std::io::Error| TablebaseError::Directory {
+    let dir_error = |source| TablebaseError::Directory {
         path: dir.to_path_buf(),
-        message: e.to_string(),
+        source,
     };
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(dir).map_err(dir_error)? {
@@ -175,9 +176,9 @@ pub(crate) fn prepare_dir(dir: &Path, options: &GenerateOptions) -> Result<(), T
     if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&options.format) {
         return Err(TablebaseError::Format(options.format));
     }
-    std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Directory {
+    std::fs::create_dir_all(dir).map_err(|source| TablebaseError::Directory {
         path: dir.to_path_buf(),
-        message: e.to_string(),
+        source,
     })?;
     Ok(())
 }

@@ -23,7 +23,13 @@ fn shown(path: &Path) -> String {
 }
 
 /// What went wrong in the tablebase.
-#[derive(Clone, Debug, thiserror::Error)]
+///
+/// Messages are one line and complete: a variant that wraps another error
+/// (the system's [`std::io::Error`] for a file or directory, a
+/// [`FileProblem`], a dependency's error) shows its message too, and
+/// returns it as the [`source`](std::error::Error::source), so that a caller
+/// can look at it, e.g. for [`std::io::ErrorKind::NotFound`].
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TablebaseError {
     /// A position's class has no table.
@@ -39,16 +45,17 @@ pub enum TablebaseError {
     File {
         /// The file.
         path: PathBuf,
-        /// What is wrong with it.
+        /// What is wrong with it (the source).
+        #[source]
         problem: FileProblem,
     },
-    /// A directory could not be read.
-    #[error("{}: {message}", shown(path))]
+    /// A directory could not be read or created.
+    #[error("{}: {source}", shown(path))]
     Directory {
         /// The directory.
         path: PathBuf,
-        /// The system's message.
-        message: String,
+        /// The system's error (the source).
+        source: std::io::Error,
     },
     /// A position the tables cannot hold.
     #[error("position not in a table: {0}")]
@@ -83,7 +90,8 @@ pub enum TablebaseError {
         material: Material,
         /// The pair being generated.
         pair: Pair,
-        /// What is wrong with it (naming the file).
+        /// What is wrong with it (naming the file; the source).
+        #[source]
         error: Box<TablebaseError>,
     },
     /// A pair would need more memory than allowed (refused before it
@@ -115,8 +123,138 @@ pub enum TablebaseError {
     },
 }
 
+/// A copy of a system error: the same code for an OS error, else the same
+/// kind and message (an `io::Error` cannot be cloned).
+fn copy_io(e: &std::io::Error) -> std::io::Error {
+    match e.raw_os_error() {
+        Some(code) => std::io::Error::from_raw_os_error(code),
+        None => std::io::Error::new(e.kind(), e.to_string()),
+    }
+}
+
+impl FileProblem {
+    /// A copy of this problem; see [`TablebaseError::duplicate`].
+    pub(crate) fn duplicate(&self) -> FileProblem {
+        match self {
+            FileProblem::Io(e) => FileProblem::Io(copy_io(e)),
+            FileProblem::Truncated { expected, found } => FileProblem::Truncated {
+                expected: *expected,
+                found: *found,
+            },
+            FileProblem::TooLong { expected, found } => FileProblem::TooLong {
+                expected: *expected,
+                found: *found,
+            },
+            FileProblem::Magic => FileProblem::Magic,
+            FileProblem::Version(v) => FileProblem::Version(*v),
+            FileProblem::HeaderChecksum => FileProblem::HeaderChecksum,
+            FileProblem::Field { field, value } => FileProblem::Field {
+                field,
+                value: *value,
+            },
+            FileProblem::WrongMaterial { expected, found } => FileProblem::WrongMaterial {
+                expected: *expected,
+                found: *found,
+            },
+            FileProblem::SlotCount {
+                material,
+                scheme,
+                expected,
+                found,
+            } => FileProblem::SlotCount {
+                material: *material,
+                scheme: *scheme,
+                expected: *expected,
+                found: *found,
+            },
+            FileProblem::Counts {
+                positions,
+                wins,
+                draws,
+                losses,
+            } => FileProblem::Counts {
+                positions: *positions,
+                wins: *wins,
+                draws: *draws,
+                losses: *losses,
+            },
+            FileProblem::Corrupt(what) => FileProblem::Corrupt(what),
+            FileProblem::PayloadChecksum { expected, found } => FileProblem::PayloadChecksum {
+                expected: *expected,
+                found: *found,
+            },
+            FileProblem::NotAFile => FileProblem::NotAFile,
+        }
+    }
+}
+
 impl TablebaseError {
+    /// A copy of this error, for reporting a stored error again (the error
+    /// types are not `Clone`: they hold the system's `io::Error`). The copy
+    /// has the same variant, fields and message; a system error in it is
+    /// rebuilt with the same OS code, or else the same kind and message.
+    pub(crate) fn duplicate(&self) -> TablebaseError {
+        match self {
+            TablebaseError::MissingTable { material, dir } => TablebaseError::MissingTable {
+                material: *material,
+                dir: dir.clone(),
+            },
+            TablebaseError::File { path, problem } => TablebaseError::File {
+                path: path.clone(),
+                problem: problem.duplicate(),
+            },
+            TablebaseError::Directory { path, source } => TablebaseError::Directory {
+                path: path.clone(),
+                source: copy_io(source),
+            },
+            TablebaseError::Index(e) => TablebaseError::Index(e.clone()),
+            TablebaseError::NoPieces => TablebaseError::NoPieces,
+            TablebaseError::SizeMismatch {
+                material,
+                expected,
+                found,
+            } => TablebaseError::SizeMismatch {
+                material: *material,
+                expected: *expected,
+                found: *found,
+            },
+            TablebaseError::MissingDependency {
+                material,
+                pair,
+                path,
+            } => TablebaseError::MissingDependency {
+                material: *material,
+                pair: *pair,
+                path: path.clone(),
+            },
+            TablebaseError::UnusableDependency {
+                material,
+                pair,
+                error,
+            } => TablebaseError::UnusableDependency {
+                material: *material,
+                pair: *pair,
+                error: Box::new(error.duplicate()),
+            },
+            TablebaseError::NotEnoughMemory {
+                pair,
+                needed,
+                limit,
+            } => TablebaseError::NotEnoughMemory {
+                pair: *pair,
+                needed: *needed,
+                limit: *limit,
+            },
+            TablebaseError::Format(format) => TablebaseError::Format(*format),
+            TablebaseError::DtcOverflow { material, max } => TablebaseError::DtcOverflow {
+                material: *material,
+                max: *max,
+            },
+        }
+    }
+
     /// The file this error is about, if it is about one.
+    #[must_use]
     pub fn path(&self) -> Option<&Path> {
         match self {
             TablebaseError::File { path, .. }
@@ -124,6 +262,34 @@ impl TablebaseError {
             | TablebaseError::MissingDependency { path, .. } => Some(path),
             TablebaseError::UnusableDependency { error, .. } => error.path(),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+    use std::io::ErrorKind;
+
+    #[test]
+    fn a_duplicate_keeps_the_message_and_the_system_error_kind() {
+        let errors = [
+            std::io::Error::from_raw_os_error(2),
+            std::io::Error::new(ErrorKind::UnexpectedEof, "short read"),
+        ];
+        for io in errors {
+            let (kind, message) = (io.kind(), io.to_string());
+            let e = TablebaseError::File {
+                path: PathBuf::from("tables/2v1.sktb"),
+                problem: FileProblem::Io(io),
+            };
+            let copy = e.duplicate();
+            assert_eq!(copy.to_string(), e.to_string());
+            assert_eq!(copy.to_string(), format!("tables/2v1.sktb: {message}"));
+            let source = copy.source().and_then(Error::source);
+            let io = source.and_then(|s| s.downcast_ref::<std::io::Error>());
+            assert_eq!(io.map(std::io::Error::kind), Some(kind));
         }
     }
 }

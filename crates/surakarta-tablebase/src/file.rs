@@ -54,18 +54,21 @@ const ENCODING_BYTES: u8 = 0;
 const ENCODING_COMPACT: u8 = 1;
 
 /// The file name of a class's table, like `4v3.sktb`.
+#[must_use]
 pub fn file_name(material: Material) -> String {
     format!("{material}.{EXTENSION}")
 }
 
 /// What is wrong with a table file (the error names the file; see
 /// [`TablebaseError::File`](crate::TablebaseError::File)).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FileProblem {
-    /// Reading or writing failed.
+    /// Reading or writing failed: the system's error, also the
+    /// [`source`](std::error::Error::source) (its message is the
+    /// problem's message, so that a one-line report has the reason).
     #[error("{0}")]
-    Io(String),
+    Io(#[from] std::io::Error),
     /// The file is shorter than its header says.
     #[error("truncated: {found} bytes, expected {expected}")]
     Truncated {
@@ -148,12 +151,6 @@ pub enum FileProblem {
     /// The path is a directory, a FIFO, a device or a socket, not a file.
     #[error("not a regular file")]
     NotAFile,
-}
-
-impl From<std::io::Error> for FileProblem {
-    fn from(e: std::io::Error) -> FileProblem {
-        FileProblem::Io(e.to_string())
-    }
 }
 
 /// Figures of one class's table: what a header says about it besides
@@ -269,11 +266,13 @@ impl CompactShape {
 
     /// Bytes of the terminals section: a value byte per terminal and
     /// context.
+    #[must_use]
     pub fn terminals_len(self) -> u64 {
         u64::from(self.terminals) * self.model.contexts() as u64
     }
 
     /// Bytes of the pairs section.
+    #[must_use]
     pub fn pairs_len(self) -> u64 {
         let pairs = u64::from(self.pairs);
         if self.packed_dictionary {
@@ -284,6 +283,7 @@ impl CompactShape {
     }
 
     /// Bytes of the code lengths section.
+    #[must_use]
     pub fn lengths_len(self) -> u64 {
         let symbols = u64::from(self.terminals) + u64::from(self.pairs);
         if self.packed_dictionary {
@@ -294,6 +294,7 @@ impl CompactShape {
     }
 
     /// Bytes of the block offsets section of a table with `slots` slots.
+    #[must_use]
     pub fn offsets_len(self, slots: u64) -> Option<u64> {
         self.offsets.section_len(self.blocks(slots).checked_add(1)?)
     }
@@ -348,6 +349,7 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 
 impl Header {
     /// The format version: 1 or 2.
+    #[must_use]
     pub fn version(&self) -> u16 {
         if self.compact.is_some() {
             2
@@ -357,6 +359,7 @@ impl Header {
     }
 
     /// The length of the whole file this header describes.
+    #[must_use]
     pub fn file_len(&self) -> Option<u64> {
         let payload = match self.compact {
             None => Some(self.stats.slots),
@@ -366,6 +369,7 @@ impl Header {
     }
 
     /// The header bytes.
+    #[must_use]
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let s = &self.stats;
         let mut b = [0u8; HEADER_LEN];
@@ -558,6 +562,7 @@ impl Header {
 }
 
 /// The CRC-32 (IEEE) of a payload, computed on all cores for big ones.
+#[must_use]
 pub fn checksum(payload: &[u8]) -> u32 {
     use rayon::prelude::*;
     const PART: usize = 1 << 24;
@@ -606,7 +611,7 @@ mod tests {
     fn header_round_trips() {
         let h = header();
         let file_len = HEADER_LEN as u64 + h.stats.slots;
-        assert_eq!(Header::parse(&h.to_bytes(), file_len), Ok(h));
+        assert_eq!(Header::parse(&h.to_bytes(), file_len).unwrap(), h);
     }
 
     #[test]
@@ -630,7 +635,7 @@ mod tests {
             let file_len = HEADER_LEN as u64 + body;
             let bytes = h.to_bytes();
             assert_eq!(bytes[71], u8::from(capture_draws));
-            assert_eq!(Header::parse(&bytes, file_len), Ok(h));
+            assert_eq!(Header::parse(&bytes, file_len).unwrap(), h);
             assert_eq!((bytes[70], bytes[80]), (2, 1));
             for (at, value, field) in [
                 (71, 2u8, "capture draws"),
@@ -641,12 +646,11 @@ mod tests {
                 bad[at] = value;
                 let crc = crc32fast::hash(&bad[..124]);
                 bad[124..128].copy_from_slice(&crc.to_le_bytes());
-                assert_eq!(
-                    Header::parse(&bad, file_len),
-                    Err(FileProblem::Field {
-                        field,
-                        value: value.into()
-                    })
+                let problem = Header::parse(&bad, file_len).unwrap_err();
+                assert!(
+                    matches!(problem, FileProblem::Field { field: f, value: v }
+                        if f == field && v == u64::from(value)),
+                    "{problem}"
                 );
             }
         }
@@ -683,14 +687,17 @@ mod tests {
             Header::parse(&bytes[..50], 50),
             Err(FileProblem::Truncated { .. })
         ));
-        assert_eq!(
+        assert!(matches!(
             Header::parse(b"hello", 5),
             Err(FileProblem::Truncated {
                 expected: 128,
                 found: 5
             })
-        );
-        assert_eq!(Header::parse(&[7u8; 200], 200), Err(FileProblem::Magic));
+        ));
+        assert!(matches!(
+            Header::parse(&[7u8; 200], 200),
+            Err(FileProblem::Magic)
+        ));
     }
 
     #[test]

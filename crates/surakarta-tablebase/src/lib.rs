@@ -59,6 +59,7 @@ pub use verify::{Mismatch, VerifyReport};
 /// Bytes of the compact body `values` would get with every slot exact (a
 /// measuring aid for format studies, not part of the API).
 #[doc(hidden)]
+#[must_use]
 pub fn study_compact_len(values: &[u8], freedom: &[u8]) -> u64 {
     compact::encode(values, freedom, compact::Stored::Values)
         .1

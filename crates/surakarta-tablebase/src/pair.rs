@@ -27,6 +27,7 @@ pub struct Pair {
 
 impl Pair {
     /// The pair that holds `material` (either of its classes).
+    #[must_use]
     pub fn of(material: Material) -> Pair {
         let first = if material.us() >= material.them() {
             material
@@ -47,16 +48,19 @@ impl Pair {
     }
 
     /// The first class, `a v b` with `a >= b`.
+    #[must_use]
     pub fn first(self) -> Material {
         self.first
     }
 
     /// Pieces on the board.
+    #[must_use]
     pub fn pieces(self) -> u32 {
         self.first.pieces()
     }
 
     /// The classes solved together: `[a v b, b v a]`, or `[a v a]`.
+    #[must_use]
     pub fn classes(self) -> Vec<Material> {
         if self.first.swapped() == self.first {
             vec![self.first]
@@ -68,6 +72,7 @@ impl Pair {
     /// The classes that captures from this pair's positions reach (a
     /// capture from `a v b` leads to `(b - 1) v a`; capturing the last
     /// piece needs no table), in the order of [`Pair::classes`].
+    #[must_use]
     pub fn capture_targets(self) -> Vec<Material> {
         let mut out: Vec<Material> = Vec::new();
         for class in self.classes() {
@@ -83,6 +88,7 @@ impl Pair {
     /// The pairs of [`Pair::capture_targets`]: the ones that must be solved
     /// first. Their own dependencies come earlier still, so the pairs of
     /// [`Pair::all`] with these edges form a graph without cycles.
+    #[must_use]
     pub fn dependencies(self) -> Vec<Pair> {
         let mut out: Vec<Pair> = Vec::new();
         for target in self.capture_targets() {

@@ -150,6 +150,7 @@ pub struct PairPlan {
 
 impl PairPlan {
     /// The plan of one pair.
+    #[must_use]
     pub fn new(pair: Pair, settings: Settings) -> PairPlan {
         let classes = pair.classes();
         PairPlan {
@@ -168,12 +169,14 @@ impl PairPlan {
     }
 
     /// Positions: the slots of both classes.
+    #[must_use]
     pub fn positions(&self) -> u64 {
         self.slots.iter().sum()
     }
 
     /// The memory to ask a scheduler for, in MiB: the estimate times
     /// [`MEMORY_MARGIN`], at least [`MIN_MEMORY_MIB`].
+    #[must_use]
     pub fn memory_request_mib(&self) -> u64 {
         let mib = (self.memory_bytes as f64 * MEMORY_MARGIN / (1u64 << 20) as f64).ceil();
         (mib as u64).max(MIN_MEMORY_MIB)
@@ -181,6 +184,7 @@ impl PairPlan {
 
     /// The time limit to ask a scheduler for, in minutes: the estimate
     /// times [`TIME_MARGIN`], at least [`MIN_TIME_LIMIT_MINUTES`].
+    #[must_use]
     pub fn time_limit_minutes(&self) -> u64 {
         ((self.seconds * TIME_MARGIN / 60.0).ceil() as u64).max(MIN_TIME_LIMIT_MINUTES)
     }
@@ -236,6 +240,7 @@ impl Plan {
 
     /// Sums over the pairs with exactly `pieces` pieces, or over all with
     /// `None`.
+    #[must_use]
     pub fn totals(&self, pieces: Option<u32>) -> Totals {
         let mut t = Totals::default();
         for p in &self.pairs {
@@ -295,6 +300,7 @@ impl Plan {
     /// and a `shell` command running `binary tb generate --pair`; and a
     /// first rule `all` asking for every table. Snakemake's own resume and
     /// its cluster executors (`--executor slurm`) then apply.
+    #[must_use]
     pub fn snakefile(&self, dir: &str, binary: &str) -> String {
         let mut s = String::new();
         let _ = writeln!(
@@ -403,6 +409,7 @@ impl Plan {
     /// and `--cpus-per-task` the plan's threads. Pairs whose tables are
     /// all in `dir` already are not submitted (and not waited for). `dir`
     /// must be on a filesystem every node shares.
+    #[must_use]
     pub fn slurm_script(&self, dir: &str, binary: &str) -> String {
         let mut s = String::new();
         let _ = writeln!(
@@ -482,6 +489,7 @@ impl Plan {
 /// Estimated bytes of a class's table file: format 1 exactly (a byte per
 /// slot and the header), format 2 by the measured ratios
 /// ([`FORMAT2_STRONG_BYTES_PER_SLOT`], [`FORMAT2_WEAK_BYTES_PER_SLOT`]).
+#[must_use]
 pub fn disk_bytes(material: Material, scheme: Scheme, format: u16) -> u64 {
     let slots = scheme.size(material);
     let body = if format == 1 {
@@ -501,6 +509,7 @@ pub fn disk_bytes(material: Material, scheme: Scheme, format: u16) -> u64 {
 /// slots over [`GENERATION_RATE`] per thread, plus slots over
 /// [`COMPACTION_RATE`] per thread for format 2. Reading and expanding the
 /// dependencies is left out (it is far faster than generating).
+#[must_use]
 pub fn seconds(pair: Pair, settings: Settings) -> f64 {
     let slots: u64 = pair
         .classes()
@@ -532,6 +541,7 @@ pub fn seconds(pair: Pair, settings: Settings) -> f64 {
 ///   compact, for `n - 2` (what expanding them probes; those tables are
 ///   read compact and dropped before solving starts, so they are not
 ///   counted).
+#[must_use]
 pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
     let size = |m: Material| settings.scheme.size(m);
     let values: u64 = pair.classes().into_iter().map(size).sum();
@@ -608,6 +618,7 @@ fn python_string(s: &str) -> String {
 }
 
 /// Bytes in binary units, for comments (`1.3 GiB`).
+#[must_use]
 pub fn human_bytes(bytes: u64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut value = bytes as f64;
@@ -624,6 +635,7 @@ pub fn human_bytes(bytes: u64) -> String {
 }
 
 /// Seconds in a readable unit, for comments (`45 s`, `3.2 h`).
+#[must_use]
 pub fn human_seconds(seconds: f64) -> String {
     if seconds < 1.0 {
         "<1 s".to_string()
@@ -639,6 +651,7 @@ pub fn human_seconds(seconds: f64) -> String {
 }
 
 /// A count with thousands separators (`73,054,320`).
+#[must_use]
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();

@@ -42,6 +42,7 @@ impl TableIndexer {
     }
 
     /// The scheme.
+    #[must_use]
     pub fn scheme(&self) -> Scheme {
         match self {
             TableIndexer::Plain(_) => Scheme::Plain,
@@ -139,6 +140,7 @@ pub struct Histogram {
 impl Histogram {
     /// Counts the positions of each value in exact value bytes, one per
     /// slot of `indexer` (unused slots skipped), on all cores.
+    #[must_use]
     pub fn of(indexer: &TableIndexer, values: &[u8]) -> Histogram {
         histogram_of(indexer, values)
     }
@@ -171,6 +173,7 @@ impl Histogram {
     }
 
     /// The figures this histogram implies for `material` with `slots` slots.
+    #[must_use]
     pub fn stats(&self, material: Material, slots: u64) -> ClassStats {
         let wins: u64 = self.wins.iter().sum();
         let losses: u64 = self.losses.iter().sum();

@@ -32,6 +32,7 @@ pub struct Tablebase {
 impl Tablebase {
     /// An empty tablebase (every probe of a class is
     /// [`TablebaseError::MissingTable`]).
+    #[must_use]
     pub fn new() -> Tablebase {
         Tablebase::default()
     }
@@ -174,7 +175,7 @@ impl Tablebase {
             return Ok(table);
         }
         Err(match self.load_errors.get(&material) {
-            Some(e) => e.clone(),
+            Some(e) => e.duplicate(),
             None => TablebaseError::MissingTable {
                 material,
                 dir: self.dir.clone(),

@@ -16,6 +16,7 @@ pub enum Wdl {
 
 impl Wdl {
     /// `win`, `draw` or `loss`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Wdl::Win => "win",
@@ -49,6 +50,7 @@ pub const MAX_DTC: u32 = 127;
 
 impl Value {
     /// Win, draw or loss.
+    #[must_use]
     pub const fn wdl(self) -> Wdl {
         match self {
             Value::Win(_) => Wdl::Win,
@@ -58,6 +60,7 @@ impl Value {
     }
 
     /// The distance to conversion, `None` for a draw.
+    #[must_use]
     pub const fn dtc(self) -> Option<u32> {
         match self {
             Value::Win(d) | Value::Loss(d) => Some(d),
@@ -67,6 +70,7 @@ impl Value {
 
     /// The value one ply earlier, for the side that moved into this one by a
     /// quiet move: a loss here is a win there, one ply longer.
+    #[must_use]
     pub const fn back(self) -> Value {
         match self {
             Value::Win(d) => Value::Loss(d + 1),
@@ -77,6 +81,7 @@ impl Value {
 
     /// Whether `self` is better for the side to move than `other` (a faster
     /// win, a slower loss).
+    #[must_use]
     pub fn is_better_than(self, other: Value) -> bool {
         self.order_key() > other.order_key()
     }
@@ -91,6 +96,7 @@ impl Value {
 
     /// The table byte: 0 draw, `1..=127` win in that many plies, `128 + d`
     /// loss in `d` plies. `None` if the distance does not fit.
+    #[must_use]
     pub const fn to_byte(self) -> Option<u8> {
         match self {
             Value::Draw => Some(0),
@@ -103,6 +109,7 @@ impl Value {
     /// The value of a table byte; `None` for 0, which stands for a draw in a
     /// finished table and for "not yet known" during generation.
     #[inline]
+    #[must_use]
     pub const fn from_byte(b: u8) -> Option<Value> {
         match b {
             0 => None,
@@ -113,6 +120,7 @@ impl Value {
 
     /// The value of a finished table's byte (0 is a draw).
     #[inline]
+    #[must_use]
     pub const fn from_table_byte(b: u8) -> Value {
         match Value::from_byte(b) {
             Some(v) => v,

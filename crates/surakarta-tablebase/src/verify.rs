@@ -53,6 +53,7 @@ pub struct VerifyReport {
 impl VerifyReport {
     /// Errors found: mismatched entries, plus one for a bad checksum, plus
     /// one for wrong header counts.
+    #[must_use]
     pub fn errors(&self) -> u64 {
         self.mismatches + u64::from(!self.checksum_ok) + u64::from(!self.stats_ok)
     }

@@ -173,7 +173,7 @@ fn damaged_files_are_errors_naming_the_file() {
                 b[1] = b'X';
                 b
             },
-            |p| *p == FileProblem::Magic,
+            |p| matches!(p, FileProblem::Magic),
         ),
         (
             {
@@ -181,7 +181,7 @@ fn damaged_files_are_errors_naming_the_file() {
                 b[8] = 3;
                 b
             },
-            |p| *p == FileProblem::Version(3),
+            |p| matches!(p, FileProblem::Version(3)),
         ),
         (
             {
@@ -189,7 +189,7 @@ fn damaged_files_are_errors_naming_the_file() {
                 b[20] ^= 1;
                 b
             },
-            |p| *p == FileProblem::HeaderChecksum,
+            |p| matches!(p, FileProblem::HeaderChecksum),
         ),
         (
             {
@@ -287,12 +287,12 @@ fn directories_and_fifos_named_like_tables_are_not_regular_files() {
                 e.to_string(),
                 format!("{}: not a regular file", path.display())
             );
-            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            assert!(matches!(problem_of(e, &path), FileProblem::NotAFile));
             // SAFETY: nothing changes the file while it is mapped here.
             let e = unsafe { Table::map(&path, &mut directories) }.unwrap_err();
-            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            assert!(matches!(problem_of(e, &path), FileProblem::NotAFile));
             let e = Tablebase::open_dir(&dir).unwrap_err();
-            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            assert!(matches!(problem_of(e, &path), FileProblem::NotAFile));
             // Opened leniently, the other classes answer and 2v1 names it.
             // SAFETY: as above.
             let tb = unsafe { Tablebase::map_dir_partial(&dir) }.unwrap();
@@ -303,9 +303,9 @@ fn directories_and_fifos_named_like_tables_are_not_regular_files() {
             assert_eq!(tb.probe_position(&one).unwrap(), Value::Win(1));
             let two: Position = "6/6/2w3/6/1b4/b5 b".parse().unwrap();
             let e = tb.probe_position(&two).unwrap_err();
-            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            assert!(matches!(problem_of(e, &path), FileProblem::NotAFile));
             let e = tb.verify(material("1v2"), &NoProgress).unwrap_err();
-            assert_eq!(problem_of(e, &path), FileProblem::NotAFile);
+            assert!(matches!(problem_of(e, &path), FileProblem::NotAFile));
         });
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -328,9 +328,9 @@ fn a_damaged_table_is_named_by_every_use_of_its_class() {
     assert_eq!(tb.load_errors().count(), 1);
     // The partner needs 2v1 for its quiet moves: the error is the file's.
     let e = tb.verify(material("1v2"), &NoProgress).unwrap_err();
-    assert_eq!(problem_of(e, &path), FileProblem::HeaderChecksum);
+    assert!(matches!(problem_of(e, &path), FileProblem::HeaderChecksum));
     let e = tb.lookup(material("2v1")).unwrap_err();
-    assert_eq!(problem_of(e, &path), FileProblem::HeaderChecksum);
+    assert!(matches!(problem_of(e, &path), FileProblem::HeaderChecksum));
     let p: Position = "6/6/2w3/6/1b4/b5 w".parse().unwrap();
     assert_eq!(tb.probe_position(&p).unwrap(), Value::Loss(6));
     let e = tb.best_move(&p).unwrap_err();
@@ -457,5 +457,60 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
     std::fs::write(&path, &good).unwrap();
     let tb = Tablebase::open_dir(&dir).unwrap();
     assert_eq!(verify_all(&tb), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_missing_file_keeps_the_system_error_as_the_source() {
+    use std::error::Error;
+    use std::io::ErrorKind;
+    let dir = scratch("missing");
+    let path = file(&dir, "2v1");
+    let mut directories = Default::default();
+    let e = Table::read(&path, &mut directories).unwrap_err();
+    // The problem is the source, and the system's error is its source.
+    let problem = e.source().expect("a file error has a source");
+    assert!(matches!(
+        problem.downcast_ref::<FileProblem>(),
+        Some(FileProblem::Io(_))
+    ));
+    let io = problem
+        .source()
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .expect("the problem's source is the io::Error");
+    assert_eq!(io.kind(), ErrorKind::NotFound);
+    // The one-line message names the file and gives the system's reason.
+    assert_eq!(e.to_string(), format!("{}: {io}", path.display()));
+    let e = match e {
+        TablebaseError::File { problem, .. } => problem,
+        other => panic!("expected a file error, got {other}"),
+    };
+    let io = e.source().and_then(|s| s.downcast_ref::<std::io::Error>());
+    assert_eq!(io.map(std::io::Error::kind), Some(ErrorKind::NotFound));
+    // SAFETY: there is no file to change.
+    let e = unsafe { Table::map(&path, &mut directories) }.unwrap_err();
+    let mut chain: Option<&dyn Error> = e.source();
+    let mut kind = None;
+    while let Some(s) = chain {
+        if let Some(io) = s.downcast_ref::<std::io::Error>() {
+            kind = Some(io.kind());
+        }
+        chain = s.source();
+    }
+    assert_eq!(kind, Some(ErrorKind::NotFound));
+
+    // A missing directory: the source is the system's error itself.
+    let gone = dir.join("gone");
+    let e = Tablebase::open_dir(&gone).unwrap_err();
+    let io = e
+        .source()
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .expect("a directory error's source is the io::Error");
+    assert_eq!(io.kind(), ErrorKind::NotFound);
+    assert!(
+        e.to_string().starts_with(&gone.display().to_string()),
+        "{e}"
+    );
+    assert!(e.to_string().ends_with(&io.to_string()), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

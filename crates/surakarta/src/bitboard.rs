@@ -42,6 +42,7 @@ impl Bitboard {
 
     /// The set holding only `sq`.
     #[inline]
+    #[must_use]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
     }
@@ -73,12 +74,14 @@ impl Bitboard {
 
     /// Iterates over the points of the set, lowest index first.
     #[inline]
+    #[must_use]
     pub const fn iter(self) -> Squares {
         Squares(self.0)
     }
 
     /// Whether `sq` is in the set.
     #[inline]
+    #[must_use]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 >> sq.index() & 1 != 0
     }
@@ -92,18 +95,21 @@ impl Bitboard {
 
     /// Whether the set is empty.
     #[inline]
+    #[must_use]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// Whether the set is non-empty.
     #[inline]
+    #[must_use]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
     /// The lowest point, if any.
     #[inline]
+    #[must_use]
     pub const fn first(self) -> Option<Square> {
         if self.0 == 0 {
             None
@@ -147,6 +153,7 @@ impl Bitboard {
     /// Iterates over every subset of this set (including the empty set and the
     /// set itself), by the carry-rippler trick: `2^count` subsets.
     #[inline]
+    #[must_use]
     pub fn subsets(self) -> Subsets {
         Subsets {
             set: self.0,
@@ -157,6 +164,7 @@ impl Bitboard {
     /// All points one step away from the set in any of the eight directions
     /// (the set itself excluded only where no other member reaches it).
     #[inline]
+    #[must_use]
     pub const fn neighbours(self) -> Bitboard {
         let b = self.0;
         let not_a = !Bitboard::FILE_A.0;

@@ -120,6 +120,7 @@ impl Circuit {
 
     /// Index 0 (small) or 1 (large).
     #[inline]
+    #[must_use]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -127,28 +128,33 @@ impl Circuit {
     /// The 24 positions of the closed path, in travel order; an arc follows
     /// positions 5, 11, 17 and 23.
     #[inline]
+    #[must_use]
     pub const fn path(self) -> &'static [Square; PATH_LEN] {
         &PATHS[self as usize]
     }
 
     /// The point at position `i` (taken mod 24) of the path.
     #[inline]
+    #[must_use]
     pub const fn at(self, i: usize) -> Square {
         PATHS[self as usize][i % PATH_LEN]
     }
 
     /// Whether an arc joins position `i` to position `i + 1` (mod 24).
     #[inline]
+    #[must_use]
     pub const fn arc_after(i: usize) -> bool {
         i % 6 == 5
     }
 
     /// The points on this circuit (20 distinct points; 4 appear twice).
+    #[must_use]
     pub fn squares(self) -> Bitboard {
         self.path().iter().copied().collect()
     }
 
     /// The points where this circuit crosses itself (they appear twice on the path).
+    #[must_use]
     pub fn crossings(self) -> Bitboard {
         Square::ALL
             .into_iter()
@@ -160,6 +166,7 @@ impl Circuit {
     /// bit `i` (of 24) is set if position `i` of the path is occupied (a
     /// crossing point sets two bits). Six table lookups.
     #[inline]
+    #[must_use]
     pub fn occupancy(self, occupied: Bitboard) -> u32 {
         Circuit::occupancies(occupied)[self as usize]
     }
@@ -167,6 +174,7 @@ impl Circuit {
     /// Both circuits' occupancy words ([`Circuit::occupancy`]), small
     /// first, from one gather of the board.
     #[inline]
+    #[must_use]
     pub fn occupancies(occupied: Bitboard) -> [u32; 2] {
         let words = path_words(occupied);
         [
@@ -182,6 +190,7 @@ impl Circuit {
     }
 
     /// The English name, `"small"` or `"large"`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Circuit::Small => "small",

@@ -18,12 +18,14 @@ impl Color {
 
     /// Index 0 for Black, 1 for White.
     #[inline]
+    #[must_use]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The notation letter: `b` or `w`.
     #[inline]
+    #[must_use]
     pub const fn char(self) -> char {
         match self {
             Color::Black => 'b',
@@ -33,6 +35,7 @@ impl Color {
 
     /// Parses the notation letter `b` or `w`.
     #[inline]
+    #[must_use]
     pub const fn from_char(c: char) -> Option<Color> {
         match c {
             'b' => Some(Color::Black),
@@ -42,6 +45,7 @@ impl Color {
     }
 
     /// The lower-case English name, `"black"` or `"white"`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Color::Black => "black",

@@ -35,6 +35,7 @@ impl Excerpt {
     pub const MAX_CHARS: usize = 80;
 
     /// The first [`Excerpt::MAX_CHARS`] characters of `text` and its length.
+    #[must_use]
     pub fn new(text: &str) -> Excerpt {
         let head = match text.char_indices().nth(Excerpt::MAX_CHARS) {
             Some((end, _)) => &text[..end],
@@ -48,21 +49,25 @@ impl Excerpt {
 
     /// The text kept: all of it, or its first [`Excerpt::MAX_CHARS`]
     /// characters.
+    #[must_use]
     pub fn head(&self) -> &str {
         &self.head
     }
 
     /// The length of the whole input, in bytes.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether the input was empty.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// Whether the input was longer than the text kept.
+    #[must_use]
     pub fn is_cut(&self) -> bool {
         self.head.len() < self.len
     }

@@ -46,6 +46,7 @@ pub struct Game {
 
 impl Game {
     /// A game from `start` under `rules`.
+    #[must_use]
     pub fn new(start: Position, rules: Rules) -> Game {
         Game {
             rules,
@@ -72,32 +73,38 @@ impl Game {
     }
 
     /// The rule set.
+    #[must_use]
     pub fn rules(&self) -> Rules {
         self.rules
     }
 
     /// The start position.
+    #[must_use]
     pub fn start(&self) -> &Position {
         &self.positions[0]
     }
 
     /// The current position.
+    #[must_use]
     pub fn position(&self) -> &Position {
         self.positions.last().unwrap_or(&self.positions[0])
     }
 
     /// The moves played so far.
+    #[must_use]
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
 
     /// Every position so far, the start first and the current last.
+    #[must_use]
     pub fn positions(&self) -> &[Position] {
         &self.positions
     }
 
     /// How many times the current placement with the current side to move has
     /// occurred in this game, counting the current one.
+    #[must_use]
     pub fn repetitions(&self) -> u32 {
         let current = self.position();
         // Positions before the last capture have more pieces and cannot repeat.
@@ -115,16 +122,19 @@ impl Game {
     /// The result, if the game is over. A side with no pieces or no legal
     /// move loses; otherwise the rule set's repetition and no-capture limits
     /// end the game, adjudicated by piece count.
+    #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         outcome_under(self.rules, self.position(), || self.repetitions())
     }
 
     /// Whether the game is over ([`Game::outcome`] is `Some`).
+    #[must_use]
     pub fn is_over(&self) -> bool {
         self.outcome().is_some()
     }
 
     /// The legal moves, or none if the game is over.
+    #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         if self.outcome().is_some() {
             MoveList::new()

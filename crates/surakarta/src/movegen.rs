@@ -31,6 +31,7 @@ const STEPS: [Bitboard; 36] = {
 
 /// The points one step from `sq` in any of the eight directions.
 #[inline]
+#[must_use]
 pub const fn step_targets(sq: Square) -> Bitboard {
     STEPS[sq.index()]
 }
@@ -314,6 +315,7 @@ impl Walk {
 /// were to move), from raw bitboards like [`capture_moves`]: the same
 /// segment flags as the generator, stopping at the first capture found.
 #[inline]
+#[must_use]
 pub fn has_capture(us: Bitboard, them: Bitboard) -> bool {
     capture_in_words(circuit::path_words(us | them), circuit::path_words(us))
 }
@@ -322,6 +324,7 @@ pub fn has_capture(us: Bitboard, them: Bitboard) -> bool {
 /// counting up to `limit` (the count stops there). Each step's position is
 /// checked with [`has_capture`]'s test on occupancy words updated in place.
 #[inline]
+#[must_use]
 pub fn count_safe_steps(us: Bitboard, them: Bitboard, limit: u32) -> u32 {
     let occupied = circuit::path_words(us | them);
     let theirs = circuit::path_words(them);
@@ -391,6 +394,7 @@ fn distinct_captures(us: Bitboard, them: Bitboard, out: &mut [Move; 16]) -> usiz
 /// as tablebase generators. Overlapping or off-board bits give meaningless
 /// moves, never a panic.
 #[inline]
+#[must_use]
 pub fn capture_moves(us: Bitboard, them: Bitboard) -> MoveList {
     let mut list = MoveList::new();
     generate_captures(us, them, &mut list);
@@ -422,6 +426,7 @@ pub(crate) fn generate(us: Bitboard, them: Bitboard, list: &mut MoveList) {
 /// The number of step moves of the side owning `us` against `them`, by eight
 /// whole-board shifts (for evaluation: mobility).
 #[inline]
+#[must_use]
 pub fn count_steps(us: Bitboard, them: Bitboard) -> u32 {
     let empty = (!(us | them)).bits();
     let b = us.bits();
@@ -447,6 +452,7 @@ pub(crate) fn count(us: Bitboard, them: Bitboard) -> u32 {
 /// The enemy points that the side owning `us` can capture (as if it were to
 /// move), from raw bitboards like [`capture_moves`].
 #[inline]
+#[must_use]
 pub fn capture_targets(us: Bitboard, them: Bitboard) -> Bitboard {
     let mut targets = Bitboard::EMPTY;
     for_each_capture_path(us, them, |_, to| targets.insert(to));

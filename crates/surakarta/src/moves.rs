@@ -32,18 +32,21 @@ const CAPTURE_FLAG: u16 = 1 << 12;
 impl Move {
     /// A step from `from` to the adjacent point `to`.
     #[inline]
+    #[must_use]
     pub const fn step(from: Square, to: Square) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 6)
     }
 
     /// A capture by the piece on `from` of the enemy piece on `to`.
     #[inline]
+    #[must_use]
     pub const fn capture(from: Square, to: Square) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 6 | CAPTURE_FLAG)
     }
 
     /// The origin point.
     #[inline]
+    #[must_use]
     pub const fn from(self) -> Square {
         match Square::new((self.0 & 63) as u8) {
             Some(s) => s,
@@ -53,6 +56,7 @@ impl Move {
 
     /// The target point.
     #[inline]
+    #[must_use]
     pub const fn to(self) -> Square {
         match Square::new((self.0 >> 6 & 63) as u8) {
             Some(s) => s,
@@ -62,12 +66,14 @@ impl Move {
 
     /// Whether the move captures the piece on its target point.
     #[inline]
+    #[must_use]
     pub const fn is_capture(self) -> bool {
         self.0 & CAPTURE_FLAG != 0
     }
 
     /// The image of the move under a board symmetry.
     #[inline]
+    #[must_use]
     pub const fn transformed(self, sym: Symmetry) -> Move {
         let (from, to) = (sym.square(self.from()), sym.square(self.to()));
         if self.is_capture() {
@@ -79,12 +85,14 @@ impl Move {
 
     /// The packed 13-bit form, for compact storage (transposition tables, files).
     #[inline]
+    #[must_use]
     pub const fn to_bits(self) -> u16 {
         self.0
     }
 
     /// Unpacks [`Move::to_bits`]; `None` if the bits name no move.
     #[inline]
+    #[must_use]
     pub const fn from_bits(bits: u16) -> Option<Move> {
         if bits >> 13 != 0 || (bits & 63) >= 36 || (bits >> 6 & 63) >= 36 {
             None
@@ -126,6 +134,7 @@ pub struct MoveList {
 impl MoveList {
     /// An empty list.
     #[inline]
+    #[must_use]
     pub const fn new() -> MoveList {
         MoveList {
             moves: [Move(0); MAX_MOVES],

@@ -14,7 +14,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::excerpt::Excerpt;
 use crate::setup::Setup;
-use crate::square::{File, Rank, Square};
+use crate::square::{File, ParseSquareError, Rank, Square};
 use core::fmt;
 use core::str::FromStr;
 
@@ -217,28 +217,79 @@ pub struct MoveText {
     pub capture: Option<bool>,
 }
 
-/// Why a move's text could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid move text {0}: expected a step like b2-c3, a capture like b2xe5, or b2c3")]
-pub struct ParseMoveError(pub Excerpt);
+/// Why a move's text could not be read: what was wrong with it.
+///
+/// ```
+/// use surakarta::{MoveText, ParseMoveError, ParseSquareError};
+///
+/// assert_eq!("b2+c3".parse::<MoveText>(), Err(ParseMoveError::Separator('+')));
+/// assert_eq!(
+///     "b2-b9".parse::<MoveText>(),
+///     Err(ParseMoveError::Target(ParseSquareError::BadRank('9')))
+/// );
+/// assert_eq!(
+///     ParseMoveError::Length(2).to_string(),
+///     "invalid move text (2 characters, not 4 or 5): expected a step like b2-c3, a capture like b2xe5, or b2c3"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ParseMoveError {
+    /// The text is not 4 or 5 characters long; the length, in characters.
+    Length(usize),
+    /// The middle character of five is not `-` or `x`.
+    Separator(char),
+    /// The origin is not a point.
+    Origin(ParseSquareError),
+    /// The target is not a point.
+    Target(ParseSquareError),
+}
+
+impl ParseMoveError {
+    /// What is wrong, without the expectation: `target: '9' is not a rank`;
+    /// also used by [`crate::MoveError::Syntax`]'s message.
+    pub(crate) fn problem(&self) -> String {
+        match self {
+            ParseMoveError::Length(len) => format!("{len} characters, not 4 or 5"),
+            ParseMoveError::Separator(c) => format!("{c:?} between the points"),
+            ParseMoveError::Origin(e) => format!("origin: {}", e.problem()),
+            ParseMoveError::Target(e) => format!("target: {}", e.problem()),
+        }
+    }
+}
+
+/// What every move syntax message ends with.
+pub(crate) const MOVE_EXPECTED: &str = "expected a step like b2-c3, a capture like b2xe5, or b2c3";
+
+impl fmt::Display for ParseMoveError {
+    /// `invalid move text (target: '9' is not a rank): expected a step like
+    /// b2-c3, a capture like b2xe5, or b2c3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid move text ({}): {MOVE_EXPECTED}", self.problem())
+    }
+}
 
 impl FromStr for MoveText {
     type Err = ParseMoveError;
 
     fn from_str(s: &str) -> Result<MoveText, ParseMoveError> {
-        let bad = || ParseMoveError(Excerpt::new(s));
-        let b = s.as_bytes();
-        let (capture, to_at) = match b.len() {
+        // At most six characters are looked at: a longer text is too long.
+        let mut c = ['\0'; 6];
+        let mut n = 0;
+        for (slot, ch) in c.iter_mut().zip(s.chars()) {
+            *slot = ch;
+            n += 1;
+        }
+        let (capture, to_at) = match n {
             4 => (None, 2),
-            5 => match b[2] {
-                b'-' => (Some(false), 3),
-                b'x' => (Some(true), 3),
-                _ => return Err(bad()),
+            5 => match c[2] {
+                '-' => (Some(false), 3),
+                'x' => (Some(true), 3),
+                other => return Err(ParseMoveError::Separator(other)),
             },
-            _ => return Err(bad()),
+            _ => return Err(ParseMoveError::Length(s.chars().count())),
         };
-        let from = Square::parse_prefix(b).ok_or_else(bad)?;
-        let to = Square::parse_prefix(&b[to_at..]).ok_or_else(bad)?;
+        let from = Square::from_chars(c[0], c[1]).map_err(ParseMoveError::Origin)?;
+        let to = Square::from_chars(c[to_at], c[to_at + 1]).map_err(ParseMoveError::Target)?;
         Ok(MoveText { from, to, capture })
     }
 }
@@ -345,5 +396,49 @@ mod tests {
         ] {
             assert!(bad.parse::<MoveText>().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn move_text_errors_say_what_is_wrong() {
+        use ParseMoveError::*;
+        use ParseSquareError::{BadFile, BadRank};
+        let cases = [
+            ("", Length(0)),
+            ("b2", Length(2)),
+            ("b2-", Length(3)),
+            ("b2--c3", Length(6)),
+            ("b2-c3 ", Length(6)),
+            ("hello world", Length(11)),
+            ("b2+c3", Separator('+')),
+            ("b2_c3", Separator('_')),
+            ("b2-c7", Target(BadRank('7'))),
+            ("b2-c", Target(BadFile('-'))),
+            ("g2-c3", Origin(BadFile('g'))),
+            ("B2-C3", Origin(BadFile('B'))),
+            ("é2-c3", Origin(BadFile('é'))),
+            ("b2-éé", Target(BadFile('é'))),
+            ("what", Origin(BadFile('w'))),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(text.parse::<MoveText>(), Err(expected), "{text:?}");
+        }
+        let message = |text: &str| text.parse::<MoveText>().unwrap_err().to_string();
+        let tail = ": expected a step like b2-c3, a capture like b2xe5, or b2c3";
+        assert_eq!(
+            message("b2-b9"),
+            format!("invalid move text (target: '9' is not a rank){tail}")
+        );
+        assert_eq!(
+            message("b2+c3"),
+            format!("invalid move text ('+' between the points){tail}")
+        );
+        assert_eq!(
+            message("b2"),
+            format!("invalid move text (2 characters, not 4 or 5){tail}")
+        );
+        assert_eq!(
+            message("g2c3"),
+            format!("invalid move text (origin: 'g' is not a file){tail}")
+        );
     }
 }

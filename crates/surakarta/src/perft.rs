@@ -6,6 +6,7 @@ use crate::position::Position;
 /// The number of legal move sequences of length `depth` from `pos` (the leaves
 /// of the game tree cut at that depth; finished games are not extended).
 /// `perft(pos, 0) == 1`. The last ply is counted without playing it.
+#[must_use]
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -20,6 +21,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// [`perft`] split by the first move: one `(move, count)` per legal move, in
 /// generation order. Empty for `depth == 0`.
+#[must_use]
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();

@@ -2,9 +2,10 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
+use crate::excerpt::Excerpt;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
-use crate::notation::{MoveText, ParseMoveError, ParseSetupError};
+use crate::notation::{MoveText, ParseMoveError, ParseSetupError, MOVE_EXPECTED};
 use crate::rules::{Outcome, Termination};
 use crate::setup::Setup;
 use crate::square::Square;
@@ -22,9 +23,9 @@ pub enum PositionError {
     /// A bitboard has bits beyond the 36 points.
     #[error("a piece set has bits beyond the 36 points: {0:#x}")]
     OffBoard(u64),
-    /// Some points hold both a black and a white piece.
-    #[error("points {0} hold both a black and a white piece")]
-    Overlap(String),
+    /// Some points hold both a black and a white piece: these.
+    #[error("points {} hold both a black and a white piece", point_list(*.0))]
+    Overlap(Bitboard),
     /// A side has more than [`MAX_PIECES_PER_SIDE`] pieces.
     #[error("{color} has {count} pieces; at most {MAX_PIECES_PER_SIDE} are possible")]
     TooManyPieces {
@@ -41,6 +42,12 @@ pub enum PositionError {
     ZeroMoveNumber,
 }
 
+/// The points of a set, comma-separated: `a1, b1`.
+fn point_list(points: Bitboard) -> String {
+    let names: Vec<String> = points.iter().map(|s| s.to_string()).collect();
+    names.join(", ")
+}
+
 /// Why a position's text is not a valid position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParsePositionError {
@@ -53,22 +60,27 @@ pub enum ParsePositionError {
 }
 
 /// Why a move (as text or as a [`Move`]) cannot be played in a position.
+/// Each variant holds the move as given: the text of one that did not
+/// read, the [`MoveText`] of one that did.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The move text is malformed.
-    #[error(transparent)]
-    Syntax(#[from] ParseMoveError),
+    #[error("invalid move text {text} ({}): {MOVE_EXPECTED}", error.problem())]
+    Syntax {
+        /// The text as given.
+        text: Excerpt,
+        /// What is wrong with it.
+        error: ParseMoveError,
+    },
     /// There is no piece on the origin point.
-    #[error("{0}: there is no piece on {1}")]
-    NoPiece(String, Square),
+    #[error("{0}: there is no piece on {from}", from = .0.from)]
+    NoPiece(MoveText),
     /// The piece on the origin point belongs to the other side.
-    #[error("{move_text}: the piece on {from} is {owner}'s, and it is {turn}'s move")]
+    #[error("{given}: the piece on {from} is {owner}'s, and it is {turn}'s move", from = given.from)]
     NotYourPiece {
         /// The move as given.
-        move_text: String,
-        /// The origin point.
-        from: Square,
-        /// The owner of the piece there.
+        given: MoveText,
+        /// The owner of the piece on its origin.
         owner: Color,
         /// The side to move.
         turn: Color,
@@ -77,13 +89,13 @@ pub enum MoveError {
     #[error("{given}: this move is {actual}")]
     WrongKind {
         /// The move as given.
-        given: String,
+        given: MoveText,
         /// The move as it must be written.
         actual: Move,
     },
     /// The piece cannot reach the target point.
     #[error("{0}: illegal move (the piece cannot step or capture there)")]
-    Illegal(String),
+    Illegal(MoveText),
 }
 
 /// A legal position: placement, side to move, no-capture ply count, move number
@@ -132,6 +144,7 @@ pub struct Undo {
 
 impl Position {
     /// The start position.
+    #[must_use]
     pub fn new() -> Position {
         Position::from_setup(Setup::start()).unwrap_or_else(|_| unreachable!())
     }
@@ -146,8 +159,7 @@ impl Position {
         }
         let overlap = setup.black & setup.white;
         if overlap.any() {
-            let names: Vec<String> = overlap.iter().map(|s| s.to_string()).collect();
-            return Err(PositionError::Overlap(names.join(", ")));
+            return Err(PositionError::Overlap(overlap));
         }
         for color in Color::ALL {
             let count = setup.pieces(color).len();
@@ -194,6 +206,7 @@ impl Position {
     }
 
     /// The unchecked form of this position.
+    #[must_use]
     pub fn to_setup(&self) -> Setup {
         Setup {
             black: self.pieces[0],
@@ -206,30 +219,35 @@ impl Position {
 
     /// The pieces of `color`.
     #[inline]
+    #[must_use]
     pub const fn pieces(&self, color: Color) -> Bitboard {
         self.pieces[color.index()]
     }
 
     /// The side to move's pieces.
     #[inline]
+    #[must_use]
     pub const fn us(&self) -> Bitboard {
         self.pieces[self.turn.index()]
     }
 
     /// The pieces of the side not to move.
     #[inline]
+    #[must_use]
     pub const fn them(&self) -> Bitboard {
         self.pieces[1 - self.turn.index()]
     }
 
     /// All pieces.
     #[inline]
+    #[must_use]
     pub const fn occupied(&self) -> Bitboard {
         Bitboard::from_bits_truncate(self.pieces[0].bits() | self.pieces[1].bits())
     }
 
     /// The colour of the piece on `sq`, if any.
     #[inline]
+    #[must_use]
     pub const fn piece_at(&self, sq: Square) -> Option<Color> {
         if self.pieces[0].contains(sq) {
             Some(Color::Black)
@@ -242,29 +260,34 @@ impl Position {
 
     /// The side to move.
     #[inline]
+    #[must_use]
     pub const fn turn(&self) -> Color {
         self.turn
     }
 
     /// Plies since the last capture (or since the game's start).
     #[inline]
+    #[must_use]
     pub const fn halfmoves(&self) -> u32 {
         self.halfmoves
     }
 
     /// The move number: starts at 1, increases after White moves.
     #[inline]
+    #[must_use]
     pub const fn fullmoves(&self) -> u32 {
         self.fullmoves
     }
 
     /// The Zobrist hash of placement and side to move (not the counters).
     #[inline]
+    #[must_use]
     pub const fn zobrist(&self) -> u64 {
         self.hash
     }
 
     /// The hash computed from scratch; always equal to [`Position::zobrist`].
+    #[must_use]
     pub fn compute_zobrist(&self) -> u64 {
         let mut h = if self.turn == Color::White {
             zobrist::TURN_KEY
@@ -282,12 +305,14 @@ impl Position {
     /// Whether `other` has the same placement and side to move (counters ignored):
     /// the identity used for repetitions.
     #[inline]
+    #[must_use]
     pub fn same_placement(&self, other: &Position) -> bool {
         self.pieces == other.pieces && self.turn == other.turn
     }
 
     /// All legal moves: captures first, then steps.
     #[inline]
+    #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         movegen::generate(self.us(), self.them(), &mut list);
@@ -296,6 +321,7 @@ impl Position {
 
     /// The legal captures.
     #[inline]
+    #[must_use]
     pub fn captures(&self) -> MoveList {
         let mut list = MoveList::new();
         movegen::generate_captures(self.us(), self.them(), &mut list);
@@ -304,23 +330,27 @@ impl Position {
 
     /// The number of legal moves, faster than building the list.
     #[inline]
+    #[must_use]
     pub fn count_moves(&self) -> usize {
         movegen::count(self.us(), self.them()) as usize
     }
 
     /// Whether the side to move has any legal move.
     #[inline]
+    #[must_use]
     pub fn has_moves(&self) -> bool {
         movegen::has_moves(self.us(), self.them())
     }
 
     /// The enemy pieces that `color` could capture if it were to move.
     #[inline]
+    #[must_use]
     pub fn capture_targets(&self, color: Color) -> Bitboard {
         movegen::capture_targets(self.pieces(color), self.pieces(!color))
     }
 
     /// Whether `m` is legal here.
+    #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
         if !self.us().contains(m.from()) {
             return false;
@@ -334,6 +364,7 @@ impl Position {
 
     /// The result under the pure rules, if the game is over: the side to move
     /// loses if it has no pieces or no legal move.
+    #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         if self.us().is_empty() {
             Some(Outcome::win(!self.turn, Termination::NoPieces))
@@ -423,19 +454,19 @@ impl Position {
     /// Reads a move in `b2-c3`, `b2xe5` or `b2c3` form and checks it is legal
     /// here; the error says what is wrong.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        self.check_move(text.parse()?)
+        let written = text.parse().map_err(|error| MoveError::Syntax {
+            text: Excerpt::new(text),
+            error,
+        })?;
+        self.check_move(written)
     }
 
     /// Resolves a written move to the legal move it names.
     pub fn check_move(&self, text: MoveText) -> Result<Move, MoveError> {
-        let given = || text.to_string();
-        let owner = self
-            .piece_at(text.from)
-            .ok_or_else(|| MoveError::NoPiece(given(), text.from))?;
+        let owner = self.piece_at(text.from).ok_or(MoveError::NoPiece(text))?;
         if owner != self.turn {
             return Err(MoveError::NotYourPiece {
-                move_text: given(),
-                from: text.from,
+                given: text,
                 owner,
                 turn: self.turn,
             });
@@ -444,10 +475,10 @@ impl Position {
             .legal_moves()
             .into_iter()
             .find(|m| m.from() == text.from && m.to() == text.to)
-            .ok_or_else(|| MoveError::Illegal(given()))?;
+            .ok_or(MoveError::Illegal(text))?;
         match text.capture {
             Some(c) if c != found.is_capture() => Err(MoveError::WrongKind {
-                given: given(),
+                given: text,
                 actual: found,
             }),
             _ => Ok(found),
@@ -455,6 +486,7 @@ impl Position {
     }
 
     /// The image of this position under a board symmetry.
+    #[must_use]
     pub fn transformed(&self, sym: Symmetry) -> Position {
         let mut pos = *self;
         pos.pieces = [sym.bitboard(self.pieces[0]), sym.bitboard(self.pieces[1])];
@@ -493,5 +525,74 @@ impl fmt::Display for Position {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position(\"{self}\")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::square::ParseSquareError;
+
+    fn written(text: &str) -> MoveText {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn move_errors_hold_the_move_as_given() {
+        let start = Position::new();
+        let cases = [
+            ("c3-c4", MoveError::NoPiece(written("c3-c4"))),
+            (
+                "e5-e4",
+                MoveError::NotYourPiece {
+                    given: written("e5-e4"),
+                    owner: Color::White,
+                    turn: Color::Black,
+                },
+            ),
+            ("b1-b3", MoveError::Illegal(written("b1-b3"))),
+            (
+                "b2xb3",
+                MoveError::WrongKind {
+                    given: written("b2xb3"),
+                    actual: Move::step(Square::B2, Square::B3),
+                },
+            ),
+            (
+                "b2-b9",
+                MoveError::Syntax {
+                    text: "b2-b9".into(),
+                    error: ParseMoveError::Target(ParseSquareError::BadRank('9')),
+                },
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(start.parse_move(text), Err(expected), "{text}");
+        }
+        let message = |text: &str| start.parse_move(text).unwrap_err().to_string();
+        assert_eq!(message("c3-c4"), "c3-c4: there is no piece on c3");
+        assert_eq!(
+            message("e5-e4"),
+            "e5-e4: the piece on e5 is white's, and it is black's move"
+        );
+        assert_eq!(
+            message("b2-b9"),
+            "invalid move text \"b2-b9\" (target: '9' is not a rank): \
+             expected a step like b2-c3, a capture like b2xe5, or b2c3"
+        );
+    }
+
+    #[test]
+    fn overlap_names_the_points() {
+        let mut setup = Setup::start();
+        setup.black.insert(Square::A6);
+        setup.black.insert(Square::B6);
+        let err = Position::from_setup(setup).unwrap_err();
+        let both = Bitboard::from_square(Square::A6) | Bitboard::from_square(Square::B6);
+        assert_eq!(err, PositionError::Overlap(both));
+        assert_eq!(
+            err.to_string(),
+            "points a6, b6 hold both a black and a white piece"
+        );
     }
 }

@@ -44,6 +44,7 @@ pub struct ArrayBoard {
 
 impl ArrayBoard {
     /// The array form of a setup's placement and side to move.
+    #[must_use]
     pub fn from_setup(setup: &Setup) -> ArrayBoard {
         let mut cells = [None; 36];
         for (i, cell) in cells.iter_mut().enumerate() {
@@ -116,6 +117,7 @@ impl ArrayBoard {
     }
 
     /// The board after a legal move.
+    #[must_use]
     pub fn after(&self, m: Move) -> ArrayBoard {
         let mut next = *self;
         next.cells[m.to().index()] = next.cells[m.from().index()].take();
@@ -125,11 +127,13 @@ impl ArrayBoard {
 }
 
 /// The legal moves of a setup's position by the literal rules, sorted.
+#[must_use]
 pub fn legal_moves(setup: &Setup) -> Vec<Move> {
     ArrayBoard::from_setup(setup).legal_moves()
 }
 
 /// Perft by the plain generator (no bulk counting at the last ply).
+#[must_use]
 pub fn perft(setup: &Setup, depth: u32) -> u64 {
     fn go(board: &ArrayBoard, depth: u32) -> u64 {
         if depth == 0 {

@@ -21,6 +21,7 @@ pub enum Termination {
 
 impl Termination {
     /// A short English description.
+    #[must_use]
     pub const fn describe(self) -> &'static str {
         match self {
             Termination::NoPieces => "no pieces left",
@@ -42,6 +43,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// A win for `winner`.
+    #[must_use]
     pub const fn win(winner: Color, termination: Termination) -> Outcome {
         Outcome {
             winner: Some(winner),
@@ -50,6 +52,7 @@ impl Outcome {
     }
 
     /// The result as text: `1-0` (Black won), `0-1` (White won) or `1/2-1/2`.
+    #[must_use]
     pub const fn result(&self) -> &'static str {
         match self.winner {
             Some(Color::Black) => "1-0",
@@ -131,6 +134,7 @@ impl Rules {
     /// The repetition limit: the game ends when the same placement with the
     /// same side to move occurs this many times (`None`: never).
     #[inline]
+    #[must_use]
     pub const fn repetitions(&self) -> Option<u32> {
         self.repetitions
     }
@@ -138,6 +142,7 @@ impl Rules {
     /// The no-capture limit: the game ends after this many consecutive
     /// plies without a capture (`None`: never).
     #[inline]
+    #[must_use]
     pub const fn no_capture_plies(&self) -> Option<u32> {
         self.no_capture_plies
     }
@@ -160,6 +165,7 @@ impl Rules {
     };
 
     /// The preset's name, if these rules are one.
+    #[must_use]
     pub fn preset_name(&self) -> Option<&'static str> {
         match *self {
             Rules::PURE => Some("pure"),
@@ -170,6 +176,7 @@ impl Rules {
     }
 
     /// The result of adjudication by material: more pieces wins, equal draws.
+    #[must_use]
     pub const fn adjudicate(black: u32, white: u32, termination: Termination) -> Outcome {
         let winner = if black > white {
             Some(Color::Black)
@@ -192,10 +199,52 @@ impl Default for Rules {
     }
 }
 
-/// Why a rule set's text could not be read.
+/// Why a rule set's text could not be read: the part that is wrong.
+///
+/// ```
+/// use surakarta::{ParseRulesError, Rules, RulesError};
+///
+/// assert_eq!("icga,moves=3".parse::<Rules>(), Err(ParseRulesError::Name("moves".into())));
+/// assert_eq!(
+///     "repetitions=1".parse::<Rules>(),
+///     Err(ParseRulesError::Limits(RulesError::Repetitions(1)))
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid rule set {0}: expected pure, icga, pku, or a list like repetitions=3,no-capture=50 (0 disables; repetitions at least 2)")]
-pub struct ParseRulesError(pub Excerpt);
+pub enum ParseRulesError {
+    /// A part that is neither a preset (in first place) nor `name=number`:
+    /// this part.
+    Part(Excerpt),
+    /// A limit other than `repetitions` and `no-capture`: its name.
+    Name(Excerpt),
+    /// A limit's value that is not a whole number: this value.
+    Value(Excerpt),
+    /// The limits do not make a rule set (a repetition limit of 1).
+    Limits(RulesError),
+}
+
+impl fmt::Display for ParseRulesError {
+    /// `invalid rule set (unknown limit "moves"): expected pure, icga, pku,
+    /// or a list like …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid rule set (")?;
+        match self {
+            ParseRulesError::Part(part) => write!(f, "unexpected {part}")?,
+            ParseRulesError::Name(name) => write!(f, "unknown limit {name}")?,
+            ParseRulesError::Value(value) => write!(f, "limit {value} is not a whole number")?,
+            ParseRulesError::Limits(RulesError::Repetitions(n)) => {
+                write!(f, "repetitions={n} would end every game at once")?
+            }
+            ParseRulesError::Limits(RulesError::NoCapturePlies) => {
+                f.write_str("a no-capture limit of 0 plies")?
+            }
+        }
+        f.write_str(
+            "): expected pure, icga, pku, or a list like repetitions=3,no-capture=50 \
+             (0 disables; repetitions at least 2)",
+        )
+    }
+}
 
 impl FromStr for Rules {
     type Err = ParseRulesError;
@@ -203,7 +252,6 @@ impl FromStr for Rules {
     /// `pure`, `icga`, `pku`, or `repetitions=N,no-capture=M` (either may be
     /// left out, 0 disables it, and they may follow a preset: `icga,no-capture=100`).
     fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
-        let bad = || ParseRulesError(Excerpt::new(s));
         let (mut repetitions, mut no_capture) = (None, None);
         for (i, part) in s.split(',').enumerate() {
             let part = part.trim();
@@ -212,13 +260,18 @@ impl FromStr for Rules {
                 "icga" if i == 0 => Rules::ICGA,
                 "pku" if i == 0 => Rules::PKU,
                 _ => {
-                    let (key, value) = part.split_once('=').ok_or_else(bad)?;
-                    let n: u32 = value.trim().parse().map_err(|_| bad())?;
+                    let (key, value) = part
+                        .split_once('=')
+                        .ok_or_else(|| ParseRulesError::Part(Excerpt::new(part)))?;
+                    let value = value.trim();
+                    let n: u32 = value
+                        .parse()
+                        .map_err(|_| ParseRulesError::Value(Excerpt::new(value)))?;
                     let limit = if n == 0 { None } else { Some(n) };
                     match key.trim() {
                         "repetitions" => repetitions = limit,
                         "no-capture" => no_capture = limit,
-                        _ => return Err(bad()),
+                        other => return Err(ParseRulesError::Name(Excerpt::new(other))),
                     }
                     continue;
                 }
@@ -226,7 +279,7 @@ impl FromStr for Rules {
             (repetitions, no_capture) = (preset.repetitions, preset.no_capture_plies);
         }
         // The constructor's check (a repetition limit of 1 ends every game).
-        Rules::new(repetitions, no_capture).map_err(|_| bad())
+        Rules::new(repetitions, no_capture).map_err(ParseRulesError::Limits)
     }
 }
 
@@ -303,6 +356,43 @@ mod tests {
         ] {
             assert!(bad.parse::<Rules>().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn parse_errors_name_the_part() {
+        use ParseRulesError::*;
+        let cases = [
+            ("", Part("".into())),
+            ("chess", Part("chess".into())),
+            ("pure,icga", Part("icga".into())),
+            ("repetitions", Part("repetitions".into())),
+            ("repetitions=x", Value("x".into())),
+            ("icga, no-capture = -1", Value("-1".into())),
+            ("moves=3", Name("moves".into())),
+            ("repetitions=1", Limits(RulesError::Repetitions(1))),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(text.parse::<Rules>(), Err(expected), "{text:?}");
+        }
+        let tail = ": expected pure, icga, pku, or a list like repetitions=3,no-capture=50 \
+                    (0 disables; repetitions at least 2)";
+        let message = |text: &str| text.parse::<Rules>().unwrap_err().to_string();
+        assert_eq!(
+            message("fide"),
+            format!("invalid rule set (unexpected \"fide\"){tail}")
+        );
+        assert_eq!(
+            message("moves=3"),
+            format!("invalid rule set (unknown limit \"moves\"){tail}")
+        );
+        assert_eq!(
+            message("no-capture=x"),
+            format!("invalid rule set (limit \"x\" is not a whole number){tail}")
+        );
+        assert_eq!(
+            message("repetitions=1"),
+            format!("invalid rule set (repetitions=1 would end every game at once){tail}")
+        );
     }
 
     #[test]

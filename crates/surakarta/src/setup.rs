@@ -25,6 +25,7 @@ pub struct Setup {
 
 impl Setup {
     /// The start position: Black on ranks 1–2, White on ranks 5–6, Black to move.
+    #[must_use]
     pub const fn start() -> Setup {
         Setup {
             black: Bitboard::from_bits_truncate(0xfff),
@@ -36,6 +37,7 @@ impl Setup {
     }
 
     /// An empty board with Black to move.
+    #[must_use]
     pub const fn empty() -> Setup {
         Setup {
             black: Bitboard::EMPTY,
@@ -48,6 +50,7 @@ impl Setup {
 
     /// The pieces of `color`.
     #[inline]
+    #[must_use]
     pub const fn pieces(&self, color: Color) -> Bitboard {
         match color {
             Color::Black => self.black,
@@ -56,6 +59,7 @@ impl Setup {
     }
 
     /// The colour of the piece on `sq`, if any (Black if both claim it).
+    #[must_use]
     pub const fn piece_at(&self, sq: Square) -> Option<Color> {
         if self.black.contains(sq) {
             Some(Color::Black)
@@ -67,6 +71,7 @@ impl Setup {
     }
 
     /// The image of the placement under a board symmetry (counters unchanged).
+    #[must_use]
     pub fn transformed(&self, sym: Symmetry) -> Setup {
         Setup {
             black: sym.bitboard(self.black),

@@ -19,6 +19,7 @@ pub struct SplitMix(u64);
 
 impl SplitMix {
     /// A generator started from `seed`.
+    #[must_use]
     pub const fn new(seed: u64) -> SplitMix {
         SplitMix(seed)
     }

@@ -1,6 +1,5 @@
 //! Points of the 6×6 board.
 
-use crate::excerpt::Excerpt;
 use core::fmt;
 use core::str::FromStr;
 
@@ -18,6 +17,7 @@ macro_rules! coordinate {
 
             #[doc = concat!("The ", $what, " with index `0..6` (`", $first, "` = 0), or `None`.")]
             #[inline]
+            #[must_use]
             pub const fn new(index: u8) -> Option<$name> {
                 if index < 6 {
                     Some($name(index))
@@ -28,12 +28,14 @@ macro_rules! coordinate {
 
             #[doc = concat!("Index `0..6`, `", $first, "` = 0.")]
             #[inline]
+            #[must_use]
             pub const fn index(self) -> u8 {
                 self.0
             }
 
             #[doc = concat!("The character ", $range, ".")]
             #[inline]
+            #[must_use]
             pub const fn char(self) -> char {
                 match char::from_u32($first as u32 + self.0 as u32) {
                     Some(c) => c,
@@ -43,6 +45,7 @@ macro_rules! coordinate {
 
             #[doc = concat!("Parses a character ", $range, ".")]
             #[inline]
+            #[must_use]
             pub const fn from_char(c: char) -> Option<$name> {
                 let i = (c as u32).wrapping_sub($first as u32);
                 if i < 6 {
@@ -197,6 +200,7 @@ impl Square {
 
     /// The point with index `0..36`, or `None`.
     #[inline]
+    #[must_use]
     pub const fn new(index: u8) -> Option<Square> {
         if index < 36 {
             Some(Square(index))
@@ -207,12 +211,14 @@ impl Square {
 
     /// The point at `file`, `rank`.
     #[inline]
+    #[must_use]
     pub const fn from_coords(file: File, rank: Rank) -> Square {
         Square(rank.0 * 6 + file.0)
     }
 
     /// The point at file index `x` and rank index `y` (both `0..6`), or `None`.
     #[inline]
+    #[must_use]
     pub const fn from_xy(x: i8, y: i8) -> Option<Square> {
         if x >= 0 && x < 6 && y >= 0 && y < 6 {
             Some(Square((y * 6 + x) as u8))
@@ -223,54 +229,115 @@ impl Square {
 
     /// Index `0..36`.
     #[inline]
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The file of this point.
     #[inline]
+    #[must_use]
     pub const fn file(self) -> File {
         File(self.0 % 6)
     }
 
     /// The rank of this point.
     #[inline]
+    #[must_use]
     pub const fn rank(self) -> Rank {
         Rank(self.0 / 6)
     }
 
     /// True for the four corners `a1`, `f1`, `a6`, `f6`, which lie on no circuit.
     #[inline]
+    #[must_use]
     pub const fn is_corner(self) -> bool {
         matches!(self.0, 0 | 5 | 30 | 35)
     }
+}
 
-    /// Parses a point from the first two bytes of `s` (`"c3"`), for parsers.
-    pub(crate) fn parse_prefix(s: &[u8]) -> Option<Square> {
-        match s {
-            [f, r, ..] => Some(Square::from_coords(
-                File::from_char(*f as char)?,
-                Rank::from_char(*r as char)?,
-            )),
-            _ => None,
+/// Why a point name such as `c3` could not be read: what was wrong with it.
+///
+/// ```
+/// use surakarta::{ParseSquareError, Square};
+///
+/// assert_eq!("g1".parse::<Square>(), Err(ParseSquareError::BadFile('g')));
+/// assert_eq!("a7".parse::<Square>(), Err(ParseSquareError::BadRank('7')));
+/// assert_eq!(
+///     ParseSquareError::BadRank('7').to_string(),
+///     "invalid point ('7' is not a rank): expected a file a-f followed by a rank 1-6, like \"c3\""
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ParseSquareError {
+    /// The text is empty.
+    Empty,
+    /// The first character is not a file `a`–`f`.
+    BadFile(char),
+    /// A file with nothing after it.
+    MissingRank,
+    /// The second character is not a rank `1`–`6`.
+    BadRank(char),
+    /// A file and a rank followed by more text.
+    TooLong {
+        /// The length of the whole text, in characters.
+        len: usize,
+    },
+}
+
+impl ParseSquareError {
+    /// What is wrong, without the expectation: `'g' is not a file`; also
+    /// used by [`crate::ParseMoveError`]'s messages.
+    pub(crate) fn problem(&self) -> String {
+        match self {
+            ParseSquareError::Empty => "empty".to_string(),
+            ParseSquareError::BadFile(c) => format!("{c:?} is not a file"),
+            ParseSquareError::MissingRank => "no rank after the file".to_string(),
+            ParseSquareError::BadRank(c) => format!("{c:?} is not a rank"),
+            ParseSquareError::TooLong { len } => format!("{len} characters, not 2"),
         }
     }
 }
 
-/// Error returned when a point name such as `c3` cannot be parsed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid point {0}: expected a file a-f followed by a rank 1-6, like \"c3\"")]
-pub struct ParseSquareError(pub Excerpt);
+impl fmt::Display for ParseSquareError {
+    /// `invalid point ('g' is not a file): expected a file a-f followed by
+    /// a rank 1-6, like "c3"`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid point ({}): expected a file a-f followed by a rank 1-6, like \"c3\"",
+            self.problem()
+        )
+    }
+}
+
+impl Square {
+    /// The point named by a file character and a rank character.
+    pub(crate) fn from_chars(file: char, rank: char) -> Result<Square, ParseSquareError> {
+        let file = File::from_char(file).ok_or(ParseSquareError::BadFile(file))?;
+        let rank = Rank::from_char(rank).ok_or(ParseSquareError::BadRank(rank))?;
+        Ok(Square::from_coords(file, rank))
+    }
+}
 
 impl FromStr for Square {
     type Err = ParseSquareError;
+
+    /// Exactly a file `a`–`f` and a rank `1`–`6`: `c3`.
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        if s.len() == 2 {
-            if let Some(sq) = Square::parse_prefix(s.as_bytes()) {
-                return Ok(sq);
-            }
+        let mut chars = s.chars();
+        let file = chars.next().ok_or(ParseSquareError::Empty)?;
+        if File::from_char(file).is_none() {
+            return Err(ParseSquareError::BadFile(file));
         }
-        Err(ParseSquareError(Excerpt::new(s)))
+        let rank = chars.next().ok_or(ParseSquareError::MissingRank)?;
+        let square = Square::from_chars(file, rank)?;
+        if chars.next().is_some() {
+            return Err(ParseSquareError::TooLong {
+                len: s.chars().count(),
+            });
+        }
+        Ok(square)
     }
 }
 
@@ -301,6 +368,50 @@ mod tests {
         for bad in ["", "a", "a0", "a7", "g1", "A1", "a1 ", "é1"] {
             assert!(bad.parse::<Square>().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        use ParseSquareError::*;
+        let cases = [
+            ("", Empty),
+            ("a", MissingRank),
+            ("a0", BadRank('0')),
+            ("a7", BadRank('7')),
+            ("g1", BadFile('g')),
+            ("A1", BadFile('A')),
+            ("é1", BadFile('é')),
+            ("aé", BadRank('é')),
+            ("a1 ", TooLong { len: 3 }),
+            ("c3c4", TooLong { len: 4 }),
+            ("hello", BadFile('h')),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(text.parse::<Square>(), Err(expected), "{text:?}");
+        }
+        let message = |text: &str| text.parse::<Square>().unwrap_err().to_string();
+        let tail = ": expected a file a-f followed by a rank 1-6, like \"c3\"";
+        assert_eq!(
+            message("g1"),
+            format!("invalid point ('g' is not a file){tail}")
+        );
+        assert_eq!(
+            message("a7"),
+            format!("invalid point ('7' is not a rank){tail}")
+        );
+        assert_eq!(message(""), format!("invalid point (empty){tail}"));
+        assert_eq!(
+            message("a"),
+            format!("invalid point (no rank after the file){tail}")
+        );
+        assert_eq!(
+            message("a1 "),
+            format!("invalid point (3 characters, not 2){tail}")
+        );
+        assert_eq!(
+            message("b\n"),
+            format!("invalid point ('\\n' is not a rank){tail}")
+        );
     }
 
     #[test]

@@ -133,6 +133,7 @@ impl Symmetry {
 
     /// The symmetry with index `0..8` (see the type's documentation for the bits).
     #[inline]
+    #[must_use]
     pub const fn new(index: u8) -> Option<Symmetry> {
         if index < 8 {
             Some(Symmetry(index))
@@ -143,30 +144,35 @@ impl Symmetry {
 
     /// Index `0..8`: bit 0 mirrors files, bit 1 mirrors ranks, bit 2 transposes first.
     #[inline]
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// Whether files are mirrored (`a ↔ f`).
     #[inline]
+    #[must_use]
     pub const fn flips_files(self) -> bool {
         self.0 & 1 != 0
     }
 
     /// Whether ranks are mirrored (`1 ↔ 6`).
     #[inline]
+    #[must_use]
     pub const fn flips_ranks(self) -> bool {
         self.0 & 2 != 0
     }
 
     /// Whether files and ranks are swapped (before any mirroring).
     #[inline]
+    #[must_use]
     pub const fn transposes(self) -> bool {
         self.0 & 4 != 0
     }
 
     /// The image of a point.
     #[inline]
+    #[must_use]
     pub const fn square(self, sq: Square) -> Square {
         match Square::new(SQUARE_MAP[self.0 as usize][sq.index()]) {
             Some(s) => s,
@@ -176,6 +182,7 @@ impl Symmetry {
 
     /// The image of a set of points.
     #[inline]
+    #[must_use]
     pub fn bitboard(self, bb: Bitboard) -> Bitboard {
         let t = &RANK_MAP[self.0 as usize];
         let b = bb.bits();
@@ -191,18 +198,21 @@ impl Symmetry {
 
     /// The symmetry that undoes this one.
     #[inline]
+    #[must_use]
     pub const fn inverse(self) -> Symmetry {
         Symmetry(INVERSE[self.0 as usize])
     }
 
     /// The symmetry that applies `self` first and then `next`.
     #[inline]
+    #[must_use]
     pub const fn then(self, next: Symmetry) -> Symmetry {
         Symmetry(COMPOSE[self.0 as usize][next.0 as usize])
     }
 
     /// A short name: `id`, `mirror-files`, `mirror-ranks`, `rot180`,
     /// `transpose`, `rot90`, `rot270`, `anti-transpose`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self.0 {
             0 => "id",

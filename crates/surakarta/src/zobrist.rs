@@ -32,6 +32,7 @@ pub const TURN_KEY: u64 = KEYS.1;
 
 /// The key of a piece of `color` on `sq`.
 #[inline]
+#[must_use]
 pub const fn piece_key(color: Color, sq: Square) -> u64 {
     KEYS.0[color.index()][sq.index()]
 }

@@ -4,8 +4,9 @@
 use proptest::prelude::*;
 use surakarta::record::{MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT, RECORD_LINE_WIDTH};
 use surakarta::{
-    Color, Game, GameError, GameRecord, GameResult, Move, MoveError, Outcome, ParseMoveError,
-    Position, RecordError, RecordErrorKind, Rules, Square, Termination,
+    Color, Game, GameError, GameRecord, GameResult, Move, MoveError, MoveText, Outcome,
+    ParseGameResultError, ParseMoveError, ParseSquareError, Position, RecordError, RecordErrorKind,
+    Rules, Square, Termination,
 };
 
 fn game(start: &str, rules: Rules, moves: &str) -> Game {
@@ -14,6 +15,11 @@ fn game(start: &str, rules: Rules, moves: &str) -> Game {
         game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
     }
     game
+}
+
+/// A move as written.
+fn mt(text: &str) -> MoveText {
+    text.parse().unwrap()
 }
 
 const START: &str = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1";
@@ -383,8 +389,8 @@ fn every_error_names_its_line() {
         2,
         Start(start_err),
     );
-    let result_err = "1:0".parse::<GameResult>().unwrap_err();
-    fails("[Result \"1:0\"]\n\n1:0", 1, ResultTag(result_err));
+    assert_eq!("1:0".parse::<GameResult>(), Err(ParseGameResultError));
+    fails("[Result \"1:0\"]\n\n1:0", 1, ResultTag("1:0".into()));
 
     fails("1. b2-b3\n2.. e5-e4 *", 2, MoveNumber("2..".into()));
     fails("1 b2-b3 *", 1, MoveNumber("1".into()));
@@ -396,7 +402,10 @@ fn every_error_names_its_line() {
         Move {
             ply: 3,
             text: "b3-b9".into(),
-            error: MoveError::Syntax(ParseMoveError("b3-b9".into())),
+            error: MoveError::Syntax {
+                text: "b3-b9".into(),
+                error: ParseMoveError::Target(ParseSquareError::BadRank('9')),
+            },
         },
     );
     fails(
@@ -405,7 +414,10 @@ fn every_error_names_its_line() {
         Move {
             ply: 2,
             text: "hello".into(),
-            error: MoveError::Syntax(ParseMoveError("hello".into())),
+            error: MoveError::Syntax {
+                text: "hello".into(),
+                error: ParseMoveError::Separator('l'),
+            },
         },
     );
     fails(
@@ -414,7 +426,10 @@ fn every_error_names_its_line() {
         Move {
             ply: 2,
             text: "}".into(),
-            error: MoveError::Syntax(ParseMoveError("}".into())),
+            error: MoveError::Syntax {
+                text: "}".into(),
+                error: ParseMoveError::Length(1),
+            },
         },
     );
     fails(
@@ -424,8 +439,7 @@ fn every_error_names_its_line() {
             ply: 4,
             text: "b4-b5".into(),
             error: MoveError::NotYourPiece {
-                move_text: "b4-b5".into(),
-                from: sq("b4"),
+                given: mt("b4-b5"),
                 owner: Color::Black,
                 turn: Color::White,
             },
@@ -438,7 +452,7 @@ fn every_error_names_its_line() {
             ply: 1,
             text: "b2xb3".into(),
             error: MoveError::WrongKind {
-                given: "b2xb3".into(),
+                given: mt("b2xb3"),
                 actual: surakarta::Move::step(sq("b2"), sq("b3")),
             },
         },
@@ -449,7 +463,7 @@ fn every_error_names_its_line() {
         Move {
             ply: 1,
             text: "b1-b3".into(),
-            error: MoveError::Illegal("b1-b3".into()),
+            error: MoveError::Illegal(mt("b1-b3")),
         },
     );
     let no_pieces = Outcome::win(Color::Black, Termination::NoPieces);
@@ -458,7 +472,7 @@ fn every_error_names_its_line() {
         4,
         MoveAfterEnd {
             ply: 6,
-            text: "d2-d3".into(),
+            text: mt("d2-d3"),
             outcome: no_pieces,
         },
     );
@@ -484,8 +498,7 @@ fn every_error_names_its_line() {
             ply: 1,
             text: "e5-e4".into(),
             error: MoveError::NotYourPiece {
-                move_text: "e5-e4".into(),
-                from: sq("e5"),
+                given: mt("e5-e4"),
                 owner: Color::White,
                 turn: Color::Black,
             },
@@ -557,7 +570,7 @@ fn error_messages() {
     assert_eq!(
         msg(&long),
         format!(
-            "line 1: ply 1: invalid move text {}: expected a step like b2-c3, a capture like b2xe5, or b2c3",
+            "line 1: ply 1: invalid move text {} (1000 characters, not 4 or 5): expected a step like b2-c3, a capture like b2xe5, or b2c3",
             cut("x", 1000)
         )
     );
@@ -571,7 +584,7 @@ fn error_messages() {
     assert!(msg(&tag).contains("(512 bytes): unexpected text after ']'"));
     let rules = format!("[Rules \"{}\"]\n\n*", "r".repeat(300));
     assert!(msg(&rules).starts_with(&format!(
-        "line 1: Rules tag: invalid rule set {}",
+        "line 1: Rules tag: invalid rule set (unexpected {}): expected",
         cut("r", 300)
     )));
 }

@@ -380,7 +380,7 @@ impl Session {
                 "resign" => return Some(End::Resigned(self.human)),
                 "quit" | "exit" => return Some(End::Abandoned),
                 _ => match self.game.position().parse_move(line) {
-                    Err(e @ MoveError::Syntax(_)) => {
+                    Err(e @ MoveError::Syntax { .. }) => {
                         println!("error: {e} (or a command: type help)");
                     }
                     Err(e) => println!("error: {e}"),

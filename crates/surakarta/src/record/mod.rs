@@ -36,6 +36,7 @@ use crate::color::Color;
 use crate::excerpt::Excerpt;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::notation::MoveText;
 use crate::position::{MoveError, ParsePositionError, Position};
 use crate::rules::{Outcome, ParseRulesError, Rules};
 use core::fmt;
@@ -77,6 +78,7 @@ impl GameResult {
     ];
 
     /// The result of a game that `winner` won (`None`: a draw).
+    #[must_use]
     pub const fn from_winner(winner: Option<Color>) -> GameResult {
         match winner {
             Some(Color::Black) => GameResult::BlackWins,
@@ -86,6 +88,7 @@ impl GameResult {
     }
 
     /// The result of a game that ended with `o` (`None`: not over, `*`).
+    #[must_use]
     pub fn from_outcome(o: Option<Outcome>) -> GameResult {
         match o {
             None => GameResult::Unfinished,
@@ -98,6 +101,7 @@ impl GameResult {
     }
 
     /// The result as text: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
             GameResult::BlackWins => "1-0",
@@ -108,10 +112,11 @@ impl GameResult {
     }
 }
 
-/// Why a result's text could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid result {0}: expected 1-0, 0-1, 1/2-1/2 or *")]
-pub struct ParseGameResultError(pub Excerpt);
+/// Why a result's text could not be read: it is not one of the four
+/// results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("invalid result: expected 1-0, 0-1, 1/2-1/2 or *")]
+pub struct ParseGameResultError;
 
 impl FromStr for GameResult {
     type Err = ParseGameResultError;
@@ -121,7 +126,7 @@ impl FromStr for GameResult {
         GameResult::ALL
             .into_iter()
             .find(|r| r.as_str() == s)
-            .ok_or_else(|| ParseGameResultError(Excerpt::new(s)))
+            .ok_or(ParseGameResultError)
     }
 }
 
@@ -190,9 +195,9 @@ pub enum RecordErrorKind {
     /// The `Start` tag is not a valid position.
     #[error("Start tag: {0}")]
     Start(ParsePositionError),
-    /// The `Result` tag is not a result.
-    #[error("Result tag: {0}")]
-    ResultTag(ParseGameResultError),
+    /// The `Result` tag's value (this) is not a result.
+    #[error("Result tag: invalid result {0}: expected 1-0, 0-1, 1/2-1/2 or *")]
+    ResultTag(Excerpt),
     /// A token starting with a digit is not a move number `N.` or `N...`
     /// (nor a result).
     #[error(
@@ -215,7 +220,7 @@ pub enum RecordErrorKind {
         /// Which move of the game, counting from 1.
         ply: usize,
         /// The move as written.
-        text: String,
+        text: MoveText,
         /// How the game had ended.
         outcome: Outcome,
     },
@@ -293,6 +298,7 @@ impl GameRecord {
     /// The record of a game: tags `Rules`, `Start`, `Result` and, when the
     /// game is over, `Termination` (e.g. `no pieces left`); the result is the
     /// game's outcome, `*` while it goes on.
+    #[must_use]
     pub fn from_game(game: &Game) -> GameRecord {
         let outcome = game.outcome();
         let result = GameResult::from_outcome(outcome);
@@ -320,6 +326,7 @@ impl GameRecord {
     /// `leading` tags (such as `Event`, `Black`, `White`) written before the
     /// game's own. Each name must be a valid tag name (see
     /// [`GameRecord::set_tag`]).
+    #[must_use]
     pub fn from_game_tagged(game: &Game, leading: &[(&str, &str)]) -> GameRecord {
         let mut record = GameRecord::from_game(game);
         let own = std::mem::take(&mut record.tags);
@@ -343,6 +350,7 @@ impl GameRecord {
     }
 
     /// The value of the tag `name` (case-sensitive), if present.
+    #[must_use]
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()

@@ -239,7 +239,11 @@ impl Header {
                 value = self.start.to_string();
             }
             "Result" => {
-                self.result = Some(value.parse().map_err(RecordErrorKind::ResultTag)?);
+                self.result = Some(
+                    value
+                        .parse()
+                        .map_err(|_| RecordErrorKind::ResultTag(Excerpt::new(&value)))?,
+                );
             }
             _ => {}
         }
@@ -337,7 +341,10 @@ impl Movetext {
         let written: MoveText = text.parse().map_err(|e| RecordErrorKind::Move {
             ply,
             text: Excerpt::new(text),
-            error: MoveError::Syntax(e),
+            error: MoveError::Syntax {
+                text: Excerpt::new(text),
+                error: e,
+            },
         })?;
         if self.moves.len() >= MAX_RECORD_MOVES {
             return Err(RecordErrorKind::TooManyMoves);

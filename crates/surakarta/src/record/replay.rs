@@ -104,10 +104,9 @@ impl Replay {
         written: MoveText,
     ) -> Result<Move, RecordErrorKind> {
         if let Some(outcome) = self.outcome() {
-            // A move text that parsed: at most five characters.
             return Err(RecordErrorKind::MoveAfterEnd {
                 ply,
-                text: text.to_string(),
+                text: written,
                 outcome,
             });
         }

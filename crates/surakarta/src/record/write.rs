@@ -10,6 +10,7 @@ use core::fmt;
 impl GameRecord {
     /// Writes records as one file that [`GameRecord::parse_all`] reads back:
     /// each record's text, separated by blank lines.
+    #[must_use]
     pub fn format_all(records: &[GameRecord]) -> String {
         let mut out = String::new();
         for (i, record) in records.iter().enumerate() {

@@ -5,7 +5,7 @@
 use crate::common::engine_args::EngineArgs;
 use crate::common::game::parse_position;
 use crate::common::usage::{check_depth, UsageError};
-use crate::render::capture_path::capture_paths;
+use surakarta::capture_path::capture_paths;
 use crate::render::draw;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};

@@ -11,8 +11,8 @@
 //! arrow head. No external fonts or resources.
 
 use crate::capture_path::CapturePath;
-use std::fmt::Write;
 use crate::{Circuit, Color, Move, Position, Square};
+use std::fmt::Write;
 
 /// One grid unit (the distance between neighbouring points), in SVG units.
 const UNIT: f64 = 50.0;

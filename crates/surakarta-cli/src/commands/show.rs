@@ -3,10 +3,10 @@
 
 use crate::common::usage::UsageError;
 use crate::render::draw;
-use surakarta::capture_path::{capture_paths, CapturePath};
-use surakarta::svg;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use surakarta::capture_path::{capture_paths, CapturePath};
+use surakarta::svg;
 use surakarta::{Game, GameRecord, Move, Position};
 
 /// The arguments of `surakarta show`.

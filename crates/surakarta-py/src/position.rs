@@ -109,14 +109,14 @@ impl PyMove {
     }
 
     /// The origin square's index (0 = a1 … 35 = f6).
-    #[getter]
-    fn from_square(&self) -> usize {
+    #[getter(from_square)]
+    fn origin(&self) -> usize {
         self.inner.from().index()
     }
 
     /// The target square's index (0 = a1 … 35 = f6).
-    #[getter]
-    fn to_square(&self) -> usize {
+    #[getter(to_square)]
+    fn target(&self) -> usize {
         self.inner.to().index()
     }
 

@@ -18,7 +18,7 @@ def probe_with_cli(cli, directory, texts):
 def test_probes_match_the_cli(cli, tables5):
     texts = random_positions(400, 5, seed=5)
     tb = surakarta.Tablebase(tables5)
-    assert len(tb.materials()) > 10
+    assert len(tb.materials()) == 10  # 1v1 to 4v1
     for text, expected in zip(texts, probe_with_cli(cli, tables5, texts)):
         answer = tb.probe(text)
         assert answer.wdl == expected["wdl"] == tb.probe_wdl(text), text

@@ -247,7 +247,7 @@ impl PyEngine {
         callback: Option<PyObject>,
     ) -> PyResult<PySearchResult> {
         let game = match position {
-            TargetArg::Game(g) => g.borrow().inner.clone(),
+            TargetArg::Game(g) => g.try_borrow()?.inner.clone(),
             TargetArg::Position(p) => Game::new(p.position()?, self.rules),
         };
         if let Some(d) = depth {
@@ -257,15 +257,15 @@ impl PyEngine {
                 )));
             }
         }
-        let movetime = match movetime {
-            Some(s) if !(s.is_finite() && s >= 0.0) => {
-                return Err(PyValueError::new_err(format!(
-                    "invalid movetime {s}: expected seconds, 0 or more"
-                )))
-            }
-            Some(s) => Some(Duration::from_secs_f64(s)),
-            None => None,
-        };
+        let movetime = movetime
+            .map(|s| {
+                Duration::try_from_secs_f64(s).map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "invalid movetime {s}: expected seconds, 0 or more"
+                    ))
+                })
+            })
+            .transpose()?;
         let limits = Limits {
             depth,
             nodes,

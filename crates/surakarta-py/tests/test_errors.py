@@ -105,3 +105,15 @@ def test_messages_are_the_clis(cli):
         with pytest.raises(ValueError) as raised:
             call()
         assert str(raised.value) in err, (err, str(raised.value))
+
+
+@pytest.mark.parametrize("movetime", [-1.0, float("nan"), float("inf"), 1e300])
+def test_bad_movetime(movetime):
+    with pytest.raises(ValueError, match="invalid movetime"):
+        surakarta.Engine(hash=1).search(surakarta.Position(), movetime=movetime)
+
+
+def test_search_of_a_game_being_searched_elsewhere_does_not_panic():
+    game = surakarta.Game()
+    result = surakarta.Engine(hash=1).search(game, depth=2)
+    assert result.best_move in game.legal_moves

@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 mod bitboard;
+pub mod capture_path;
 mod circuit;
 mod color;
 mod excerpt;
@@ -23,6 +24,7 @@ mod splitmix;
 mod square;
 #[cfg(feature = "proptest")]
 pub mod strategy;
+pub mod svg;
 mod symmetry;
 pub mod zobrist;
 

@@ -5,13 +5,13 @@
 use crate::common::engine_args::EngineArgs;
 use crate::common::game::parse_position;
 use crate::common::usage::{check_depth, UsageError};
-use crate::render::capture_path::capture_paths;
 use crate::render::draw;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+use surakarta::capture_path::capture_paths;
 use surakarta::{Color, Game, GameRecord, GameResult, Move, MoveError, Outcome, Position, Rules};
 use surakarta_search::{Clock, Engine, Info, Limits};
 

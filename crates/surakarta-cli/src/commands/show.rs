@@ -2,10 +2,11 @@
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
 use crate::common::usage::UsageError;
-use crate::render::capture_path::{capture_paths, CapturePath};
-use crate::render::{draw, svg};
+use crate::render::draw;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use surakarta::capture_path::{capture_paths, CapturePath};
+use surakarta::svg;
 use surakarta::{Game, GameRecord, Move, Position};
 
 /// The arguments of `surakarta show`.

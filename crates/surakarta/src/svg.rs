@@ -1,4 +1,6 @@
-//! The board as a self-contained SVG 1.1 picture, for `show --svg`.
+//! The board as a self-contained SVG 1.1 picture (what `surakarta show
+//! --svg` writes and the Python package's `_repr_svg_` shows): string
+//! building only, no I/O.
 //!
 //! The 6×6 grid; the small circuit (files b, e, ranks 2, 5, corner loops of
 //! radius 1) and the large circuit (files c, d, ranks 3, 4, radius 2) each in
@@ -8,9 +10,9 @@
 //! translucent line through the points and round the arcs, ending in an
 //! arrow head. No external fonts or resources.
 
-use crate::render::capture_path::CapturePath;
+use crate::capture_path::CapturePath;
+use crate::{Circuit, Color, Move, Position, Square};
 use std::fmt::Write;
-use surakarta::{Circuit, Color, Move, Position, Square};
 
 /// One grid unit (the distance between neighbouring points), in SVG units.
 const UNIT: f64 = 50.0;
@@ -67,7 +69,7 @@ fn loop_command(from: Square, to: Square, radius: f64) -> String {
 /// The picture of `position` with `highlight` marked; `path`, if given, is
 /// the way the highlighted capture travels. `title` becomes the picture's
 /// `<title>` (escaped here).
-pub(crate) fn board(
+pub fn board(
     position: &Position,
     highlight: Option<Move>,
     path: Option<&CapturePath>,

@@ -3,32 +3,32 @@
 //! `Circuit::arc_after`) the way docs/rules.md describes a capture. The rules
 //! crate decides which captures are legal; this only draws them.
 
-use surakarta::{Circuit, Position, Square, PATH_LEN};
+use crate::{Circuit, Position, Square, PATH_LEN};
 
 /// One way a capture can travel: along `circuit`, from path position
 /// `start`, `forward` (increasing positions) or backwards, for `steps` steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CapturePath {
+pub struct CapturePath {
     /// The circuit travelled.
-    pub(crate) circuit: Circuit,
+    pub circuit: Circuit,
     /// The path position (`0..24`) the piece sets out from.
-    pub(crate) start: usize,
+    pub start: usize,
     /// Whether it travels towards increasing path positions.
-    pub(crate) forward: bool,
+    pub forward: bool,
     /// Steps from the start to the target (a step may be an arc).
-    pub(crate) steps: usize,
+    pub steps: usize,
 }
 
 /// One step of a capture path: from `from` to `to`, along a straight line or
 /// round a corner arc.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Hop {
+pub struct Hop {
     /// Where the step starts.
-    pub(crate) from: Square,
+    pub from: Square,
     /// Where it ends.
-    pub(crate) to: Square,
+    pub to: Square,
     /// Whether it goes round one of the circuit's corner arcs.
-    pub(crate) arc: bool,
+    pub arc: bool,
 }
 
 impl CapturePath {
@@ -52,15 +52,14 @@ impl CapturePath {
     }
 
     /// The points travelled, the origin first and the target last.
-    #[cfg(test)]
-    pub(crate) fn points(&self) -> Vec<Square> {
+    pub fn points(&self) -> Vec<Square> {
         (0..=self.steps)
             .map(|k| self.circuit.at(self.index(k)))
             .collect()
     }
 
     /// The steps travelled, in order.
-    pub(crate) fn hops(&self) -> Vec<Hop> {
+    pub fn hops(&self) -> Vec<Hop> {
         (0..self.steps)
             .map(|k| Hop {
                 from: self.circuit.at(self.index(k)),
@@ -71,12 +70,12 @@ impl CapturePath {
     }
 
     /// The arcs passed.
-    pub(crate) fn arcs(&self) -> usize {
+    pub fn arcs(&self) -> usize {
         (0..self.steps).filter(|&k| self.arc_at(k)).count()
     }
 
     /// The path as text, `~` marking an arc: `b5 c5 d5 e5 f5 ~ e6 …`.
-    pub(crate) fn text(&self) -> String {
+    pub fn text(&self) -> String {
         let mut out = self.circuit.at(self.start).to_string();
         for hop in self.hops() {
             out.push_str(if hop.arc { " ~ " } else { " " });
@@ -92,7 +91,7 @@ impl CapturePath {
 /// origin counts as empty), past at least one arc, stopping at the first
 /// occupied point, which must be `to`. Empty if there is no such capture,
 /// which includes `from` being empty and `to` not holding an enemy piece.
-pub(crate) fn capture_paths(position: &Position, from: Square, to: Square) -> Vec<CapturePath> {
+pub fn capture_paths(position: &Position, from: Square, to: Square) -> Vec<CapturePath> {
     let (Some(mover), Some(victim)) = (position.piece_at(from), position.piece_at(to)) else {
         return Vec::new();
     };
@@ -135,7 +134,7 @@ pub(crate) fn capture_paths(position: &Position, from: Square, to: Square) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surakarta::{Color, Move};
+    use crate::{Color, Move};
 
     fn pos(text: &str) -> Position {
         text.parse().unwrap()

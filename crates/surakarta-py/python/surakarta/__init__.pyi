@@ -1,0 +1,292 @@
+"""Type stubs for the ``surakarta`` package (docs/python.md)."""
+
+import os
+from typing import Callable, Dict, List, Optional, Sequence, Set, Union
+
+import numpy as np
+import numpy.typing as npt
+
+BLACK: str
+WHITE: str
+SQUARES: List[int]
+STARTING_POSITION: str
+
+Square = Union[int, str]
+MoveLike = Union["Move", str]
+PositionLike = Union["Position", str]
+RulesLike = Union["Rules", str]
+
+class InvalidNotationError(ValueError):
+    """Text that is not a valid position, move, square or rule set."""
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that cannot be played here (or a game that is over)."""
+
+class TablebaseError(OSError):
+    """A table file or directory that cannot be used; the message names it."""
+
+class MissingTableError(TablebaseError):
+    """A position whose class has no table; the message names the file looked for."""
+
+class Move:
+    """A step (``b2-c3``) or a capture (``b2xe5``)."""
+
+    def __init__(self, text: str) -> None:
+        """Reads ``b2-c3`` or ``b2xe5``; ``b2c3`` needs ``Position.parse_move``."""
+    @staticmethod
+    def step(from_square: Square, to_square: Square) -> "Move":
+        """A step from one square to a neighbouring one."""
+    @staticmethod
+    def capture(from_square: Square, to_square: Square) -> "Move":
+        """A capture from one square to another along a circuit."""
+    @property
+    def from_square(self) -> int:
+        """The origin square's index (0 = a1 … 35 = f6)."""
+    @property
+    def to_square(self) -> int:
+        """The target square's index."""
+    @property
+    def is_capture(self) -> bool:
+        """Whether the move is a capture."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Position:
+    """An immutable position; ``str(position)`` is its notation."""
+
+    def __init__(self, notation: Optional[str] = None) -> None:
+        """The position in ``notation``, or the start position."""
+    @property
+    def legal_moves(self) -> List[Move]:
+        """The legal moves."""
+    @property
+    def captures(self) -> List[Move]:
+        """The legal captures."""
+    @property
+    def turn(self) -> str:
+        """The side to move: ``"black"`` or ``"white"``."""
+    @property
+    def halfmoves(self) -> int:
+        """Plies since the last capture."""
+    @property
+    def fullmoves(self) -> int:
+        """The move number."""
+    @property
+    def zobrist(self) -> int:
+        """The Zobrist hash."""
+    def pieces(self, color: str) -> Set[int]:
+        """The squares of a side's pieces."""
+    def pieces_mask(self, color: str) -> int:
+        """A side's pieces as a 36-bit integer (bit i = square i)."""
+    def piece_at(self, square: Square) -> Optional[str]:
+        """The side on ``square``, or ``None``."""
+    def parse_move(self, text: str) -> Move:
+        """The legal move ``text`` names (``b2-c3``, ``b2xe5`` or ``b2c3``)."""
+    def is_legal(self, move: MoveLike) -> bool:
+        """Whether ``move`` is legal here."""
+    def after(self, move: MoveLike) -> "Position":
+        """The position after ``move``; ``IllegalMoveError`` if it is illegal."""
+    def outcome(self) -> Optional["Outcome"]:
+        """How the game has ended here under the pure rules, or ``None``."""
+    def symmetries(self) -> Dict[str, "Position"]:
+        """The position under each of the 8 board symmetries, by name."""
+    def board(self) -> str:
+        """The board as text."""
+    def svg(self, move: Optional[MoveLike] = None) -> str:
+        """The board as SVG (``surakarta show --svg``), with ``move`` marked."""
+    def _repr_svg_(self) -> str:
+        """The SVG picture, for Jupyter."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Rules:
+    """A rule set: when a game ends besides no pieces or no moves."""
+
+    def __init__(
+        self, repetitions: Optional[int] = None, no_capture_plies: Optional[int] = None
+    ) -> None:
+        """Custom limits (``None``: no such limit)."""
+    @staticmethod
+    def icga() -> "Rules":
+        """Threefold repetition, 50 plies without a capture."""
+    @staticmethod
+    def pku() -> "Rules":
+        """The PKU rules."""
+    @staticmethod
+    def pure() -> "Rules":
+        """No repetition or no-capture limit."""
+    @staticmethod
+    def parse(text: str) -> "Rules":
+        """The CLI's ``--rules`` text."""
+    @property
+    def repetitions(self) -> Optional[int]:
+        """Occurrences of a position that end the game."""
+    @property
+    def no_capture_plies(self) -> Optional[int]:
+        """Plies without a capture that end the game."""
+    @property
+    def name(self) -> Optional[str]:
+        """``"icga"``, ``"pku"`` or ``"pure"`` for a preset."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Outcome:
+    """How a game ended."""
+
+    @property
+    def winner(self) -> Optional[str]:
+        """``"black"``, ``"white"`` or ``None`` for a draw."""
+    @property
+    def termination(self) -> str:
+        """``"no_pieces"``, ``"no_moves"``, ``"repetition"`` or ``"no_capture_limit"``."""
+    @property
+    def reason(self) -> str:
+        """Why the game ended, in words."""
+    @property
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``."""
+
+class Game:
+    """A game: start position, moves, rules."""
+
+    def __init__(
+        self, position: Optional[PositionLike] = None, rules: Optional[RulesLike] = None
+    ) -> None:
+        """A game from ``position`` (default the start) under ``rules`` (default ICGA)."""
+    def push(self, move: MoveLike) -> Move:
+        """Plays ``move``; ``IllegalMoveError`` if illegal or the game is over."""
+    def pop(self) -> Move:
+        """Takes back the last move; ``IndexError`` at the start."""
+    @property
+    def rules(self) -> Rules:
+        """The rules."""
+    @property
+    def start(self) -> Position:
+        """The start position."""
+    @property
+    def position(self) -> Position:
+        """The current position."""
+    @property
+    def moves(self) -> List[Move]:
+        """The moves played."""
+    @property
+    def positions(self) -> List[Position]:
+        """Every position, the start first."""
+    @property
+    def repetitions(self) -> int:
+        """How often the current position has occurred."""
+    @property
+    def legal_moves(self) -> List[Move]:
+        """The legal moves now."""
+    def outcome(self) -> Optional[Outcome]:
+        """How the game has ended, or ``None``."""
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+    def copy(self) -> "Game":
+        """A copy of the game."""
+    def __len__(self) -> int: ...
+
+class Probe:
+    """A tablebase answer."""
+
+    wdl: str
+    dtc: Optional[int]
+    best_move: Optional[Move]
+    line: List[Move]
+
+class Tablebase:
+    """Endgame tables read from a directory of ``*.sktb`` files."""
+
+    def __init__(self, directory: Union[str, "os.PathLike[str]"]) -> None:
+        """Opens the tables in ``directory`` (read into memory)."""
+    def materials(self) -> List[str]:
+        """The classes held, as ``"4v1"``."""
+    def probe(self, position: PositionLike) -> Probe:
+        """Value, best move and conversion line."""
+    def probe_wdl(self, position: PositionLike) -> str:
+        """``"win"``, ``"draw"`` or ``"loss"``."""
+    def probe_dtc(self, position: PositionLike) -> Optional[int]:
+        """Plies to the conversion, ``None`` for a draw."""
+    def probe_text(self, position: PositionLike) -> str:
+        """The value as the CLI prints it (``"win in 3"``)."""
+
+class Score:
+    """A score for the side to move."""
+
+    kind: str
+    value: int
+    text: str
+
+class SearchInfo:
+    """One finished iteration of a search."""
+
+    depth: int
+    seldepth: int
+    score: Score
+    nodes: int
+    nps: int
+    time: float
+    pv: List[Move]
+    hashfull: int
+    tb_hits: int
+
+class SearchResult:
+    """What a search found."""
+
+    best_move: Optional[Move]
+    score: Score
+    pv: List[Move]
+    depth: int
+    seldepth: int
+    nodes: int
+    nps: int
+    time: float
+    tb_hits: int
+    tb_errors: int
+
+class Engine:
+    """The search engine."""
+
+    def __init__(
+        self,
+        threads: int = 1,
+        hash: int = 64,
+        tables: Union[Tablebase, str, "os.PathLike[str]", None] = None,
+        rules: Optional[RulesLike] = None,
+    ) -> None:
+        """A new engine."""
+    def search(
+        self,
+        position: Union[PositionLike, Game],
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        movetime: Optional[float] = None,
+        callback: Optional[Callable[[SearchInfo], object]] = None,
+    ) -> SearchResult:
+        """Searches to a depth, a node count or for ``movetime`` seconds."""
+    def new_game(self) -> None:
+        """Clears what the engine learnt."""
+    @property
+    def rules(self) -> Rules:
+        """The rules for positions searched without a ``Game``."""
+
+def perft(position: PositionLike, depth: int) -> int:
+    """Move sequences of ``depth`` plies."""
+
+def square_name(square: Square) -> str:
+    """``0`` → ``"a1"``."""
+
+def parse_square(name: str) -> int:
+    """``"a1"`` → ``0``."""
+
+def generate_tables(directory: Union[str, "os.PathLike[str]"], pieces: int) -> List[str]:
+    """Generates every table with 2 to ``pieces`` pieces into ``directory``."""
+
+def encode(positions: Sequence[PositionLike]) -> npt.NDArray[np.uint8]:
+    """Planes of shape ``(N, 2, 6, 6)``: side to move, other side."""
+
+def legal_move_masks(positions: Sequence[PositionLike]) -> npt.NDArray[np.bool_]:
+    """Masks of shape ``(N, 36, 36)``: ``[n, from, to]``."""
+
+def legal_move_counts(positions: Sequence[PositionLike]) -> npt.NDArray[np.uint32]:
+    """Legal move counts, shape ``(N,)``."""

@@ -1,0 +1,337 @@
+//! `Engine` and its answers: `Score`, `SearchInfo`, `SearchResult`.
+
+use crate::game::{PyGame, RulesArg};
+use crate::position::{moves_of, PositionArg, PyMove};
+use crate::tables::PyTablebase;
+use pyo3::exceptions::PyValueError;
+use pyo3::panic::PanicException;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use surakarta::{Game, Rules};
+use surakarta_search::{Engine, Info, Limits, Options, Score, ScoreKind, SearchResult};
+use surakarta_tablebase::Tablebase;
+
+/// How often a search checks for Ctrl-C (and other signals).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// A score for the side to move: `kind` is `"cp"` (an evaluation, `value`
+/// in hundredths of a piece), `"win"`/`"loss"` (the game ends in `value`
+/// plies) or `"tbwin"`/`"tbloss"` (the tables say so, converting in `value`
+/// plies). `str(score)` is the protocol's form, `cp 35`.
+#[pyclass(name = "Score", module = "surakarta", frozen, get_all)]
+#[derive(Clone)]
+pub(crate) struct PyScore {
+    /// `"cp"`, `"win"`, `"loss"`, `"tbwin"` or `"tbloss"`.
+    kind: &'static str,
+    /// The evaluation or the number of plies.
+    value: i64,
+    /// The protocol's text.
+    text: String,
+}
+
+impl From<Score> for PyScore {
+    fn from(score: Score) -> PyScore {
+        let (kind, value) = match score.kind() {
+            ScoreKind::Eval(v) => ("cp", i64::from(v)),
+            ScoreKind::Win(n) => ("win", i64::from(n)),
+            ScoreKind::Loss(n) => ("loss", i64::from(n)),
+            ScoreKind::TbWin(n) => ("tbwin", i64::from(n)),
+            ScoreKind::TbLoss(n) => ("tbloss", i64::from(n)),
+        };
+        PyScore {
+            kind,
+            value,
+            text: score.to_string(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyScore {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Score {}>", self.text)
+    }
+}
+
+/// One finished iteration of a search, as passed to the callback.
+#[pyclass(name = "SearchInfo", module = "surakarta", frozen, get_all)]
+pub(crate) struct PySearchInfo {
+    /// The depth searched, in plies.
+    depth: u32,
+    /// The deepest ply reached.
+    seldepth: u32,
+    /// The score of the best line.
+    score: PyScore,
+    /// Nodes searched so far.
+    nodes: u64,
+    /// Nodes per second.
+    nps: u64,
+    /// Seconds since the search started.
+    time: f64,
+    /// The best line.
+    pv: Vec<PyMove>,
+    /// Transposition table use, per mille.
+    hashfull: u32,
+    /// Tablebase probes that answered.
+    tb_hits: u64,
+}
+
+impl From<&Info> for PySearchInfo {
+    fn from(info: &Info) -> PySearchInfo {
+        PySearchInfo {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: info.score.into(),
+            nodes: info.nodes,
+            nps: info.nps,
+            time: info.elapsed.as_secs_f64(),
+            pv: moves_of(info.pv.iter().copied()),
+            hashfull: info.hashfull,
+            tb_hits: info.tb_hits,
+        }
+    }
+}
+
+#[pymethods]
+impl PySearchInfo {
+    fn __repr__(&self) -> String {
+        format!(
+            "<SearchInfo depth {} score {} nodes {}>",
+            self.depth, self.score.text, self.nodes
+        )
+    }
+}
+
+/// What a search found: the best move (`None` if the game is over), its
+/// score, the principal variation and the figures of the last iteration.
+#[pyclass(name = "SearchResult", module = "surakarta", frozen, get_all)]
+pub(crate) struct PySearchResult {
+    /// The move to play, or `None` if there is none.
+    best_move: Option<PyMove>,
+    /// The score for the side to move.
+    score: PyScore,
+    /// The principal variation, the best move first.
+    pv: Vec<PyMove>,
+    /// The last finished depth.
+    depth: u32,
+    /// The deepest ply reached.
+    seldepth: u32,
+    /// Nodes searched.
+    nodes: u64,
+    /// Nodes per second.
+    nps: u64,
+    /// Seconds the search took.
+    time: f64,
+    /// Tablebase probes that answered.
+    tb_hits: u64,
+    /// Tablebase probes that failed (a damaged table; run `surakarta tb verify`).
+    tb_errors: u64,
+}
+
+impl From<SearchResult> for PySearchResult {
+    fn from(result: SearchResult) -> PySearchResult {
+        let info = &result.info;
+        PySearchResult {
+            best_move: result.best_move.map(|inner| PyMove { inner }),
+            score: info.score.into(),
+            pv: moves_of(info.pv.iter().copied()),
+            depth: info.depth,
+            seldepth: info.seldepth,
+            nodes: info.nodes,
+            nps: info.nps,
+            time: info.elapsed.as_secs_f64(),
+            tb_hits: info.tb_hits,
+            tb_errors: result.tb_errors,
+        }
+    }
+}
+
+#[pymethods]
+impl PySearchResult {
+    fn __repr__(&self) -> String {
+        let best = self
+            .best_move
+            .map_or("None".to_string(), |m| m.inner.to_string());
+        format!(
+            "<SearchResult best_move {best} score {} depth {} nodes {}>",
+            self.score.text, self.depth, self.nodes
+        )
+    }
+}
+
+/// Tables given as a `Tablebase` or a directory.
+#[derive(FromPyObject)]
+pub(crate) enum TablesArg<'py> {
+    /// An open `Tablebase`.
+    Tablebase(Bound<'py, PyTablebase>),
+    /// A directory of table files.
+    Dir(PathBuf),
+}
+
+/// A search target: a position, or a game (whose history counts for repetitions).
+#[derive(FromPyObject)]
+pub(crate) enum TargetArg<'py> {
+    /// A `Game`.
+    Game(Bound<'py, PyGame>),
+    /// A `Position` or notation.
+    Position(PositionArg),
+}
+
+/// The search engine: alpha-beta with a transposition table, on `threads`
+/// threads with `hash` MiB of table, probing `tables` (a `Tablebase` or a
+/// directory) if given, under `rules` (default ICGA) for positions searched
+/// without a `Game`.
+#[pyclass(name = "Engine", module = "surakarta", frozen)]
+pub(crate) struct PyEngine {
+    engine: Mutex<Engine>,
+    rules: Rules,
+}
+
+#[pymethods]
+impl PyEngine {
+    /// A new engine; `ValueError` for a thread count outside 1 to 1024 or a
+    /// hash size outside 1 to 65536 MiB.
+    #[new]
+    #[pyo3(signature = (threads = 1, hash = 64, tables = None, rules = None))]
+    fn new(
+        py: Python<'_>,
+        threads: usize,
+        hash: usize,
+        tables: Option<TablesArg<'_>>,
+        rules: Option<RulesArg>,
+    ) -> PyResult<PyEngine> {
+        let rules = RulesArg::rules(rules)?;
+        let options = Options {
+            threads,
+            hash_mb: hash,
+            ..Options::default()
+        };
+        let tablebase: Option<Arc<Tablebase>> = match tables {
+            None => None,
+            Some(TablesArg::Tablebase(tb)) => Some(Arc::clone(&tb.get().inner)),
+            Some(TablesArg::Dir(dir)) => Some(PyTablebase::new(py, dir)?.inner),
+        };
+        let mut engine = py
+            .allow_threads(|| Engine::new(options))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        engine.set_tablebase(tablebase);
+        Ok(PyEngine {
+            engine: Mutex::new(engine),
+            rules,
+        })
+    }
+
+    /// Searches `position` (a `Position`, its notation, or a `Game`) to
+    /// `depth` plies, about `nodes` nodes, or for `movetime` seconds (at
+    /// least one limit; the first reached stops it). `callback`, if given,
+    /// is called with a `SearchInfo` after each iteration; an exception it
+    /// raises stops the search and is raised here. The GIL is released while
+    /// the engine thinks; Ctrl-C stops the search and raises
+    /// `KeyboardInterrupt`.
+    #[pyo3(signature = (position, depth = None, nodes = None, movetime = None, callback = None))]
+    fn search(
+        &self,
+        py: Python<'_>,
+        position: TargetArg<'_>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        movetime: Option<f64>,
+        callback: Option<PyObject>,
+    ) -> PyResult<PySearchResult> {
+        let game = match position {
+            TargetArg::Game(g) => g.try_borrow()?.inner.clone(),
+            TargetArg::Position(p) => Game::new(p.position()?, self.rules),
+        };
+        if let Some(d) = depth {
+            if !(1..=64).contains(&d) {
+                return Err(PyValueError::new_err(format!(
+                    "invalid depth {d}: expected 1 to 64"
+                )));
+            }
+        }
+        let movetime = movetime
+            .map(|s| {
+                Duration::try_from_secs_f64(s).map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "invalid movetime {s}: expected seconds, 0 or more"
+                    ))
+                })
+            })
+            .transpose()?;
+        let limits = Limits {
+            depth,
+            nodes,
+            movetime,
+            clock: None,
+        };
+        if limits == Limits::default() {
+            return Err(PyValueError::new_err(
+                "give a limit: depth=PLIES, nodes=N or movetime=SECONDS",
+            ));
+        }
+        let stop = AtomicBool::new(false);
+        let error: Mutex<Option<PyErr>> = Mutex::new(None);
+        let fail = |e: PyErr| {
+            let mut slot = error.lock().unwrap_or_else(PoisonError::into_inner);
+            slot.get_or_insert(e);
+            stop.store(true, Ordering::Relaxed);
+        };
+        let engine = &self.engine;
+        let outcome = py.allow_threads(|| {
+            std::thread::scope(|scope| {
+                let (done, finished) = mpsc::channel::<()>();
+                let searcher = scope.spawn(|| {
+                    let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                    let mut on_info = |info: &Info| {
+                        if let Some(callback) = &callback {
+                            Python::with_gil(|py| {
+                                if let Err(e) = callback.call1(py, (PySearchInfo::from(info),)) {
+                                    fail(e);
+                                }
+                            });
+                        }
+                    };
+                    let result = engine.search(&game, &limits, &stop, &mut on_info);
+                    drop(done);
+                    result
+                });
+                // Wait for the search, looking for Ctrl-C between waits.
+                while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(SIGNAL_POLL) {
+                    if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                        fail(e);
+                    }
+                }
+                searcher.join()
+            })
+        });
+        if let Some(e) = error.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            return Err(e);
+        }
+        match outcome {
+            Ok(result) => Ok(result.into()),
+            Err(_) => Err(PanicException::new_err("the search panicked")),
+        }
+    }
+
+    /// Clears what the engine learnt (transposition table, history) for a new game.
+    fn new_game(&self) {
+        self.engine
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .new_game();
+    }
+
+    /// The rules used for positions searched without a `Game`.
+    #[getter]
+    fn rules(&self) -> crate::game::PyRules {
+        crate::game::PyRules { inner: self.rules }
+    }
+}

@@ -1,0 +1,310 @@
+//! `Rules`, `Outcome` and `Game`.
+
+use crate::errors::{game_error, InvalidNotationError};
+use crate::position::{color_name, moves_of, MoveArg, PyMove, PyPosition};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use surakarta::{Game, Outcome, Position, Rules, Termination};
+
+/// A rule set: when a game ends besides a side having no pieces or no
+/// moves. `Rules.icga()` (threefold repetition, 50 plies without a
+/// capture), `Rules.pku()`, `Rules.pure()` (neither), or custom limits with
+/// `Rules(repetitions=3, no_capture_plies=50)`; `Rules.parse("icga")` reads
+/// the CLI's `--rules` text.
+#[pyclass(name = "Rules", module = "surakarta", frozen)]
+#[derive(Clone, Copy)]
+pub(crate) struct PyRules {
+    pub(crate) inner: Rules,
+}
+
+#[pymethods]
+impl PyRules {
+    /// Custom limits: the game is adjudicated (more pieces wins) when a
+    /// position occurs `repetitions` times or after `no_capture_plies` plies
+    /// without a capture; `None` for no such limit.
+    #[new]
+    #[pyo3(signature = (repetitions = None, no_capture_plies = None))]
+    fn new(repetitions: Option<u32>, no_capture_plies: Option<u32>) -> PyResult<PyRules> {
+        Rules::new(repetitions, no_capture_plies)
+            .map(|inner| PyRules { inner })
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The ICGA tournament rules: threefold repetition, 50 plies without a capture.
+    #[staticmethod]
+    fn icga() -> PyRules {
+        PyRules { inner: Rules::ICGA }
+    }
+
+    /// The PKU rules (docs/rules.md).
+    #[staticmethod]
+    fn pku() -> PyRules {
+        PyRules { inner: Rules::PKU }
+    }
+
+    /// The pure rules: no repetition or no-capture limit.
+    #[staticmethod]
+    fn pure() -> PyRules {
+        PyRules { inner: Rules::PURE }
+    }
+
+    /// Reads the CLI's `--rules` text: `icga`, `pku`, `pure`, or a list like
+    /// `repetitions=3,no-capture=50`.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<PyRules> {
+        text.parse()
+            .map(|inner| PyRules { inner })
+            .map_err(|e: surakarta::ParseRulesError| InvalidNotationError::new_err(e.to_string()))
+    }
+
+    /// How many occurrences of a position end the game, or `None`.
+    #[getter]
+    fn repetitions(&self) -> Option<u32> {
+        self.inner.repetitions()
+    }
+
+    /// How many plies without a capture end the game, or `None`.
+    #[getter]
+    fn no_capture_plies(&self) -> Option<u32> {
+        self.inner.no_capture_plies()
+    }
+
+    /// `"icga"`, `"pku"` or `"pure"` for a preset, else `None`.
+    #[getter]
+    fn name(&self) -> Option<&'static str> {
+        self.inner.preset_name()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Rules.parse('{}')", self.inner)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRules>()
+            .is_ok_and(|o| o.inner == self.inner)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let r = u64::from(self.inner.repetitions().unwrap_or(0));
+        let n = u64::from(self.inner.no_capture_plies().unwrap_or(0));
+        (r << 32) | n
+    }
+}
+
+/// A rule set given as `Rules` or as text (`"icga"`).
+#[derive(FromPyObject)]
+pub(crate) enum RulesArg {
+    /// A `Rules`.
+    Rules(PyRules),
+    /// Text for `Rules.parse`.
+    Text(String),
+}
+
+impl RulesArg {
+    /// The rules (ICGA if none are given).
+    pub(crate) fn rules(arg: Option<RulesArg>) -> PyResult<Rules> {
+        match arg {
+            None => Ok(Rules::ICGA),
+            Some(RulesArg::Rules(r)) => Ok(r.inner),
+            Some(RulesArg::Text(t)) => PyRules::parse(&t).map(|r| r.inner),
+        }
+    }
+}
+
+/// How a game ended: the winner (`"black"`, `"white"` or `None` for a draw)
+/// and the reason (`termination`: `"no_pieces"`, `"no_moves"`,
+/// `"repetition"` or `"no_capture_limit"`).
+#[pyclass(name = "Outcome", module = "surakarta", frozen)]
+#[derive(Clone, Copy)]
+pub(crate) struct PyOutcome {
+    inner: Outcome,
+}
+
+impl From<Outcome> for PyOutcome {
+    fn from(inner: Outcome) -> PyOutcome {
+        PyOutcome { inner }
+    }
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// The winner, or `None` for a draw.
+    #[getter]
+    fn winner(&self) -> Option<&'static str> {
+        self.inner.winner.map(color_name)
+    }
+
+    /// Why the game ended, as an identifier.
+    #[getter]
+    fn termination(&self) -> &'static str {
+        match self.inner.termination {
+            Termination::NoPieces => "no_pieces",
+            Termination::NoMoves => "no_moves",
+            Termination::Repetition => "repetition",
+            Termination::NoCaptureLimit => "no_capture_limit",
+        }
+    }
+
+    /// Why the game ended, in words (`"no legal move"`).
+    #[getter]
+    fn reason(&self) -> &'static str {
+        self.inner.termination.describe()
+    }
+
+    /// The result as a record writes it (`"1-0"`, `"0-1"` or `"1/2-1/2"`).
+    #[getter]
+    fn result(&self) -> &'static str {
+        self.inner.result()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Outcome {}>", self.inner)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyOutcome>()
+            .is_ok_and(|o| o.inner == self.inner)
+    }
+}
+
+/// A game: a start position, the moves played, and the rules that decide
+/// when it ends. `push` plays a move, `pop` takes one back.
+#[pyclass(name = "Game", module = "surakarta")]
+pub(crate) struct PyGame {
+    pub(crate) inner: Game,
+}
+
+#[pymethods]
+impl PyGame {
+    /// A game from `position` (a `Position` or notation; default the start)
+    /// under `rules` (a `Rules` or its text; default ICGA).
+    #[new]
+    #[pyo3(signature = (position = None, rules = None))]
+    fn new(
+        position: Option<crate::position::PositionArg>,
+        rules: Option<RulesArg>,
+    ) -> PyResult<PyGame> {
+        let start = match position {
+            Some(p) => p.position()?,
+            None => Position::new(),
+        };
+        Ok(PyGame {
+            inner: Game::new(start, RulesArg::rules(rules)?),
+        })
+    }
+
+    /// Plays `move` (a `Move` or text) and returns it; `IllegalMoveError` if
+    /// it is not legal or the game is over.
+    #[pyo3(signature = (r#move))]
+    fn push(&mut self, r#move: MoveArg) -> PyResult<PyMove> {
+        let m = match r#move {
+            MoveArg::Move(m) => {
+                self.inner.play(m.inner).map_err(game_error)?;
+                m.inner
+            }
+            MoveArg::Text(text) => self.inner.play_text(&text).map_err(game_error)?,
+        };
+        Ok(PyMove { inner: m })
+    }
+
+    /// Takes back the last move and returns it; `IndexError` at the start.
+    fn pop(&mut self) -> PyResult<PyMove> {
+        self.inner
+            .undo()
+            .map(|inner| PyMove { inner })
+            .ok_or_else(|| PyIndexError::new_err("pop from a game with no moves"))
+    }
+
+    /// The rules.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules {
+            inner: self.inner.rules(),
+        }
+    }
+
+    /// The start position.
+    #[getter]
+    fn start(&self) -> PyPosition {
+        PyPosition {
+            inner: *self.inner.start(),
+        }
+    }
+
+    /// The current position.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        PyPosition {
+            inner: *self.inner.position(),
+        }
+    }
+
+    /// The moves played, in order.
+    #[getter]
+    fn moves(&self) -> Vec<PyMove> {
+        moves_of(self.inner.moves().iter().copied())
+    }
+
+    /// Every position of the game, the start first and the current last.
+    #[getter]
+    fn positions(&self) -> Vec<PyPosition> {
+        self.inner
+            .positions()
+            .iter()
+            .map(|&inner| PyPosition { inner })
+            .collect()
+    }
+
+    /// How often the current position has occurred.
+    #[getter]
+    fn repetitions(&self) -> u32 {
+        self.inner.repetitions()
+    }
+
+    /// The legal moves now (none once the game is over).
+    #[getter]
+    fn legal_moves(&self) -> Vec<PyMove> {
+        moves_of(self.inner.legal_moves())
+    }
+
+    /// How the game has ended, or `None` while it goes on.
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.inner.outcome().map(PyOutcome::from)
+    }
+
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+
+    /// A copy of the game.
+    fn copy(&self) -> PyGame {
+        PyGame {
+            inner: self.inner.clone(),
+        }
+    }
+
+    /// The number of moves played.
+    fn __len__(&self) -> usize {
+        self.inner.moves().len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Game {} moves, rules {}, at '{}'>",
+            self.inner.moves().len(),
+            self.inner.rules(),
+            self.inner.position()
+        )
+    }
+}

@@ -1,0 +1,53 @@
+//! The `surakarta` Python module (`surakarta._surakarta`, re-exported by
+//! `python/surakarta/__init__.py`): a thin binding over the rules
+//! (`surakarta`), the endgame tables (`surakarta-tablebase`) and the engine
+//! (`surakarta-search`). It holds no game logic of its own: every rule,
+//! probe and search is a call into the libraries; this crate only converts
+//! values and errors and manages the GIL.
+
+mod batch;
+mod engine;
+mod errors;
+mod game;
+mod position;
+mod tables;
+
+use pyo3::prelude::*;
+
+/// Registers the classes, functions and exceptions.
+#[pymodule]
+fn _surakarta(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add(
+        "InvalidNotationError",
+        py.get_type::<errors::InvalidNotationError>(),
+    )?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
+    m.add("TablebaseError", py.get_type::<errors::TablebaseError>())?;
+    m.add(
+        "MissingTableError",
+        py.get_type::<errors::MissingTableError>(),
+    )?;
+    m.add_class::<position::PyMove>()?;
+    m.add_class::<position::PyPosition>()?;
+    m.add_class::<game::PyRules>()?;
+    m.add_class::<game::PyOutcome>()?;
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<tables::PyTablebase>()?;
+    m.add_class::<tables::PyProbe>()?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_class::<engine::PyScore>()?;
+    m.add_class::<engine::PySearchInfo>()?;
+    m.add_class::<engine::PySearchResult>()?;
+    m.add_function(wrap_pyfunction!(position::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(position::square_name, m)?)?;
+    m.add_function(wrap_pyfunction!(position::parse_square, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::generate_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::encode, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::legal_move_masks, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::legal_move_counts, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,402 @@
+//! `Move`, `Position`, squares and `perft`.
+
+use crate::errors::{bad_position, move_error, InvalidNotationError};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::HashSet;
+use std::fmt::Write;
+use surakarta::capture_path::capture_paths;
+use surakarta::{svg, Color, Move, MoveText, Position, Square, Symmetry};
+
+/// A side as Python sees it: `"black"` or `"white"`.
+pub(crate) fn color_name(color: Color) -> &'static str {
+    color.name()
+}
+
+/// Reads a side: `"black"`, `"white"`, `"b"` or `"w"`.
+pub(crate) fn parse_color(text: &str) -> PyResult<Color> {
+    text.parse()
+        .map_err(|e: surakarta::ParseColorError| PyValueError::new_err(e.to_string()))
+}
+
+/// A square given as its index (`0` = a1 … `35` = f6) or its name (`"b2"`).
+#[derive(FromPyObject)]
+pub(crate) enum SquareArg {
+    /// The index.
+    Index(i64),
+    /// The name.
+    Name(String),
+}
+
+impl SquareArg {
+    /// The square, or `ValueError`.
+    pub(crate) fn square(&self) -> PyResult<Square> {
+        match self {
+            SquareArg::Index(i) => u8::try_from(*i)
+                .ok()
+                .and_then(Square::new)
+                .ok_or_else(|| PyValueError::new_err(format!("square index {i} is not in 0..36"))),
+            SquareArg::Name(name) => name.parse().map_err(|e: surakarta::ParseSquareError| {
+                InvalidNotationError::new_err(e.to_string())
+            }),
+        }
+    }
+}
+
+/// The name of a square index (`0` → `"a1"`, `35` → `"f6"`).
+#[pyfunction]
+pub(crate) fn square_name(square: SquareArg) -> PyResult<String> {
+    Ok(square.square()?.to_string())
+}
+
+/// The index of a square's name (`"a1"` → `0`, `"f6"` → `35`): `6 * rank + file`.
+#[pyfunction]
+pub(crate) fn parse_square(name: &str) -> PyResult<usize> {
+    SquareArg::Name(name.to_string())
+        .square()
+        .map(Square::index)
+}
+
+/// A move: a step (`b2-c3`) or a capture (`b2xe5`), from one square to
+/// another. `Move("b2-c3")` reads one; `str(move)` writes it back.
+#[pyclass(name = "Move", module = "surakarta", frozen)]
+#[derive(Clone, Copy)]
+pub(crate) struct PyMove {
+    pub(crate) inner: Move,
+}
+
+#[pymethods]
+impl PyMove {
+    /// Reads a move written `b2-c3` (a step) or `b2xe5` (a capture). Text
+    /// without the separator (`b2c3`) names a move only in a position: use
+    /// `Position.parse_move`.
+    #[new]
+    fn new(text: &str) -> PyResult<PyMove> {
+        let written: MoveText = text.parse().map_err(|error| {
+            move_error(surakarta::MoveError::Syntax {
+                text: surakarta::Excerpt::new(text),
+                error,
+            })
+        })?;
+        let inner = match written.capture {
+            Some(true) => Move::capture(written.from, written.to),
+            Some(false) => Move::step(written.from, written.to),
+            None => {
+                return Err(InvalidNotationError::new_err(format!(
+                    "move text {} does not say whether it is a step (-) or a capture (x): use Position.parse_move",
+                    surakarta::Excerpt::new(text)
+                )))
+            }
+        };
+        Ok(PyMove { inner })
+    }
+
+    /// A step from one square to a neighbouring one.
+    #[staticmethod]
+    fn step(from_square: SquareArg, to_square: SquareArg) -> PyResult<PyMove> {
+        Ok(PyMove {
+            inner: Move::step(from_square.square()?, to_square.square()?),
+        })
+    }
+
+    /// A capture from one square to another along a circuit.
+    #[staticmethod]
+    fn capture(from_square: SquareArg, to_square: SquareArg) -> PyResult<PyMove> {
+        Ok(PyMove {
+            inner: Move::capture(from_square.square()?, to_square.square()?),
+        })
+    }
+
+    /// The origin square's index (0 = a1 … 35 = f6).
+    #[getter(from_square)]
+    fn origin(&self) -> usize {
+        self.inner.from().index()
+    }
+
+    /// The target square's index (0 = a1 … 35 = f6).
+    #[getter(to_square)]
+    fn target(&self) -> usize {
+        self.inner.to().index()
+    }
+
+    /// Whether the move is a capture.
+    #[getter]
+    fn is_capture(&self) -> bool {
+        self.inner.is_capture()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move('{}')", self.inner)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyMove>()
+            .is_ok_and(|o| o.inner == self.inner)
+    }
+
+    fn __hash__(&self) -> u64 {
+        u64::from(self.inner.to_bits())
+    }
+}
+
+/// A move given as a `Move` or as text.
+#[derive(FromPyObject)]
+pub(crate) enum MoveArg {
+    /// A `Move`.
+    Move(PyMove),
+    /// Text: `b2-c3`, `b2xe5` or `b2c3`.
+    Text(String),
+}
+
+impl MoveArg {
+    /// The legal move of `position` this names, or the error saying why not.
+    pub(crate) fn legal_in(&self, position: &Position) -> PyResult<Move> {
+        match self {
+            MoveArg::Move(m) => position
+                .check_move(MoveText {
+                    from: m.inner.from(),
+                    to: m.inner.to(),
+                    capture: Some(m.inner.is_capture()),
+                })
+                .map_err(move_error),
+            MoveArg::Text(text) => position.parse_move(text).map_err(move_error),
+        }
+    }
+}
+
+/// A position given as a `Position` or in notation.
+#[derive(FromPyObject)]
+pub(crate) enum PositionArg {
+    /// A `Position`.
+    Position(PyPosition),
+    /// Notation.
+    Text(String),
+}
+
+impl PositionArg {
+    /// The position, or `InvalidNotationError`.
+    pub(crate) fn position(&self) -> PyResult<Position> {
+        match self {
+            PositionArg::Position(p) => Ok(p.inner),
+            PositionArg::Text(text) => parse_position(text),
+        }
+    }
+}
+
+/// Reads a position's notation.
+pub(crate) fn parse_position(text: &str) -> PyResult<Position> {
+    text.parse().map_err(|e| bad_position(text, e))
+}
+
+/// Moves as a Python list of `Move`.
+pub(crate) fn moves_of(moves: impl IntoIterator<Item = Move>) -> Vec<PyMove> {
+    moves.into_iter().map(|inner| PyMove { inner }).collect()
+}
+
+/// A position: where the pieces stand, whose move it is, the no-capture
+/// count and the move number. Immutable (play moves with `after` or on a
+/// `Game`); `str(position)` is its notation.
+#[pyclass(name = "Position", module = "surakarta", frozen)]
+#[derive(Clone, Copy)]
+pub(crate) struct PyPosition {
+    pub(crate) inner: Position,
+}
+
+#[pymethods]
+impl PyPosition {
+    /// The position written in `notation` (docs/notation.md), or the start
+    /// position if none is given.
+    #[new]
+    #[pyo3(signature = (notation = None))]
+    fn new(notation: Option<&str>) -> PyResult<PyPosition> {
+        Ok(PyPosition {
+            inner: match notation {
+                Some(text) => parse_position(text)?,
+                None => Position::new(),
+            },
+        })
+    }
+
+    /// The legal moves, captures and steps.
+    #[getter]
+    fn legal_moves(&self) -> Vec<PyMove> {
+        moves_of(self.inner.legal_moves())
+    }
+
+    /// The legal captures.
+    #[getter]
+    fn captures(&self) -> Vec<PyMove> {
+        moves_of(self.inner.captures())
+    }
+
+    /// The side to move: `"black"` or `"white"`.
+    #[getter]
+    fn turn(&self) -> &'static str {
+        color_name(self.inner.turn())
+    }
+
+    /// Plies since the last capture.
+    #[getter]
+    fn halfmoves(&self) -> u32 {
+        self.inner.halfmoves()
+    }
+
+    /// The move number (1 at the start; it grows after White moves).
+    #[getter]
+    fn fullmoves(&self) -> u32 {
+        self.inner.fullmoves()
+    }
+
+    /// The Zobrist hash of the position (placement and side to move).
+    #[getter]
+    fn zobrist(&self) -> u64 {
+        self.inner.zobrist()
+    }
+
+    /// The squares (indices 0 = a1 … 35 = f6) of a side's pieces.
+    fn pieces(&self, color: &str) -> PyResult<HashSet<usize>> {
+        let color = parse_color(color)?;
+        Ok(self.inner.pieces(color).iter().map(Square::index).collect())
+    }
+
+    /// A side's pieces as a 36-bit integer: bit `i` is square `i`.
+    fn pieces_mask(&self, color: &str) -> PyResult<u64> {
+        Ok(self.inner.pieces(parse_color(color)?).bits())
+    }
+
+    /// The side whose piece stands on `square`, or `None` if it is empty.
+    fn piece_at(&self, square: SquareArg) -> PyResult<Option<&'static str>> {
+        Ok(self.inner.piece_at(square.square()?).map(color_name))
+    }
+
+    /// The legal move `text` names (`b2-c3`, `b2xe5`, or `b2c3` without the
+    /// separator); `InvalidNotationError` or `IllegalMoveError` otherwise.
+    fn parse_move(&self, text: &str) -> PyResult<PyMove> {
+        let inner = self.inner.parse_move(text).map_err(move_error)?;
+        Ok(PyMove { inner })
+    }
+
+    /// Whether `move` (a `Move` or text) is legal here. Text that is not a
+    /// move at all raises `InvalidNotationError`.
+    #[pyo3(signature = (r#move))]
+    fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
+        let written = match r#move {
+            MoveArg::Move(m) => MoveText {
+                from: m.inner.from(),
+                to: m.inner.to(),
+                capture: Some(m.inner.is_capture()),
+            },
+            MoveArg::Text(text) => text.parse().map_err(|error| {
+                move_error(surakarta::MoveError::Syntax {
+                    text: surakarta::Excerpt::new(&text),
+                    error,
+                })
+            })?,
+        };
+        Ok(self.inner.check_move(written).is_ok())
+    }
+
+    /// The position after `move` (a `Move` or text); `IllegalMoveError` if
+    /// it is not legal here.
+    #[pyo3(signature = (r#move))]
+    fn after(&self, r#move: MoveArg) -> PyResult<PyPosition> {
+        let m = r#move.legal_in(&self.inner)?;
+        Ok(PyPosition {
+            inner: self.inner.after(m),
+        })
+    }
+
+    /// How the game has ended here under the pure rules (a side with no
+    /// pieces or no moves has lost), or `None`; repetitions and the
+    /// no-capture limit need a `Game`.
+    fn outcome(&self) -> Option<crate::game::PyOutcome> {
+        self.inner.outcome().map(crate::game::PyOutcome::from)
+    }
+
+    /// The position under each of the 8 symmetries of the board, by name
+    /// (`"id"` first).
+    fn symmetries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for sym in Symmetry::ALL {
+            let p = PyPosition {
+                inner: self.inner.transformed(sym),
+            };
+            out.set_item(sym.name(), p)?;
+        }
+        Ok(out)
+    }
+
+    /// The board as text: rank 6 at the top, `b`, `w` and `.` for the points.
+    fn board(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..6).rev() {
+            let _ = write!(out, "{} ", rank + 1);
+            for file in 0..6 {
+                let sq = Square::from_xy(file, rank).unwrap_or(Square::ALL[0]);
+                let piece = self.inner.piece_at(sq).map_or('.', Color::char);
+                let _ = write!(out, " {piece} ");
+            }
+            out = out.trim_end().to_string();
+            out.push('\n');
+        }
+        out.push_str("   a  b  c  d  e  f\n");
+        out
+    }
+
+    /// The board as an SVG picture with both circuits, as `surakarta show
+    /// --svg` draws it; with `move`, that legal move is marked (a capture
+    /// with the way it travels).
+    #[pyo3(signature = (r#move = None))]
+    fn svg(&self, r#move: Option<MoveArg>) -> PyResult<String> {
+        let Some(arg) = r#move else {
+            return Ok(svg::board(&self.inner, None, None, &self.inner.to_string()));
+        };
+        let m = arg.legal_in(&self.inner)?;
+        let path = if m.is_capture() {
+            capture_paths(&self.inner, m.from(), m.to())
+                .into_iter()
+                .next()
+        } else {
+            None
+        };
+        let title = format!("{}, highlighted move {m}", self.inner);
+        Ok(svg::board(&self.inner, Some(m), path.as_ref(), &title))
+    }
+
+    /// The SVG picture, for Jupyter.
+    fn _repr_svg_(&self) -> String {
+        svg::board(&self.inner, None, None, &self.inner.to_string())
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.inner)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyPosition>()
+            .is_ok_and(|o| o.inner == self.inner)
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.inner.zobrist()
+    }
+}
+
+/// The number of move sequences of `depth` plies from `position` (a
+/// `Position` or notation). The GIL is released while it counts.
+#[pyfunction]
+pub(crate) fn perft(py: Python<'_>, position: PositionArg, depth: u32) -> PyResult<u64> {
+    let position = position.position()?;
+    Ok(py.allow_threads(|| surakarta::perft(&position, depth)))
+}

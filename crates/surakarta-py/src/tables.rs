@@ -1,0 +1,166 @@
+//! `Tablebase`, its probe answers, and generating tables.
+
+use crate::errors::{tablebase_error, TablebaseError};
+use crate::position::{moves_of, PositionArg, PyMove};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+use surakarta_tablebase::{generate_dir_with, GenerateOptions, NoProgress, Tablebase, Value};
+
+/// Endgame tables (distance to conversion) read from a directory of
+/// `*.sktb` files, as `surakarta tb generate` writes them.
+///
+/// The files are read into memory when the tablebase is opened (headers
+/// checked now, each table's checksum on its first use), so they may change
+/// on disk afterwards without harm. A damaged file raises `TablebaseError`
+/// naming it; a position whose class has no table raises
+/// `MissingTableError` naming the file looked for.
+#[pyclass(name = "Tablebase", module = "surakarta", frozen)]
+pub(crate) struct PyTablebase {
+    pub(crate) inner: Arc<Tablebase>,
+}
+
+/// The answer of `Tablebase.probe`: the value for the side to move (`wdl`:
+/// `"win"`, `"draw"` or `"loss"`; `dtc`: plies to the conversion, `None` for
+/// a draw), the best move and the line of best play to the conversion.
+#[pyclass(name = "Probe", module = "surakarta", frozen, get_all)]
+pub(crate) struct PyProbe {
+    /// `"win"`, `"draw"` or `"loss"` for the side to move.
+    wdl: &'static str,
+    /// Plies to the conversion (a capture or the end) with best play; `None` for a draw.
+    dtc: Option<u32>,
+    /// A best move, or `None` if there is no legal move.
+    best_move: Option<PyMove>,
+    /// Best play until the conversion.
+    line: Vec<PyMove>,
+}
+
+#[pymethods]
+impl PyProbe {
+    fn __repr__(&self) -> String {
+        let best = self
+            .best_move
+            .map_or("None".to_string(), |m| format!("'{}'", m.inner));
+        format!(
+            "Probe(wdl='{}', dtc={}, best_move={best}, line=[{}])",
+            self.wdl,
+            self.dtc.map_or("None".to_string(), |d| d.to_string()),
+            self.line
+                .iter()
+                .map(|m| format!("'{}'", m.inner))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+/// The value of a probe, as the CLI shows it (`win in 3`, `draw`, `loss in 4`).
+fn value_text(value: Value) -> String {
+    value.to_string()
+}
+
+#[pymethods]
+impl PyTablebase {
+    /// Opens the tables in `directory` (read into memory).
+    #[new]
+    pub(crate) fn new(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebase> {
+        let tb = py
+            .allow_threads(|| Tablebase::open_dir(&directory))
+            .map_err(tablebase_error)?;
+        if tb.materials().next().is_none() {
+            return Err(TablebaseError::new_err(format!(
+                "{}: no table files (*.sktb) found",
+                directory.display()
+            )));
+        }
+        Ok(PyTablebase {
+            inner: Arc::new(tb),
+        })
+    }
+
+    /// The classes held, as `"4v1"` (pieces of the side to move v the other side).
+    fn materials(&self) -> Vec<String> {
+        self.inner.materials().map(|m| m.to_string()).collect()
+    }
+
+    /// Value, best move and conversion line of `position` (a `Position` or notation).
+    fn probe(&self, py: Python<'_>, position: PositionArg) -> PyResult<PyProbe> {
+        let position = position.position()?;
+        let tb = &self.inner;
+        let (value, best, line) = py
+            .allow_threads(|| -> Result<_, surakarta_tablebase::TablebaseError> {
+                Ok((
+                    tb.probe_position(&position)?,
+                    tb.best_move(&position)?.map(|(m, _)| m),
+                    tb.line(&position)?,
+                ))
+            })
+            .map_err(tablebase_error)?;
+        Ok(PyProbe {
+            wdl: value.wdl().name(),
+            dtc: value.dtc(),
+            best_move: best.map(|inner| PyMove { inner }),
+            line: moves_of(line),
+        })
+    }
+
+    /// `"win"`, `"draw"` or `"loss"` for the side to move of `position`.
+    fn probe_wdl(&self, position: PositionArg) -> PyResult<&'static str> {
+        let value = self
+            .inner
+            .probe_position(&position.position()?)
+            .map_err(tablebase_error)?;
+        Ok(value.wdl().name())
+    }
+
+    /// Plies to the conversion with best play (`None` for a draw).
+    fn probe_dtc(&self, position: PositionArg) -> PyResult<Option<u32>> {
+        let value = self
+            .inner
+            .probe_position(&position.position()?)
+            .map_err(tablebase_error)?;
+        Ok(value.dtc())
+    }
+
+    /// The value as the CLI prints it: `"win in 3"`, `"draw"`, `"loss in 4"`.
+    fn probe_text(&self, position: PositionArg) -> PyResult<String> {
+        let value = self
+            .inner
+            .probe_position(&position.position()?)
+            .map_err(tablebase_error)?;
+        Ok(value_text(value))
+    }
+
+    fn __repr__(&self) -> String {
+        let dir = self
+            .inner
+            .dir()
+            .map_or(String::new(), |d| format!(" from {}", d.display()));
+        format!(
+            "<Tablebase {} classes{dir}>",
+            self.inner.materials().count()
+        )
+    }
+}
+
+/// Generates every table with 2 to `pieces` pieces into `directory` (created
+/// if missing), as `surakarta tb generate --pieces N --dir D` does; classes
+/// already there are kept. Returns the classes written or found. The GIL
+/// is released while it works. Up to 5 pieces takes seconds; more takes
+/// long (docs/tablebase.md).
+#[pyfunction]
+pub(crate) fn generate_tables(
+    py: Python<'_>,
+    directory: PathBuf,
+    pieces: u32,
+) -> PyResult<Vec<String>> {
+    let outcomes = py
+        .allow_threads(|| {
+            generate_dir_with(&directory, pieces, &GenerateOptions::default(), &NoProgress)
+        })
+        .map_err(tablebase_error)?;
+    Ok(outcomes
+        .iter()
+        .map(|o| o.stats.material.to_string())
+        .collect())
+}

@@ -1,0 +1,111 @@
+"""The engine: searches on a few positions, callbacks, Ctrl-C, the CLI's answers."""
+
+import _thread
+import json
+import threading
+import time
+
+import pytest
+
+import surakarta
+from conftest import run_cli
+
+POSITIONS = [
+    "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b",
+    "ww3w/wb4/5w/6/6/b1w3 b",
+    "ww1w2/5w/3bww/6/1w2b1/b3bb b",
+]
+
+
+@pytest.mark.parametrize("text", POSITIONS)
+def test_search_to_a_depth(text):
+    position = surakarta.Position(text)
+    engine = surakarta.Engine(threads=1, hash=8)
+    infos = []
+    result = engine.search(position, depth=4, callback=infos.append)
+    assert result.best_move in position.legal_moves
+    assert result.pv[0] == result.best_move
+    assert result.depth == 4 and [i.depth for i in infos] == [1, 2, 3, 4]
+    assert result.nodes > 0 and result.score.kind in ("cp", "win", "loss")
+    assert str(result.score) == result.score.text
+    # The line is playable.
+    p = position
+    for m in result.pv:
+        p = p.after(m)
+
+
+@pytest.mark.parametrize("text", POSITIONS)
+def test_same_answer_as_the_cli(cli, text):
+    code, out, err = run_cli(
+        cli, "search", "--position", text, "--depth", "5", "--threads", "1", "--hash", "16", "--json"
+    )
+    assert code == 0, err
+    expected = json.loads(out)
+    result = surakarta.Engine(threads=1, hash=16).search(text, depth=5)
+    assert str(result.best_move) == expected["best_move"]
+    assert [str(m) for m in result.pv] == expected["pv"]
+    assert (result.score.kind, result.score.value) == (
+        expected["score"]["kind"],
+        expected["score"]["value"],
+    )
+    assert result.nodes == expected["nodes"]
+
+
+def test_node_and_time_limits():
+    engine = surakarta.Engine(hash=8)
+    by_nodes = engine.search(surakarta.Position(), nodes=5000)
+    assert by_nodes.best_move is not None
+    start = time.monotonic()
+    by_time = engine.search(surakarta.Position(), movetime=0.2)
+    assert by_time.best_move is not None and time.monotonic() - start < 5
+
+
+def test_game_over_has_no_best_move():
+    over = surakarta.Game("b5/6/6/6/6/6 w")
+    result = surakarta.Engine(hash=1).search(over, depth=3)
+    assert result.best_move is None
+
+
+def test_callback_exception_stops_the_search():
+    def callback(info):
+        if info.depth == 2:
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        surakarta.Engine(hash=8).search(surakarta.Position(), depth=30, callback=callback)
+
+
+def test_gil_is_released_while_searching():
+    ticks = []
+    stop = threading.Event()
+
+    def ticker():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=ticker)
+    thread.start()
+    try:
+        surakarta.Engine(hash=8).search(surakarta.Position(), movetime=0.5)
+    finally:
+        stop.set()
+        thread.join()
+    assert len(ticks) > 10
+
+
+def test_ctrl_c_stops_the_search():
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        surakarta.Engine(hash=8).search(surakarta.Position(), movetime=60)
+    assert time.monotonic() - start < 10
+    timer.join()
+
+
+def test_engine_with_tables(tables5):
+    engine = surakarta.Engine(hash=8, tables=str(tables5))
+    result = engine.search("6/6/2b3/6/1ww3/6 b", depth=3)
+    assert result.best_move is not None
+    assert result.score.kind in ("tbwin", "tbloss", "cp", "win", "loss")

@@ -2,6 +2,7 @@
 
 import _thread
 import json
+import signal
 import threading
 import time
 
@@ -95,13 +96,20 @@ def test_gil_is_released_while_searching():
 
 
 def test_ctrl_c_stops_the_search():
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
-    start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        surakarta.Engine(hash=8).search(surakarta.Position(), movetime=60)
-    assert time.monotonic() - start < 10
-    timer.join()
+    # A process started in the background by a non-interactive shell (as CI
+    # may be) inherits SIGINT ignored, and then Python has no handler and
+    # interrupt_main does nothing: install Python's own handler for the test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(0.3, _thread.interrupt_main)
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            surakarta.Engine(hash=8).search(surakarta.Position(), movetime=60)
+        assert time.monotonic() - start < 10
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_engine_with_tables(tables5):

@@ -328,6 +328,7 @@ impl Parser {
                 self.heap.push(candidate(s, i as u32));
             }
         }
+        let mut merged = 0;
         while let Some(std::cmp::Reverse(key)) = self.heap.pop() {
             let (s, i) = ((key >> 32) as u16, key as u32);
             let iu = i as usize;
@@ -339,6 +340,7 @@ impl Parser {
                 continue;
             }
             // Merge i and j into i.
+            merged += 1;
             self.symbols[iu] = s;
             self.alive[j as usize] = false;
             let k = self.next[j as usize];
@@ -356,7 +358,8 @@ impl Parser {
                 }
             }
         }
-        let mut out = Vec::new();
+        // Exactly as long as it is (a big class keeps millions of these).
+        let mut out = Vec::with_capacity(n - merged);
         let mut at = if n == 0 { NONE } else { 0 };
         while at != NONE {
             out.push(self.symbols[at as usize]);

@@ -255,8 +255,11 @@ fn compact_streaming(
             ranking.terminals(&values[start as usize..][..len], &mut info)
         })
         .collect();
-    let grammar = repair::compress(sample, ranking.ranks, compact::max_symbols(slots));
-    let table = repair::PairTable::new(grammar.terminals, &grammar.pairs);
+    // (The sample's own parse is dropped: every chunk is parsed below.)
+    let repair::Grammar {
+        terminals, pairs, ..
+    } = repair::compress(sample, ranking.ranks, compact::max_symbols(slots));
+    let table = repair::PairTable::new(terminals, &pairs);
     // 3. Every chunk, parsed with the grammar.
     let per_item = STREAM_ITEM / chunk;
     let items: Vec<Vec<Vec<u16>>> = (0..chunks.div_ceil(per_item))
@@ -276,8 +279,9 @@ fn compact_streaming(
         })
         .collect::<Result<_, TablebaseError>>()?;
     let grammar = repair::Grammar {
+        terminals,
+        pairs,
         chunks: items.into_iter().flatten().collect(),
-        ..grammar
     };
     Ok(compact::assemble(grammar, slots, model, &ranking.maps))
 }

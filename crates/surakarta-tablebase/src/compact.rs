@@ -764,7 +764,7 @@ mod tests {
     fn packed_fields_round_trip_and_padding_is_checked() {
         for bits in [1, 5, 7, 8, 13, 16] {
             let values: Vec<u32> = (0..37u32)
-                .map(|i| (i * 2654435761) & ((1 << bits) - 1))
+                .map(|i| i.wrapping_mul(2654435761) & ((1 << bits) - 1))
                 .collect();
             let mut packer = BitPacker::default();
             values.iter().for_each(|&v| packer.put(v, bits));

@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 /// Slots per chunk that pairs never cross; blocks are whole chunks, so
 /// the smallest block a file may use.
-const CHUNK_BITS: u32 = *BLOCK_BITS.start();
+pub(crate) const CHUNK_BITS: u32 = *BLOCK_BITS.start();
 /// The largest block.
 const MAX_BLOCK_BITS: u32 = *BLOCK_BITS.end();
 /// Blocks are made as big as keeps about this many symbols in one, so a
@@ -143,8 +143,33 @@ pub(crate) fn encode(stored: &[u8], freedom: &[u8], kind: Stored<'_>) -> (Shape,
         .map(|c| c.iter().map(|&b| terminal_of[b as usize]).collect())
         .collect();
     drop(filled);
-    let max_symbols = (slots / 16).clamp(256, u16::MAX as u64) as usize;
-    let grammar = repair::compress(chunks, order.len(), max_symbols);
+    let grammar = repair::compress(chunks, order.len(), max_symbols(slots));
+    assemble(grammar, slots, model, &terminals_section)
+}
+
+/// The symbol budget of a class's grammar.
+pub(crate) fn max_symbols(slots: u64) -> usize {
+    (slots / 16).clamp(256, u16::MAX as u64) as usize
+}
+
+/// Blocks encoded at a time by [`assemble`]: about this many slots' worth,
+/// so the symbols of the blocks written are freed as it goes.
+const ASSEMBLE_BATCH_SLOTS: u64 = 1 << 26;
+
+/// The body of a class from its grammar (pairs, and the symbols of each
+/// chunk of `1 << CHUNK_BITS` slots, in order) and its terminals section
+/// (the value of each terminal in each context of `model`): Huffman code
+/// lengths from the symbols' frequencies, blocks of whole chunks, their
+/// offsets. Both ways of compacting ([`encode`], and the streaming one of
+/// `convert.rs`) end here. The chunks' symbols are freed as their blocks
+/// are written, and the blocks are written straight into the body, so
+/// beyond the symbols this holds little more than the body.
+pub(crate) fn assemble(
+    grammar: repair::Grammar,
+    slots: u64,
+    model: ContextModel,
+    terminals_section: &[u8],
+) -> (Shape, Vec<u8>) {
     let total: u64 = grammar.chunks.iter().map(|c| c.len() as u64).sum();
     let mut block_bits = CHUNK_BITS;
     while block_bits < MAX_BLOCK_BITS
@@ -158,43 +183,20 @@ pub(crate) fn encode(stored: &[u8], freedom: &[u8], kind: Stored<'_>) -> (Shape,
         Ok(code) => code,
         Err(e) => unreachable!("Huffman lengths are a prefix code: {e:?}"),
     };
-    let per_block = 1usize << (block_bits - CHUNK_BITS);
-    let blocks: Vec<Vec<u8>> = grammar
-        .chunks
-        .par_chunks(per_block)
-        .map(|block| {
-            let mut w = BitWriter {
-                bytes: Vec::new(),
-                acc: 0,
-                used: 0,
-            };
-            for &s in block.iter().flatten() {
-                let (bits, len) = code.code(s);
-                w.put(bits, len);
-            }
-            w.align();
-            w.bytes
-        })
-        .collect();
-    let total: u64 = blocks.iter().map(|b| b.len() as u64).sum();
-    let mut boundaries = Vec::with_capacity(blocks.len() + 1);
-    boundaries.push(0u64);
-    for block in &blocks {
-        boundaries.push(boundaries[boundaries.len() - 1] + block.len() as u64);
-    }
-    let offsets = offsets_for(&boundaries);
-    let shape = Shape {
+    let terminals = grammar.terminals as u32;
+    let pairs = grammar.pairs.len() as u32;
+    let mut shape = Shape {
         block_bits,
         model,
-        offsets,
+        offsets: BlockOffsets::U64,
         packed_dictionary: true,
         capture_draws: false,
-        terminals: order.len() as u32,
-        pairs: grammar.pairs.len() as u32,
-        bits_len: total,
+        terminals,
+        pairs,
+        bits_len: 0,
     };
     let mut body = Vec::new();
-    body.extend_from_slice(&terminals_section);
+    body.extend_from_slice(terminals_section);
     let symbol_bits = shape.symbol_bits();
     let mut packer = BitPacker::default();
     for &[a, b] in &grammar.pairs {
@@ -207,12 +209,71 @@ pub(crate) fn encode(stored: &[u8], freedom: &[u8], kind: Stored<'_>) -> (Shape,
         packer.put(len.into(), PACKED_LENGTH_BITS);
     }
     body.extend_from_slice(&packer.finish());
-    write_offsets(&mut body, offsets, &boundaries);
-    for block in &blocks {
-        body.extend_from_slice(block);
+    // Room for the widest offsets; the chosen form replaces it at the end.
+    let offsets_at = body.len();
+    let blocks = slots.div_ceil(1 << block_bits);
+    let room = BlockOffsets::U64.section_len(blocks + 1).unwrap_or(0) as usize;
+    body.resize(offsets_at + room, 0);
+    let bits_at = body.len();
+    let per_block = 1usize << (block_bits - CHUNK_BITS);
+    let per_batch = per_block * ((ASSEMBLE_BATCH_SLOTS >> block_bits) as usize).max(1);
+    let mut boundaries = Vec::with_capacity(blocks as usize + 1);
+    boundaries.push(0u64);
+    let mut chunks = grammar.chunks.into_iter();
+    loop {
+        let batch: Vec<Vec<u16>> = chunks.by_ref().take(per_batch).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let encoded: Vec<Vec<u8>> = batch
+            .par_chunks(per_block)
+            .map(|block| {
+                let mut w = BitWriter {
+                    bytes: Vec::new(),
+                    acc: 0,
+                    used: 0,
+                };
+                for &s in block.iter().flatten() {
+                    let (bits, len) = code.code(s);
+                    w.put(bits, len);
+                }
+                w.align();
+                w.bytes
+            })
+            .collect();
+        drop(batch);
+        for block in encoded {
+            body.extend_from_slice(&block);
+            boundaries.push((body.len() - bits_at) as u64);
+        }
     }
+    shape.bits_len = (body.len() - bits_at) as u64;
+    shape.offsets = offsets_for(&boundaries);
+    let mut offsets = Vec::new();
+    write_offsets(&mut offsets, shape.offsets, &boundaries);
+    body.splice(offsets_at..bits_at, offsets);
     debug_assert_eq!(shape.body_len(slots), Some(body.len() as u64));
     (shape, body)
+}
+
+/// [`fill`] in place for a chunk encoded on its own (the streaming path),
+/// where no byte precedes the chunk: free slots before its first bound
+/// one take that one's byte.
+pub(crate) fn fill_chunk(stored: &mut [u8], freedom: &[u8]) {
+    let first = freedom
+        .iter()
+        .position(|&f| f == Freedom::Exact as u8)
+        .map(|i| stored[i]);
+    let mut previous = first;
+    for (b, &f) in stored.iter_mut().zip(freedom) {
+        *b = match (f, previous) {
+            (f, Some(p)) if f == Freedom::Any as u8 => p,
+            (f, Some(p)) if f == Freedom::AnyWin as u8 && (1..=127).contains(&p) => p,
+            (f, Some(p)) if f == Freedom::AnyNonWin as u8 && !(1..=127).contains(&p) => p,
+            _ => *b,
+        };
+        previous = Some(*b);
+    }
 }
 
 /// The most compact way to store these block boundaries (byte offsets in

@@ -4,6 +4,8 @@
 use crate::compact::{self, Freedom, Stored};
 use crate::context::ContextModel;
 use crate::error::TablebaseError;
+use crate::file::CompactShape;
+use crate::repair;
 use crate::table::{histogram_of, Histogram, Table, TableIndexer};
 use crate::Tablebase;
 use rayon::prelude::*;
@@ -12,6 +14,16 @@ use surakarta_index::{Indexer, Material, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: usize = 1 << 16;
+
+/// Classes with more slots than this are compacted by streaming by default
+/// ([`CompactOptions::streaming_above`]): above every class of up to 8
+/// pieces (the largest, 4v4, has 265 M slots), so their files stay as the
+/// whole-class path writes them.
+pub const STREAMING_ABOVE: u64 = 1 << 29;
+
+/// The default sample of the streaming path ([`CompactOptions::sample_slots`]):
+/// 2^27 slots, 128 K chunks of 1,024.
+pub const SAMPLE_SLOTS: u64 = 1 << 27;
 
 /// How a compact (format 2) copy of a table is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,14 +37,28 @@ pub struct CompactOptions {
     /// losses then need no capture probes (docs/benchmarks.md, "Compact
     /// tables").
     pub capture_draws: bool,
+    /// Classes with more slots than this are compacted by streaming: the
+    /// value ranking and the grammar are learned on a sample of the class
+    /// ([`CompactOptions::sample_slots`]), then every chunk of 1,024 slots
+    /// is encoded with them on its own, so the working memory is a small
+    /// fraction of a byte per slot (docs/tablebase.md, "Memory"), not the
+    /// five bytes per slot of the whole-class path. The file may be a
+    /// little larger. Default [`STREAMING_ABOVE`].
+    pub streaming_above: u64,
+    /// Slots of the streaming path's sample: chunks of 1,024 spread evenly
+    /// over the class, at least one. Default [`SAMPLE_SLOTS`].
+    pub sample_slots: u64,
 }
 
 impl Default for CompactOptions {
-    /// Each class's own context model, capture draws on.
+    /// Each class's own context model, capture draws on, streaming above
+    /// [`STREAMING_ABOVE`] slots with a sample of [`SAMPLE_SLOTS`].
     fn default() -> CompactOptions {
         CompactOptions {
             model: None,
             capture_draws: true,
+            streaming_above: STREAMING_ABOVE,
+            sample_slots: SAMPLE_SLOTS,
         }
     }
 }
@@ -133,31 +159,36 @@ impl Tablebase {
         let values = self.values(material)?;
         let indexer = table.indexer();
         // Per used slot: its context (bits 2..) and its freedom (bits 0-1).
-        let mut slot_info = vec![Freedom::Any as u8; values.len()];
-        fill_used_slots(indexer, &mut slot_info, |index, sides| {
+        let info = |index: u64, sides: Sides| -> Result<u8, TablebaseError> {
             let freedom = match values[index as usize] {
                 1 if self.wins_by_capture(sides)? => Freedom::AnyWin,
                 0 if capture_draws && self.draws_by_capture(sides)? => Freedom::AnyNonWin,
                 _ => Freedom::Exact,
             };
             Ok((model.of(sides) as u8) << 2 | freedom as u8)
-        })?;
-        let (mut shape, body) = match model {
-            ContextModel::None => {
-                let freedom: Vec<u8> = slot_info.iter().map(|&b| b & 3).collect();
-                compact::encode(&values, &freedom, Stored::Values)
-            }
-            model => {
-                let (ranks, maps, stored) = rank_by_context(model, &values, &mut slot_info);
-                compact::encode(
-                    &stored,
-                    &slot_info,
-                    Stored::Ranks {
-                        model,
-                        ranks,
-                        maps: &maps,
-                    },
-                )
+        };
+        let (mut shape, body) = if indexer.size() > options.streaming_above {
+            compact_streaming(indexer, &values, model, options.sample_slots, &info)?
+        } else {
+            let mut slot_info = vec![Freedom::Any as u8; values.len()];
+            fill_used_slots(indexer, &mut slot_info, info)?;
+            match model {
+                ContextModel::None => {
+                    let freedom: Vec<u8> = slot_info.iter().map(|&b| b & 3).collect();
+                    compact::encode(&values, &freedom, Stored::Values)
+                }
+                model => {
+                    let (ranks, maps, stored) = rank_by_context(model, &values, &mut slot_info);
+                    compact::encode(
+                        &stored,
+                        &slot_info,
+                        Stored::Ranks {
+                            model,
+                            ranks,
+                            maps: &maps,
+                        },
+                    )
+                }
             }
         };
         shape.capture_draws = capture_draws;
@@ -166,67 +197,290 @@ impl Tablebase {
     }
 }
 
+/// Slots per work item of the streaming path: whole chunks.
+const STREAM_ITEM: u64 = 1 << 16;
+
+/// Compacts a class without a byte per slot of working memory: learns the
+/// value ranking and the grammar on a sample of chunks, then encodes every
+/// chunk on its own with them, recomputing its slots' context and freedom
+/// (`info`, as [`fill_used_slots`] takes it) on the fly. What is held
+/// beyond the values: the sample (three bytes per slot, and Re-Pair's
+/// work on it) while the grammar is learned, then the symbols of every
+/// chunk, which are compressed already, and the body.
+fn compact_streaming(
+    indexer: &TableIndexer,
+    values: &[u8],
+    model: ContextModel,
+    sample_slots: u64,
+    info: &(impl Fn(u64, Sides) -> Result<u8, TablebaseError> + Sync),
+) -> Result<(CompactShape, Vec<u8>), TablebaseError> {
+    let slots = values.len() as u64;
+    let chunk = 1u64 << compact::CHUNK_BITS;
+    let chunks = slots.div_ceil(chunk);
+    // The context and freedom of the slots `start..start + out.len()`.
+    let info_in = |start: u64, out: &mut [u8]| -> Result<(), TablebaseError> {
+        out.fill(Freedom::Any as u8);
+        let mut result = Ok(());
+        indexer.for_each_in(start, start + out.len() as u64, |index, sides| {
+            if result.is_ok() {
+                result = info(index, sides).map(|b| out[(index - start) as usize] = b);
+            }
+        });
+        result
+    };
+    let range = |c: u64| -> (u64, usize) { (c * chunk, (slots - c * chunk).min(chunk) as usize) };
+    // 1. The sample: its slots' context and freedom, counted by context.
+    let picks = sample_chunks(chunks, (sample_slots / chunk).max(1));
+    let sample_info: Vec<Vec<u8>> = picks
+        .par_iter()
+        .map(|&c| {
+            let (start, len) = range(c);
+            let mut out = vec![0u8; len];
+            info_in(start, &mut out).map(|()| out)
+        })
+        .collect::<Result<_, _>>()?;
+    let mut counts = Counts::new(model.contexts());
+    for (&c, info) in picks.iter().zip(&sample_info) {
+        let (start, len) = range(c);
+        counts.add(&values[start as usize..][..len], info);
+    }
+    // Every value of the class gets a rank in every context, after the
+    // sample's: a value the sample missed still has a terminal.
+    let ranking = Ranking::new(counts.settled(), &values_by_count(values));
+    // 2. The grammar, learned on the sample's ranks.
+    let sample: Vec<Vec<u16>> = picks
+        .par_iter()
+        .zip(sample_info)
+        .map(|(&c, mut info)| {
+            let (start, len) = range(c);
+            ranking.terminals(&values[start as usize..][..len], &mut info)
+        })
+        .collect();
+    // (The sample's own parse is dropped: every chunk is parsed below.)
+    let repair::Grammar {
+        terminals, pairs, ..
+    } = repair::compress(sample, ranking.ranks, compact::max_symbols(slots));
+    let table = repair::PairTable::new(terminals, &pairs);
+    // 3. Every chunk, parsed with the grammar.
+    let per_item = STREAM_ITEM / chunk;
+    let items: Vec<Vec<Vec<u16>>> = (0..chunks.div_ceil(per_item))
+        .into_par_iter()
+        .map_init(repair::Parser::default, |parser, item| {
+            let first = item * per_item;
+            let start = first * chunk;
+            let len = (slots - start).min(STREAM_ITEM) as usize;
+            let mut info = vec![0u8; len];
+            info_in(start, &mut info)?;
+            let values = &values[start as usize..][..len];
+            Ok(values
+                .chunks(chunk as usize)
+                .zip(info.chunks_mut(chunk as usize))
+                .map(|(values, info)| parser.parse(&table, &ranking.terminals(values, info)))
+                .collect())
+        })
+        .collect::<Result<_, TablebaseError>>()?;
+    let grammar = repair::Grammar {
+        terminals,
+        pairs,
+        chunks: items.into_iter().flatten().collect(),
+    };
+    Ok(compact::assemble(grammar, slots, model, &ranking.maps))
+}
+
+/// `k` of the chunks `0..chunks` (all if `k ≥ chunks`), in order, spread
+/// evenly: one from each of `k` equal strata, at a fixed pseudo-random
+/// place within it (a stride could fall in step with the index's
+/// periods).
+fn sample_chunks(chunks: u64, k: u64) -> Vec<u64> {
+    let k = k.min(chunks);
+    (0..k)
+        .map(|i| {
+            let lo = (u128::from(i) * u128::from(chunks) / u128::from(k)) as u64;
+            let hi = (u128::from(i + 1) * u128::from(chunks) / u128::from(k)) as u64;
+            // SplitMix64 of the stratum.
+            let mut z = i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            lo + z % (hi - lo).max(1)
+        })
+        .collect()
+}
+
+/// The values present in `values`, most frequent first (a pass over the
+/// bytes, no positions decoded).
+fn values_by_count(values: &[u8]) -> Vec<u8> {
+    let counts = values
+        .par_chunks(CHUNK)
+        .fold(
+            || [0u64; 256],
+            |mut counts, part| {
+                part.iter().for_each(|&v| counts[v as usize] += 1);
+                counts
+            },
+        )
+        .reduce(
+            || [0u64; 256],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let mut order: Vec<u8> = (0..=255u8).filter(|&v| counts[v as usize] > 0).collect();
+    order.sort_by_key(|&v| std::cmp::Reverse(counts[v as usize]));
+    order
+}
+
+/// Per-context counts of values for a [`Ranking`]: a free win counts as a
+/// win in 1, a free draw as its context's commonest exact draw or loss
+/// once every slot is counted ([`Counts::settled`]).
+struct Counts {
+    /// Per context, how often each value is stored exactly.
+    values: Vec<[u64; 256]>,
+    /// Per context, the free draws.
+    free_draws: Vec<u64>,
+}
+
+impl Counts {
+    /// No slots counted, for `contexts` contexts.
+    fn new(contexts: usize) -> Counts {
+        Counts {
+            values: vec![[0u64; 256]; contexts],
+            free_draws: vec![0; contexts],
+        }
+    }
+
+    /// Counts some slots (`slot_info`: context and freedom per slot).
+    fn add(&mut self, values: &[u8], slot_info: &[u8]) {
+        for (&v, &info) in values.iter().zip(slot_info.iter()) {
+            let c = usize::from(info >> 2);
+            match info & 3 {
+                f if f == Freedom::Any as u8 => {}
+                f if f == Freedom::AnyWin as u8 => self.values[c][1] += 1,
+                f if f == Freedom::AnyNonWin as u8 => self.free_draws[c] += 1,
+                _ => self.values[c][v as usize] += 1,
+            }
+        }
+    }
+
+    /// The counts with the free draws added to their contexts' commonest
+    /// draw or loss.
+    fn settled(mut self) -> Vec<[u64; 256]> {
+        for (c, &free) in self.values.iter_mut().zip(&self.free_draws) {
+            if free > 0 {
+                let commonest = (0..=255usize)
+                    .filter(|&v| !(1..=127).contains(&v))
+                    .max_by_key(|&v| (c[v], std::cmp::Reverse(v)))
+                    .unwrap_or(0);
+                c[commonest] += free;
+            }
+        }
+        self.values
+    }
+}
+
 /// The terminals of a context model: in each context the values ranked by
-/// how often they occur there (a free win counting as a win in 1, a free
-/// draw as the context's commonest exact draw or loss), and each slot's
-/// rank. Returns the number of ranks, the value of each rank in each
-/// context (`maps[c · ranks + r]`), and the stored ranks; `slot_info`
-/// (context and freedom per slot) becomes the freedom to encode with: a
-/// free win is stored as its context's first win, a free draw as its first
-/// draw or loss, exactly.
+/// their counts ([`Counts`]), most frequent first.
+struct Ranking {
+    /// Terminals: the most ranks of a context.
+    ranks: usize,
+    /// The value of rank `r` in context `c` at `c · ranks + r`.
+    maps: Vec<u8>,
+    /// The rank of each value in each context.
+    rank_of: Vec<[u8; 256]>,
+    /// The first rank that is a win, per context.
+    first_win: Vec<u8>,
+    /// The first rank that is a draw or a loss, per context.
+    first_non_win: Vec<u8>,
+}
+
+impl Ranking {
+    /// The ranking by these counts; then, in each context, the values of
+    /// `also` that it has not ranked, in that order.
+    fn new(counts: Vec<[u64; 256]>, also: &[u8]) -> Ranking {
+        let contexts = counts.len();
+        let orders: Vec<Vec<u8>> = counts
+            .iter()
+            .map(|c| {
+                let mut order: Vec<u8> = (0..=255u8).filter(|&v| c[v as usize] > 0).collect();
+                order.sort_by_key(|&v| std::cmp::Reverse(c[v as usize]));
+                order.extend(also.iter().filter(|&&v| c[v as usize] == 0));
+                order
+            })
+            .collect();
+        let ranks = orders.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        let mut maps = vec![0u8; contexts * ranks];
+        let mut rank_of = vec![[0u8; 256]; contexts];
+        let mut first_win = vec![0u8; contexts];
+        let mut first_non_win = vec![0u8; contexts];
+        for (c, order) in orders.iter().enumerate() {
+            for (r, &v) in order.iter().enumerate() {
+                maps[c * ranks + r] = v;
+                rank_of[c][v as usize] = r as u8;
+            }
+            first_win[c] = order
+                .iter()
+                .position(|v| (1..=127).contains(v))
+                .unwrap_or(0) as u8;
+            first_non_win[c] = order
+                .iter()
+                .position(|v| !(1..=127).contains(v))
+                .unwrap_or(0) as u8;
+        }
+        Ranking {
+            ranks,
+            maps,
+            rank_of,
+            first_win,
+            first_non_win,
+        }
+    }
+
+    /// The rank to store for a slot of value `v` with context and freedom
+    /// `info`, and the info becomes the freedom to encode with: a free win
+    /// is stored as its context's first win, a free draw as its first draw
+    /// or loss, exactly; an unused slot stays free (rank 0).
+    #[inline]
+    fn rank(&self, v: u8, info: &mut u8) -> u8 {
+        let c = usize::from(*info >> 2);
+        let (rank, freedom) = match *info & 3 {
+            f if f == Freedom::Any as u8 => (0, Freedom::Any),
+            f if f == Freedom::AnyWin as u8 => (self.first_win[c], Freedom::Exact),
+            f if f == Freedom::AnyNonWin as u8 => (self.first_non_win[c], Freedom::Exact),
+            _ => (self.rank_of[c][v as usize], Freedom::Exact),
+        };
+        *info = freedom as u8;
+        rank
+    }
+
+    /// The terminal symbols of a chunk encoded on its own (its values and
+    /// their context and freedom; `info` becomes the freedom): ranks, free
+    /// slots filled ([`compact::fill_chunk`]).
+    fn terminals(&self, values: &[u8], info: &mut [u8]) -> Vec<u16> {
+        let mut stored: Vec<u8> = values
+            .iter()
+            .zip(info.iter_mut())
+            .map(|(&v, i)| self.rank(v, i))
+            .collect();
+        compact::fill_chunk(&mut stored, info);
+        stored.into_iter().map(u16::from).collect()
+    }
+}
+
+/// The terminals of a context model over a whole class: the
+/// [`Ranking`] by its [`Counts`], and each slot's rank.
+/// Returns the number of ranks, the value of each rank in each context
+/// (`maps[c · ranks + r]`), and the stored ranks; `slot_info` (context and
+/// freedom per slot) becomes the freedom to encode with
+/// ([`Ranking::rank`]).
 fn rank_by_context(
     model: ContextModel,
     values: &[u8],
     slot_info: &mut [u8],
 ) -> (usize, Vec<u8>, Vec<u8>) {
-    let contexts = model.contexts();
-    let mut counts = vec![[0u64; 256]; contexts];
-    let mut free_draws = vec![0u64; contexts];
-    for (&v, &info) in values.iter().zip(slot_info.iter()) {
-        let c = usize::from(info >> 2);
-        match info & 3 {
-            f if f == Freedom::Any as u8 => {}
-            f if f == Freedom::AnyWin as u8 => counts[c][1] += 1,
-            f if f == Freedom::AnyNonWin as u8 => free_draws[c] += 1,
-            _ => counts[c][v as usize] += 1,
-        }
-    }
-    for (c, &free) in counts.iter_mut().zip(&free_draws) {
-        if free > 0 {
-            let commonest = (0..=255usize)
-                .filter(|&v| !(1..=127).contains(&v))
-                .max_by_key(|&v| (c[v], std::cmp::Reverse(v)))
-                .unwrap_or(0);
-            c[commonest] += free;
-        }
-    }
-    let orders: Vec<Vec<u8>> = counts
-        .iter()
-        .map(|c| {
-            let mut order: Vec<u8> = (0..=255u8).filter(|&v| c[v as usize] > 0).collect();
-            order.sort_by_key(|&v| std::cmp::Reverse(c[v as usize]));
-            order
-        })
-        .collect();
-    let ranks = orders.iter().map(Vec::len).max().unwrap_or(0).max(1);
-    let mut maps = vec![0u8; contexts * ranks];
-    let mut rank_of = vec![[0u8; 256]; contexts];
-    let mut first_win = vec![0u8; contexts];
-    let mut first_non_win = vec![0u8; contexts];
-    for (c, order) in orders.iter().enumerate() {
-        for (r, &v) in order.iter().enumerate() {
-            maps[c * ranks + r] = v;
-            rank_of[c][v as usize] = r as u8;
-        }
-        first_win[c] = order
-            .iter()
-            .position(|v| (1..=127).contains(v))
-            .unwrap_or(0) as u8;
-        first_non_win[c] = order
-            .iter()
-            .position(|v| !(1..=127).contains(v))
-            .unwrap_or(0) as u8;
-    }
+    let mut counts = Counts::new(model.contexts());
+    counts.add(values, slot_info);
+    let ranking = Ranking::new(counts.settled(), &[]);
     let mut stored = vec![0u8; values.len()];
     stored
         .par_chunks_mut(CHUNK)
@@ -234,24 +488,13 @@ fn rank_by_context(
         .zip(values.par_chunks(CHUNK))
         .for_each(|((stored, info), values)| {
             for ((s, i), &v) in stored.iter_mut().zip(info.iter_mut()).zip(values) {
-                let c = usize::from(*i >> 2);
-                match *i & 3 {
-                    f if f == Freedom::Any as u8 => *i = Freedom::Any as u8,
-                    f if f == Freedom::AnyWin as u8 => {
-                        *s = first_win[c];
-                        *i = Freedom::Exact as u8;
-                    }
-                    f if f == Freedom::AnyNonWin as u8 => {
-                        *s = first_non_win[c];
-                        *i = Freedom::Exact as u8;
-                    }
-                    _ => {
-                        *s = rank_of[c][v as usize];
-                        *i = Freedom::Exact as u8;
-                    }
+                let rank = ranking.rank(v, i);
+                if *i == Freedom::Exact as u8 {
+                    *s = rank;
                 }
             }
         });
+    let Ranking { ranks, maps, .. } = ranking;
     (ranks, maps, stored)
 }
 
@@ -353,4 +596,69 @@ pub fn compress_dir(
         });
     }
     Ok(outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NoProgress;
+    use std::collections::BTreeSet;
+    use surakarta_index::Scheme;
+
+    #[test]
+    fn sample_chunks_are_spread_over_every_stratum_in_order() {
+        assert_eq!(sample_chunks(5, 9), vec![0, 1, 2, 3, 4]);
+        assert_eq!(sample_chunks(1, 1), vec![0]);
+        let picks = sample_chunks(1000, 10);
+        assert_eq!(picks.len(), 10);
+        for (i, &c) in picks.iter().enumerate() {
+            assert!(
+                (100 * i as u64..100 * (i as u64 + 1)).contains(&c),
+                "{picks:?}"
+            );
+        }
+        // Not a stride: the places within the strata differ.
+        let offsets: BTreeSet<u64> = picks.iter().map(|c| c % 100).collect();
+        assert!(offsets.len() > 5, "{picks:?}");
+    }
+
+    /// With a sample of one chunk, classes have values the sample never
+    /// saw: they still get terminals and read back exactly.
+    #[test]
+    fn a_value_the_sample_missed_still_decodes_exactly() {
+        let (tb, _) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap();
+        let options = CompactOptions {
+            streaming_above: 0,
+            sample_slots: 1,
+            ..CompactOptions::default()
+        };
+        let mut checked = 0;
+        for material in tb.materials().collect::<Vec<_>>() {
+            let indexer = tb.lookup(material).unwrap().indexer().clone();
+            let values = tb.values(material).unwrap().into_owned();
+            let used_values = |start: u64, end: u64| {
+                let mut seen = BTreeSet::new();
+                indexer.for_each_in(start, end, |index, _| {
+                    seen.insert(values[index as usize]);
+                });
+                seen
+            };
+            let chunks = (values.len() as u64).div_ceil(1024);
+            let [pick] = sample_chunks(chunks, 1)[..] else {
+                panic!("one chunk")
+            };
+            let sampled = used_values(pick * 1024, (pick + 1) * 1024);
+            let all = used_values(0, u64::MAX);
+            if all.is_subset(&sampled) {
+                continue;
+            }
+            let compact = tb.compacted_with(material, &options).unwrap();
+            assert!(compact.is_compact());
+            let back = tb.values_of(&compact).unwrap();
+            let wrong = back.iter().zip(&values).filter(|(a, b)| a != b).count();
+            assert_eq!((back.len(), wrong), (values.len(), 0), "{material}");
+            checked += 1;
+        }
+        assert!(checked >= 3, "{checked}");
+    }
 }

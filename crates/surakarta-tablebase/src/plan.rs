@@ -20,6 +20,7 @@
 //!   2 is slots times [`FORMAT2_STRONG_BYTES_PER_SLOT`] or
 //!   [`FORMAT2_WEAK_BYTES_PER_SLOT`], ratios measured on the 8-piece tables.
 
+use crate::convert::STREAMING_ABOVE;
 use crate::file::{self, HEADER_LEN};
 use crate::pair::Pair;
 use core::fmt::Write as _;
@@ -55,12 +56,46 @@ pub const FORMAT2_STRONG_BYTES_PER_SLOT: f64 = 0.02;
 /// 0.10. The 7-piece 3v4 took 0.075.
 pub const FORMAT2_WEAK_BYTES_PER_SLOT: f64 = 0.10;
 
-/// Working memory of compaction per slot of the class being compacted:
-/// its context and freedom map, its ranks and their filled copy (a byte
-/// each) and its 16-bit symbols before Re-Pair (two bytes). Measured: `tb
-/// compress` of the tables up to 8 pieces peaked at 2.43 GB holding 1.11 GB
-/// of tables, about 5 bytes per slot of 4v4 (265 M slots) beyond them.
+/// Working memory of compaction per slot of a class compacted whole (at
+/// most [`STREAMING_ABOVE`] slots): its context and freedom map, its ranks
+/// and their filled copy (a byte each) and its 16-bit symbols before
+/// Re-Pair (two bytes). Measured: `tb compress` of the tables up to 8
+/// pieces peaked at 2.43 GB holding 1.11 GB of tables, about 5 bytes per
+/// slot of 4v4 (265 M slots) beyond them.
 pub const COMPACTION_BYTES_PER_SLOT: u64 = 5;
+
+/// Working memory per slot of a class compacted by streaming (more than
+/// [`STREAMING_ABOVE`] slots), beyond [`STREAMING_SAMPLE_BYTES`]: the
+/// symbols of every chunk after parsing (two bytes per symbol, and each
+/// chunk's own allocation), then the body being written. Measured on 4v4
+/// forced through the streaming path with a sample of 2^20 slots
+/// (`examples/compact_stream.rs`; docs/benchmarks.md, "Compact tables"):
+/// 656 MB peak against 559 MB for the same process compacting nothing
+/// (the tables it holds), so 97 MB or 0.37 bytes per slot, for a file of
+/// 0.10 bytes per slot (that sample's; 0.088 with the default one). The
+/// symbols grow with the file, and [`FORMAT2_WEAK_BYTES_PER_SLOT`]
+/// expects 0.10 of the weak and balanced classes: 0.37 with a margin.
+pub const STREAMING_BYTES_PER_SLOT: f64 = 0.45;
+
+/// The fixed working memory of the streaming path: its sample of
+/// [`SAMPLE_SLOTS`](crate::SAMPLE_SLOTS) slots (a context and freedom byte
+/// and a 16-bit symbol per slot) and Re-Pair's work on it, held before
+/// the chunks' symbols. Measured on 4v4 forced through the streaming path
+/// with the default sample: 1,014 MB peak, 455 MB beyond the same process
+/// compacting nothing; rounded up.
+pub const STREAMING_SAMPLE_BYTES: u64 = 448 << 20;
+
+/// Working memory of compacting one class of `slots` slots with the
+/// default options: [`COMPACTION_BYTES_PER_SLOT`] per slot up to
+/// [`STREAMING_ABOVE`] slots, above that [`STREAMING_BYTES_PER_SLOT`] per
+/// slot plus [`STREAMING_SAMPLE_BYTES`].
+pub fn compaction_bytes(slots: u64) -> u64 {
+    if slots > STREAMING_ABOVE {
+        (slots as f64 * STREAMING_BYTES_PER_SLOT).ceil() as u64 + STREAMING_SAMPLE_BYTES
+    } else {
+        COMPACTION_BYTES_PER_SLOT * slots
+    }
+}
 
 /// Memory of the process beyond the tables: code, thread stacks, buffers.
 pub const PROCESS_BYTES: u64 = 64 << 20;
@@ -533,8 +568,10 @@ pub fn seconds(pair: Pair, settings: Settings) -> f64 {
 ///   captures reach, a byte per slot each (read, or expanded from format
 ///   2: generation probes them all the time);
 /// - **writing**: the values and the tables captures reach, plus for format
-///   2 [`COMPACTION_BYTES_PER_SLOT`] per slot of the larger class (format 1
-///   reads the written file back in pieces to check it);
+///   2 the working memory of compacting the class that needs most
+///   ([`compaction_bytes`]: 5 bytes per slot up to [`STREAMING_ABOVE`]
+///   slots, a fraction of a byte above; format 1 reads the written file
+///   back in pieces to check it);
 /// - **directories** (symmetric scheme): a bit per `n`-point set in
 ///   64-byte blocks of 448 bits (`C(36, n) / 7` bytes) for the
 ///   pair's `n` pieces, for `n - 1` (the dependencies) and, when they are
@@ -551,15 +588,14 @@ pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
         .map(|m| size(m).div_ceil(64) * 8)
         .sum();
     let dependencies: u64 = pair.capture_targets().into_iter().map(size).sum();
-    let largest = pair.classes().into_iter().map(size).max().unwrap_or(0);
+    let compaction = pair
+        .classes()
+        .into_iter()
+        .map(|m| compaction_bytes(size(m)))
+        .max()
+        .unwrap_or(0);
     let solving = values + candidates + dependencies;
-    let writing = values
-        + dependencies
-        + if settings.format == 1 {
-            0
-        } else {
-            COMPACTION_BYTES_PER_SLOT * largest
-        };
+    let writing = values + dependencies + if settings.format == 1 { 0 } else { compaction };
     let n = pair.pieces();
     let directories = match settings.scheme {
         Scheme::Plain => 0,
@@ -762,6 +798,43 @@ mod tests {
             PairPlan::new(pair("2v1"), settings).time_limit_minutes(),
             MIN_TIME_LIMIT_MINUTES
         );
+    }
+
+    #[test]
+    fn big_classes_compact_by_streaming_and_ten_pieces_fit_20_gib() {
+        // Up to the threshold, 5 bytes per slot; above it a fraction.
+        assert_eq!(
+            compaction_bytes(STREAMING_ABOVE),
+            COMPACTION_BYTES_PER_SLOT * STREAMING_ABOVE
+        );
+        // Above it, less than the whole-class path would take.
+        let big = STREAMING_ABOVE + 1;
+        assert!(compaction_bytes(big) < COMPACTION_BYTES_PER_SLOT * big);
+        const { assert!(STREAMING_BYTES_PER_SLOT < 1.0) };
+        // Every class of up to 8 pieces is compacted whole (byte-identical
+        // files); 4v4 is the largest.
+        assert!(Scheme::Symmetric.size("4v4".parse().unwrap()) <= STREAMING_ABOVE);
+        let plan = Plan::new(10, Settings::default()).unwrap();
+        let limit = 20u64 << 30;
+        for p in &plan.pairs {
+            assert!(
+                p.memory_bytes < limit,
+                "{}: {}",
+                p.pair,
+                human_bytes(p.memory_bytes)
+            );
+        }
+        // 6v4 + 4v6: the writing phase (values, dependencies, streaming
+        // compaction of a 6.67 G-slot class) is the peak.
+        let p = plan.pairs.iter().find(|p| p.pair == pair("6v4")).unwrap();
+        let values: u64 = p.slots.iter().sum();
+        let dependencies: u64 = pair("6v4")
+            .capture_targets()
+            .into_iter()
+            .map(|m| Scheme::Symmetric.size(m))
+            .sum();
+        let writing = values + dependencies + compaction_bytes(p.slots[0]);
+        assert!(p.memory_bytes > writing && p.memory_bytes < writing + (1 << 30));
     }
 
     #[test]

@@ -223,6 +223,152 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols:
     }
 }
 
+/// A grammar's pairs as a lookup from `(left, right)` to the pair's
+/// symbol: an open-addressing hash table (a few probes per lookup, no
+/// hasher state), built once and shared by every thread that applies the
+/// grammar.
+#[derive(Clone, Debug)]
+pub(crate) struct PairTable {
+    /// `left << 16 | right` per bucket, [`EMPTY`] where none.
+    keys: Vec<u32>,
+    /// The pair's symbol per bucket.
+    symbols: Vec<u16>,
+    /// `buckets - 1` (a power of two).
+    mask: usize,
+}
+
+/// A bucket without a pair (no pair has two symbols `0xFFFF`: symbols stay
+/// below 65,535).
+const EMPTY: u32 = u32::MAX;
+
+impl PairTable {
+    /// The table of a grammar with `terminals` terminals and these pairs
+    /// (symbol `terminals + i` is `pairs[i]`). Where a pair occurs twice,
+    /// its older symbol is found.
+    pub(crate) fn new(terminals: usize, pairs: &[[u16; 2]]) -> PairTable {
+        let buckets = (2 * pairs.len()).next_power_of_two().max(16);
+        let mut table = PairTable {
+            keys: vec![EMPTY; buckets],
+            symbols: vec![0; buckets],
+            mask: buckets - 1,
+        };
+        for (i, &[a, b]) in pairs.iter().enumerate() {
+            let key = u32::from(a) << 16 | u32::from(b);
+            let mut at = table.bucket(key);
+            while table.keys[at] != EMPTY && table.keys[at] != key {
+                at = (at + 1) & table.mask;
+            }
+            if table.keys[at] == EMPTY {
+                table.keys[at] = key;
+                table.symbols[at] = (terminals + i) as u16;
+            }
+        }
+        table
+    }
+
+    #[inline]
+    fn bucket(&self, key: u32) -> usize {
+        (key.wrapping_mul(0x9E37_79B1) >> 7) as usize & self.mask
+    }
+
+    /// The symbol of the pair `a b`, if the grammar has one.
+    #[inline]
+    pub(crate) fn get(&self, a: u16, b: u16) -> Option<u16> {
+        let key = u32::from(a) << 16 | u32::from(b);
+        let mut at = self.bucket(key);
+        loop {
+            match self.keys[at] {
+                k if k == key => return Some(self.symbols[at]),
+                EMPTY => return None,
+                _ => at = (at + 1) & self.mask,
+            }
+        }
+    }
+}
+
+/// No neighbour (in [`Parser`]'s linked list).
+const NONE: u32 = u32::MAX;
+
+/// Rewrites sequences with a given grammar, BPE-style: the adjacent pair
+/// with the lowest symbol present is merged, leftmost first, until no
+/// adjacent pair is in the grammar. Since Re-Pair makes older pairs from
+/// older symbols only, and the pairs made in one pass never compete for a
+/// symbol occurrence, this parses a sequence the grammar was made from
+/// exactly as [`compress`] did; any other sequence gets a parse that
+/// expands back to it. O(n log n) per sequence (a heap of candidate
+/// merges over a linked list); the buffers are kept between calls.
+#[derive(Default)]
+pub(crate) struct Parser {
+    symbols: Vec<u16>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    alive: Vec<bool>,
+    /// Candidate merges: `symbol << 32 | position`, smallest first.
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+}
+
+impl Parser {
+    /// The parse of `input` with the pairs of `table`.
+    pub(crate) fn parse(&mut self, table: &PairTable, input: &[u16]) -> Vec<u16> {
+        let n = input.len();
+        self.symbols.clear();
+        self.symbols.extend_from_slice(input);
+        self.next.clear();
+        self.next
+            .extend((1..=n as u32).map(|i| if i as usize == n { NONE } else { i }));
+        self.prev.clear();
+        self.prev
+            .extend((0..n as u32).map(|i| i.checked_sub(1).unwrap_or(NONE)));
+        self.alive.clear();
+        self.alive.resize(n, true);
+        self.heap.clear();
+        let candidate = |s: u16, at: u32| std::cmp::Reverse(u64::from(s) << 32 | u64::from(at));
+        for (i, w) in input.windows(2).enumerate() {
+            if let Some(s) = table.get(w[0], w[1]) {
+                self.heap.push(candidate(s, i as u32));
+            }
+        }
+        let mut merged = 0;
+        while let Some(std::cmp::Reverse(key)) = self.heap.pop() {
+            let (s, i) = ((key >> 32) as u16, key as u32);
+            let iu = i as usize;
+            let j = self.next[iu];
+            if !self.alive[iu]
+                || j == NONE
+                || table.get(self.symbols[iu], self.symbols[j as usize]) != Some(s)
+            {
+                continue;
+            }
+            // Merge i and j into i.
+            merged += 1;
+            self.symbols[iu] = s;
+            self.alive[j as usize] = false;
+            let k = self.next[j as usize];
+            self.next[iu] = k;
+            if k != NONE {
+                self.prev[k as usize] = i;
+                if let Some(t) = table.get(s, self.symbols[k as usize]) {
+                    self.heap.push(candidate(t, i));
+                }
+            }
+            let h = self.prev[iu];
+            if h != NONE {
+                if let Some(t) = table.get(self.symbols[h as usize], s) {
+                    self.heap.push(candidate(t, h));
+                }
+            }
+        }
+        // Exactly as long as it is (a big class keeps millions of these).
+        let mut out = Vec::with_capacity(n - merged);
+        let mut at = if n == 0 { NONE } else { 0 };
+        while at != NONE {
+            out.push(self.symbols[at as usize]);
+            at = self.next[at as usize];
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,6 +413,87 @@ mod tests {
         }
         for (i, &[a, b]) in g.pairs.iter().enumerate() {
             assert!((a as usize) < g.terminals + i && (b as usize) < g.terminals + i);
+        }
+    }
+
+    fn random_chunks(seed: u64, chunks: usize, len: usize) -> Vec<Vec<u16>> {
+        let mut state = seed;
+        (0..chunks)
+            .map(|c| {
+                (0..len)
+                    .map(|i| {
+                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        if (state >> 60) < 12 {
+                            ((i / 7 + c) % 3) as u16
+                        } else {
+                            (state >> 33) as u16 % 5
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn expanded(g: &Grammar, symbols: &[u16]) -> Vec<u16> {
+        let mut out = Vec::new();
+        for &s in symbols {
+            expand(g, s, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn parsing_the_learned_sequence_repeats_re_pair_and_expands_back() {
+        let input = random_chunks(12345, 40, 1000);
+        let g = compress(input.clone(), 5, 4000);
+        assert!(g.pairs.len() > 20);
+        let table = PairTable::new(g.terminals, &g.pairs);
+        let mut parser = Parser::default();
+        for (original, chunk) in input.iter().zip(&g.chunks) {
+            let parsed = parser.parse(&table, original);
+            assert_eq!(&expanded(&g, &parsed), original);
+            assert_eq!(&parsed, chunk);
+        }
+    }
+
+    #[test]
+    fn parsing_another_sequence_expands_back_to_it() {
+        let g = compress(random_chunks(12345, 40, 1000), 5, 4000);
+        let table = PairTable::new(g.terminals, &g.pairs);
+        let mut parser = Parser::default();
+        let mut total = 0;
+        let others = random_chunks(999, 20, 1024);
+        for other in &others {
+            let parsed = parser.parse(&table, other);
+            assert_eq!(&expanded(&g, &parsed), other);
+            total += parsed.len();
+        }
+        // The grammar fits the other sequences too (they are alike).
+        assert!(total < 20 * 1024 / 2, "{total}");
+        // Runs, a sequence of one symbol, and nothing at all.
+        for other in [
+            vec![2u16; 999],
+            vec![4],
+            vec![],
+            vec![0, 1, 2, 3, 4, 4, 4, 4, 4],
+        ] {
+            let parsed = parser.parse(&table, &other);
+            assert_eq!(expanded(&g, &parsed), other);
+        }
+    }
+
+    #[test]
+    fn the_pair_table_finds_every_pair_and_nothing_else() {
+        let g = compress(random_chunks(7, 30, 1000), 5, 4000);
+        let table = PairTable::new(g.terminals, &g.pairs);
+        for (i, &[a, b]) in g.pairs.iter().enumerate() {
+            assert_eq!(table.get(a, b), Some((g.terminals + i) as u16));
+        }
+        let known: std::collections::HashSet<[u16; 2]> = g.pairs.iter().copied().collect();
+        for a in 0..g.symbols() as u16 {
+            for b in 0..g.symbols() as u16 {
+                assert_eq!(table.get(a, b).is_some(), known.contains(&[a, b]));
+            }
         }
     }
 }

@@ -3,7 +3,9 @@
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use surakarta_index::{Indexer, Material, Scheme, Sides};
-use surakarta_tablebase::{generate_dir, CompactOptions, NoProgress, Tablebase, Value};
+use surakarta_tablebase::{
+    generate_dir, CompactOptions, ContextModel, NoProgress, Tablebase, Value,
+};
 
 /// Every position of every class up to 6 pieces: the compact table probes
 /// (value and DTC, don't-care slots resolved through the captures) to the
@@ -96,6 +98,73 @@ fn compact_tables_without_capture_draws_store_every_draw_exactly() {
                 }
             });
         assert_eq!(mismatches, 0, "{material}");
+    }
+}
+
+/// The streaming path, forced on every class with a sample of four
+/// chunks (so most of each class is encoded with a ranking and a grammar
+/// learned elsewhere, and many values are missing from the sample): up to
+/// 5 pieces every position probes exactly, every stored value is its value
+/// or a free one, and the values read back are the originals; with the
+/// classes' own context models and with none.
+#[test]
+fn streamed_compact_tables_up_to_5_pieces_answer_every_position_exactly() {
+    let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
+    for model in [None, Some(ContextModel::None)] {
+        let streaming = CompactOptions {
+            model,
+            streaming_above: 0,
+            sample_slots: 4 * 1024,
+            ..CompactOptions::default()
+        };
+        let whole = CompactOptions {
+            model,
+            ..CompactOptions::default()
+        };
+        let mut compact = Tablebase::new();
+        let mut differ = 0;
+        for material in plain.materials() {
+            let table = plain.compacted_with(material, &streaming).unwrap();
+            assert!(table.is_compact());
+            let old = plain.compacted_with(material, &whole).unwrap();
+            if table.header().compact != old.header().compact {
+                differ += 1;
+            }
+            compact.insert(table);
+        }
+        // The streaming path was taken (its files are not the old ones).
+        assert!(differ >= 8, "{differ} of 10 classes");
+        let mut positions = 0u64;
+        for material in plain.materials() {
+            let small = compact.table(material).unwrap();
+            assert_eq!(
+                compact.values(material).unwrap(),
+                plain.values(material).unwrap(),
+                "{material}"
+            );
+            let mut mismatches = 0u64;
+            plain
+                .table(material)
+                .unwrap()
+                .indexer()
+                .for_each_in(0, u64::MAX, |_, sides| {
+                    positions += 1;
+                    let want = plain.probe(sides).unwrap();
+                    let stored = small.stored_value(sides).unwrap();
+                    let free = matches!(
+                        (stored, want),
+                        (Value::Win(_), Value::Win(1)) | (Value::Loss(_), Value::Draw)
+                    );
+                    if compact.probe(sides).unwrap() != want
+                        || compact.probe_wdl(sides).unwrap() != want.wdl()
+                        || (stored != want && !free)
+                    {
+                        mismatches += 1;
+                    }
+                });
+            assert_eq!(mismatches, 0, "{material} {model:?}");
+        }
+        assert!(positions > 1_000_000, "{positions}");
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use surakarta::{Game, Rules};
-use surakarta_search::{Engine, Info, Limits, Options, Score, ScoreKind, SearchResult};
+use surakarta_search::{Engine, Info, Limits, Options, Score, SearchResult};
 use surakarta_tablebase::Tablebase;
 
 /// How often a search checks for Ctrl-C (and other signals).
@@ -35,13 +35,7 @@ pub(crate) struct PyScore {
 
 impl From<Score> for PyScore {
     fn from(score: Score) -> PyScore {
-        let (kind, value) = match score.kind() {
-            ScoreKind::Eval(v) => ("cp", i64::from(v)),
-            ScoreKind::Win(n) => ("win", i64::from(n)),
-            ScoreKind::Loss(n) => ("loss", i64::from(n)),
-            ScoreKind::TbWin(n) => ("tbwin", i64::from(n)),
-            ScoreKind::TbLoss(n) => ("tbloss", i64::from(n)),
-        };
+        let (kind, value) = score.kind().parts();
         PyScore {
             kind,
             value,

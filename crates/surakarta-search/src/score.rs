@@ -117,6 +117,22 @@ pub enum ScoreKind {
     TbLoss(u32),
 }
 
+impl ScoreKind {
+    /// The kind's name and its number, as the protocol and JSON write
+    /// them: `("cp", 35)`, `("win", 7)`, `("loss", 4)`, `("tbwin", 12)`,
+    /// `("tbloss", 9)`.
+    #[must_use]
+    pub fn parts(self) -> (&'static str, i64) {
+        match self {
+            ScoreKind::Eval(v) => ("cp", i64::from(v)),
+            ScoreKind::Win(n) => ("win", i64::from(n)),
+            ScoreKind::Loss(n) => ("loss", i64::from(n)),
+            ScoreKind::TbWin(n) => ("tbwin", i64::from(n)),
+            ScoreKind::TbLoss(n) => ("tbloss", i64::from(n)),
+        }
+    }
+}
+
 impl fmt::Display for Score {
     /// The protocol's form: `cp 35`, `win 7`, `loss 4`, `tbwin 12`, `tbloss 9`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use surakarta::{Game, Rules};
-use surakarta_search::{Limits, Score, ScoreKind, SearchResult};
+use surakarta_search::{Limits, Score, SearchResult};
 
 /// The arguments of `surakarta search`.
 #[derive(Args, Debug)]
@@ -128,12 +128,6 @@ fn result_json(game: &Game, result: &SearchResult) -> serde_json::Value {
 
 /// The score as a JSON object: `{"kind": "cp", "value": 12}`.
 fn score_json(score: Score) -> serde_json::Value {
-    let (kind, value) = match score.kind() {
-        ScoreKind::Eval(v) => ("cp", i64::from(v)),
-        ScoreKind::Win(n) => ("win", i64::from(n)),
-        ScoreKind::Loss(n) => ("loss", i64::from(n)),
-        ScoreKind::TbWin(n) => ("tbwin", i64::from(n)),
-        ScoreKind::TbLoss(n) => ("tbloss", i64::from(n)),
-    };
+    let (kind, value) = score.kind().parts();
     json!({ "kind": kind, "value": value })
 }

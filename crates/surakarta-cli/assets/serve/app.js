@@ -1,0 +1,1 @@
+// The analysis board (placeholder; see docs/serve.md).

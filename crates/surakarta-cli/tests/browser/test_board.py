@@ -13,7 +13,9 @@ and finds Chromium. Environment:
 
 - SURAKARTA_CLI: the binary (default: target/release/surakarta);
 - CHROMIUM: the browser (default: chromium or chromium-browser on PATH);
-- SURAKARTA_SCREENSHOTS: where screenshots go (default: a new temp dir).
+- SURAKARTA_SCREENSHOTS: where screenshots go (default: a new temp dir);
+- SURAKARTA_SERVER_URL: test a server already running instead (it must
+  have tables of up to 4 pieces and --max-analyses 1).
 """
 
 import json
@@ -101,8 +103,17 @@ def tables(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def server(tables):
-    """The running server's base URL (no trailing slash)."""
+def server(request):
+    """The running server's base URL (no trailing slash).
+
+    SURAKARTA_SERVER_URL names a server already running (for working on the
+    page); otherwise the binary is started on tables of up to 4 pieces.
+    """
+    given = os.environ.get("SURAKARTA_SERVER_URL")
+    if given:
+        yield given.rstrip("/")
+        return
+    tables = request.getfixturevalue("tables")
     proc = subprocess.Popen(
         [str(CLI), "serve", "--bind", "127.0.0.1:0", "--tb", str(tables), "--max-analyses", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -258,7 +269,9 @@ def test_capture_by_clicking_then_undo_redo_and_jump(page, server, screenshots):
     open_board(page, server, CAPTURE_FEN)
     before = check_board(page, server, CAPTURE_FEN)
     assert before["value"] is not None, "the 4-piece tables cover this position"
-    expect(page.locator("#tb-line")).to_contain_text(before["moves"][0]["move"])
+    status, probe = api(server, "/api/probe", fen=CAPTURE_FEN)
+    assert status == 200 and probe["line"]
+    expect(page.locator("#tb-line")).to_contain_text(" ".join(probe["line"]))
 
     # An illegal click first: an empty point, then a piece of the side not to move.
     point(page, "a3").click()

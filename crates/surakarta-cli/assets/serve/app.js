@@ -697,6 +697,7 @@
     $('nav-bar').hidden = true;
     document.body.classList.add('editing');
     $('engine-start').disabled = true;
+    setStatus('Editing the board: click points, choose the side to move, then Done');
     drawEditBoard();
   }
 
@@ -706,6 +707,7 @@
     $('nav-bar').hidden = false;
     document.body.classList.remove('editing');
     $('engine-start').disabled = false;
+    renderStatus();
   }
 
   /** The editor's placement in position notation (side to move added). */

@@ -259,7 +259,20 @@
       p.el.classList.toggle('movable', movable.has(sq));
       p.el.classList.remove('target', 'selected');
     }
-    if (state.editing || !state.selected) return;
+    if (state.editing) return;
+
+    // The move that led here: small squares on its origin and target.
+    const last = state.plies[state.cursor].move;
+    if (last) {
+      for (const sq of [last.slice(0, 2), last.slice(-2)]) {
+        const p = state.points.get(sq);
+        if (!p) continue;
+        overlay.appendChild(svgEl('rect', {
+          class: 'last-move', x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r, rx: r * 0.25,
+        }));
+      }
+    }
+    if (!state.selected) return;
 
     const from = state.points.get(state.selected);
     if (from) {
@@ -337,11 +350,16 @@
   // ---------------------------------------------------------------------
 
   /** Shows plies[cursor]: board, lists, panels and the address. */
-  async function showPosition() {
+  function showPosition() {
+    return showPositionNow().catch((e) => setStatus('Error: ' + e.message, true));
+  }
+
+  async function showPositionNow() {
     const token = ++state.showToken;
     const fen = currentFen();
     state.selected = null;
     state.hovered = null;
+    state.info = null; // no clicks on the old position while the new one loads
     if (state.analysis && state.analysis.fen !== fen) stopAnalysis('stopped: new position');
     renderMoveList();
     $('fen-input').value = fen;
@@ -399,9 +417,10 @@
 
   /** Writes the shown position into the address (?fen=…). */
   function updateAddress() {
-    const url = new URL(window.location.href);
-    url.searchParams.set('fen', currentFen());
-    history.replaceState(null, '', url.pathname + '?' + url.searchParams.toString());
+    // Slashes kept and spaces as '+', so the address stays readable:
+    // /?fen=1w4/6/2b3/6/3w2/1b4+b+0+1
+    const query = encodeURIComponent(currentFen()).replace(/%2F/g, '/').replace(/%20/g, '+');
+    history.replaceState(null, '', window.location.pathname + '?fen=' + query);
   }
 
   // ---------------------------------------------------------------------
@@ -410,7 +429,8 @@
 
   /** Plays `m` (a move object of the shown position). */
   function playMove(m) {
-    if (state.editing || !m) return;
+    // Only a move of the position shown now (a stale row or click does nothing).
+    if (state.editing || !m || !state.info || !state.info.moves.includes(m)) return;
     const next = state.plies[state.cursor + 1];
     if (next && next.move === m.move) {
       state.cursor += 1; // the same move as the line already has: keep the rest
@@ -424,6 +444,7 @@
 
   /** Plays `m`, first showing a capture's path for a moment. */
   function playWithPreview(m) {
+    if (state.editing || !m || !state.info || !state.info.moves.includes(m)) return;
     if (!m.capture) {
       playMove(m);
       return;

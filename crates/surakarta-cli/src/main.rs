@@ -5,7 +5,8 @@
 //! turns its error into one `error:` line and an exit code. The
 //! subcommands are in `commands` (one module each); what several of them
 //! share is in `common`; drawing the board is in `render`; the tablebase
-//! progress bars are in `progress`. Subcommands never import each other.
+//! progress bars are in `progress`; the HTTP server of `serve` is in
+//! `serve`. Subcommands never import each other.
 //!
 //! Exit codes: 0 success, 1 a verification found errors (`tb verify`), 2 bad
 //! input or a failure (one `error:` line on stderr; clap's own argument
@@ -15,6 +16,7 @@ mod commands;
 mod common;
 mod progress;
 mod render;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use commands::{bench, engine, matches, perft, play, search, show, tb};
@@ -47,6 +49,8 @@ enum Command {
     Show(show::ShowArgs),
     /// Play against the engine in the terminal (commands on stdin).
     Play(play::PlayArgs),
+    /// Serve the analysis board in the browser and its JSON API (docs/serve.md).
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(args).map(|()| ExitCode::SUCCESS),
         Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Serve(args) => commands::serve::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

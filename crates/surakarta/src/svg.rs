@@ -9,6 +9,11 @@
 //! arrow for a step and, for a capture, the way it travels as a thick
 //! translucent line through the points and round the arcs, ending in an
 //! arrow head. No external fonts or resources.
+//!
+//! On top of everything, each of the 36 points carries a transparent hit
+//! target, `<circle class="point" data-square="c3" …/>`, so that a page
+//! showing the picture can find the points (and take clicks on them)
+//! without knowing the geometry; it draws nothing.
 
 use crate::capture_path::CapturePath;
 use crate::{Circuit, Color, Move, Position, Square};
@@ -26,6 +31,8 @@ const CAPTION: f64 = 35.0;
 const PIECE: f64 = 16.0;
 /// Radius of the rings marking a move's origin and target.
 const RING: f64 = 21.5;
+/// Radius of a point's transparent hit target (neighbours do not overlap).
+const HIT: f64 = 24.0;
 const SIZE: f64 = 2.0 * MARGIN + 5.0 * UNIT;
 
 const BACKGROUND: &str = "#f4e4c1";
@@ -192,6 +199,15 @@ pub fn board(
         );
     }
 
+    // Hit targets, last so that they are on top: transparent, one a point.
+    for sq in Square::ALL {
+        let (x, y) = xy(sq);
+        let _ = writeln!(
+            s,
+            r##"<circle class="point" data-square="{sq}" cx="{x}" cy="{y}" r="{HIT}" fill="#000000" fill-opacity="0"/>"##
+        );
+    }
+
     // Caption: side to move and the move shown.
     let mut caption = format!("{} to move", position.turn());
     if let Some(m) = highlight {
@@ -238,5 +254,14 @@ mod tests {
         assert_eq!(svg.matches(r#"class="arc "#).count(), 8);
         assert!(svg.contains("<title>a&lt;b &amp; &quot;c&quot;</title>"));
         assert!(!svg.contains("class=\"mark"));
+        assert_eq!(
+            svg.matches(r#"<circle class="point" data-square=""#)
+                .count(),
+            36
+        );
+        assert!(svg.contains(r#"<circle class="point" data-square="c3" cx="245" cy="295" r="24" "#));
+        // On top: after the pieces and any highlight.
+        let first_point = svg.find(r#"class="point""#).unwrap();
+        assert!(svg.rfind(r#"class="piece"#).unwrap() < first_point);
     }
 }

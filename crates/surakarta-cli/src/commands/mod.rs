@@ -9,5 +9,6 @@ pub(crate) mod matches;
 pub(crate) mod perft;
 pub(crate) mod play;
 pub(crate) mod search;
+pub(crate) mod serve;
 pub(crate) mod show;
 pub(crate) mod tb;

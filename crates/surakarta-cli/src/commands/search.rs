@@ -3,7 +3,7 @@
 
 use crate::common::engine_args::EngineArgs;
 use crate::common::game::build_game;
-use crate::common::info::info_line;
+use crate::common::info::{info_line, score_json};
 use crate::common::usage::{check_depth, UsageError};
 use clap::Args;
 use serde_json::json;
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use surakarta::{Game, Rules};
-use surakarta_search::{Limits, Score, SearchResult};
+use surakarta_search::{Limits, SearchResult};
 
 /// The arguments of `surakarta search`.
 #[derive(Args, Debug)]
@@ -124,10 +124,4 @@ fn result_json(game: &Game, result: &SearchResult) -> serde_json::Value {
         "seconds": info.elapsed.as_secs_f64(),
         "tb_hits": info.tb_hits,
     })
-}
-
-/// The score as a JSON object: `{"kind": "cp", "value": 12}`.
-fn score_json(score: Score) -> serde_json::Value {
-    let (kind, value) = score.kind().parts();
-    json!({ "kind": kind, "value": value })
 }

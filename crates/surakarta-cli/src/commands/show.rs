@@ -1,12 +1,12 @@
 //! `surakarta show`: draw a position or a point of a game record in the
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
+use crate::common::picture::{capture_path, svg_picture};
 use crate::common::usage::UsageError;
 use crate::render::draw;
 use clap::Args;
 use std::path::{Path, PathBuf};
-use surakarta::capture_path::{capture_paths, CapturePath};
-use surakarta::svg;
+use surakarta::capture_path::CapturePath;
 use surakarta::{Game, GameRecord, Move, Position};
 
 /// The arguments of `surakarta show`.
@@ -158,32 +158,22 @@ fn view(args: &ShowArgs) -> Result<View, UsageError> {
 /// board.
 pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
     let view = view(&args)?;
-    let path = capture_path(&view);
+    let path = capture_path(
+        view.highlight.as_ref().map(|(m, _)| *m),
+        view.before.as_ref(),
+    );
     let out = text(&view, path.as_ref(), draw::use_color(args.no_color));
     if let Some(file) = &args.svg {
-        let title = match &view.highlight {
-            Some((m, label)) => format!("{}, {label} {m}", view.position),
-            None => view.position.to_string(),
-        };
-        let highlight = view.highlight.as_ref().map(|(m, _)| *m);
-        let picture = svg::board(&view.position, highlight, path.as_ref(), &title);
+        let highlight = view
+            .highlight
+            .as_ref()
+            .map(|(m, label)| (*m, label.as_str()));
+        let picture = svg_picture(&view.position, highlight, path.as_ref());
         std::fs::write(file, picture)
             .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
     }
     print!("{out}");
     Ok(())
-}
-
-/// The way the highlighted move travels, if it is a capture (the shortest
-/// of its ways).
-fn capture_path(view: &View) -> Option<CapturePath> {
-    let highlight = view.highlight.as_ref().map(|(m, _)| *m);
-    match (highlight, view.before) {
-        (Some(m), Some(before)) if m.is_capture() => {
-            capture_paths(&before, m.from(), m.to()).into_iter().next()
-        }
-        _ => None,
-    }
 }
 
 /// The terminal text: the header, the board, the highlighted move and its

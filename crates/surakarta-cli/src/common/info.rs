@@ -1,6 +1,8 @@
-//! The engine's report of a finished iteration as one line of text.
+//! The engine's report of a finished iteration as one line of text, and a
+//! score as JSON.
 
-use surakarta_search::Info;
+use serde_json::json;
+use surakarta_search::{Info, Score};
 
 /// One iteration as a protocol-style line (without the `info` word), as
 /// `search` prints it and the engine protocol sends it.
@@ -18,4 +20,11 @@ pub(crate) fn info_line(info: &Info) -> String {
         info.tb_hits,
         pv.join(" ")
     )
+}
+
+/// The score as a JSON object: `{"kind": "cp", "value": 12}` (`search
+/// --json` and the server's analysis events).
+pub(crate) fn score_json(score: Score) -> serde_json::Value {
+    let (kind, value) = score.kind().parts();
+    json!({ "kind": kind, "value": value })
 }

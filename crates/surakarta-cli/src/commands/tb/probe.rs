@@ -1,5 +1,6 @@
 //! `surakarta tb probe`: value, best move and conversion line of positions.
 
+use crate::common::probe::{probe, probe_json, ProbeAnswer};
 use crate::common::tables::open_partial;
 use crate::common::usage::UsageError;
 use clap::Args;
@@ -7,8 +8,8 @@ use serde_json::json;
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use surakarta::{Move, Position};
-use surakarta_tablebase::{Tablebase, TablebaseError, Value};
+use surakarta::Position;
+use surakarta_tablebase::Tablebase;
 
 /// The arguments of `surakarta tb probe`.
 #[derive(Args, Debug)]
@@ -24,26 +25,10 @@ pub(super) struct ProbeArgs {
     json: bool,
 }
 
-/// One probe's answer.
-struct Answer {
-    position: Position,
-    value: Value,
-    best: Option<Move>,
-    line: Vec<Move>,
-}
-
 /// Probes the position written as `text`; the error is the message printed.
-fn answer(tb: &Tablebase, text: &str) -> Result<Answer, String> {
+fn answer(tb: &Tablebase, text: &str) -> Result<ProbeAnswer, String> {
     let position: Position = text.parse().map_err(|e| format!("{e}"))?;
-    let probe = || -> Result<Answer, TablebaseError> {
-        Ok(Answer {
-            value: tb.probe_position(&position)?,
-            best: tb.best_move(&position)?.map(|(m, _)| m),
-            line: tb.line(&position)?,
-            position,
-        })
-    };
-    probe().map_err(|e| e.to_string())
+    probe(tb, position).map_err(|e| e.to_string())
 }
 
 /// Runs `surakarta tb probe`.
@@ -63,7 +48,7 @@ pub(super) fn run(args: ProbeArgs) -> Result<ExitCode, UsageError> {
             continue;
         }
         match answer(&tb, text) {
-            Ok(a) if args.json => println!("{}", answer_json(&a)),
+            Ok(a) if args.json => println!("{}", probe_json(&a)),
             Ok(a) => println!("{}", answer_text(&a)),
             Err(message) => {
                 failures += 1;
@@ -82,19 +67,8 @@ pub(super) fn run(args: ProbeArgs) -> Result<ExitCode, UsageError> {
     })
 }
 
-/// An answer as one JSON object (a line of `--json`).
-fn answer_json(a: &Answer) -> serde_json::Value {
-    json!({
-        "position": a.position.to_string(),
-        "wdl": a.value.wdl().name(),
-        "dtc": a.value.dtc(),
-        "best_move": a.best.map(|m| m.to_string()),
-        "line": a.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-    })
-}
-
 /// An answer as a line of text: `POSITION: VALUE; best MOVE; line MOVES`.
-fn answer_text(a: &Answer) -> String {
+fn answer_text(a: &ProbeAnswer) -> String {
     let best = match a.best {
         Some(m) => format!("best {m}"),
         None => "no legal move".to_string(),

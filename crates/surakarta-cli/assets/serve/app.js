@@ -173,7 +173,11 @@
     return value.wdl + (value.dtc !== null && value.dtc !== undefined ? ' in ' + value.dtc : '');
   }
 
-  /** An engine score as text, from the side to move's point of view. */
+  /**
+   * An engine score as text, from the side to move's point of view:
+   * `cp` in evaluation units, the others in plies (to the game's end for
+   * win/loss, to the conversion for the tables' tbwin/tbloss).
+   */
   function scoreText(score) {
     if (!score) return '';
     const v = score.value;
@@ -181,8 +185,8 @@
       case 'cp': return (v > 0 ? '+' : '') + v;
       case 'win': return 'win in ' + v;
       case 'loss': return 'loss in ' + v;
-      case 'tbwin': return 'TB win, ' + v;
-      case 'tbloss': return 'TB loss, ' + v;
+      case 'tbwin': return 'TB win in ' + v;
+      case 'tbloss': return 'TB loss in ' + v;
       default: return score.kind + ' ' + v;
     }
   }

@@ -191,6 +191,12 @@
     }
   }
 
+  /** A finished game's result: "1-0 · Black wins (no pieces left)". */
+  function outcomeText(o) {
+    const who = o.winner ? sideName(o.winner) + ' wins' : 'draw';
+    return o.result + ' · ' + who + (o.reason ? ' (' + o.reason + ')' : '');
+  }
+
   const currentFen = () => state.plies[state.cursor].fen;
 
   // ---------------------------------------------------------------------
@@ -404,9 +410,7 @@
     const info = state.info;
     if (!info) return;
     if (info.outcome) {
-      const o = info.outcome;
-      const who = o.winner ? sideName(o.winner) + ' wins' : 'Draw';
-      setStatus(o.result + ' · ' + who + (o.reason ? ' (' + o.reason + ')' : ''));
+      setStatus('Game over: ' + outcomeText(info.outcome));
     } else {
       const n = info.moves.length;
       setStatus(sideName(info.side_to_move) + ' to move · ' + n + ' legal move' + (n === 1 ? '' : 's'));
@@ -562,13 +566,15 @@
     const panel = $('tb-panel');
     panel.classList.toggle('no-tables', !covered);
 
-    if (covered) {
+    if (info.outcome) {
+      valueBox.textContent = 'Game over: ' + outcomeText(info.outcome) + '.';
+    } else if (covered) {
       valueBox.replaceChildren(
         sideName(info.side_to_move) + ' to move: ',
         el('strong', { class: 'wdl ' + info.value.wdl }, valueText(info.value)),
         info.value.wdl === 'draw' ? '' : ' (DTC, plies to conversion)');
     } else {
-      valueBox.textContent = info.outcome ? 'Game over.' : 'No tables for this position.';
+      valueBox.textContent = 'No tables for this position.';
     }
 
     for (const m of info.moves) {
@@ -588,8 +594,9 @@
     }
     $('tb-moves').hidden = info.moves.length === 0;
 
+    if (info.outcome) return;
     if (!covered) {
-      lineBox.textContent = info.outcome ? '' : 'Conversion line: no tables.';
+      lineBox.textContent = 'Conversion line: no tables.';
       return;
     }
     lineBox.textContent = 'Conversion line: …';

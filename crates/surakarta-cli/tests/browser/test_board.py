@@ -45,6 +45,9 @@ START_FEN = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1"
 # A 3-piece position to paste (covered by the tables).
 PASTE_FEN = "6/2w3/6/6/1b4/4b1 w 0 1"
 
+# White, to move, has no pieces: the game is over.
+OVER_FEN = "6/6/6/6/6/b5 w 0 1"
+
 # Maps each piece of the board picture to the hit target under it.
 PIECES_JS = """() => {
   const svg = document.querySelector('#board svg');
@@ -229,10 +232,14 @@ def check_tablebase(page, info):
                      str(v["dtc"]) if v and v["dtc"] is not None else "—"])
     assert shown == want
     value = page.locator("#tb-value").inner_text()
-    if info["value"] is None:
-        assert "no tables" in value.lower() or info["outcome"] is not None
+    if info["outcome"] is not None:
+        assert "Game over" in value and info["outcome"]["result"] in value
+    elif info["value"] is None:
+        assert "no tables" in value.lower()
     else:
         assert info["value"]["wdl"] in value
+        if info["value"]["dtc"] is not None:
+            assert str(info["value"]["dtc"]) in value
 
 
 def move_list(page):
@@ -355,6 +362,18 @@ def test_paste_a_position(page, server, screenshots):
     assert status == 200
     if probe["line"]:
         expect(page.locator("#tb-line")).to_contain_text(" ".join(probe["line"]))
+
+    # A finished game: the result from the API, no moves, the engine has none.
+    box.fill(OVER_FEN)
+    box.press("Enter")
+    wait_fen(page, OVER_FEN)
+    info = check_board(page, server, OVER_FEN)
+    assert info["outcome"] and info["moves"] == []
+    expect(page.locator("#status")).to_contain_text(info["outcome"]["result"])
+    expect(page.locator("#tb-value")).to_contain_text("Game over")
+    expect(page.locator("#tb-moves")).to_be_hidden()
+    page.click("#engine-start")
+    expect(page.locator("#engine-best")).to_contain_text("game is over")
 
     # The Load button works as Enter does.
     box.fill(CAPTURE_FEN)

@@ -161,8 +161,10 @@ def page(browser, server):
     pg = context.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    # The browser's own notes on refused requests (a 400 the page shows, a
+    # 503 EventSource) are not script errors.
     pg.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
-          and errors.append(m.text))
+          and "EventSource" not in m.text and errors.append(m.text))
     # Nothing is fetched from elsewhere: any request off the server fails the test.
     outside = []
     pg.on("request", lambda r: not r.url.startswith(server) and not r.url.startswith("data:")
@@ -414,6 +416,23 @@ def test_engine_start_stop(page, server, screenshots):
     page.locator(f'#tb-moves tr[data-move="{first["move"]}"]').click()
     wait_fen(page, first["fen"])
     expect(page.locator("#engine-state")).to_contain_text("stopped")
+    assert_slot_frees(server)
+
+
+def test_engine_busy_server(page, server):
+    """With the server's only analysis slot taken, Start says so plainly."""
+    open_board(page, server)
+    url = server + "/api/analysis?" + urllib.parse.urlencode({"fen": START_FEN, "movetime": 30000})
+    held = urllib.request.urlopen(url, timeout=10)  # holds the slot (--max-analyses 1)
+    try:
+        held.readline()
+        status, body = api(server, "/api/analysis", fen=START_FEN, movetime=100)
+        assert status == 503, body
+        page.click("#engine-start")
+        expect(page.locator("#engine-state")).to_contain_text("could not start")
+        expect(page.locator("#engine-start")).to_be_enabled()
+    finally:
+        held.close()
     assert_slot_frees(server)
 
 

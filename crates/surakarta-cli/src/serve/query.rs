@@ -69,8 +69,11 @@ impl Params {
         };
         match text.parse::<u64>() {
             Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
-            _ => Err(ApiError::bad_request(format!(
-                "{name} {} is out of range: give 1 to {max}",
+            Ok(n) => Err(ApiError::bad_request(format!(
+                "{name} {n} is out of range: give 1 to {max}"
+            ))),
+            Err(_) => Err(ApiError::bad_request(format!(
+                "{name} {} is not a whole number: give 1 to {max}",
                 surakarta::Excerpt::new(text)
             ))),
         }

@@ -1,0 +1,805 @@
+//! `surakarta serve` end to end: the real binary on a free loopback port,
+//! spoken to over plain `TcpStream`s. Every answer is checked against the
+//! CLI (`tb probe --json`, `show --svg`, `perft --divide`, `search --json`)
+//! and every bad input of docs/serve.md against its status and message.
+
+mod common;
+
+use common::{run, scratch_dir, stderr, stdout, BIN};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Positions of at most four pieces (the test tables cover them), some
+/// with captures, with either side to move.
+const SMALL: [&str; 8] = [
+    "6/6/2b3/6/2w3/6 b",
+    "6/1w4/6/3b2/6/b4w b",
+    "w5/6/2b3/6/3w2/5b w",
+    "6/6/1bw3/6/6/6 w",
+    "b5/6/6/6/6/4ww b",
+    "w5/6/6/6/6/5b b",
+    "1w4/6/6/6/6/4b1 b",
+    "6/6/2w3/3b2/6/6 b",
+];
+
+/// A five-piece position: no table in the test tables.
+const FIVE: &str = "ww4/w5/6/6/6/bb4 b";
+
+/// White has no pieces: the game is over.
+const FINISHED: &str = "6/6/6/6/2b3/6 w";
+
+/// The tables up to four pieces, generated once for the whole file.
+fn tables() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch_dir("serve-tables");
+        let d = dir.to_str().unwrap();
+        let o = run(&["tb", "generate", "--pieces", "4", "--dir", d]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        dir
+    })
+}
+
+/// A running `surakarta serve --bind 127.0.0.1:0 ARGS`; killed when dropped.
+struct Server {
+    child: Option<Child>,
+    /// `127.0.0.1:PORT`, read from the URL it printed.
+    addr: String,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start surakarta serve");
+        let out = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(out).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => line,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("surakarta serve printed no URL within 60 s");
+            }
+        };
+        let addr = line
+            .trim()
+            .strip_prefix("http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("not a URL: {line:?}"))
+            .to_string();
+        assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+        assert_ne!(addr, "127.0.0.1:0", "the real port is printed");
+        Server {
+            child: Some(child),
+            addr,
+        }
+    }
+
+    fn get(&self, target: &str) -> Reply {
+        get(&self.addr, target)
+    }
+
+    /// Sends `signal` (`INT`, `TERM`) and waits for the exit, at most 10 s.
+    #[cfg(unix)]
+    fn signal_and_wait(mut self, signal: &str) -> (ExitStatus, Duration) {
+        let mut child = self.child.take().expect("running");
+        let sent = Instant::now();
+        let kill = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(kill.success());
+        loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                return (status, sent.elapsed());
+            }
+            if sent.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("surakarta serve did not exit within 10 s of SIG{signal}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// An HTTP answer.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).expect("UTF-8 body")
+    }
+
+    fn json(&self) -> Value {
+        assert_eq!(
+            self.header("content-type"),
+            Some("application/json"),
+            "{self:?}"
+        );
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+
+    /// The `{"error": "…"}` of a refused request with this status.
+    fn error(&self, status: u16) -> String {
+        assert_eq!(self.status, status, "{}", self.text());
+        let v = self.json();
+        let obj = v.as_object().expect("an object");
+        assert_eq!(obj.len(), 1, "{v}");
+        obj["error"].as_str().expect("a message").to_string()
+    }
+}
+
+/// Decodes a chunked body.
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    loop {
+        let end = raw
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .expect("chunk size line");
+        let size_text = std::str::from_utf8(&raw[..end]).unwrap();
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16)
+            .expect("chunk size");
+        raw = &raw[end + 2..];
+        if size == 0 {
+            return body;
+        }
+        body.extend_from_slice(&raw[..size]);
+        raw = &raw[size + 2..];
+    }
+}
+
+/// Reads a whole answer (the server closes the connection after it).
+fn read_reply(stream: &mut TcpStream) -> Reply {
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read the answer");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end: {}", String::from_utf8_lossy(&raw)));
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap();
+    let status = status_line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("status line {status_line:?}"));
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let rest = &raw[split + 4..];
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_vec()
+    };
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// Connects and sends `GET TARGET` (the connection closes after the answer).
+fn send_get(addr: &str, target: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send the request");
+    stream
+}
+
+fn get(addr: &str, target: &str) -> Reply {
+    read_reply(&mut send_get(addr, target))
+}
+
+/// `text` URL-encoded for a query value.
+fn enc(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(char::from(b))
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The events of an SSE body: (name, data as JSON).
+fn events(body: &str) -> Vec<(String, Value)> {
+    body.split("\n\n")
+        .filter_map(|block| {
+            let mut name = None;
+            let mut data = None;
+            for line in block.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = Some(n.to_string());
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data = Some(serde_json::from_str(d).expect("event data is JSON"));
+                }
+            }
+            Some((name?, data?))
+        })
+        .collect()
+}
+
+/// The one line `tb probe --json` prints for `fen`.
+fn cli_probe(fen: &str) -> Value {
+    let o = run(&[
+        "tb",
+        "probe",
+        "--json",
+        "--dir",
+        tables().to_str().unwrap(),
+        fen,
+    ]);
+    serde_json::from_str(stdout(&o).trim()).expect("tb probe --json")
+}
+
+/// The moves `perft 1 --divide` lists for `fen`.
+fn cli_moves(fen: &str) -> Vec<String> {
+    let o = run(&["perft", "1", "--divide", "--position", fen]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+        .lines()
+        .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
+        .filter(|m| !m.starts_with("perft"))
+        .collect()
+}
+
+/// The message the CLI prints (after `error: `) for a failed run.
+fn cli_error(args: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2));
+    stderr(&o)
+        .trim()
+        .strip_prefix("error: ")
+        .expect("an error line")
+        .to_string()
+}
+
+#[test]
+fn pages_are_embedded_with_their_types() {
+    let server = Server::start(&[]);
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/serve");
+    for (target, file, kind) in [
+        ("/", "index.html", "text/html; charset=utf-8"),
+        (
+            "/?fen=6%2F6%2F2b3%2F6%2F2w3%2F6+b",
+            "index.html",
+            "text/html; charset=utf-8",
+        ),
+        ("/app.js", "app.js", "text/javascript; charset=utf-8"),
+        ("/style.css", "style.css", "text/css; charset=utf-8"),
+    ] {
+        let reply = server.get(target);
+        assert_eq!(reply.status, 200, "{target}");
+        assert_eq!(reply.header("content-type"), Some(kind), "{target}");
+        assert_eq!(
+            reply.body,
+            std::fs::read(assets.join(file)).unwrap(),
+            "{target}"
+        );
+    }
+}
+
+/// The value a move has for its mover, from `tb probe --json` of the
+/// position after it: the other side's result, one ply further (a capture
+/// converts: distance 1).
+fn mover_value(after: &Value, capture: bool) -> Value {
+    let wdl = match after["wdl"].as_str().unwrap() {
+        "win" => "loss",
+        "loss" => "win",
+        _ => "draw",
+    };
+    let dtc = match (wdl, capture) {
+        ("draw", _) => Value::Null,
+        (_, true) => 1.into(),
+        (_, false) => (after["dtc"].as_u64().unwrap() + 1).into(),
+    };
+    serde_json::json!({ "wdl": wdl, "dtc": dtc })
+}
+
+/// The position of the value in the list's order: wins by rising
+/// distance, draws, losses by falling distance, none last.
+fn order_key(value: &Value) -> (u8, i64) {
+    let dtc = value["dtc"].as_i64().unwrap_or(0);
+    match value["wdl"].as_str() {
+        Some("win") => (0, dtc),
+        Some("draw") => (1, 0),
+        Some("loss") => (2, -dtc),
+        _ => (3, 0),
+    }
+}
+
+#[test]
+fn position_moves_values_and_order_match_the_cli() {
+    let server = Server::start(&["--tb", tables().to_str().unwrap()]);
+    for fen in SMALL {
+        let reply = server.get(&format!("/api/position?fen={}", enc(fen)));
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let v = reply.json();
+        let probe = cli_probe(fen);
+        assert_eq!(v["fen"], probe["position"], "{fen}");
+        assert_eq!(v["outcome"], Value::Null);
+        assert_eq!(v["value"]["wdl"], probe["wdl"], "{fen}");
+        assert_eq!(v["value"]["dtc"], probe["dtc"], "{fen}");
+        let turn = if fen.ends_with(" b") {
+            "black"
+        } else {
+            "white"
+        };
+        assert_eq!(v["side_to_move"], turn);
+        let count = |c: char| fen.split(' ').next().unwrap().matches(c).count();
+        assert_eq!(v["black"].as_array().unwrap().len(), count('b'));
+        assert_eq!(v["white"].as_array().unwrap().len(), count('w'));
+
+        let moves = v["moves"].as_array().unwrap();
+        let mut listed: Vec<String> = moves
+            .iter()
+            .map(|m| m["move"].as_str().unwrap().to_string())
+            .collect();
+        listed.sort();
+        let mut legal = cli_moves(fen);
+        legal.sort();
+        assert_eq!(listed, legal, "{fen}");
+
+        for m in moves {
+            let text = m["move"].as_str().unwrap();
+            let capture = m["capture"].as_bool().unwrap();
+            assert_eq!(capture, text.contains('x'));
+            assert_eq!(m["from"].as_str().unwrap(), &text[..2]);
+            assert_eq!(m["to"].as_str().unwrap(), &text[3..]);
+            // The position after it and its value, from the CLI.
+            let after = cli_probe(m["fen"].as_str().unwrap());
+            assert_eq!(after["position"], m["fen"]);
+            assert_eq!(m["value"], mover_value(&after, capture), "{fen} {text}");
+            if capture {
+                let path: Vec<&str> = m["path"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_str().unwrap())
+                    .collect();
+                // The path `show --move` prints, arcs (`~`) left out.
+                let o = run(&["show", fen, "--move", text, "--no-color"]);
+                let shown = stdout(&o);
+                let line = shown
+                    .lines()
+                    .find_map(|l| l.strip_prefix("path: "))
+                    .expect("show prints the path");
+                let points: Vec<&str> = line
+                    .split(" (")
+                    .next()
+                    .unwrap()
+                    .split(' ')
+                    .filter(|p| *p != "~")
+                    .collect();
+                assert_eq!(path, points, "{fen} {text}");
+            } else {
+                assert_eq!(m["path"], Value::Null);
+            }
+        }
+        // Best first, ties in notation order.
+        for pair in moves.windows(2) {
+            let (a, b) = (order_key(&pair[0]["value"]), order_key(&pair[1]["value"]));
+            assert!(
+                a < b || (a == b && pair[0]["move"].as_str() < pair[1]["move"].as_str()),
+                "{fen}: {} before {}",
+                pair[0],
+                pair[1]
+            );
+        }
+        // The first move is as good as the tables' best move.
+        if let Some(first) = moves.first() {
+            let best = moves
+                .iter()
+                .find(|m| m["move"] == probe["best_move"])
+                .expect("the best move is listed");
+            assert_eq!(first["value"], best["value"], "{fen}");
+        }
+    }
+}
+
+#[test]
+fn position_without_tables_start_and_finished_games() {
+    let server = Server::start(&[]);
+    let v = server.get("/api/position").json();
+    assert_eq!(v["fen"], "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1");
+    assert_eq!(v["side_to_move"], "black");
+    assert_eq!(v["black"].as_array().unwrap().len(), 12);
+    assert_eq!(v["white"].as_array().unwrap().len(), 12);
+    assert_eq!(v["white"][0], "a5");
+    assert_eq!(v["outcome"], Value::Null);
+    assert_eq!(v["value"], Value::Null);
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            assert_eq!(m["value"], Value::Null);
+            m["move"].as_str().unwrap()
+        })
+        .collect();
+    // No values: notation order, and the start's legal moves.
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(moves, sorted);
+    let mut legal = cli_moves("wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b");
+    legal.sort();
+    assert_eq!(moves, legal);
+
+    let v = server
+        .get(&format!("/api/position?fen={}", enc(FINISHED)))
+        .json();
+    assert_eq!(
+        v["outcome"],
+        serde_json::json!({"result": "1-0", "winner": "black", "reason": "no pieces left"})
+    );
+    assert_eq!(v["moves"], serde_json::json!([]));
+    assert_eq!(v["white"], serde_json::json!([]));
+}
+
+#[test]
+fn probe_is_the_object_of_tb_probe_json() {
+    let server = Server::start(&["--tb", tables().to_str().unwrap()]);
+    for fen in SMALL.iter().chain([&FINISHED]) {
+        let v = server.get(&format!("/api/probe?fen={}", enc(fen))).json();
+        assert_eq!(v, cli_probe(fen), "{fen}");
+    }
+    // A class without tables: 404 with tb probe's message.
+    let message = server
+        .get(&format!("/api/probe?fen={}", enc(FIVE)))
+        .error(404);
+    assert_eq!(message, cli_probe(FIVE)["error"].as_str().unwrap());
+    // The start position: no table either.
+    assert!(server.get("/api/probe").error(404).contains("12v12"));
+
+    let bare = Server::start(&[]);
+    let message = bare
+        .get(&format!("/api/probe?fen={}", enc(SMALL[0])))
+        .error(404);
+    assert!(message.contains("--tb"), "{message}");
+}
+
+#[test]
+fn svg_is_the_picture_of_show_svg_with_hit_targets() {
+    let server = Server::start(&[]);
+    let dir = scratch_dir("serve-svg");
+    for (fen, mv) in [
+        ("wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b", None),
+        ("ww3w/wb4/5w/6/6/b1w3 b", None),
+        ("ww3w/wb4/5w/6/6/b1w3 b", Some("b5xb6")),
+        ("ww3w/wb4/5w/6/6/b1w3 b", Some("b5-c4")),
+        ("ww3w/wb4/5w/6/6/b1w3 b", Some("b5c4")),
+    ] {
+        let file = dir.join("board.svg");
+        let mut args = vec!["show", fen, "--svg", file.to_str().unwrap(), "--no-color"];
+        let mut target = format!("/api/svg?fen={}", enc(fen));
+        if let Some(m) = mv {
+            args.extend(["--move", m]);
+            target.push_str(&format!("&move={m}"));
+        }
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let reply = server.get(&target);
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.header("content-type"), Some("image/svg+xml"));
+        let svg = reply.text();
+        assert_eq!(svg, std::fs::read_to_string(&file).unwrap(), "{target}");
+        assert_eq!(
+            svg.matches("<circle class=\"point\" data-square=\"")
+                .count(),
+            36
+        );
+        for sq in ["a1", "c3", "f6"] {
+            assert!(svg.contains(&format!("data-square=\"{sq}\"")));
+        }
+        // On top: after every piece and mark.
+        let first = svg.find("class=\"point\"").unwrap();
+        assert!(svg.rfind("class=\"piece").unwrap() < first);
+        if mv.is_some() {
+            assert!(svg.rfind("class=\"mark").unwrap() < first);
+        }
+    }
+    // Without fen: the start position.
+    let start = server.get("/api/svg").text();
+    assert!(start.contains("<title>wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1</title>"));
+}
+
+#[test]
+fn analysis_streams_iterations_then_the_search_answer() {
+    let server = Server::start(&[]);
+    let fen = "ww3w/wb4/5w/6/6/b1w3 b";
+    let reply = server.get(&format!(
+        "/api/analysis?fen={}&movetime=30000&depth=4",
+        enc(fen)
+    ));
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    let events = events(&reply.text());
+    let (last, infos) = events.split_last().expect("events");
+    assert_eq!(last.0, "bestmove");
+    let depths: Vec<u64> = infos
+        .iter()
+        .map(|(name, data)| {
+            assert_eq!(name, "info");
+            for key in ["score", "nodes", "nps", "time_ms", "pv"] {
+                assert!(data.get(key).is_some(), "{key} in {data}");
+            }
+            data["depth"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(depths, [1, 2, 3, 4]);
+    // One thread, a fresh engine: the same search as `search --json`.
+    let o = run(&["search", "--position", fen, "--depth", "4", "--json"]);
+    let cli: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let best = &last.1;
+    assert_eq!(best["move"], cli["best_move"]);
+    assert_eq!(best["score"], cli["score"]);
+    assert_eq!(best["depth"], cli["depth"]);
+    assert_eq!(best["pv"], cli["pv"]);
+    assert_eq!(best["nodes"], cli["nodes"]);
+    assert_eq!(infos.last().unwrap().1["pv"], cli["pv"]);
+    let kinds = ["cp", "win", "loss", "tbwin", "tbloss"];
+    assert!(kinds.contains(&best["score"]["kind"].as_str().unwrap()));
+
+    // A finished game: `bestmove` with no move, at once.
+    let started = Instant::now();
+    let reply = server.get(&format!("/api/analysis?fen={}", enc(FINISHED)));
+    let events = self::events(&reply.text());
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].0, "bestmove");
+    assert_eq!(events[0].1["move"], Value::Null);
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    // With tables: the tables' move and score (a tablebase win).
+    let with_tb = Server::start(&["--tb", tables().to_str().unwrap()]);
+    let reply = with_tb.get(&format!(
+        "/api/analysis?fen={}&movetime=1000",
+        enc(SMALL[2])
+    ));
+    let events = self::events(&reply.text());
+    let best = &events.last().unwrap().1;
+    assert_eq!(best["move"], cli_probe(SMALL[2])["best_move"]);
+    assert_eq!(best["score"]["kind"], "tbwin");
+}
+
+#[test]
+fn bad_input_is_a_400_with_the_cli_message() {
+    let server = Server::start(&["--max-movetime", "5000"]);
+    // Malformed notation: the message `search --position` prints.
+    let expected = cli_error(&["search", "--position", "xyz", "--depth", "1"]);
+    for path in ["/api/position", "/api/probe", "/api/svg", "/api/analysis"] {
+        assert_eq!(
+            server.get(&format!("{path}?fen=xyz")).error(400),
+            expected,
+            "{path}"
+        );
+    }
+    for fen in [
+        "",
+        "%FF%FE",
+        "wwwwwww/6/6/6/6/6%20b",
+        "6/6/6/6/6/6%20b",
+        "%00",
+    ] {
+        server.get(&format!("/api/position?fen={fen}")).error(400);
+    }
+    // An illegal move, and a malformed one.
+    let fen = "ww3w/wb4/5w/6/6/b1w3 b";
+    for mv in ["b5-b3", "b5xa1", "zz", "c1-c2"] {
+        let message = server
+            .get(&format!("/api/svg?fen={}&move={}", enc(fen), enc(mv)))
+            .error(400);
+        let cli = cli_error(&["show", fen, "--move", mv, "--no-color"]);
+        assert_eq!(
+            cli.strip_prefix("--move: ").unwrap(),
+            message.strip_prefix("move: ").unwrap(),
+            "{mv}"
+        );
+    }
+    // Absurd parameters.
+    for (query, needle) in [
+        ("movetime=0", "movetime 0 is out of range: give 1 to 5000"),
+        (
+            "movetime=abc",
+            "movetime \"abc\" is not a whole number: give 1 to 5000",
+        ),
+        ("movetime=5001", "give 1 to 5000"),
+        ("movetime=-5", "give 1 to 5000"),
+        ("movetime=99999999999999999999999", "give 1 to 5000"),
+        ("depth=0", "depth 0 is out of range: give 1 to 64"),
+        ("depth=65", "depth 65 is out of range: give 1 to 64"),
+        ("depth=", "give 1 to 64"),
+        ("depth=3&depth=4", "more than once"),
+    ] {
+        let message = server.get(&format!("/api/analysis?{query}")).error(400);
+        assert!(message.contains(needle), "{query}: {message}");
+    }
+    // The CLI's words for the same depth.
+    assert_eq!(
+        server.get("/api/analysis?depth=65").error(400),
+        cli_error(&["search", "--depth", "65"]).replace("--depth", "depth")
+    );
+    // Over 1,000 bytes of query.
+    let long = format!("fen={}", "6".repeat(997));
+    assert_eq!(long.len(), 1001);
+    for path in ["/api/position", "/api/probe", "/api/svg", "/api/analysis"] {
+        let message = server.get(&format!("{path}?{long}")).error(400);
+        assert!(message.contains("1000"), "{message}");
+    }
+    // Exactly 1,000 bytes is read (and then is a bad position).
+    let message = server
+        .get(&format!("/api/position?fen={}", "6".repeat(996)))
+        .error(400);
+    assert!(message.starts_with("invalid position"), "{message}");
+
+    // Unknown paths and methods.
+    for path in [
+        "/nope",
+        "/api",
+        "/api/positions",
+        "/app.js/x",
+        "/api/position/",
+    ] {
+        assert!(!server.get(path).error(404).is_empty(), "{path}");
+    }
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        stream,
+        "POST /api/position HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    read_reply(&mut stream).error(405);
+    // Garbage instead of HTTP: the connection is refused, the server lives.
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    stream.write_all(b"\x00\x01garbage\r\n\r\n").unwrap();
+    let mut sink = Vec::new();
+    let _ = stream.read_to_end(&mut sink);
+    assert_eq!(server.get("/api/position").status, 200);
+}
+
+/// Sends the analysis request and reads until its first `info` event
+/// arrived (the search runs); returns the open stream.
+fn open_analysis(addr: &str, query: &str) -> TcpStream {
+    let mut stream = send_get(addr, &format!("/api/analysis?{query}"));
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("event: info") {
+        let n = stream.read(&mut buf).expect("read the stream");
+        assert!(n > 0, "closed: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(String::from_utf8_lossy(&seen).starts_with("HTTP/1.1 200"));
+    stream
+}
+
+#[test]
+fn full_server_answers_503_and_a_closed_client_stops_its_search() {
+    let server = Server::start(&["--max-analyses", "1"]);
+    let first = open_analysis(&server.addr, "movetime=30000");
+    // The one slot is taken.
+    let message = server.get("/api/analysis?movetime=100").error(503);
+    assert!(message.contains("--max-analyses"), "{message}");
+    // The other routes still answer.
+    assert_eq!(server.get("/api/position").status, 200);
+
+    // The client goes away: its search stops, the slot is free again long
+    // before the 30 s it asked for.
+    drop(first);
+    let closed = Instant::now();
+    loop {
+        let reply = server.get("/api/analysis?depth=1");
+        if reply.status == 200 {
+            break;
+        }
+        reply.error(503);
+        assert!(
+            closed.elapsed() < Duration::from_secs(3),
+            "the closed client's search still holds the slot"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_and_sigterm_stop_the_analyses_and_exit_0() {
+    for signal in ["INT", "TERM"] {
+        let server = Server::start(&[]);
+        let addr = server.addr.clone();
+        let mut stream = open_analysis(&addr, "movetime=30000");
+        let (status, took) = server.signal_and_wait(signal);
+        assert_eq!(status.code(), Some(0), "SIG{signal}");
+        assert!(took < Duration::from_secs(3), "SIG{signal}: {took:?}");
+        // The open analysis was stopped: its stream ends with `bestmove`.
+        let mut rest = Vec::new();
+        let _ = stream.read_to_end(&mut rest);
+        let text = String::from_utf8_lossy(&rest);
+        assert!(text.contains("event: bestmove"), "SIG{signal}: {text}");
+        // And the port is closed.
+        assert!(TcpStream::connect(&addr).is_err());
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    for (args, needle) in [
+        (
+            vec!["--max-analyses", "0"],
+            "--max-analyses 0 is out of range",
+        ),
+        (
+            vec!["--max-movetime", "0"],
+            "--max-movetime 0 is out of range",
+        ),
+        (vec!["--threads", "0"], "--threads 0 is out of range"),
+        (vec!["--hash", "0"], "hash"),
+        (
+            vec!["--tb", "/nonexistent/surakarta-tables"],
+            "surakarta-tables",
+        ),
+    ] {
+        let mut all = vec!["serve", "--bind", "127.0.0.1:0"];
+        all.extend(args);
+        common::assert_usage_error(&run(&all), needle);
+    }
+    // A port already taken.
+    let server = Server::start(&[]);
+    let o = run(&["serve", "--bind", &server.addr]);
+    common::assert_usage_error(&o, "cannot listen on");
+    // Not an address: clap's error.
+    let o = run(&["serve", "--bind", "localhost"]);
+    assert_eq!(o.status.code(), Some(2));
+}

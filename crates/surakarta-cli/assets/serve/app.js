@@ -157,6 +157,19 @@
     return node;
   }
 
+  /**
+   * A list of moves as text "b2-c3 e5-d4 …" that wraps only between moves
+   * (each move is a span that does not break at its hyphen).
+   */
+  function moveTokens(moves, className) {
+    const span = el('span', { class: className || 'moves' });
+    moves.forEach((m, i) => {
+      if (i > 0) span.append(' ');
+      span.append(el('span', { class: 'tok' }, m));
+    });
+    return span;
+  }
+
   /** Builds an SVG element with attributes. */
   function svgEl(tag, attrs) {
     const node = document.createElementNS(SVG_NS, tag);
@@ -604,7 +617,7 @@
       if (token !== state.showToken) return;
       const line = probe.line || [];
       lineBox.replaceChildren('Conversion line: ',
-        line.length ? el('span', { class: 'line-moves' }, line.join(' ')) : '—');
+        line.length ? moveTokens(line, 'line-moves') : '—');
     }, (e) => {
       if (token !== state.showToken) return;
       lineBox.textContent = e.status === 404 ? 'Conversion line: no tables.' : 'Conversion line: ' + e.message;
@@ -638,7 +651,7 @@
         el('td', {}, String(d.depth)),
         el('td', { class: 'score' }, scoreText(d.score)),
         el('td', {}, d.nodes !== undefined ? d.nodes.toLocaleString('en') : ''),
-        el('td', { class: 'pv' }, (d.pv || []).join(' ')));
+        el('td', { class: 'pv' }, moveTokens(d.pv || [])));
       const body = $('engine-lines').querySelector('tbody');
       body.insertBefore(row, body.firstChild); // newest on top
       setEngineState('running', 'running… depth ' + d.depth);

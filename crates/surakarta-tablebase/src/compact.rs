@@ -415,6 +415,9 @@ pub(crate) struct Compact {
     /// The value of terminal `t` in context `c` at `c · T + t`.
     terminals: Vec<u8>,
     pairs: Vec<[u16; 2]>,
+    /// Pair `i` for [`Compact::descend`]: its left symbol's expansion
+    /// length beside the two symbols, so each step reads one entry.
+    nodes: Vec<Node>,
     /// Expansion length of each symbol.
     expansion: Vec<u32>,
     /// Expansion length of each used symbol by canonical rank (frequent
@@ -430,6 +433,14 @@ pub(crate) struct Compact {
     deltas_at: usize,
     bits_at: usize,
     bits_len: u64,
+}
+
+/// A pair with its left symbol's expansion length.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    left_len: u32,
+    left: u16,
+    right: u16,
 }
 
 fn corrupt(what: &'static str) -> FileProblem {
@@ -529,6 +540,14 @@ impl Compact {
         let ranked_expansion = (0..code.used() as u32)
             .map(|rank| expansion[code.symbol_of_rank(rank) as usize])
             .collect();
+        let nodes = pairs
+            .iter()
+            .map(|&[left, right]| Node {
+                left_len: expansion[left as usize],
+                left,
+                right,
+            })
+            .collect();
         let blocks = shape.blocks(slots);
         let groups = (blocks + 1).div_ceil(OFFSET_GROUP) as usize;
         let bits_at =
@@ -541,6 +560,7 @@ impl Compact {
             t,
             terminals,
             pairs,
+            nodes,
             expansion,
             ranked_expansion,
             code,
@@ -592,10 +612,32 @@ impl Compact {
     /// The terminal symbol stored in a slot (`slot < slots`).
     #[inline]
     pub(crate) fn terminal_at(&self, body: &[u8], slot: u64) -> Result<u8, FileProblem> {
-        let b = slot >> self.block_bits;
-        let bytes = self.block_bytes(body, b)?;
-        let mut left = slot & ((1 << self.block_bits) - 1);
-        let mut reader = BitReader { bytes, pos: 0 };
+        let at = self.locate(body, slot)?;
+        self.terminal_in(at)
+    }
+
+    /// The bytes of the block that holds `slot` (`slot < slots`), and the
+    /// slot's offset in it, for [`Compact::terminal_in`]. Asks the processor
+    /// to start loading the block's first bytes, so a caller with other
+    /// work to do (a context to compute) does it while they come.
+    #[inline]
+    pub(crate) fn locate<'a>(&self, body: &'a [u8], slot: u64) -> Result<Located<'a>, FileProblem> {
+        let bytes = self.block_bytes(body, slot >> self.block_bits)?;
+        prefetch(bytes);
+        Ok(Located {
+            bytes,
+            left: slot & ((1 << self.block_bits) - 1),
+        })
+    }
+
+    /// The terminal symbol at a slot found by [`Compact::locate`].
+    #[inline]
+    pub(crate) fn terminal_in(&self, at: Located<'_>) -> Result<u8, FileProblem> {
+        let mut left = at.left;
+        let mut reader = BitReader {
+            bytes: at.bytes,
+            pos: 0,
+        };
         loop {
             let rank = reader.rank(&self.code)?;
             let len = u64::from(self.ranked_expansion[rank as usize]);
@@ -611,13 +653,12 @@ impl Compact {
     fn descend(&self, mut s: u16, mut left: u32) -> u8 {
         let t = self.t;
         while s as usize >= t {
-            let [a, b] = self.pairs[s as usize - t];
-            let la = self.expansion[a as usize];
-            if left < la {
-                s = a;
+            let node = self.nodes[s as usize - t];
+            if left < node.left_len {
+                s = node.left;
             } else {
-                left -= la;
-                s = b;
+                left -= node.left_len;
+                s = node.right;
             }
         }
         s as u8
@@ -659,6 +700,30 @@ impl Compact {
         }
         Ok(())
     }
+}
+
+/// A slot's block, found by [`Compact::locate`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Located<'a> {
+    bytes: &'a [u8],
+    left: u64,
+}
+
+/// Asks the processor to load the first cache lines of `bytes` (a hint:
+/// nothing is read, and nothing happens on other processors).
+#[inline]
+#[allow(unsafe_code)]
+fn prefetch(bytes: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in bytes.chunks(64).take(2) {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor
+        // has; a prefetch reads nothing and cannot fault (the pointer is
+        // into `bytes` anyway).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
 }
 
 /// Reads Huffman codes MSB first from a block's bytes (zeros past the end;

@@ -494,10 +494,13 @@ impl Table {
             None => self.stored(ranked.index)?,
             Some((_, compact)) => {
                 let raw = self.payload()?;
-                let terminal = compact
-                    .terminal_at(raw, ranked.index)
+                let at = compact
+                    .locate(raw, ranked.index)
                     .map_err(|p| self.error(p))?;
-                compact.value(terminal, compact.model().of(sides))
+                // The context while the block's bytes are loaded.
+                let context = compact.model().of(sides);
+                let terminal = compact.terminal_in(at).map_err(|p| self.error(p))?;
+                compact.value(terminal, context)
             }
         };
         Ok(Value::from_table_byte(byte))

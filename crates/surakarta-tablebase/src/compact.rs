@@ -21,6 +21,7 @@ use crate::file::{
 };
 use crate::huffman::{self, Code};
 use crate::repair;
+use crate::value::{Value, Wdl};
 use rayon::prelude::*;
 
 /// Slots per chunk that pairs never cross; blocks are whole chunks, so
@@ -414,6 +415,9 @@ pub(crate) struct Compact {
     t: usize,
     /// The value of terminal `t` in context `c` at `c · T + t`.
     terminals: Vec<u8>,
+    /// Per terminal: its value's win/draw/loss if that is the same in
+    /// every context, `None` if it depends on the context.
+    wdl: Vec<Option<Wdl>>,
     pairs: Vec<[u16; 2]>,
     /// Pair `i` for [`Compact::descend`]: its left symbol's expansion
     /// length beside the two symbols, so each step reads one entry.
@@ -486,6 +490,14 @@ impl Compact {
         }
         let terminals_len = shape.terminals_len() as usize;
         let terminals = body[..terminals_len].to_vec();
+        let contexts = shape.model.contexts();
+        let wdl = (0..t)
+            .map(|terminal| {
+                let wdl = |c: usize| Value::from_table_byte(terminals[c * t + terminal]).wdl();
+                let first = wdl(0);
+                (1..contexts).all(|c| wdl(c) == first).then_some(first)
+            })
+            .collect();
         let pairs_at = terminals_len;
         let lengths_at = pairs_at + shape.pairs_len() as usize;
         let offsets_at = lengths_at + shape.lengths_len() as usize;
@@ -558,6 +570,7 @@ impl Compact {
             blocks,
             model: shape.model,
             t,
+            wdl,
             terminals,
             pairs,
             nodes,
@@ -601,6 +614,13 @@ impl Compact {
     /// The context model.
     pub(crate) fn model(&self) -> ContextModel {
         self.model
+    }
+
+    /// The win/draw/loss terminal `terminal` stands for, if that is the
+    /// same in every context (then the context need not be computed).
+    #[inline]
+    pub(crate) fn wdl(&self, terminal: u8) -> Option<Wdl> {
+        self.wdl[terminal as usize]
     }
 
     /// The value byte terminal `terminal` stands for in `context`.

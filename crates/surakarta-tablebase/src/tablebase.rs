@@ -265,13 +265,17 @@ impl Tablebase {
         let material = Material::of(sides)?;
         let table = self.lookup(material)?;
         if !table.capture_draws() {
-            return Ok(table.stored_value(sides)?.wdl());
+            return table.stored_wdl(sides);
         }
         let cache = self.cache.get_or_init(cache::ProbeCache::new);
         if let Some(value) = cache.get(sides) {
             return Ok(value.wdl());
         }
-        let stored = table.stored_value(sides)?;
+        // Only a stored loss needs resolving (and its exact value to cache).
+        let stored = match table.stored_or_wdl(sides, |wdl| wdl != Wdl::Loss)? {
+            Ok(value) => value,
+            Err(wdl) => return Ok(wdl),
+        };
         if let Value::Loss(_) = stored {
             // Exact once resolved: a loss, or a draw by a capture.
             let value = self.resolve(table, stored, sides)?;
@@ -352,6 +356,6 @@ impl Tablebase {
                 return Ok(value.wdl() == Wdl::Win);
             }
         }
-        Ok(table.stored_value(sides)?.wdl() == Wdl::Win)
+        Ok(table.stored_wdl(sides)? == Wdl::Win)
     }
 }

@@ -21,6 +21,7 @@ use crate::file::{
 };
 use crate::huffman::{self, Code};
 use crate::repair;
+use crate::value::{Value, Wdl};
 use rayon::prelude::*;
 
 /// Slots per chunk that pairs never cross; blocks are whole chunks, so
@@ -414,7 +415,13 @@ pub(crate) struct Compact {
     t: usize,
     /// The value of terminal `t` in context `c` at `c · T + t`.
     terminals: Vec<u8>,
+    /// Per terminal: its value's win/draw/loss if that is the same in
+    /// every context, `None` if it depends on the context.
+    wdl: Vec<Option<Wdl>>,
     pairs: Vec<[u16; 2]>,
+    /// Pair `i` for [`Compact::descend`]: its left symbol's expansion
+    /// length beside the two symbols, so each step reads one entry.
+    nodes: Vec<Node>,
     /// Expansion length of each symbol.
     expansion: Vec<u32>,
     /// Expansion length of each used symbol by canonical rank (frequent
@@ -430,6 +437,14 @@ pub(crate) struct Compact {
     deltas_at: usize,
     bits_at: usize,
     bits_len: u64,
+}
+
+/// A pair with its left symbol's expansion length.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    left_len: u32,
+    left: u16,
+    right: u16,
 }
 
 fn corrupt(what: &'static str) -> FileProblem {
@@ -475,6 +490,14 @@ impl Compact {
         }
         let terminals_len = shape.terminals_len() as usize;
         let terminals = body[..terminals_len].to_vec();
+        let contexts = shape.model.contexts();
+        let wdl = (0..t)
+            .map(|terminal| {
+                let wdl = |c: usize| Value::from_table_byte(terminals[c * t + terminal]).wdl();
+                let first = wdl(0);
+                (1..contexts).all(|c| wdl(c) == first).then_some(first)
+            })
+            .collect();
         let pairs_at = terminals_len;
         let lengths_at = pairs_at + shape.pairs_len() as usize;
         let offsets_at = lengths_at + shape.lengths_len() as usize;
@@ -529,6 +552,14 @@ impl Compact {
         let ranked_expansion = (0..code.used() as u32)
             .map(|rank| expansion[code.symbol_of_rank(rank) as usize])
             .collect();
+        let nodes = pairs
+            .iter()
+            .map(|&[left, right]| Node {
+                left_len: expansion[left as usize],
+                left,
+                right,
+            })
+            .collect();
         let blocks = shape.blocks(slots);
         let groups = (blocks + 1).div_ceil(OFFSET_GROUP) as usize;
         let bits_at =
@@ -539,8 +570,10 @@ impl Compact {
             blocks,
             model: shape.model,
             t,
+            wdl,
             terminals,
             pairs,
+            nodes,
             expansion,
             ranked_expansion,
             code,
@@ -583,6 +616,13 @@ impl Compact {
         self.model
     }
 
+    /// The win/draw/loss terminal `terminal` stands for, if that is the
+    /// same in every context (then the context need not be computed).
+    #[inline]
+    pub(crate) fn wdl(&self, terminal: u8) -> Option<Wdl> {
+        self.wdl[terminal as usize]
+    }
+
     /// The value byte terminal `terminal` stands for in `context`.
     #[inline]
     pub(crate) fn value(&self, terminal: u8, context: usize) -> u8 {
@@ -592,10 +632,32 @@ impl Compact {
     /// The terminal symbol stored in a slot (`slot < slots`).
     #[inline]
     pub(crate) fn terminal_at(&self, body: &[u8], slot: u64) -> Result<u8, FileProblem> {
-        let b = slot >> self.block_bits;
-        let bytes = self.block_bytes(body, b)?;
-        let mut left = slot & ((1 << self.block_bits) - 1);
-        let mut reader = BitReader { bytes, pos: 0 };
+        let at = self.locate(body, slot)?;
+        self.terminal_in(at)
+    }
+
+    /// The bytes of the block that holds `slot` (`slot < slots`), and the
+    /// slot's offset in it, for [`Compact::terminal_in`]. Asks the processor
+    /// to start loading the block's first bytes, so a caller with other
+    /// work to do (a context to compute) does it while they come.
+    #[inline]
+    pub(crate) fn locate<'a>(&self, body: &'a [u8], slot: u64) -> Result<Located<'a>, FileProblem> {
+        let bytes = self.block_bytes(body, slot >> self.block_bits)?;
+        prefetch(bytes);
+        Ok(Located {
+            bytes,
+            left: slot & ((1 << self.block_bits) - 1),
+        })
+    }
+
+    /// The terminal symbol at a slot found by [`Compact::locate`].
+    #[inline]
+    pub(crate) fn terminal_in(&self, at: Located<'_>) -> Result<u8, FileProblem> {
+        let mut left = at.left;
+        let mut reader = BitReader {
+            bytes: at.bytes,
+            pos: 0,
+        };
         loop {
             let rank = reader.rank(&self.code)?;
             let len = u64::from(self.ranked_expansion[rank as usize]);
@@ -611,13 +673,12 @@ impl Compact {
     fn descend(&self, mut s: u16, mut left: u32) -> u8 {
         let t = self.t;
         while s as usize >= t {
-            let [a, b] = self.pairs[s as usize - t];
-            let la = self.expansion[a as usize];
-            if left < la {
-                s = a;
+            let node = self.nodes[s as usize - t];
+            if left < node.left_len {
+                s = node.left;
             } else {
-                left -= la;
-                s = b;
+                left -= node.left_len;
+                s = node.right;
             }
         }
         s as u8
@@ -659,6 +720,30 @@ impl Compact {
         }
         Ok(())
     }
+}
+
+/// A slot's block, found by [`Compact::locate`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Located<'a> {
+    bytes: &'a [u8],
+    left: u64,
+}
+
+/// Asks the processor to load the first cache lines of `bytes` (a hint:
+/// nothing is read, and nothing happens on other processors).
+#[inline]
+#[allow(unsafe_code)]
+fn prefetch(bytes: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in bytes.chunks(64).take(2) {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor
+        // has; a prefetch reads nothing and cannot fault (the pointer is
+        // into `bytes` anyway).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
 }
 
 /// Reads Huffman codes MSB first from a block's bytes (zeros past the end;

@@ -83,8 +83,6 @@ pub(crate) struct Code {
     firsts: [u64; MAX_CODE_LEN as usize + 2],
     /// `offsets[l]`: index in `sorted` of the first symbol of length `l`.
     offsets: [u32; MAX_CODE_LEN as usize + 2],
-    /// The shortest used length.
-    min_len: u32,
     /// The longest used length.
     max_len: u32,
     /// Decoding table on the first [`FAST_BITS`] bits of the window:
@@ -142,15 +140,12 @@ impl Code {
         let mut offsets = [0u32; MAX_CODE_LEN as usize + 2];
         let mut code: u64 = 0;
         let mut at = 0u32;
-        let (mut min_len, mut max_len) = (0, 0);
+        let mut max_len = 0;
         for l in 1..=MAX_CODE_LEN {
             firsts[l as usize] = code << (64 - l);
             offsets[l as usize] = at;
             let c = count[l as usize];
             if c > 0 {
-                if min_len == 0 {
-                    min_len = l;
-                }
                 max_len = l;
             }
             for &s in &sorted[at as usize..(at as u64 + c) as usize] {
@@ -188,7 +183,6 @@ impl Code {
             ends,
             firsts,
             offsets,
-            min_len,
             max_len,
             fast,
         })
@@ -221,12 +215,16 @@ impl Code {
         // Not in the table: the code is longer than FAST_BITS (canonical
         // codes fill the code space from 0 without gaps, so every window
         // below the end of the short codes is in the table), or a gap.
-        let mut l = self.min_len.max(FAST_BITS + 1);
-        while window >= self.ends[l as usize] && self.ends[l as usize] != u64::MAX {
-            l += 1;
-            if l > self.max_len {
-                return None;
-            }
+        // The length is FAST_BITS + 1 plus the number of longer lengths
+        // whose code range ends at or below the window (ends grow with the
+        // length; a complete code's last end is u64::MAX): counted without
+        // branches. Past the longest used length the window is a gap.
+        let mut l = FAST_BITS + 1;
+        for &end in &self.ends[FAST_BITS as usize + 1..=MAX_CODE_LEN as usize] {
+            l += u32::from(window >= end && end != u64::MAX);
+        }
+        if l > self.max_len {
+            return None;
         }
         let rank = (window - self.firsts[l as usize]) >> (64 - l);
         let index = self.offsets[l as usize] as u64 + rank;

@@ -4,7 +4,7 @@ use crate::compact::Compact;
 use crate::context::ContextModel;
 use crate::error::TablebaseError;
 use crate::file::{self, ClassStats, CompactShape, FileProblem, Header, HEADER_LEN};
-use crate::value::{Value, MAX_DTC};
+use crate::value::{Value, Wdl, MAX_DTC};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -494,13 +494,54 @@ impl Table {
             None => self.stored(ranked.index)?,
             Some((_, compact)) => {
                 let raw = self.payload()?;
-                let terminal = compact
-                    .terminal_at(raw, ranked.index)
+                let at = compact
+                    .locate(raw, ranked.index)
                     .map_err(|p| self.error(p))?;
-                compact.value(terminal, compact.model().of(sides))
+                // The context while the block's bytes are loaded.
+                let context = compact.model().of(sides);
+                let terminal = compact.terminal_in(at).map_err(|p| self.error(p))?;
+                compact.value(terminal, context)
             }
         };
         Ok(Value::from_table_byte(byte))
+    }
+
+    /// The value stored for a position of this class (see
+    /// [`Table::stored`]), or only its win/draw/loss (`Err`) where a
+    /// compact table's terminal stands for the same one in every context
+    /// and `enough` accepts it: then the position's context is not
+    /// computed.
+    #[inline]
+    pub(crate) fn stored_or_wdl(
+        &self,
+        sides: Sides,
+        enough: impl Fn(Wdl) -> bool,
+    ) -> Result<Result<Value, Wdl>, TablebaseError> {
+        let Some((_, compact)) = &self.compact else {
+            return self.stored_value(sides).map(Ok);
+        };
+        let ranked = self.indexer.rank(sides)?;
+        let raw = self.payload()?;
+        let at = compact
+            .locate(raw, ranked.index)
+            .map_err(|p| self.error(p))?;
+        let terminal = compact.terminal_in(at).map_err(|p| self.error(p))?;
+        if let Some(wdl) = compact.wdl(terminal).filter(|&w| enough(w)) {
+            return Ok(Err(wdl));
+        }
+        let byte = compact.value(terminal, compact.model().of(sides));
+        Ok(Ok(Value::from_table_byte(byte)))
+    }
+
+    /// The win/draw/loss of the value stored for a position of this class
+    /// (a compact table computes the position's context only where the
+    /// terminal stored does not tell alone).
+    #[inline]
+    pub fn stored_wdl(&self, sides: Sides) -> Result<Wdl, TablebaseError> {
+        Ok(match self.stored_or_wdl(sides, |_| true)? {
+            Ok(value) => value.wdl(),
+            Err(wdl) => wdl,
+        })
     }
 
     /// Every stored value byte, one per slot (decoded on all cores for a

@@ -265,13 +265,17 @@ impl Tablebase {
         let material = Material::of(sides)?;
         let table = self.lookup(material)?;
         if !table.capture_draws() {
-            return Ok(table.stored_value(sides)?.wdl());
+            return table.stored_wdl(sides);
         }
         let cache = self.cache.get_or_init(cache::ProbeCache::new);
         if let Some(value) = cache.get(sides) {
             return Ok(value.wdl());
         }
-        let stored = table.stored_value(sides)?;
+        // Only a stored loss needs resolving (and its exact value to cache).
+        let stored = match table.stored_or_wdl(sides, |wdl| wdl != Wdl::Loss)? {
+            Ok(value) => value,
+            Err(wdl) => return Ok(wdl),
+        };
         if let Value::Loss(_) = stored {
             // Exact once resolved: a loss, or a draw by a capture.
             let value = self.resolve(table, stored, sides)?;
@@ -305,37 +309,53 @@ impl Tablebase {
     }
 
     /// Whether the side to move has a capture into a position lost for the
-    /// opponent (or of the opponent's last piece).
+    /// opponent (or of the opponent's last piece): the opponent's exact
+    /// win/draw/loss, so a stored loss there is resolved (by
+    /// [`Tablebase::draws_by_capture`], which does not recurse further).
     pub(crate) fn wins_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
-        self.captures_reach(sides, Wdl::Win)
-    }
-
-    /// Whether the side to move has a capture that draws or wins.
-    pub(crate) fn draws_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
-        self.captures_reach(sides, Wdl::Draw)
-    }
-
-    /// Whether some capture of the side to move reaches at least `least`
-    /// for it (the opponent's exact win/draw/loss after the capture, seen
-    /// from the mover).
-    fn captures_reach(&self, sides: Sides, least: Wdl) -> Result<bool, TablebaseError> {
         for m in capture_moves(sides.us, sides.them) {
             let after = Sides::new(
                 sides.them.without(m.to()),
                 sides.us.without(m.from()).with(m.to()),
             );
-            if after.us.is_empty() {
-                return Ok(true);
-            }
-            let reached = match self.probe_wdl(after)? {
-                Wdl::Loss => Wdl::Win,
-                Wdl::Draw => Wdl::Draw,
-                Wdl::Win => Wdl::Loss,
-            };
-            if reached >= least {
+            if after.us.is_empty() || self.probe_wdl(after)? == Wdl::Loss {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// Whether the side to move has a capture that draws or wins: a
+    /// capture after which the opponent does not win. Whether a position
+    /// is a win needs no resolution (a stored win is always a win, a
+    /// stored draw or loss never one), so this reads one stored value per
+    /// capture and never recurses.
+    pub(crate) fn draws_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
+        for m in capture_moves(sides.us, sides.them) {
+            let after = Sides::new(
+                sides.them.without(m.to()),
+                sides.us.without(m.from()).with(m.to()),
+            );
+            if after.us.is_empty() || !self.wins(after)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the side to move wins (exact from the stored value alone,
+    /// see [`Tablebase::draws_by_capture`]; a cached exact value is used
+    /// if there is one).
+    fn wins(&self, sides: Sides) -> Result<bool, TablebaseError> {
+        if sides.them.is_empty() {
+            return Err(TablebaseError::NoPieces);
+        }
+        let table = self.lookup(Material::of(sides)?)?;
+        if table.is_compact() {
+            if let Some(value) = self.cache.get().and_then(|c| c.get(sides)) {
+                return Ok(value.wdl() == Wdl::Win);
+            }
+        }
+        Ok(table.stored_wdl(sides)? == Wdl::Win)
     }
 }

@@ -24,7 +24,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 use surakarta::{capture_moves, step_targets, Bitboard};
-use surakarta_index::{Indexer, Sides};
+use surakarta_index::{Indexer, Material, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: u64 = 1 << 14;
@@ -87,8 +87,44 @@ enum Evaluation {
     Open,
 }
 
+/// A capture target table held as its indexer and value bytes (a format-1
+/// table), so a capture's probe is a rank and a read: no map lookup, no
+/// checksum flag, no compact decoding.
+type Target<'a> = Option<(&'a TableIndexer, &'a [u8])>;
+
+/// The table that captures from a position of `material` reach, if it is a
+/// format-1 table in `smaller` whose checksum holds (otherwise probes go
+/// through [`Tablebase::probe_wdl`], which reports any problem).
+fn capture_target(smaller: &Tablebase, material: Material) -> Target<'_> {
+    let table = smaller.lookup(material.after_capture()?).ok()?;
+    if table.is_compact() {
+        return None;
+    }
+    Some((table.indexer(), table.payload().ok()?))
+}
+
+/// The value of `after`, a position reached by a capture (its side to move
+/// has a piece) into the class of `target`: [`Tablebase::probe_wdl`] (the
+/// reference, and the path for compact tables), read directly from a
+/// format-1 target table.
+#[inline]
+fn capture_wdl(
+    smaller: &Tablebase,
+    target: Target<'_>,
+    after: Sides,
+) -> Result<Wdl, TablebaseError> {
+    if let Some((indexer, bytes)) = target {
+        if let Some(&byte) = bytes.get(indexer.rank(after)?.index as usize) {
+            return Ok(Value::from_table_byte(byte).wdl());
+        }
+    }
+    smaller.probe_wdl(after)
+}
+
 struct Pair<'a> {
     classes: Vec<ClassState>,
+    /// By class: its capture target's table, see [`capture_target`].
+    targets: Vec<Target<'a>>,
     smaller: &'a Tablebase,
     reporter: &'a dyn Progress,
     /// Slots of both classes.
@@ -161,7 +197,7 @@ impl Pair<'_> {
                 let mine = if after.us.is_empty() {
                     Value::Win(1)
                 } else {
-                    match self.smaller.probe_wdl(after)? {
+                    match capture_wdl(self.smaller, self.targets[class], after)? {
                         Wdl::Loss => Value::Win(1),
                         Wdl::Win => Value::Loss(1),
                         Wdl::Draw => Value::Draw,
@@ -449,6 +485,7 @@ impl Pair<'_> {
                 won.store(k + 1, Ordering::Relaxed);
             }
         }
+
         // Candidates whose moves all lose are losses.
         let mut deepest = won.into_inner();
         for (class, &sweep_class) in sweep.iter().enumerate() {
@@ -518,6 +555,10 @@ pub(crate) fn generate_pair(
     );
     let pair = Pair {
         slots: indexers.iter().map(|i| i.size()).sum(),
+        targets: indexers
+            .iter()
+            .map(|i| capture_target(smaller, i.material()))
+            .collect(),
         classes: indexers.into_iter().map(ClassState::new).collect(),
         smaller,
         reporter,
@@ -584,4 +625,54 @@ pub(crate) fn generate_pair(
         out.push(Table::new(state.indexer, values)?);
     }
     Ok((out, resumed.map(|r| r.next_level)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NoProgress;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+    use surakarta::random::{random_position, SplitMix};
+    use surakarta::Color;
+    use surakarta_index::Scheme;
+
+    fn tablebase() -> &'static Tablebase {
+        static TB: OnceLock<Tablebase> = OnceLock::new();
+        TB.get_or_init(|| {
+            Tablebase::generate(5, Scheme::Symmetric, &NoProgress)
+                .unwrap()
+                .0
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// A capture's probe through the cached target table agrees with
+        /// `Tablebase::probe_wdl`.
+        #[test]
+        fn capture_probes_match_probe_wdl(seed in any::<u64>(), us in 1..5u32, them in 1..5u32) {
+            prop_assume!(us + them <= 6);
+            let tb = tablebase();
+            let mut rng = SplitMix::new(seed);
+            let Ok(position) = random_position(&mut rng, us, them, Color::Black) else {
+                return Ok(());
+            };
+            let sides = Sides::of(&position);
+            let material = Material::of(sides).unwrap();
+            let target = capture_target(tb, material);
+            prop_assert_eq!(target.is_some(), them > 1);
+            for m in capture_moves(sides.us, sides.them) {
+                let after = Sides::new(
+                    sides.them.without(m.to()),
+                    sides.us.without(m.from()).with(m.to()),
+                );
+                if after.us.is_empty() {
+                    continue;
+                }
+                prop_assert_eq!(capture_wdl(tb, target, after).unwrap(), tb.probe_wdl(after).unwrap());
+            }
+        }
+    }
 }

@@ -176,14 +176,17 @@ impl Pair<'_> {
         let quiet_first = mode == Mode::LossCheck;
         for quiet in [quiet_first, !quiet_first] {
             if quiet {
+                // The quiet moves' positions: `them` to move, `us` stepped.
+                let ranks =
+                    (mode != Mode::Initial).then(|| partner.indexer.step_ranks(us, them, false));
                 for from in us {
                     for to in step_targets(from) & empty {
-                        let mine = if mode == Mode::Initial {
-                            None
-                        } else {
-                            let after = Sides::new(them, us.without(from).with(to));
-                            let index = partner.indexer.rank(after)?.index;
-                            Value::from_byte(partner.get(index)).map(Value::back)
+                        let mine = match &ranks {
+                            None => None,
+                            Some(ranks) => {
+                                let index = ranks.rank(from, to)?;
+                                Value::from_byte(partner.get(index)).map(Value::back)
+                            }
                         };
                         if !note(mine) {
                             return Ok(Evaluation::Open);
@@ -241,17 +244,17 @@ impl Pair<'_> {
         // At most 12 pieces of a side, each with at most 8 steps.
         let mut found = [0u64; 96];
         let mut len = 0;
+        // The predecessors: `them` to move, stepped back.
+        let ranks = partner.indexer.step_ranks(sides.them, sides.us, true);
         for from in sides.them {
             // The side that just moved stepped `back_to → from`.
             for back_to in step_targets(from) & empty {
-                let moved = sides.them.without(from).with(back_to);
-                let before = Sides::new(moved, sides.us);
                 if let Some(slot) = found.get_mut(len) {
-                    *slot = partner.indexer.rank(before)?.index;
+                    *slot = ranks.rank(from, back_to)?;
                     len += 1;
                 } else {
                     // More pieces than any table holds: no batching.
-                    let index = partner.indexer.rank(before)?.index;
+                    let index = ranks.rank(from, back_to)?;
                     if partner.get(index) == 0 {
                         f(index);
                     }
@@ -368,11 +371,11 @@ impl Pair<'_> {
                 }
                 let Sides { us, them } = sides;
                 let empty = Bitboard::FULL - us - them;
+                let ranks = partner.indexer.step_ranks(us, them, false);
                 for from in us {
                     for to in step_targets(from) & empty {
-                        let after = Sides::new(them, us.without(from).with(to));
-                        match partner.indexer.rank(after) {
-                            Ok(r) if partner.get(r.index) == loss => {
+                        match ranks.rank(from, to) {
+                            Ok(after) if partner.get(after) == loss => {
                                 if state.resolve(index, win) {
                                     any.store(true, Ordering::Relaxed);
                                 }

@@ -20,7 +20,7 @@ pub use directory::OccupancyDirectory;
 pub use material::{Material, Sides};
 pub use plain::{PlainIndexer, PlainPositions};
 pub use surakarta::Symmetry;
-pub use symmetric::{canonical_form, SymmetricIndexer, SymmetricPositions};
+pub use symmetric::{canonical_form, StepRanks, SymmetricIndexer, SymmetricPositions};
 
 /// Why a position or an index was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -24,7 +24,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 use surakarta::{capture_moves, step_targets, Bitboard};
-use surakarta_index::{Indexer, Sides};
+use surakarta_index::{Indexer, Material, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: u64 = 1 << 14;
@@ -42,6 +42,10 @@ struct ClassState {
     indexer: TableIndexer,
     values: Vec<AtomicU8>,
     candidates: Vec<AtomicU64>,
+    /// A bit per slot: the position has a capture into a draw, so it is
+    /// never a loss (set by the first pass for the positions it leaves
+    /// unresolved; see [`Mode::QuietLossCheck`]).
+    capture_draws: Vec<AtomicU64>,
 }
 
 impl ClassState {
@@ -50,6 +54,7 @@ impl ClassState {
         ClassState {
             values: (0..size).map(|_| AtomicU8::new(0)).collect(),
             candidates: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            capture_draws: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             indexer,
         }
     }
@@ -57,6 +62,18 @@ impl ClassState {
     #[inline]
     fn get(&self, index: u64) -> u8 {
         self.values[index as usize].load(Ordering::Relaxed)
+    }
+
+    /// Whether the position at `index` has a capture into a draw.
+    #[inline]
+    fn has_capture_draw(&self, index: u64) -> bool {
+        self.capture_draws[(index / 64) as usize].load(Ordering::Relaxed) & 1 << (index % 64) != 0
+    }
+
+    /// Notes that the position at `index` has a capture into a draw.
+    #[inline]
+    fn set_capture_draw(&self, index: u64) {
+        self.capture_draws[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Relaxed);
     }
 
     /// Sets an unresolved slot; false if it was resolved already.
@@ -73,8 +90,15 @@ impl ClassState {
 enum Mode {
     /// Before any level: captures only (quiet successors are all unknown).
     Initial,
-    /// Is it a loss? Stops at the first move that does not lose.
+    /// Is it a loss? Stops at the first move that does not lose. The
+    /// reference for [`Mode::QuietLossCheck`].
     LossCheck,
+    /// [`Mode::LossCheck`] of a position the first pass left unresolved
+    /// without a capture into a draw: its captures all lose (a capture
+    /// that wins or a position without quiet moves was resolved), each a
+    /// loss in 1, shorter than any quiet move's loss (at least 2), so only
+    /// the quiet moves are looked at.
+    QuietLossCheck,
 }
 
 /// What the moves of a position show with the values known so far.
@@ -85,16 +109,58 @@ enum Evaluation {
     Loss(u32),
     /// Neither yet.
     Open,
+    /// Neither yet, and a capture leads into a draw: never a loss (only
+    /// from [`Mode::Initial`]).
+    CaptureDraw,
+}
+
+/// A capture target table held as its indexer and value bytes (a format-1
+/// table), so a capture's probe is a rank and a read: no map lookup, no
+/// checksum flag, no compact decoding.
+type Target<'a> = Option<(&'a TableIndexer, &'a [u8])>;
+
+/// The table that captures from a position of `material` reach, if it is a
+/// format-1 table in `smaller` whose checksum holds (otherwise probes go
+/// through [`Tablebase::probe_wdl`], which reports any problem).
+fn capture_target(smaller: &Tablebase, material: Material) -> Target<'_> {
+    let table = smaller.lookup(material.after_capture()?).ok()?;
+    if table.is_compact() {
+        return None;
+    }
+    Some((table.indexer(), table.payload().ok()?))
+}
+
+/// The value of `after`, a position reached by a capture (its side to move
+/// has a piece) into the class of `target`: [`Tablebase::probe_wdl`] (the
+/// reference, and the path for compact tables), read directly from a
+/// format-1 target table.
+#[inline]
+fn capture_wdl(
+    smaller: &Tablebase,
+    target: Target<'_>,
+    after: Sides,
+) -> Result<Wdl, TablebaseError> {
+    if let Some((indexer, bytes)) = target {
+        if let Some(&byte) = bytes.get(indexer.rank(after)?.index as usize) {
+            return Ok(Value::from_table_byte(byte).wdl());
+        }
+    }
+    smaller.probe_wdl(after)
 }
 
 struct Pair<'a> {
     classes: Vec<ClassState>,
+    /// By class: its capture target's table, see [`capture_target`].
+    targets: Vec<Target<'a>>,
     smaller: &'a Tablebase,
     reporter: &'a dyn Progress,
     /// Slots of both classes.
     slots: u64,
     /// Slots done in the current pass, for progress reports.
     done: AtomicU64,
+    /// Loss checks in [`Mode::LossCheck`] only, ignoring the capture-draw
+    /// bits (the reference the tests compare with).
+    reference: bool,
 }
 
 impl Pair<'_> {
@@ -130,24 +196,28 @@ impl Pair<'_> {
                 Some(Value::Loss(d)) => worst_loss = worst_loss.max(d),
                 Some(Value::Draw) | None => open = true,
             }
-            mode != Mode::LossCheck || matches!(mine, Some(Value::Loss(_)))
+            mode == Mode::Initial || matches!(mine, Some(Value::Loss(_)))
         };
+        let mut capture_draw = false;
         let empty = Bitboard::FULL - us - them;
         // A loss check looks at the quiet moves first: a rank and a read
         // each, and the first unresolved one ends it; captures (generated,
         // then probed in the smaller tables) cost more. Its answer does not
         // depend on the order.
-        let quiet_first = mode == Mode::LossCheck;
+        let quiet_first = mode != Mode::Initial;
         for quiet in [quiet_first, !quiet_first] {
             if quiet {
+                // The quiet moves' positions: `them` to move, `us` stepped.
+                let ranks =
+                    (mode != Mode::Initial).then(|| partner.indexer.step_ranks(us, them, false));
                 for from in us {
                     for to in step_targets(from) & empty {
-                        let mine = if mode == Mode::Initial {
-                            None
-                        } else {
-                            let after = Sides::new(them, us.without(from).with(to));
-                            let index = partner.indexer.rank(after)?.index;
-                            Value::from_byte(partner.get(index)).map(Value::back)
+                        let mine = match &ranks {
+                            None => None,
+                            Some(ranks) => {
+                                let index = ranks.rank(from, to)?;
+                                Value::from_byte(partner.get(index)).map(Value::back)
+                            }
                         };
                         if !note(mine) {
                             return Ok(Evaluation::Open);
@@ -156,12 +226,15 @@ impl Pair<'_> {
                 }
                 continue;
             }
+            if mode == Mode::QuietLossCheck {
+                break;
+            }
             for m in capture_moves(us, them) {
                 let after = Sides::new(them.without(m.to()), us.without(m.from()).with(m.to()));
                 let mine = if after.us.is_empty() {
                     Value::Win(1)
                 } else {
-                    match self.smaller.probe_wdl(after)? {
+                    match capture_wdl(self.smaller, self.targets[class], after)? {
                         Wdl::Loss => Value::Win(1),
                         Wdl::Win => Value::Loss(1),
                         Wdl::Draw => Value::Draw,
@@ -172,6 +245,7 @@ impl Pair<'_> {
                     // move's value: the rest cannot change the answer.
                     return Ok(Evaluation::Win(1));
                 }
+                capture_draw |= mine == Value::Draw;
                 if !note(Some(mine)) {
                     return Ok(Evaluation::Open);
                 }
@@ -179,10 +253,26 @@ impl Pair<'_> {
         }
         Ok(match best_win {
             Some(d) => Evaluation::Win(d),
+            None if capture_draw => Evaluation::CaptureDraw,
             None if open => Evaluation::Open,
             None if !any_move => Evaluation::Loss(0),
             None => Evaluation::Loss(worst_loss),
         })
+    }
+
+    /// How to check whether the unresolved position at `index` of `class`
+    /// is a loss: `None` if it has a capture into a draw (never a loss),
+    /// else [`Mode::QuietLossCheck`] ([`Mode::LossCheck`] for the
+    /// reference).
+    #[inline]
+    fn loss_check(&self, class: usize, index: u64) -> Option<Mode> {
+        if self.reference {
+            Some(Mode::LossCheck)
+        } else if self.classes[class].has_capture_draw(index) {
+            None
+        } else {
+            Some(Mode::QuietLossCheck)
+        }
     }
 
     /// Calls `f` with the index of every predecessor (in the partner class)
@@ -205,17 +295,17 @@ impl Pair<'_> {
         // At most 12 pieces of a side, each with at most 8 steps.
         let mut found = [0u64; 96];
         let mut len = 0;
+        // The predecessors: `them` to move, stepped back.
+        let ranks = partner.indexer.step_ranks(sides.them, sides.us, true);
         for from in sides.them {
             // The side that just moved stepped `back_to → from`.
             for back_to in step_targets(from) & empty {
-                let moved = sides.them.without(from).with(back_to);
-                let before = Sides::new(moved, sides.us);
                 if let Some(slot) = found.get_mut(len) {
-                    *slot = partner.indexer.rank(before)?.index;
+                    *slot = ranks.rank(from, back_to)?;
                     len += 1;
                 } else {
                     // More pieces than any table holds: no batching.
-                    let index = partner.indexer.rank(before)?.index;
+                    let index = ranks.rank(from, back_to)?;
                     if partner.get(index) == 0 {
                         f(index);
                     }
@@ -261,9 +351,10 @@ impl Pair<'_> {
     }
 
     /// Evaluates every unresolved position of `class` in `mode` and sets
-    /// the ones decided: the initial pass, or a level's sweep for losses
-    /// (instead of checking only the candidates). Returns the greatest
-    /// distance it set.
+    /// the ones decided: the initial pass (which also notes the positions
+    /// with a capture into a draw), or a level's sweep for losses (instead
+    /// of checking only the candidates; `mode` is then replaced by
+    /// [`Pair::loss_check`]). Returns the greatest distance it set.
     fn evaluate_unresolved(&self, class: usize, mode: Mode) -> Result<u32, TablebaseError> {
         let state = &self.classes[class];
         self.chunks(class)
@@ -276,11 +367,22 @@ impl Pair<'_> {
                         if state.get(index) != 0 {
                             return;
                         }
+                        let mode = if mode == Mode::Initial {
+                            mode
+                        } else if let Some(check) = self.loss_check(class, index) {
+                            check
+                        } else {
+                            return;
+                        };
                         result = self.evaluate(class, sides, mode).and_then(|e| {
                             let value = match e {
                                 Evaluation::Win(d) => Value::Win(d),
                                 Evaluation::Loss(d) => Value::Loss(d),
                                 Evaluation::Open => return Ok(deepest),
+                                Evaluation::CaptureDraw => {
+                                    state.set_capture_draw(index);
+                                    return Ok(deepest);
+                                }
                             };
                             state.resolve(index, self.byte(value, class)?);
                             Ok(deepest.max(value.dtc().unwrap_or(0)))
@@ -332,11 +434,11 @@ impl Pair<'_> {
                 }
                 let Sides { us, them } = sides;
                 let empty = Bitboard::FULL - us - them;
+                let ranks = partner.indexer.step_ranks(us, them, false);
                 for from in us {
                     for to in step_targets(from) & empty {
-                        let after = Sides::new(them, us.without(from).with(to));
-                        match partner.indexer.rank(after) {
-                            Ok(r) if partner.get(r.index) == loss => {
+                        match ranks.rank(from, to) {
+                            Ok(after) if partner.get(after) == loss => {
                                 if state.resolve(index, win) {
                                     any.store(true, Ordering::Relaxed);
                                 }
@@ -449,6 +551,7 @@ impl Pair<'_> {
                 won.store(k + 1, Ordering::Relaxed);
             }
         }
+
         // Candidates whose moves all lose are losses.
         let mut deepest = won.into_inner();
         for (class, &sweep_class) in sweep.iter().enumerate() {
@@ -471,10 +574,11 @@ impl Pair<'_> {
                                 if state.get(index) != 0 {
                                     continue;
                                 }
+                                let Some(mode) = self.loss_check(class, index) else {
+                                    continue;
+                                };
                                 let sides = state.indexer.unrank(index)?;
-                                if let Evaluation::Loss(d) =
-                                    self.evaluate(class, sides, Mode::LossCheck)?
-                                {
+                                if let Evaluation::Loss(d) = self.evaluate(class, sides, mode)? {
                                     state.resolve(index, self.byte(Value::Loss(d), class)?);
                                     deepest = deepest.max(d);
                                 }
@@ -512,16 +616,33 @@ pub(crate) fn generate_pair(
     reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
 ) -> Result<(Vec<Table>, Option<u32>), TablebaseError> {
+    solve_pair(indexers, smaller, reporter, checkpointing, false)
+}
+
+/// [`generate_pair`], with `reference`: every loss check in
+/// [`Mode::LossCheck`] (what the tests compare the fast paths with).
+fn solve_pair(
+    indexers: Vec<TableIndexer>,
+    smaller: &Tablebase,
+    reporter: &dyn Progress,
+    checkpointing: Option<&Checkpointing<'_>>,
+    reference: bool,
+) -> Result<(Vec<Table>, Option<u32>), TablebaseError> {
     debug_assert!(
         indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
             || indexers.len() == 2 && indexers[0].material() == indexers[1].material().swapped()
     );
     let pair = Pair {
         slots: indexers.iter().map(|i| i.size()).sum(),
+        targets: indexers
+            .iter()
+            .map(|i| capture_target(smaller, i.material()))
+            .collect(),
         classes: indexers.into_iter().map(ClassState::new).collect(),
         smaller,
         reporter,
         done: AtomicU64::new(0),
+        reference,
     };
     let saved = checkpointing.map(|c| checkpoint::path(c.dir, &pair.classes[0].indexer));
     let class_values = || -> Vec<checkpoint::ClassValues<'_>> {
@@ -550,6 +671,12 @@ pub(crate) fn generate_pair(
     let (mut k, mut deepest) = match resumed {
         Some(r) => {
             reporter.checkpoint_resumed(r.next_level);
+            // The checkpoint holds the values only: the first pass again
+            // notes the captures into draws of the positions it left
+            // unresolved (and finds nothing to resolve).
+            if !pair.reference {
+                pair.initial_pass()?;
+            }
             (r.next_level, r.deepest)
         }
         None => (0, pair.initial_pass()?),
@@ -584,4 +711,85 @@ pub(crate) fn generate_pair(
         out.push(Table::new(state.indexer, values)?);
     }
     Ok((out, resumed.map(|r| r.next_level)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NoProgress;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+    use surakarta::random::{random_position, SplitMix};
+    use surakarta::Color;
+    use surakarta_index::Scheme;
+
+    fn tablebase() -> &'static Tablebase {
+        static TB: OnceLock<Tablebase> = OnceLock::new();
+        TB.get_or_init(|| {
+            Tablebase::generate(5, Scheme::Symmetric, &NoProgress)
+                .unwrap()
+                .0
+        })
+    }
+
+    /// The fast loss checks (captures into draws noted by the first pass,
+    /// [`Mode::QuietLossCheck`]) give the tables the reference gives
+    /// ([`Mode::LossCheck`] everywhere), for every pair up to 5 pieces in
+    /// both index schemes, and the tables of the fixture.
+    #[test]
+    fn fast_loss_checks_match_the_reference() {
+        let tb = tablebase();
+        for scheme in [Scheme::Symmetric, Scheme::Plain] {
+            let mut directories = crate::Directories::default();
+            for pair in crate::dir::pairs(5) {
+                let indexers: Vec<TableIndexer> = pair
+                    .iter()
+                    .map(|&m| TableIndexer::new(m, scheme, &mut directories))
+                    .collect();
+                let solve = |reference| {
+                    solve_pair(indexers.clone(), tb, &NoProgress, None, reference)
+                        .unwrap()
+                        .0
+                };
+                let (fast, reference) = (solve(false), solve(true));
+                for (f, r) in fast.iter().zip(&reference) {
+                    assert_eq!(f.payload().unwrap(), r.payload().unwrap(), "{pair:?}");
+                    if scheme == Scheme::Symmetric {
+                        let fixture = tb.lookup(f.indexer().material()).unwrap();
+                        assert_eq!(f.payload().unwrap(), fixture.payload().unwrap());
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// A capture's probe through the cached target table agrees with
+        /// `Tablebase::probe_wdl`.
+        #[test]
+        fn capture_probes_match_probe_wdl(seed in any::<u64>(), us in 1..5u32, them in 1..5u32) {
+            prop_assume!(us + them <= 6);
+            let tb = tablebase();
+            let mut rng = SplitMix::new(seed);
+            let Ok(position) = random_position(&mut rng, us, them, Color::Black) else {
+                return Ok(());
+            };
+            let sides = Sides::of(&position);
+            let material = Material::of(sides).unwrap();
+            let target = capture_target(tb, material);
+            prop_assert_eq!(target.is_some(), them > 1);
+            for m in capture_moves(sides.us, sides.them) {
+                let after = Sides::new(
+                    sides.them.without(m.to()),
+                    sides.us.without(m.from()).with(m.to()),
+                );
+                if after.us.is_empty() {
+                    continue;
+                }
+                prop_assert_eq!(capture_wdl(tb, target, after).unwrap(), tb.probe_wdl(after).unwrap());
+            }
+        }
+    }
 }

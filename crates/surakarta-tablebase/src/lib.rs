@@ -50,7 +50,7 @@ pub use error::TablebaseError;
 pub use file::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
 pub use pair::Pair;
 pub use progress::{NoProgress, Pass, Progress};
-pub use table::{Directories, Histogram, Table, TableIndexer};
+pub use table::{Directories, Histogram, StepRanker, Table, TableIndexer};
 pub use tablebase::Tablebase;
 pub use timing::{time_probes, ProbeTiming};
 pub use value::{Value, Wdl, MAX_DTC};

@@ -563,8 +563,9 @@ pub fn seconds(pair: Pair, settings: Settings) -> f64 {
 /// ([`generate_pair`](crate::generate_pair)), in bytes: the larger of its
 /// two phases, plus the occupancy directories and [`PROCESS_BYTES`].
 ///
-/// - **solving**: a byte per slot of each class (the values) and a bit per
-///   slot (the candidate bitmaps, in 64-bit words), plus the tables its
+/// - **solving**: a byte per slot of each class (the values) and two bits
+///   per slot (the bitmaps of candidates and of captures into draws, in
+///   64-bit words), plus the tables its
 ///   captures reach, a byte per slot each (read, or expanded from format
 ///   2: generation probes them all the time);
 /// - **writing**: the values and the tables captures reach, plus for format
@@ -582,10 +583,10 @@ pub fn seconds(pair: Pair, settings: Settings) -> f64 {
 pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
     let size = |m: Material| settings.scheme.size(m);
     let values: u64 = pair.classes().into_iter().map(size).sum();
-    let candidates: u64 = pair
+    let bitmaps: u64 = pair
         .classes()
         .into_iter()
-        .map(|m| size(m).div_ceil(64) * 8)
+        .map(|m| size(m).div_ceil(64) * 8 * 2)
         .sum();
     let dependencies: u64 = pair.capture_targets().into_iter().map(size).sum();
     let compaction = pair
@@ -594,7 +595,7 @@ pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
         .map(|m| compaction_bytes(size(m)))
         .max()
         .unwrap_or(0);
-    let solving = values + candidates + dependencies;
+    let solving = values + bitmaps + dependencies;
     let writing = values + dependencies + if settings.format == 1 { 0 } else { compaction };
     let n = pair.pieces();
     let directories = match settings.scheme {
@@ -773,7 +774,7 @@ mod tests {
         assert_eq!(p.disk_bytes, 265_030_080 + 128);
         let three_four = Scheme::Symmetric.size("3v4".parse().unwrap());
         let directories = 30_260_340u64.div_ceil(448) * 64 + 8_347_680u64.div_ceil(448) * 64;
-        let solving = 265_030_080 + 265_030_080 / 64 * 8 + three_four;
+        let solving = 265_030_080 + 265_030_080 / 64 * 8 * 2 + three_four;
         // Writing format 1 reads the file back in pieces: solving is more.
         let writing = 265_030_080 + three_four;
         assert!(solving > writing);

@@ -11,9 +11,10 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+use surakarta::{Bitboard, Square};
 use surakarta_index::{
     IndexError, Indexer, Material, OccupancyDirectory, PlainIndexer, Ranked, Scheme, Sides,
-    SymmetricIndexer,
+    StepRanks, SymmetricIndexer,
 };
 
 /// The index of one class in either scheme.
@@ -76,6 +77,33 @@ impl TableIndexer {
     }
 }
 
+impl TableIndexer {
+    /// A ranker of the positions of this class where `mover` has made one
+    /// step and `other` is unchanged; the side to move is `mover` if
+    /// `mover_is_us`, else `other`. The sets must fit the class once a
+    /// step is made.
+    #[inline]
+    #[must_use]
+    pub fn step_ranks(
+        &self,
+        mover: Bitboard,
+        other: Bitboard,
+        mover_is_us: bool,
+    ) -> StepRanker<'_> {
+        match self {
+            TableIndexer::Plain(indexer) => StepRanker::Plain {
+                indexer,
+                mover,
+                other,
+                mover_is_us,
+            },
+            TableIndexer::Symmetric(s) => {
+                StepRanker::Symmetric(s.step_ranks(mover, other, mover_is_us))
+            }
+        }
+    }
+}
+
 impl Indexer for TableIndexer {
     fn material(&self) -> Material {
         match self {
@@ -103,6 +131,49 @@ impl Indexer for TableIndexer {
         match self {
             TableIndexer::Plain(p) => p.unrank(index),
             TableIndexer::Symmetric(s) => s.unrank(index),
+        }
+    }
+}
+
+/// Ranks the positions one step away from a base position, in either
+/// scheme (see [`TableIndexer::step_ranks`]).
+#[derive(Clone, Debug)]
+pub enum StepRanker<'a> {
+    /// Each position ranked in full.
+    Plain {
+        /// The indexer.
+        indexer: &'a PlainIndexer,
+        /// The side that steps.
+        mover: Bitboard,
+        /// The other side.
+        other: Bitboard,
+        /// Whether the side that steps is the side to move.
+        mover_is_us: bool,
+    },
+    /// From the base position's images ([`StepRanks`]).
+    Symmetric(StepRanks<'a>),
+}
+
+impl StepRanker<'_> {
+    /// The index of the position where the mover stepped `from → to`.
+    #[inline]
+    pub fn rank(&self, from: Square, to: Square) -> Result<u64, IndexError> {
+        match self {
+            StepRanker::Plain {
+                indexer,
+                mover,
+                other,
+                mover_is_us,
+            } => {
+                let moved = mover.without(from).with(to);
+                let sides = if *mover_is_us {
+                    Sides::new(moved, *other)
+                } else {
+                    Sides::new(*other, moved)
+                };
+                Ok(indexer.rank(sides)?.index)
+            }
+            StepRanker::Symmetric(ranks) => Ok(ranks.rank(from, to)),
         }
     }
 }

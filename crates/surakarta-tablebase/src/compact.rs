@@ -50,12 +50,13 @@ pub(crate) enum Freedom {
 }
 
 /// Fills the free slots to make long runs: a free slot repeats the byte
-/// before it where allowed.
+/// before it where allowed. A freedom byte's bits 2 and up (a context,
+/// kept there for the read-back check) are ignored.
 fn fill(values: &[u8], freedom: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(values.len());
     let mut previous: Option<u8> = None;
     for (&v, &f) in values.iter().zip(freedom) {
-        let byte = match (f, previous) {
+        let byte = match (f & 3, previous) {
             (f, Some(p)) if f == Freedom::Any as u8 => p,
             (f, Some(p)) if f == Freedom::AnyWin as u8 && (1..=127).contains(&p) => p,
             (f, Some(p)) if f == Freedom::AnyNonWin as u8 && !(1..=127).contains(&p) => p,

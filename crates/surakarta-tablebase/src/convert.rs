@@ -77,7 +77,15 @@ impl Tablebase {
     /// [`Tablebase::values`] of a table that need not be in this
     /// tablebase (its captures are probed here).
     pub fn values_of<'t>(&self, table: &'t Table) -> Result<Cow<'t, [u8]>, TablebaseError> {
-        let stored = table.stored_bytes()?;
+        self.values_from_stored(table, table.stored_bytes()?)
+    }
+
+    /// [`Tablebase::values_of`] from the table's stored bytes.
+    fn values_from_stored<'t>(
+        &self,
+        table: &'t Table,
+        stored: Cow<'t, [u8]>,
+    ) -> Result<Cow<'t, [u8]>, TablebaseError> {
         if !table.is_compact() {
             return Ok(stored);
         }
@@ -151,6 +159,19 @@ impl Tablebase {
         material: Material,
         options: &CompactOptions,
     ) -> Result<Table, TablebaseError> {
+        self.compacted_keeping_contexts(material, options)
+            .map(|(table, _)| table)
+    }
+
+    /// [`Tablebase::compacted_with`], and where the class was compacted
+    /// whole with a context model, the model and every slot's context
+    /// (bits 2 and up of a byte per slot, 0 for unused slots) for the
+    /// read-back check.
+    fn compacted_keeping_contexts(
+        &self,
+        material: Material,
+        options: &CompactOptions,
+    ) -> Result<(Table, Option<SlotContexts>), TablebaseError> {
         let model = options
             .model
             .unwrap_or_else(|| ContextModel::for_material(material));
@@ -167,6 +188,7 @@ impl Tablebase {
             };
             Ok((model.of(sides) as u8) << 2 | freedom as u8)
         };
+        let mut contexts = None;
         let (mut shape, body) = if indexer.size() > options.streaming_above {
             compact_streaming(indexer, &values, model, options.sample_slots, &info)?
         } else {
@@ -179,7 +201,7 @@ impl Tablebase {
                 }
                 model => {
                     let (ranks, maps, stored) = rank_by_context(model, &values, &mut slot_info);
-                    compact::encode(
+                    let encoded = compact::encode(
                         &stored,
                         &slot_info,
                         Stored::Ranks {
@@ -187,15 +209,22 @@ impl Tablebase {
                             ranks,
                             maps: &maps,
                         },
-                    )
+                    );
+                    contexts = Some((model, slot_info));
+                    encoded
                 }
             }
         };
         shape.capture_draws = capture_draws;
         let stats = histogram_of(indexer, &values).stats(material, indexer.size());
-        Table::from_compact(indexer.clone(), stats, shape, body)
+        let table = Table::from_compact(indexer.clone(), stats, shape, body)?;
+        Ok((table, contexts))
     }
 }
+
+/// The context model a class was written with and every slot's context
+/// (bits 2 and up of a byte per slot), kept for the read-back check.
+type SlotContexts = (ContextModel, Vec<u8>);
 
 /// Slots per work item of the streaming path: whole chunks.
 const STREAM_ITEM: u64 = 1 << 16;
@@ -471,8 +500,8 @@ impl Ranking {
 /// [`Ranking`] by its [`Counts`], and each slot's rank.
 /// Returns the number of ranks, the value of each rank in each context
 /// (`maps[c · ranks + r]`), and the stored ranks; `slot_info` (context and
-/// freedom per slot) becomes the freedom to encode with
-/// ([`Ranking::rank`]).
+/// freedom per slot) gets the freedom to encode with ([`Ranking::rank`])
+/// in bits 0-1 and keeps the context in bits 2 and up.
 fn rank_by_context(
     model: ContextModel,
     values: &[u8],
@@ -488,10 +517,12 @@ fn rank_by_context(
         .zip(values.par_chunks(CHUNK))
         .for_each(|((stored, info), values)| {
             for ((s, i), &v) in stored.iter_mut().zip(info.iter_mut()).zip(values) {
+                let context = *i & !3;
                 let rank = ranking.rank(v, i);
                 if *i == Freedom::Exact as u8 {
                     *s = rank;
                 }
+                *i |= context;
             }
         });
     let Ranking { ranks, maps, .. } = ranking;
@@ -573,11 +604,17 @@ pub fn compress_dir(
         reporter.pair_started(&[material], table.indexer().size());
         reporter.progress(crate::Pass::Compact, 0, table.indexer().size());
         let old = tablebase.values(material)?;
-        let compact = tablebase.compacted_with(material, options)?;
+        let (compact, contexts) = tablebase.compacted_keeping_contexts(material, options)?;
         let path = dir.join(crate::file::file_name(material));
         compact.write_checked(&path, |bytes| {
             let back = Table::from_file_bytes(&path, bytes, &mut directories)?;
-            let new = tablebase.values_of(&back)?;
+            // The contexts the writer computed, not computed again: the
+            // check still decodes every block and compares every value.
+            let stored = match &contexts {
+                Some((model, contexts)) => back.stored_bytes_in(*model, contexts)?,
+                None => back.stored_bytes()?,
+            };
+            let new = tablebase.values_from_stored(&back, stored)?;
             match old.iter().zip(new.iter()).position(|(a, b)| a != b) {
                 None if old.len() == new.len() => Ok(()),
                 _ => Err(crate::table::file_error(

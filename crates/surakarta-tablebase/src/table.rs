@@ -659,6 +659,49 @@ impl Table {
         Ok(Cow::Owned(bytes))
     }
 
+    /// [`Table::stored_bytes`] of a compact table with a context model,
+    /// given every slot's context (bits 2 and up of `contexts`, one byte
+    /// per slot, 0 for unused slots) instead of computing them: for the
+    /// read-back check of a table just written with `model`.
+    pub(crate) fn stored_bytes_in(
+        &self,
+        model: ContextModel,
+        contexts: &[u8],
+    ) -> Result<Cow<'_, [u8]>, TablebaseError> {
+        let raw = self.payload()?;
+        let Some((_, compact)) = &self.compact else {
+            return Err(self.error(FileProblem::Corrupt("not a compact table")));
+        };
+        if compact.model() != model || contexts.len() as u64 != self.indexer.size() {
+            return Err(self.error(FileProblem::Corrupt(
+                "the compact table answers differently",
+            )));
+        }
+        let blocks: Vec<Vec<u8>> = (0..compact.blocks())
+            .into_par_iter()
+            .map(|b| {
+                let mut out = Vec::new();
+                compact.decode_block(raw, b, &mut out).map(|()| out)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|p| self.error(p))?;
+        let mut bytes = blocks.concat();
+        if bytes.len() != contexts.len() {
+            return Err(self.error(FileProblem::Corrupt(
+                "the compact table answers differently",
+            )));
+        }
+        bytes
+            .par_chunks_mut(1 << 16)
+            .zip(contexts.par_chunks(1 << 16))
+            .for_each(|(part, contexts)| {
+                for (t, &c) in part.iter_mut().zip(contexts) {
+                    *t = compact.value(*t, usize::from(c >> 2));
+                }
+            });
+        Ok(Cow::Owned(bytes))
+    }
+
     fn error(&self, problem: FileProblem) -> TablebaseError {
         file_error(
             self.path.as_deref().unwrap_or(Path::new("(memory)")),

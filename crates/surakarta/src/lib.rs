@@ -33,6 +33,8 @@ pub use circuit::{Circuit, PATH_LEN};
 pub use color::{Color, ParseColorError};
 pub use excerpt::Excerpt;
 pub use game::{Game, GameError};
+#[doc(hidden)]
+pub use movegen::count_safe_steps_reference;
 pub use movegen::{
     capture_moves, capture_targets, count_safe_steps, count_steps, has_capture, step_targets,
 };

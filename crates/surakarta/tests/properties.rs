@@ -50,6 +50,23 @@ proptest! {
         }
     }
 
+    /// The fast safe-step count (captures listed once, most steps decided
+    /// without a test) against the plain one (a capture test after every
+    /// step), for both sides and several limits.
+    #[test]
+    fn safe_steps_match_reference(pos in prop_oneof![any_position(), strategy::position_with(4..=12)]) {
+        let (black, white) = (pos.pieces(surakarta::Color::Black), pos.pieces(surakarta::Color::White));
+        for (us, them) in [(black, white), (white, black)] {
+            for limit in [0, 1, 2, 3, 5, 40] {
+                prop_assert_eq!(
+                    surakarta::count_safe_steps(us, them, limit),
+                    surakarta::count_safe_steps_reference(us, them, limit),
+                    "{} limit {}", pos, limit
+                );
+            }
+        }
+    }
+
     /// `is_legal` rejects what the generator does not produce.
     #[test]
     fn is_legal_agrees_with_generator(pos in any_position(), from in 0u8..36, to in 0u8..36, capture: bool) {

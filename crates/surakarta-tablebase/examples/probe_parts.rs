@@ -21,13 +21,7 @@ fn main() {
         let mut positions: Vec<Sides> = Vec::new();
         while positions.len() < n {
             let from = rng.next_u64() % indexer.size();
-            let mut found = None;
-            indexer.for_each_in(from, (from + 4096).min(indexer.size()), |_, s| {
-                if found.is_none() {
-                    found = Some(s);
-                }
-            });
-            positions.extend(found);
+            positions.extend(indexer.first_in(from, from + 4096));
         }
         let _ = tb.probe(positions[0]);
         let time = |f: &dyn Fn(Sides) -> u64| {

@@ -30,13 +30,7 @@ fn main() {
         let class = classes[(rng.next_u64() % classes.len() as u64) as usize];
         let indexer = tb.table(class).unwrap().indexer();
         let from = rng.next_u64() % indexer.size();
-        let mut found = None;
-        indexer.for_each_in(from, (from + 4096).min(indexer.size()), |_, s| {
-            if found.is_none() {
-                found = Some(s);
-            }
-        });
-        positions.extend(found);
+        positions.extend(indexer.first_in(from, from + 4096));
     }
     drop(tb);
     for _ in 0..rounds {

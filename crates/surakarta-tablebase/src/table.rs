@@ -75,6 +75,24 @@ impl TableIndexer {
             }
         }
     }
+
+    /// The position of the first used slot with index in `start..end`, if
+    /// there is one (symmetric indexes leave some slots unused).
+    #[must_use]
+    pub fn first_in(&self, start: u64, end: u64) -> Option<Sides> {
+        if start >= end.min(self.size()) {
+            return None;
+        }
+        match self {
+            TableIndexer::Plain(p) => p.positions_from(start).ok()?.next(),
+            TableIndexer::Symmetric(s) => s
+                .positions_from(start)
+                .ok()?
+                .next()
+                .filter(|&(index, _)| index < end)
+                .map(|(_, sides)| sides),
+        }
+    }
 }
 
 impl TableIndexer {
@@ -624,15 +642,7 @@ impl Table {
         let Some((_, compact)) = &self.compact else {
             return Ok(Cow::Borrowed(raw));
         };
-        let blocks: Vec<Vec<u8>> = (0..compact.blocks())
-            .into_par_iter()
-            .map(|b| {
-                let mut out = Vec::new();
-                compact.decode_block(raw, b, &mut out).map(|()| out)
-            })
-            .collect::<Result<_, _>>()
-            .map_err(|p| self.error(p))?;
-        let mut bytes = blocks.concat();
+        let mut bytes = self.decoded_terminals(raw, compact)?;
         let model = compact.model();
         bytes
             .par_chunks_mut(1 << 16)
@@ -677,15 +687,7 @@ impl Table {
                 "the compact table answers differently",
             )));
         }
-        let blocks: Vec<Vec<u8>> = (0..compact.blocks())
-            .into_par_iter()
-            .map(|b| {
-                let mut out = Vec::new();
-                compact.decode_block(raw, b, &mut out).map(|()| out)
-            })
-            .collect::<Result<_, _>>()
-            .map_err(|p| self.error(p))?;
-        let mut bytes = blocks.concat();
+        let mut bytes = self.decoded_terminals(raw, compact)?;
         if bytes.len() != contexts.len() {
             return Err(self.error(FileProblem::Corrupt(
                 "the compact table answers differently",
@@ -700,6 +702,20 @@ impl Table {
                 }
             });
         Ok(Cow::Owned(bytes))
+    }
+
+    /// Every slot's terminal symbol of a compact table, its blocks decoded
+    /// on all cores (`raw` is the payload).
+    fn decoded_terminals(&self, raw: &[u8], compact: &Compact) -> Result<Vec<u8>, TablebaseError> {
+        let blocks: Vec<Vec<u8>> = (0..compact.blocks())
+            .into_par_iter()
+            .map(|b| {
+                let mut out = Vec::new();
+                compact.decode_block(raw, b, &mut out).map(|()| out)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|p| self.error(p))?;
+        Ok(blocks.concat())
     }
 
     fn error(&self, problem: FileProblem) -> TablebaseError {
@@ -825,4 +841,35 @@ pub(crate) fn histogram_of(indexer: &TableIndexer, values: &[u8]) -> Histogram {
             h
         })
         .reduce(Histogram::empty, Histogram::merge)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `first_in` finds what a walk over the range finds first, in both
+    /// schemes, over whole classes and at their ends.
+    #[test]
+    fn first_in_is_the_first_position_of_the_walk() {
+        let mut directories = Directories::default();
+        for scheme in [Scheme::Plain, Scheme::Symmetric] {
+            for material in [
+                Material::new(2, 1),
+                Material::new(3, 2),
+                Material::new(2, 2),
+            ] {
+                let indexer = TableIndexer::new(material.unwrap(), scheme, &mut directories);
+                let size = indexer.size();
+                for start in (0..size + 3).step_by(7) {
+                    for width in [0, 1, 5, 64] {
+                        let mut walked = None;
+                        indexer.for_each_in(start, start + width, |_, sides| {
+                            walked.get_or_insert(sides);
+                        });
+                        assert_eq!(indexer.first_in(start, start + width), walked);
+                    }
+                }
+            }
+        }
+    }
 }

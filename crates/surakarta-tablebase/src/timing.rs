@@ -61,15 +61,8 @@ pub fn time_probes(tb: &Tablebase, probes: usize) -> Result<ProbeTiming, Tableba
         let class = (state >> 59) as usize % classes.len();
         let indexer = tb.lookup(classes[class])?.indexer();
         let from = (state >> 11) % indexer.size();
-        let mut found = None;
-        // The first used slot from a random index on (symmetric indexes
-        // leave some slots unused).
-        indexer.for_each_in(from, (from + 4096).min(indexer.size()), |_, s| {
-            if found.is_none() {
-                found = Some(s);
-            }
-        });
-        if let Some(s) = found {
+        // The first used slot from a random index on.
+        if let Some(s) = indexer.first_in(from, from + 4096) {
             firsts[class].get_or_insert(s);
             positions.push(s);
         }

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
-use surakarta_index::{Indexer, Material, Scheme, Sides};
+use surakarta_index::{Indexer, Material, Scheme};
 use surakarta_tablebase::{
     generate_dir, CompactOptions, ContextModel, NoProgress, Tablebase, Value,
 };
@@ -205,13 +205,7 @@ proptest! {
         prop_assert!(compact.table(material).unwrap().is_compact());
         // The used slot at or after a random one.
         let size = table.indexer().size();
-        let mut found: Option<Sides> = None;
-        table.indexer().for_each_in(slot % size, slot % size + 4096, |_, sides| {
-            if found.is_none() {
-                found = Some(sides);
-            }
-        });
-        if let Some(sides) = found {
+        if let Some(sides) = table.indexer().first_in(slot % size, slot % size + 4096) {
             prop_assert_eq!(compact.probe(sides).unwrap(), plain.probe(sides).unwrap());
         }
     }

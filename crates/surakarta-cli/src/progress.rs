@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 use surakarta_index::Material;
-use surakarta_tablebase::{ClassStats, Pass, Progress};
+use surakarta_tablebase::{ClassStats, Pass, Progress, Stage};
 
 /// An overall bar (slots of finished classes) and a bar for the current
 /// pair or table (slots of the current pass).
@@ -141,19 +141,17 @@ impl Progress for Bars {
         }
     }
 
-    fn checkpoint_written(&self, next_level: u32, bytes: u64) {
+    fn checkpoint_written(&self, stage: Stage, bytes: u64) {
         let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
         self.current.set_message(format!(
-            "{name}: checkpoint before level {next_level} ({:.1} MB)",
+            "{name}: checkpoint {stage} ({:.1} MB)",
             bytes as f64 / 1e6
         ));
     }
 
-    fn checkpoint_resumed(&self, next_level: u32) {
+    fn checkpoint_resumed(&self, stage: Stage) {
         let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
-        self.eprintln(&format!(
-            "{name}: continuing from its checkpoint at level {next_level}"
-        ));
+        self.eprintln(&format!("{name}: continuing from its checkpoint {stage}"));
     }
 
     fn checkpoint_rejected(&self, path: &Path, why: &str) {

@@ -54,6 +54,7 @@ fn generation_killed_at_random_moments_resumes_to_identical_tables() {
 
     let dir = base.join("killed");
     let mut resumed = 0;
+    let mut resumed_in_first_pass = 0;
     let mut checkpoints_seen = 0;
     // Kill times spread over the run (pseudo-random, fixed so a failure can
     // be replayed).
@@ -96,6 +97,9 @@ fn generation_killed_at_random_moments_resumes_to_identical_tables() {
         let err = String::from_utf8_lossy(&o.stderr).to_string();
         assert!(!err.contains("warning"), "a checkpoint was rejected: {err}");
         resumed += err.matches("continuing from its checkpoint").count();
+        resumed_in_first_pass += err
+            .matches("continuing from its checkpoint in the first pass")
+            .count();
         checkpoints_seen += files_ending(&dir, ".ckpt").len();
         // No temporary table is ever taken for a table.
         for name in files_ending(&dir, ".sktb").keys() {
@@ -115,7 +119,7 @@ fn generation_killed_at_random_moments_resumes_to_identical_tables() {
     assert!(files_ending(&dir, ".sktb") == want, "tables differ");
     assert!(checkpoints_seen > 0, "no kill left a checkpoint");
     assert!(resumed > 0, "no run continued from a checkpoint");
-    println!("{resumed} runs continued from a checkpoint");
+    println!("{resumed} runs continued from a checkpoint, {resumed_in_first_pass} in a first pass");
 
     // A damaged checkpoint is reported and ignored: the pair starts over
     // and still ends with the same tables.

@@ -6,7 +6,7 @@ use crate::convert::CompactOptions;
 use crate::error::TablebaseError;
 use crate::file::{self, ClassStats, FileProblem};
 use crate::pair::Pair;
-use crate::progress::{Pass, Progress};
+use crate::progress::{Pass, Progress, Stage};
 use crate::table::{file_error, Directories, Table, TableIndexer};
 use crate::{checkpoint, generate, plan, Tablebase};
 use std::collections::BTreeMap;
@@ -23,8 +23,8 @@ pub struct ClassOutcome {
     pub seconds: f64,
     /// Whether it was in the directory already.
     pub skipped: bool,
-    /// The level its pair continued from, if it resumed from a checkpoint.
-    pub resumed_at_level: Option<u32>,
+    /// Where its pair continued from, if it resumed from a checkpoint.
+    pub resumed_at: Option<Stage>,
     /// Its pair's modelled peak memory in bytes ([`plan::memory_bytes`];
     /// 0 when skipped).
     pub memory_estimate: u64,
@@ -185,8 +185,8 @@ pub(crate) fn prepare_dir(dir: &Path, options: &GenerateOptions) -> Result<(), T
 
 /// Writes the just generated tables of `materials` (in `tablebase`, with
 /// the tables their captures reach) into `dir` in the options' format, and reports
-/// them done (`start`: when their pair began; `resumed_at_level`: the
-/// level it continued from a checkpoint, if it did).
+/// them done (`start`: when their pair began; `resumed_at`: where it
+/// continued from a checkpoint, if it did).
 pub(crate) fn write_pair(
     tablebase: &Tablebase,
     materials: &[Material],
@@ -194,7 +194,7 @@ pub(crate) fn write_pair(
     options: &GenerateOptions,
     reporter: &dyn Progress,
     start: Instant,
-    resumed_at_level: Option<u32>,
+    resumed_at: Option<Stage>,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
     for &material in materials {
         let path = dir.join(file::file_name(material));
@@ -215,7 +215,7 @@ pub(crate) fn write_pair(
             stats,
             seconds: start.elapsed().as_secs_f64(),
             skipped: false,
-            resumed_at_level,
+            resumed_at,
             memory_estimate: 0,
         });
     }
@@ -274,7 +274,7 @@ pub(crate) fn present_class(
         stats,
         seconds: 0.0,
         skipped: true,
-        resumed_at_level: None,
+        resumed_at: None,
         memory_estimate: 0,
     })
 }
@@ -383,19 +383,13 @@ pub(crate) fn solve(
         dir,
         every: checkpoint_every,
     };
-    let (tables, resumed_at_level) =
+    let (tables, resumed_at) =
         generate::generate_pair(indexers, &tablebase, reporter, Some(&checkpointing))?;
     for table in tables {
         tablebase.insert(table);
     }
     let mut outcomes = crate::dir::write_pair(
-        &tablebase,
-        &classes,
-        dir,
-        options,
-        reporter,
-        start,
-        resumed_at_level,
+        &tablebase, &classes, dir, options, reporter, start, resumed_at,
     )?;
     for outcome in &mut outcomes {
         outcome.memory_estimate = memory_estimate;

@@ -18,7 +18,7 @@ use crate::checkpoint;
 use crate::error::TablebaseError;
 use crate::table::{Table, TableIndexer};
 use crate::value::{Value, Wdl, MAX_DTC};
-use crate::{Pass, Progress, Tablebase};
+use crate::{Pass, Progress, Stage, Tablebase};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
@@ -28,6 +28,23 @@ use surakarta_index::{Indexer, Material, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: u64 = 1 << 14;
+
+/// The first pass visits a class in at most this many segments, each at
+/// least [`MIN_SEGMENT`] slots, and may checkpoint between two.
+const SEGMENTS: u64 = 64;
+
+/// The least slots of a segment of the first pass (a multiple of
+/// [`CHUNK`]).
+const MIN_SEGMENT: u64 = 1 << 20;
+
+/// The slots of a segment of the first pass over a class of `size` slots:
+/// a multiple of [`CHUNK`].
+fn segment_slots(size: u64) -> u64 {
+    size.div_ceil(SEGMENTS)
+        .div_ceil(CHUNK)
+        .max(MIN_SEGMENT / CHUNK)
+        * CHUNK
+}
 
 /// A level sweeps a class instead of un-moving the partner's wins when the
 /// wins times this exceed the class's unresolved slots.
@@ -334,30 +351,68 @@ impl Pair<'_> {
     }
 
     fn chunks(&self, class: usize) -> impl ParallelIterator<Item = (u64, u64)> {
-        let size = self.classes[class].indexer.size();
-        (0..size.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(move |c| (c * CHUNK, ((c + 1) * CHUNK).min(size)))
+        self.chunks_in(0, self.classes[class].indexer.size())
     }
 
-    /// Pass 1: positions decided by captures or by having no move.
-    fn initial_pass(&self) -> Result<u32, TablebaseError> {
-        self.done.store(0, Ordering::Relaxed);
-        let mut deepest = 0;
+    /// The chunks of slots `start..end` (`start` a multiple of [`CHUNK`]).
+    fn chunks_in(&self, start: u64, end: u64) -> impl ParallelIterator<Item = (u64, u64)> {
+        debug_assert_eq!(start % CHUNK, 0);
+        (start / CHUNK..end.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(move |c| (c * CHUNK, ((c + 1) * CHUNK).min(end)))
+    }
+
+    /// Pass 1: positions decided by captures or by having no move. It
+    /// visits the pair's slots (class 0's first) in segments, from `from`
+    /// on (the slots before were done by a run it continues, which set
+    /// distances up to `deepest`), and calls `segment_done` with the slots
+    /// done and the deepest distance so far after each segment but the
+    /// last. Returns the deepest distance set.
+    fn initial_pass(
+        &self,
+        from: u64,
+        mut deepest: u32,
+        segment_done: &mut dyn FnMut(u64, u32) -> Result<(), TablebaseError>,
+    ) -> Result<u32, TablebaseError> {
+        self.done.store(from, Ordering::Relaxed);
+        let mut base = 0;
         for class in 0..self.classes.len() {
-            deepest = deepest.max(self.evaluate_unresolved(class, Mode::Initial)?);
+            let size = self.classes[class].indexer.size();
+            let segment = segment_slots(size);
+            for start in (0..size).step_by(segment as usize) {
+                let end = (start + segment).min(size);
+                if base + end <= from {
+                    continue;
+                }
+                // Evaluating a position again changes nothing: the pass may
+                // start at the chunk holding `from`.
+                let first = from.saturating_sub(base).max(start) / CHUNK * CHUNK;
+                deepest =
+                    deepest.max(self.evaluate_unresolved(class, Mode::Initial, first, end)?);
+                if base + end < self.slots {
+                    segment_done(base + end, deepest)?;
+                }
+            }
+            base += size;
         }
         Ok(deepest)
     }
 
-    /// Evaluates every unresolved position of `class` in `mode` and sets
-    /// the ones decided: the initial pass (which also notes the positions
-    /// with a capture into a draw), or a level's sweep for losses (instead
-    /// of checking only the candidates; `mode` is then replaced by
-    /// [`Pair::loss_check`]). Returns the greatest distance it set.
-    fn evaluate_unresolved(&self, class: usize, mode: Mode) -> Result<u32, TablebaseError> {
+    /// Evaluates every unresolved position of slots `start..end` of
+    /// `class` in `mode` and sets the ones decided: the initial pass (which
+    /// also notes the positions with a capture into a draw), or a level's
+    /// sweep for losses (instead of checking only the candidates; `mode` is
+    /// then replaced by [`Pair::loss_check`]). Returns the greatest
+    /// distance it set.
+    fn evaluate_unresolved(
+        &self,
+        class: usize,
+        mode: Mode,
+        start: u64,
+        end: u64,
+    ) -> Result<u32, TablebaseError> {
         let state = &self.classes[class];
-        self.chunks(class)
+        self.chunks_in(start, end)
             .try_fold(
                 || 0u32,
                 |deepest, (start, end)| {
@@ -557,7 +612,8 @@ impl Pair<'_> {
         for (class, &sweep_class) in sweep.iter().enumerate() {
             let state = &self.classes[class];
             if sweep_class {
-                deepest = deepest.max(self.evaluate_unresolved(class, Mode::LossCheck)?);
+                let size = state.indexer.size();
+                deepest = deepest.max(self.evaluate_unresolved(class, Mode::LossCheck, 0, size)?);
                 continue;
             }
             deepest = deepest.max(
@@ -604,18 +660,19 @@ pub(crate) struct Checkpointing<'a> {
 /// Generates the tables of a class and its swap, given their indexers (one
 /// if the class is its own swap, else two), using `smaller` for the classes
 /// that captures reach. Returns the tables in the order of the indexers,
-/// and the level it resumed at if it continued from a checkpoint.
+/// and the stage it resumed at if it continued from a checkpoint.
 ///
 /// With `checkpointing`, a checkpoint of the pair found in the directory is
 /// checked and continued from (a damaged or mismatching one is reported
-/// and ignored), and a new one is written at level boundaries at most once
-/// per `every`. The caller removes it once the tables are written.
+/// and ignored), and a new one is written between two segments of the
+/// first pass or two levels, at most once per `every`. The caller removes
+/// it once the tables are written.
 pub(crate) fn generate_pair(
     indexers: Vec<TableIndexer>,
     smaller: &Tablebase,
     reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
-) -> Result<(Vec<Table>, Option<u32>), TablebaseError> {
+) -> Result<(Vec<Table>, Option<Stage>), TablebaseError> {
     solve_pair(indexers, smaller, reporter, checkpointing, false)
 }
 
@@ -627,7 +684,7 @@ fn solve_pair(
     reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
     reference: bool,
-) -> Result<(Vec<Table>, Option<u32>), TablebaseError> {
+) -> Result<(Vec<Table>, Option<Stage>), TablebaseError> {
     debug_assert!(
         indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
             || indexers.len() == 2 && indexers[0].material() == indexers[1].material().swapped()
@@ -645,16 +702,20 @@ fn solve_pair(
         reference,
     };
     let saved = checkpointing.map(|c| checkpoint::path(c.dir, &pair.classes[0].indexer));
-    let class_values = || -> Vec<checkpoint::ClassValues<'_>> {
+    let class_states = || -> Vec<checkpoint::ClassState<'_>> {
         pair.classes
             .iter()
-            .map(|c| (&c.indexer, &c.values[..]))
+            .map(|c| checkpoint::ClassState {
+                indexer: &c.indexer,
+                values: &c.values,
+                capture_draws: &c.capture_draws,
+            })
             .collect()
     };
-    let mut resumed = None;
+    let mut found = None;
     if let Some(path) = &saved {
-        match checkpoint::read(path, &class_values()) {
-            Ok(found) => resumed = found,
+        match checkpoint::read(path, &class_states()) {
+            Ok(f) => found = f,
             Err(why) => {
                 reporter.checkpoint_rejected(path, &why.to_string());
                 for state in &pair.classes {
@@ -662,46 +723,82 @@ fn solve_pair(
                         .values
                         .par_iter()
                         .for_each(|v| v.store(0, Ordering::Relaxed));
+                    for word in &state.capture_draws {
+                        word.store(0, Ordering::Relaxed);
+                    }
                 }
             }
         }
     }
+    let total = pair.slots;
+    let stage = |r: checkpoint::Resume| {
+        if r.initial_done < total {
+            Stage::Initial {
+                done: r.initial_done,
+                total,
+            }
+        } else {
+            Stage::Level(r.next_level)
+        }
+    };
+    // Writes a checkpoint if one is due (`every` since the last one, or
+    // since the pair started or resumed).
+    let mut last = Instant::now();
+    let mut checkpoint_if_due = |resume: checkpoint::Resume| -> Result<(), TablebaseError> {
+        let (Some(c), Some(path)) = (checkpointing, &saved) else {
+            return Ok(());
+        };
+        if last.elapsed() < c.every {
+            return Ok(());
+        }
+        let bytes =
+            checkpoint::write(path, &class_states(), resume).map_err(|e| TablebaseError::File {
+                path: path.clone(),
+                problem: e.into(),
+            })?;
+        reporter.checkpoint_written(stage(resume), bytes);
+        last = Instant::now();
+        Ok(())
+    };
+    let mut in_initial_pass = |initial_done: u64, deepest: u32| {
+        checkpoint_if_due(checkpoint::Resume {
+            initial_done,
+            next_level: 0,
+            deepest,
+        })
+    };
     // Level `k` handles exactly the values at distance `k`; once `k` passes
     // the deepest value set so far, nothing is left to un-move.
-    let (mut k, mut deepest) = match resumed {
-        Some(r) => {
-            reporter.checkpoint_resumed(r.next_level);
-            // The checkpoint holds the values only: the first pass again
-            // notes the captures into draws of the positions it left
-            // unresolved (and finds nothing to resolve).
-            if !pair.reference {
-                pair.initial_pass()?;
+    let (mut k, mut deepest) = match found {
+        Some(found) => {
+            let r = found.resume;
+            reporter.checkpoint_resumed(stage(r));
+            if r.initial_done < total {
+                (
+                    0,
+                    pair.initial_pass(r.initial_done, r.deepest, &mut in_initial_pass)?,
+                )
+            } else {
+                // A version 1 checkpoint holds the values only: the first
+                // pass again notes the captures into draws of the positions
+                // it left unresolved (and finds nothing to resolve).
+                if !found.capture_draws && !pair.reference {
+                    pair.initial_pass(0, 0, &mut |_, _| Ok(()))?;
+                }
+                (r.next_level, r.deepest)
             }
-            (r.next_level, r.deepest)
         }
-        None => (0, pair.initial_pass()?),
+        None => (0, pair.initial_pass(0, 0, &mut in_initial_pass)?),
     };
-    let mut last = Instant::now();
     loop {
-        if let (Some(c), Some(path)) = (checkpointing, &saved) {
-            if k <= deepest && last.elapsed() >= c.every {
-                let resume = checkpoint::Resume {
-                    next_level: k,
-                    deepest,
-                };
-                let bytes = checkpoint::write(path, &class_values(), resume).map_err(|e| {
-                    TablebaseError::File {
-                        path: path.clone(),
-                        problem: e.into(),
-                    }
-                })?;
-                reporter.checkpoint_written(k, bytes);
-                last = Instant::now();
-            }
-        }
         if k > deepest {
             break;
         }
+        checkpoint_if_due(checkpoint::Resume {
+            initial_done: total,
+            next_level: k,
+            deepest,
+        })?;
         deepest = deepest.max(pair.level(k)?);
         k += 1;
     }
@@ -710,7 +807,7 @@ fn solve_pair(
         let values: Vec<u8> = state.values.into_iter().map(AtomicU8::into_inner).collect();
         out.push(Table::new(state.indexer, values)?);
     }
-    Ok((out, resumed.map(|r| r.next_level)))
+    Ok((out, found.map(|f| stage(f.resume))))
 }
 
 #[cfg(test)]
@@ -761,6 +858,103 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Progress that stops the pair (by panicking) right after its
+    /// `stop_at`-th checkpoint is written, and notes where it resumed.
+    struct Interrupt {
+        stop_at: usize,
+        written: std::sync::Mutex<Vec<Stage>>,
+        resumed: std::sync::Mutex<Option<Stage>>,
+    }
+
+    impl Progress for Interrupt {
+        fn checkpoint_written(&self, stage: Stage, _bytes: u64) {
+            let count = {
+                let mut written = self.written.lock().unwrap();
+                written.push(stage);
+                written.len()
+            };
+            if count == self.stop_at {
+                panic!("interrupted at checkpoint {count} (as the test means to)");
+            }
+        }
+
+        fn checkpoint_resumed(&self, stage: Stage) {
+            *self.resumed.lock().unwrap() = Some(stage);
+        }
+    }
+
+    /// A pair stopped right after any of its checkpoints (inside the first
+    /// pass, between levels) continues from it to the same tables as a run
+    /// never stopped, and says where it continued.
+    #[test]
+    fn a_pair_stopped_after_any_checkpoint_resumes_to_the_same_tables() {
+        let tb = tablebase();
+        let mut directories = crate::Directories::default();
+        // Plain 4v1 + 1v4: 1.9 M slots a class, two segments each.
+        let indexers: Vec<TableIndexer> =
+            [Material::new(4, 1).unwrap(), Material::new(1, 4).unwrap()]
+                .iter()
+                .map(|&m| TableIndexer::new(m, Scheme::Plain, &mut directories))
+                .collect();
+        assert!(indexers[0].size() > MIN_SEGMENT);
+        let want: Vec<Vec<u8>> = solve_pair(indexers.clone(), tb, &NoProgress, None, false)
+            .unwrap()
+            .0
+            .iter()
+            .map(|t| t.payload().unwrap().to_vec())
+            .collect();
+        let dir = std::env::temp_dir().join(format!("sk-gen-stop-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let checkpointing = Checkpointing {
+            dir: &dir,
+            every: Duration::ZERO,
+        };
+        let path = checkpoint::path(&dir, &indexers[0]);
+        let mut in_first_pass = 0;
+        let mut stop_at = 1;
+        loop {
+            let stopper = Interrupt {
+                stop_at,
+                written: Default::default(),
+                resumed: Default::default(),
+            };
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                solve_pair(indexers.clone(), tb, &stopper, Some(&checkpointing), false)
+            }));
+            let written = stopper.written.into_inner().unwrap();
+            if run.is_ok() {
+                // Every checkpoint was passed: the last run stopped at the
+                // last one.
+                assert_eq!(written.len(), stop_at - 1);
+                break;
+            }
+            let at = *written.last().unwrap();
+            in_first_pass += usize::from(matches!(at, Stage::Initial { .. }));
+            let resumer = Interrupt {
+                stop_at: usize::MAX,
+                written: Default::default(),
+                resumed: Default::default(),
+            };
+            let (tables, resumed) =
+                solve_pair(indexers.clone(), tb, &resumer, Some(&checkpointing), false).unwrap();
+            assert_eq!(resumed, Some(at));
+            assert_eq!(*resumer.resumed.lock().unwrap(), Some(at));
+            for (table, want) in tables.iter().zip(&want) {
+                assert!(
+                    table.payload().unwrap() == &want[..],
+                    "stopped after {at:?}"
+                );
+            }
+            std::fs::remove_file(&path).unwrap();
+            stop_at += 1;
+        }
+        // A segment boundary in each class, and one between them.
+        assert_eq!(in_first_pass, 3);
+        assert!(stop_at > in_first_pass + 3, "levels checkpointed too");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     proptest! {

@@ -49,7 +49,7 @@ pub use dir::{generate_dir, generate_dir_with, pairs, table_files, ClassOutcome,
 pub use error::TablebaseError;
 pub use file::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
 pub use pair::Pair;
-pub use progress::{NoProgress, Pass, Progress};
+pub use progress::{NoProgress, Pass, Progress, Stage};
 pub use table::{Directories, Histogram, StepRanker, Table, TableIndexer};
 pub use tablebase::Tablebase;
 pub use timing::{time_probes, ProbeTiming};

@@ -19,6 +19,35 @@ pub enum Pass {
     Compact,
 }
 
+/// Where a pair's generation stands at a checkpoint: what a run resuming
+/// from it does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Inside the first pass: `done` of the pair's `total` slots evaluated
+    /// (the first class's slots first).
+    Initial {
+        /// Slots the first pass has evaluated.
+        done: u64,
+        /// Slots of the pair.
+        total: u64,
+    },
+    /// Before level `k` (the first pass is over).
+    Level(u32),
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Stage::Initial { done, total } => write!(
+                f,
+                "in the first pass ({:.1}% of {total} slots done)",
+                100.0 * done as f64 / total.max(1) as f64
+            ),
+            Stage::Level(k) => write!(f, "at level {k}"),
+        }
+    }
+}
+
 /// Receives progress of long work; the library never prints. Methods may be
 /// called from several threads at once.
 pub trait Progress: Sync {
@@ -35,10 +64,11 @@ pub trait Progress: Sync {
     fn class_skipped(&self, _stats: &ClassStats) {}
     /// A class is finished (`elapsed`: the time of its pair so far).
     fn class_done(&self, _stats: &ClassStats, _elapsed: Duration) {}
-    /// The current pair's state was saved; it would resume at `next_level`.
-    fn checkpoint_written(&self, _next_level: u32, _bytes: u64) {}
-    /// The current pair continues from its checkpoint at `next_level`.
-    fn checkpoint_resumed(&self, _next_level: u32) {}
+    /// The current pair's state was saved (`bytes` long); a run resuming
+    /// from it continues at `stage`.
+    fn checkpoint_written(&self, _stage: Stage, _bytes: u64) {}
+    /// The current pair continues from its checkpoint at `stage`.
+    fn checkpoint_resumed(&self, _stage: Stage) {}
     /// A checkpoint was found but not used (the pair starts over): why.
     fn checkpoint_rejected(&self, _path: &Path, _why: &str) {}
 }

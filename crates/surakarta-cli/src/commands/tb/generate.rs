@@ -11,7 +11,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use surakarta_index::Scheme;
-use surakarta_tablebase::{generate_dir_with, generate_pair, ClassOutcome, GenerateOptions, Pair};
+use surakarta_tablebase::{
+    generate_dir_with, generate_pair, ClassOutcome, GenerateOptions, Pair, Stage,
+};
 
 /// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
 const MAX_PIECES: u32 = 10;
@@ -197,7 +199,15 @@ fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
     let mut out = stats_json(&o.stats);
     out["seconds"] = json!(o.seconds);
     out["skipped"] = json!(o.skipped);
-    out["resumed_at_level"] = json!(o.resumed_at_level);
+    // Where its pair continued from a checkpoint: a level, or (null level)
+    // slots of the first pass already done.
+    let (level, initial_done) = match o.resumed_at {
+        Some(Stage::Level(k)) => (Some(k), None),
+        Some(Stage::Initial { done, .. }) => (None, Some(done)),
+        None => (None, None),
+    };
+    out["resumed_at_level"] = json!(level);
+    out["resumed_in_first_pass_slots"] = json!(initial_done);
     out["memory_estimate_bytes"] = json!(o.memory_estimate);
     out
 }

@@ -1,15 +1,16 @@
 //! Checkpoints of a pair being generated, so that a killed run continues
 //! where it stopped instead of solving the pair again.
 //!
-//! A checkpoint is written at a boundary where the values and the
-//! capture-draw bitmaps are the whole state: between two segments of the
-//! initial pass (which visits the pair's slots in order, class 0 first), or
-//! between two levels (when the candidate bitmaps are empty). It goes to a
-//! temporary file, is synced, renamed into place and the directory synced,
-//! so a checkpoint file is always complete or absent. Reading checks
-//! everything (magic, classes, index scheme, sizes, stage, length, CRC-32
-//! over every byte); a checkpoint that fails any check is reported and
-//! ignored, never trusted.
+//! A checkpoint is written between two segments of a pass over the pair's
+//! slots (class 0's first, in order): of the first pass, or of one of the
+//! three phases of a level; or between two levels. The values, the
+//! capture-draw bitmaps, where the run is (phase, level, slots done), the
+//! level's plan and, inside a level, the candidate bitmaps are then the
+//! whole state. It goes to a temporary file, is synced, renamed into place
+//! and the directory synced, so a checkpoint file is always complete or
+//! absent. Reading checks everything (magic, classes, index scheme, sizes,
+//! stage, length, CRC-32 over every byte); a checkpoint that fails any
+//! check is reported and ignored, never trusted.
 //!
 //! Layout of version 2 (little-endian), specified in
 //! `docs/tablebase-format.md`:
@@ -18,18 +19,22 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `SKCKPT\0\x02` |
 //! | 8 | 4 | classes `n` (1 or 2) |
-//! | 12 | 4 | next level |
+//! | 12 | 4 | level (running, or next; 0 in the first pass) |
 //! | 16 | 4 | deepest distance set |
-//! | 20 | 4 | zero |
-//! | 24 | 8 | slots of the pair the initial pass has done (all: it is over) |
+//! | 20 | 1 | phase: 0 first pass, 1 before the level, 2 un-moving, 3 finding wins, 4 checking losses |
+//! | 21 | 1 | the level's plan (phases 2–4): bit `c` class `c` checks all, bit `2 + c` finds its wins |
+//! | 22 | 2 | zero |
+//! | 24 | 8 | slots of the pair the phase has done (0 before a level) |
 //! | 32 + 16·i | 16 | class `i`: us, them, scheme (0 plain, 1 symmetric), five zero bytes, slots (u64) |
 //! | 32 + 16·n | Σ slots | the values, class by class, one byte per slot (as in format 1) |
 //! | … | Σ 8·⌈slots / 64⌉ | the capture-draw bitmaps, class by class, as u64 words |
+//! | … | Σ 8·⌈slots / 64⌉ | phases 2–4 only: the candidate bitmaps, likewise |
 //! | end − 4 | 4 | CRC-32 of every byte before it |
 //!
-//! Version 1 (magic `SKCKPT\0\x01`, written before the initial pass could
-//! be checkpointed) has no field at 24 and no bitmaps; it is still read
-//! (a level boundary; the bitmaps are rebuilt by the caller).
+//! Version 1 (magic `SKCKPT\0\x01`, written before the passes could be
+//! checkpointed inside) has the level at 12, the deepest distance at 16,
+//! four zero bytes, the class lines, the values and the CRC; it is still
+//! read (a level boundary; the caller rebuilds the capture-draw bitmaps).
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
@@ -54,24 +59,114 @@ pub(crate) fn path(dir: &Path, first: &TableIndexer) -> PathBuf {
     dir.join(format!("{}.{EXTENSION}", first.material()))
 }
 
-/// Where a resumed pair continues.
+/// A pass over the pair's slots, or the point before a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Phase {
+    /// The first pass (captures, positions without moves).
+    FirstPass = 0,
+    /// Before a level: nothing of it done.
+    BeforeLevel = 1,
+    /// A level's first phase: un-moving the positions at its distance.
+    Unmove = 2,
+    /// A level's second phase: finding wins from unresolved positions.
+    FindWins = 3,
+    /// A level's last phase: checking candidates for losses.
+    CheckLosses = 4,
+}
+
+impl Phase {
+    fn from_byte(b: u8) -> Option<Phase> {
+        Some(match b {
+            0 => Phase::FirstPass,
+            1 => Phase::BeforeLevel,
+            2 => Phase::Unmove,
+            3 => Phase::FindWins,
+            4 => Phase::CheckLosses,
+            _ => return None,
+        })
+    }
+
+    /// Whether the phase is inside a level (a plan and candidates exist).
+    pub(crate) fn in_level(self) -> bool {
+        self >= Phase::Unmove
+    }
+}
+
+/// How a level handles each class (by class index), decided from the
+/// values at its start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LevelPlan {
+    /// Check every unresolved position for a loss, not only candidates.
+    pub(crate) check_all: [bool; 2],
+    /// Find the wins from every unresolved position instead of un-moving
+    /// the partner's losses.
+    pub(crate) find_wins: [bool; 2],
+}
+
+impl LevelPlan {
+    fn to_byte(self) -> u8 {
+        let bit = |b: bool, at: u8| u8::from(b) << at;
+        bit(self.check_all[0], 0)
+            | bit(self.check_all[1], 1)
+            | bit(self.find_wins[0], 2)
+            | bit(self.find_wins[1], 3)
+    }
+
+    fn from_byte(b: u8) -> LevelPlan {
+        let bit = |at: u8| b & 1 << at != 0;
+        LevelPlan {
+            check_all: [bit(0), bit(1)],
+            find_wins: [bit(2), bit(3)],
+        }
+    }
+}
+
+/// Where a pair's generation stands: what a run resuming continues with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Resume {
-    /// Slots of the pair (class 0's first) the initial pass has done: all
-    /// of them once it is over.
-    pub(crate) initial_done: u64,
-    /// The level to run next (0 while the initial pass is not over).
-    pub(crate) next_level: u32,
-    /// The deepest distance set before it.
+    /// The pass it is in.
+    pub(crate) phase: Phase,
+    /// The level running or next (0 in the first pass).
+    pub(crate) level: u32,
+    /// Slots of the pair (class 0's first) the phase has done.
+    pub(crate) done: u64,
+    /// The level's plan (inside a level; the default otherwise).
+    pub(crate) plan: LevelPlan,
+    /// The deepest distance set so far.
     pub(crate) deepest: u32,
 }
 
-/// One class of a pair: its indexer, its values and its capture-draw
-/// bitmap (a bit per slot).
+impl Resume {
+    /// A pair not started.
+    pub(crate) const START: Resume = Resume {
+        phase: Phase::FirstPass,
+        level: 0,
+        done: 0,
+        plan: LevelPlan {
+            check_all: [false; 2],
+            find_wins: [false; 2],
+        },
+        deepest: 0,
+    };
+
+    /// Before level `level`.
+    pub(crate) fn before_level(level: u32, deepest: u32) -> Resume {
+        Resume {
+            phase: Phase::BeforeLevel,
+            level,
+            deepest,
+            ..Resume::START
+        }
+    }
+}
+
+/// One class of a pair: its indexer, its values and its capture-draw and
+/// candidate bitmaps (a bit per slot).
 pub(crate) struct ClassState<'a> {
     pub(crate) indexer: &'a TableIndexer,
     pub(crate) values: &'a [AtomicU8],
     pub(crate) capture_draws: &'a [AtomicU64],
+    pub(crate) candidates: &'a [AtomicU64],
 }
 
 /// What [`read`] found.
@@ -102,11 +197,13 @@ fn header(classes: &[ClassState<'_>], resume: Resume, version: u8) -> Vec<u8> {
     let mut h = Vec::with_capacity(32 + 16 * classes.len());
     h.extend_from_slice(if version == 1 { MAGIC_V1 } else { MAGIC });
     h.extend_from_slice(&(classes.len() as u32).to_le_bytes());
-    h.extend_from_slice(&resume.next_level.to_le_bytes());
+    h.extend_from_slice(&resume.level.to_le_bytes());
     h.extend_from_slice(&resume.deepest.to_le_bytes());
-    h.extend_from_slice(&0u32.to_le_bytes());
-    if version != 1 {
-        h.extend_from_slice(&resume.initial_done.to_le_bytes());
+    if version == 1 {
+        h.extend_from_slice(&[0; 4]);
+    } else {
+        h.extend_from_slice(&[resume.phase as u8, resume.plan.to_byte(), 0, 0]);
+        h.extend_from_slice(&resume.done.to_le_bytes());
     }
     class_lines(&mut h, classes);
     h
@@ -117,12 +214,19 @@ fn slots(classes: &[ClassState<'_>]) -> u64 {
     classes.iter().map(|c| c.indexer.size()).sum()
 }
 
-/// The bytes of the bitmaps of a version 2 checkpoint.
-fn bitmap_bytes(classes: &[ClassState<'_>]) -> u64 {
-    classes
-        .iter()
-        .map(|c| 8 * c.indexer.size().div_ceil(64))
-        .sum()
+/// The bitmaps a version 2 checkpoint in `phase` holds, class by class:
+/// the capture draws, then inside a level the candidates.
+fn bitmaps<'a>(
+    classes: &'a [ClassState<'a>],
+    phase: Phase,
+) -> impl Iterator<Item = &'a [AtomicU64]> + 'a {
+    let candidates = phase.in_level();
+    classes.iter().map(|c| c.capture_draws).chain(
+        classes
+            .iter()
+            .filter(move |_| candidates)
+            .map(|c| c.candidates),
+    )
 }
 
 /// Writes the checkpoint of a pair (see the module documentation) and
@@ -132,9 +236,10 @@ pub(crate) fn write(
     classes: &[ClassState<'_>],
     resume: Resume,
 ) -> std::io::Result<u64> {
-    debug_assert!(classes
-        .iter()
-        .all(|c| c.capture_draws.len() as u64 == c.indexer.size().div_ceil(64)));
+    debug_assert!(classes.iter().all(|c| {
+        let words = c.indexer.size().div_ceil(64);
+        c.capture_draws.len() as u64 == words && c.candidates.len() as u64 == words
+    }));
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
@@ -155,8 +260,9 @@ pub(crate) fn write(
                 out.write_all(buffer)?;
             }
         }
-        for class in classes {
-            for part in class.capture_draws.chunks(BUFFER / 8) {
+        let mut written = h.len() as u64 + slots(classes) + 4;
+        for bitmap in bitmaps(classes, resume.phase) {
+            for part in bitmap.chunks(BUFFER / 8) {
                 let buffer = &mut buffer[..8 * part.len()];
                 for (b, w) in buffer.chunks_exact_mut(8).zip(part) {
                     b.copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
@@ -164,12 +270,13 @@ pub(crate) fn write(
                 crc.update(buffer);
                 out.write_all(buffer)?;
             }
+            written += 8 * bitmap.len() as u64;
         }
         out.write_all(&crc.finalize().to_le_bytes())?;
         out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         std::fs::rename(&tmp, path)?;
         sync_dir(path);
-        Ok(h.len() as u64 + slots(classes) + bitmap_bytes(classes) + 4)
+        Ok(written)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -204,6 +311,34 @@ pub(crate) enum Rejected {
     Checksum,
 }
 
+/// Whether `resume` is a stage a run can be at, for a pair of `classes`
+/// classes and `slots` slots.
+fn check_stage(resume: Resume, slots: u64, classes: usize) -> Result<(), Rejected> {
+    let Resume {
+        phase,
+        level,
+        done,
+        plan,
+        deepest,
+    } = resume;
+    let ok = done <= slots
+        && match phase {
+            Phase::FirstPass => level == 0 && deepest <= 1,
+            Phase::BeforeLevel => done == 0 && level <= deepest.saturating_add(1),
+            // A level runs only while it is at most the deepest distance.
+            _ => level <= deepest,
+        }
+        && (phase.in_level() || plan == LevelPlan::default())
+        && (classes == 2 || !plan.check_all[1] && !plan.find_wins[1]);
+    if ok {
+        Ok(())
+    } else {
+        Err(Rejected::Mismatch(
+            "its phase, level, progress and plan do not fit together",
+        ))
+    }
+}
+
 /// Reads the checkpoint at `path` into the classes' values and bitmaps
 /// (which must be all zero). `Ok(None)`: there is none. On `Err` they may
 /// hold part of the checkpoint: the caller starts the pair over with fresh
@@ -215,10 +350,10 @@ pub(crate) fn read(path: &Path, classes: &[ClassState<'_>]) -> Result<Option<Fou
     let file = open_table_file(path)?;
     let length = file.metadata()?.len();
     let mut input = std::io::BufReader::with_capacity(BUFFER, file);
-    let mut magic = [0u8; 8];
     if length < 8 {
         return Err(Rejected::Mismatch("not a checkpoint (too short)"));
     }
+    let mut magic = [0u8; 8];
     input.read_exact(&mut magic)?;
     let version = match &magic {
         MAGIC => 2,
@@ -226,45 +361,41 @@ pub(crate) fn read(path: &Path, classes: &[ClassState<'_>]) -> Result<Option<Fou
         _ => return Err(Rejected::Mismatch("not a checkpoint (bad magic)")),
     };
     let slots = slots(classes);
-    let bitmaps = if version == 1 {
-        0
-    } else {
-        bitmap_bytes(classes)
-    };
-    let header_len = header(classes, Resume::default_for(slots), version).len() as u64;
-    if length != header_len + slots + bitmaps + 4 {
-        return Err(Rejected::Mismatch(
-            "its length is not that of this pair's state",
-        ));
+    let header_len = header(classes, Resume::START, version).len() as u64;
+    if length < header_len {
+        return Err(Rejected::Mismatch("not a checkpoint (too short)"));
     }
     let mut h = vec![0u8; header_len as usize];
     h[..8].copy_from_slice(&magic);
     input.read_exact(&mut h[8..])?;
     let u32_at = |at: usize| u32::from_le_bytes(h[at..at + 4].try_into().expect("4 bytes"));
-    let resume = Resume {
-        initial_done: if version == 1 {
-            slots
-        } else {
-            u64::from_le_bytes(h[24..32].try_into().expect("8 bytes"))
-        },
-        next_level: u32_at(12),
-        deepest: u32_at(16),
+    let resume = if version == 1 {
+        Resume::before_level(u32_at(12), u32_at(16))
+    } else {
+        Resume {
+            phase: Phase::from_byte(h[20]).ok_or(Rejected::Mismatch("of an unknown phase"))?,
+            level: u32_at(12),
+            done: u64::from_le_bytes(h[24..32].try_into().expect("8 bytes")),
+            plan: LevelPlan::from_byte(h[21]),
+            deepest: u32_at(16),
+        }
     };
     if h != header(classes, resume, version) {
         return Err(Rejected::Mismatch(
-            "of other classes, index scheme or sizes",
+            "of other classes, index scheme, sizes or plan",
         ));
     }
-    if resume.next_level > resume.deepest.saturating_add(1) {
+    check_stage(resume, slots, classes.len())?;
+    let bitmap_bytes: u64 = if version == 1 {
+        0
+    } else {
+        bitmaps(classes, resume.phase)
+            .map(|b| 8 * b.len() as u64)
+            .sum()
+    };
+    if length != header_len + slots + bitmap_bytes + 4 {
         return Err(Rejected::Mismatch(
-            "its next level is past its deepest value",
-        ));
-    }
-    if resume.initial_done > slots
-        || resume.initial_done < slots && (resume.next_level != 0 || resume.deepest > 1)
-    {
-        return Err(Rejected::Mismatch(
-            "its initial pass's progress does not fit its level",
+            "its length is not that of this pair's state",
         ));
     }
     let mut crc = crc32fast::Hasher::new();
@@ -281,8 +412,8 @@ pub(crate) fn read(path: &Path, classes: &[ClassState<'_>]) -> Result<Option<Fou
         }
     }
     if version != 1 {
-        for class in classes {
-            for part in class.capture_draws.chunks(BUFFER / 8) {
+        for bitmap in bitmaps(classes, resume.phase) {
+            for part in bitmap.chunks(BUFFER / 8) {
                 let buffer = &mut buffer[..8 * part.len()];
                 input.read_exact(buffer)?;
                 crc.update(buffer);
@@ -304,17 +435,6 @@ pub(crate) fn read(path: &Path, classes: &[ClassState<'_>]) -> Result<Option<Fou
         resume,
         capture_draws: version != 1,
     }))
-}
-
-impl Resume {
-    /// A placeholder of the header's shape (its fields are read after).
-    fn default_for(slots: u64) -> Resume {
-        Resume {
-            initial_done: slots,
-            next_level: 0,
-            deepest: 0,
-        }
-    }
 }
 
 /// Removes a pair's checkpoint once its tables are written (a missing one
@@ -348,37 +468,45 @@ mod tests {
     /// Values and bitmaps of a class, patterned by `seed` (0: all zero).
     struct Owned {
         values: Vec<AtomicU8>,
-        bits: Vec<AtomicU64>,
+        capture_draws: Vec<AtomicU64>,
+        candidates: Vec<AtomicU64>,
     }
+
+    type Loaded = (Vec<u8>, Vec<u64>, Vec<u64>);
 
     impl Owned {
         fn new(indexer: &TableIndexer, seed: u8) -> Owned {
             let size = indexer.size();
-            let pattern = |i: u64| {
+            let pattern = |i: u64, salt: u64| {
                 if seed == 0 {
                     0
                 } else {
-                    i.wrapping_mul(31) + u64::from(seed)
+                    (i.wrapping_mul(31) + u64::from(seed)).wrapping_mul(salt)
                 }
             };
+            let words = |salt| {
+                (0..size.div_ceil(64))
+                    .map(|w| AtomicU64::new(pattern(w, salt)))
+                    .collect()
+            };
             Owned {
-                values: (0..size).map(|i| AtomicU8::new(pattern(i) as u8)).collect(),
-                bits: (0..size.div_ceil(64))
-                    .map(|w| AtomicU64::new(pattern(w).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+                values: (0..size)
+                    .map(|i| AtomicU8::new(pattern(i, 1) as u8))
                     .collect(),
+                capture_draws: words(0x9e37_79b9_7f4a_7c15),
+                candidates: words(0x2545_f491_4f6c_dd1d),
             }
         }
 
-        fn load(&self) -> (Vec<u8>, Vec<u64>) {
+        fn load(&self) -> Loaded {
+            let words = |v: &[AtomicU64]| v.iter().map(|w| w.load(Ordering::Relaxed)).collect();
             (
                 self.values
                     .iter()
                     .map(|v| v.load(Ordering::Relaxed))
                     .collect(),
-                self.bits
-                    .iter()
-                    .map(|v| v.load(Ordering::Relaxed))
-                    .collect(),
+                words(&self.capture_draws),
+                words(&self.candidates),
             )
         }
     }
@@ -389,7 +517,8 @@ mod tests {
             .map(|(indexer, o)| ClassState {
                 indexer,
                 values: &o.values,
-                capture_draws: &o.bits,
+                capture_draws: &o.capture_draws,
+                candidates: &o.candidates,
             })
             .collect()
     }
@@ -406,6 +535,13 @@ mod tests {
     }
 
     #[test]
+    fn plans_round_trip() {
+        for b in 0..16u8 {
+            assert_eq!(LevelPlan::from_byte(b).to_byte(), b);
+        }
+    }
+
+    #[test]
     fn round_trip_and_every_damage_is_rejected() {
         let d = dir("round");
         let ix = indexers(2, 1, Scheme::Symmetric);
@@ -413,20 +549,35 @@ mod tests {
         let path = path(&d, &ix[0]);
         assert!(path.ends_with("2v1.ckpt"));
         let slots = ix[0].size() + ix[1].size();
-        for resume in [
-            Resume {
-                initial_done: slots,
-                next_level: 3,
-                deepest: 5,
-            },
-            Resume {
-                initial_done: slots / 3,
-                next_level: 0,
-                deepest: 1,
-            },
+        let words = 8 * (ix[0].size().div_ceil(64) + ix[1].size().div_ceil(64));
+        let plan = LevelPlan {
+            check_all: [true, false],
+            find_wins: [false, true],
+        };
+        for (resume, bitmaps) in [
+            (Resume::before_level(3, 5), 1),
+            (
+                Resume {
+                    done: slots / 3,
+                    deepest: 1,
+                    ..Resume::START
+                },
+                1,
+            ),
+            (
+                Resume {
+                    phase: Phase::CheckLosses,
+                    level: 4,
+                    done: slots / 2,
+                    plan,
+                    deepest: 6,
+                },
+                2,
+            ),
         ] {
             let bytes = write(&path, &states(&ix, &owned), resume).unwrap();
             assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
+            assert_eq!(bytes, 32 + 32 + slots + bitmaps * words + 4);
             assert!(!d.join("2v1.ckpt.tmp").exists());
             let got = fresh(&ix);
             let found = read(&path, &states(&ix, &got)).unwrap();
@@ -437,13 +588,19 @@ mod tests {
                     capture_draws: true
                 })
             );
-            assert_eq!(got[0].load(), owned[0].load());
-            assert_eq!(got[1].load(), owned[1].load());
+            for (g, o) in got.iter().zip(&owned) {
+                let (g, o) = (g.load(), o.load());
+                assert_eq!((&g.0, &g.1), (&o.0, &o.1));
+                if bitmaps == 2 {
+                    assert_eq!(g.2, o.2, "candidates inside a level");
+                } else {
+                    assert!(g.2.iter().all(|&w| w == 0), "no candidates outside");
+                }
+            }
         }
 
         // Every byte flipped (header, values, bitmaps, checksum) is rejected.
         let good = std::fs::read(&path).unwrap();
-        let values_end = 32 + 32 + slots as usize;
         let mut at = 0;
         while at < good.len() {
             let mut bad = good.clone();
@@ -453,8 +610,8 @@ mod tests {
                 read(&path, &states(&ix, &fresh(&ix))).is_err(),
                 "flip at {at} accepted"
             );
-            // Every byte of the header and the bitmaps, every third value.
-            at += if (64..values_end).contains(&at) { 3 } else { 1 };
+            // Every byte of the header, every third of the rest.
+            at += if at < 64 { 1 } else { 3 };
         }
         // Truncated or extended.
         for len in [0, 7, 8, 24, 40, good.len() - 1, good.len() + 1] {
@@ -463,19 +620,36 @@ mod tests {
             std::fs::write(&path, &bad).unwrap();
             assert!(read(&path, &states(&ix, &fresh(&ix))).is_err(), "{len}");
         }
-        // A stage that cannot be: the initial pass unfinished past level 0,
-        // or done past the pair's slots (with a matching checksum).
-        for (done, level) in [(slots / 2, 1), (slots + 1, 0)] {
+        // Stages that cannot be (with a matching checksum): the first pass
+        // at level 1, progress past the pair's slots, a level past the
+        // deepest distance, an unknown phase, a plan outside a level.
+        let forge = |edit: &dyn Fn(&mut Vec<u8>)| {
             let mut bad = good.clone();
-            bad[12..16].copy_from_slice(&(level as u32).to_le_bytes());
-            bad[24..32].copy_from_slice(&done.to_le_bytes());
+            edit(&mut bad);
             let n = bad.len() - 4;
             let crc = crc32fast::hash(&bad[..n]);
             bad[n..].copy_from_slice(&crc.to_le_bytes());
             std::fs::write(&path, &bad).unwrap();
-            let why = read(&path, &states(&ix, &fresh(&ix))).unwrap_err();
-            assert!(why.to_string().contains("initial pass"), "{why}");
-        }
+            read(&path, &states(&ix, &fresh(&ix)))
+                .unwrap_err()
+                .to_string()
+        };
+        let first_pass_at_level_1 = forge(&|b| {
+            b[20] = 0;
+            b[21] = 0;
+            b[12..16].copy_from_slice(&1u32.to_le_bytes());
+        });
+        assert!(
+            first_pass_at_level_1.contains("do not fit"),
+            "{first_pass_at_level_1}"
+        );
+        let past = forge(&|b| b[24..32].copy_from_slice(&(slots + 1).to_le_bytes()));
+        assert!(past.contains("do not fit"), "{past}");
+        let deep = forge(&|b| b[12..16].copy_from_slice(&7u32.to_le_bytes()));
+        assert!(deep.contains("do not fit"), "{deep}");
+        assert!(forge(&|b| b[20] = 5).contains("unknown phase"));
+        let plan_outside = forge(&|b| b[20] = 1);
+        assert!(!plan_outside.is_empty());
         // Another pair's state, or another scheme, is not this pair's.
         std::fs::write(&path, &good).unwrap();
         let swapped = [ix[1].clone(), ix[0].clone()];
@@ -500,11 +674,7 @@ mod tests {
         let d = dir("v1");
         let ix = indexers(3, 1, Scheme::Symmetric);
         let owned = [Owned::new(&ix[0], 3), Owned::new(&ix[1], 9)];
-        let resume = Resume {
-            initial_done: ix[0].size() + ix[1].size(),
-            next_level: 2,
-            deepest: 4,
-        };
+        let resume = Resume::before_level(2, 4);
         let mut bytes = header(&states(&ix, &owned), resume, 1);
         assert_eq!(bytes.len(), 24 + 32);
         for o in &owned {
@@ -517,9 +687,10 @@ mod tests {
         let found = read(&path, &states(&ix, &got)).unwrap().unwrap();
         assert_eq!(found.resume, resume);
         assert!(!found.capture_draws);
-        assert_eq!(got[0].load().0, owned[0].load().0);
-        assert_eq!(got[1].load().0, owned[1].load().0);
-        assert!(got[0].load().1.iter().all(|&w| w == 0));
+        for (g, o) in got.iter().zip(&owned) {
+            assert_eq!(g.load().0, o.load().0);
+            assert!(g.load().1.iter().all(|&w| w == 0));
+        }
         std::fs::remove_dir_all(&d).ok();
     }
 }

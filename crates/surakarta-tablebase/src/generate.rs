@@ -14,14 +14,14 @@
 //!    passes are idempotent and run in parallel (rayon, atomic bytes).
 //! 3. What is never resolved is a draw.
 
-use crate::checkpoint;
+use crate::checkpoint::{self, LevelPlan, Phase, Resume};
 use crate::error::TablebaseError;
 use crate::table::{Table, TableIndexer};
 use crate::value::{Value, Wdl, MAX_DTC};
 use crate::{Pass, Progress, Stage, Tablebase};
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 use surakarta::{capture_moves, step_targets, Bitboard};
 use surakarta_index::{Indexer, Material, Sides};
@@ -350,10 +350,6 @@ impl Pair<'_> {
         self.reporter.progress(pass, done, self.slots);
     }
 
-    fn chunks(&self, class: usize) -> impl ParallelIterator<Item = (u64, u64)> {
-        self.chunks_in(0, self.classes[class].indexer.size())
-    }
-
     /// The chunks of slots `start..end` (`start` a multiple of [`CHUNK`]).
     fn chunks_in(&self, start: u64, end: u64) -> impl ParallelIterator<Item = (u64, u64)> {
         debug_assert_eq!(start % CHUNK, 0);
@@ -362,19 +358,22 @@ impl Pair<'_> {
             .map(move |c| (c * CHUNK, ((c + 1) * CHUNK).min(end)))
     }
 
-    /// Pass 1: positions decided by captures or by having no move. It
-    /// visits the pair's slots (class 0's first) in segments, from `from`
-    /// on (the slots before were done by a run it continues, which set
-    /// distances up to `deepest`), and calls `segment_done` with the slots
-    /// done and the deepest distance so far after each segment but the
-    /// last. Returns the deepest distance set.
-    fn initial_pass(
+    /// Runs `work(class, start, end)` over the pair's slots in segments
+    /// (class 0's first, up to [`SEGMENTS`] a class), from `from` slots of
+    /// the pair on (those before were done by a run this one continues),
+    /// and calls `segment_done(done, deepest)` after each segment but the
+    /// last, `deepest` being the greatest of `deepest` and what `work`
+    /// returned so far. Returns that greatest.
+    ///
+    /// Every `work` here may run twice over the same slots: values are
+    /// final when set, so a segment may start at the chunk holding `from`.
+    fn segmented(
         &self,
         from: u64,
         mut deepest: u32,
+        work: &dyn Fn(usize, u64, u64) -> Result<u32, TablebaseError>,
         segment_done: &mut dyn FnMut(u64, u32) -> Result<(), TablebaseError>,
     ) -> Result<u32, TablebaseError> {
-        self.done.store(from, Ordering::Relaxed);
         let mut base = 0;
         for class in 0..self.classes.len() {
             let size = self.classes[class].indexer.size();
@@ -384,11 +383,8 @@ impl Pair<'_> {
                 if base + end <= from {
                     continue;
                 }
-                // Evaluating a position again changes nothing: the pass may
-                // start at the chunk holding `from`.
                 let first = from.saturating_sub(base).max(start) / CHUNK * CHUNK;
-                deepest =
-                    deepest.max(self.evaluate_unresolved(class, Mode::Initial, first, end)?);
+                deepest = deepest.max(work(class, first, end)?);
                 if base + end < self.slots {
                     segment_done(base + end, deepest)?;
                 }
@@ -396,6 +392,12 @@ impl Pair<'_> {
             base += size;
         }
         Ok(deepest)
+    }
+
+    /// Pass 1 over the slots `start..end` of `class`: positions decided by
+    /// captures or by having no move (see [`Pair::evaluate_unresolved`]).
+    fn first_pass(&self, class: usize, start: u64, end: u64) -> Result<u32, TablebaseError> {
+        self.evaluate_unresolved(class, Mode::Initial, start, end)
     }
 
     /// Evaluates every unresolved position of slots `start..end` of
@@ -471,14 +473,136 @@ impl Pair<'_> {
             .reduce(|| [0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
     }
 
-    /// Sets `win` on every unresolved position of `class` with a quiet move
-    /// into a position of the partner class whose byte is `loss`: what
-    /// un-moving those losses would set. Returns whether it set any.
-    fn sweep_for_wins(&self, class: usize, loss: u8, win: u8) -> Result<bool, TablebaseError> {
+    /// The bytes of level `k`: a loss in `k`, a win in `k` (0 at level 0,
+    /// where there is none), a win in `k + 1`.
+    fn level_bytes(&self, k: u32) -> Result<[u8; 3], TablebaseError> {
+        Ok([
+            self.byte(Value::Loss(k), 0)?,
+            if k >= 1 {
+                self.byte(Value::Win(k), 0)?
+            } else {
+                0
+            },
+            self.byte(Value::Win(k + 1), 0)?,
+        ])
+    }
+
+    /// How level `k` handles each class, from one scan of each class's
+    /// bytes (its unresolved slots, its losses and wins at `k`).
+    fn plan_level(&self, k: u32) -> Result<LevelPlan, TablebaseError> {
+        let [loss, win, _] = self.level_bytes(k)?;
+        let tallies: Vec<[u64; 3]> = (0..self.classes.len())
+            .map(|class| self.tally(class, loss, win))
+            .collect();
+        let [unresolved, losses, wins] = [0, 1, 2];
+        let mut plan = LevelPlan::default();
+        for class in 0..self.classes.len() {
+            let partner = self.partner(class);
+            // Where wins at `k` are many, un-moving each (a dozen ranks)
+            // costs more than checking every unresolved position of the
+            // partner class (a few ranks each, most stop at their first
+            // open move): sweep it.
+            plan.check_all[class] =
+                win != 0 && tallies[partner][wins] * SWEEP_RATIO > tallies[class][unresolved];
+            // Where losses at `k` are many (typically "every move lets the
+            // opponent capture"), un-moving each costs more than looking,
+            // from every unresolved position of the partner class, for a
+            // quiet move into one of them. The same positions win.
+            plan.find_wins[class] =
+                tallies[partner][losses] > tallies[class][unresolved] * LOSS_SWEEP_RATIO;
+        }
+        Ok(plan)
+    }
+
+    /// Level `k`, phase [`Phase::Unmove`], over slots `start..end` of
+    /// `class`: un-moves its positions at distance `k` into the partner
+    /// class. Predecessors of losses win in `k + 1` (unless the partner
+    /// finds its wins itself); predecessors of wins become candidates
+    /// (unless the partner checks all its positions). Returns `k + 1` if it
+    /// set a win, else 0.
+    fn unmove(
+        &self,
+        k: u32,
+        plan: LevelPlan,
+        class: usize,
+        start: u64,
+        end: u64,
+    ) -> Result<u32, TablebaseError> {
+        let [loss, win, next_win] = self.level_bytes(k)?;
+        let state = &self.classes[class];
+        let partner_class = self.partner(class);
+        let partner = &self.classes[partner_class];
+        let win = if plan.check_all[partner_class] {
+            0
+        } else {
+            win
+        };
+        let loss = (!plan.find_wins[partner_class]).then_some(loss);
+        let won = AtomicBool::new(false);
+        let frontier = |b: u8| Some(b) == loss || (win != 0 && b == win);
+        let visit = |sides: Sides, b: u8| {
+            self.predecessors(class, sides, |p| {
+                if Some(b) == loss {
+                    if partner.resolve(p, next_win) {
+                        won.store(true, Ordering::Relaxed);
+                    }
+                } else {
+                    let word = &partner.candidates[(p / 64) as usize];
+                    let bit = 1 << (p % 64);
+                    if word.load(Ordering::Relaxed) & bit == 0 {
+                        word.fetch_or(bit, Ordering::Relaxed);
+                    }
+                }
+            })
+        };
+        self.chunks_in(start, end).try_for_each(|(start, end)| {
+            // Unranking one slot costs about as much as walking twenty:
+            // walk the chunk when the frontier is dense in it.
+            let count = (start..end).filter(|&i| frontier(state.get(i))).count() as u64;
+            if count * 20 > end - start {
+                let mut result = Ok(());
+                state.indexer.for_each_in(start, end, |index, sides| {
+                    let b = state.get(index);
+                    if result.is_ok() && frontier(b) {
+                        result = visit(sides, b);
+                    }
+                });
+                result?;
+            } else if count > 0 {
+                for index in start..end {
+                    let b = state.get(index);
+                    if frontier(b) {
+                        visit(state.indexer.unrank(index)?, b)?;
+                    }
+                }
+            }
+            self.chunk_done(Pass::Level(k), start, end);
+            Ok::<(), TablebaseError>(())
+        })?;
+        Ok(if won.into_inner() { k + 1 } else { 0 })
+    }
+
+    /// Level `k`, phase [`Phase::FindWins`], over slots `start..end` of
+    /// `class` if the plan says so: sets a win in `k + 1` on every
+    /// unresolved position with a quiet move into a loss in `k` of the
+    /// partner class (what un-moving those losses would set). Returns
+    /// `k + 1` if it set any, else 0.
+    fn find_wins(
+        &self,
+        k: u32,
+        plan: LevelPlan,
+        class: usize,
+        start: u64,
+        end: u64,
+    ) -> Result<u32, TablebaseError> {
+        if !plan.find_wins[class] {
+            return Ok(0);
+        }
+        let [loss, _, win] = self.level_bytes(k)?;
         let state = &self.classes[class];
         let partner = &self.classes[self.partner(class)];
         let any = AtomicBool::new(false);
-        self.chunks(class).try_for_each(|(start, end)| {
+        self.chunks_in(start, end).try_for_each(|(start, end)| {
             if (start..end).all(|i| state.get(i) != 0) {
                 return Ok(());
             }
@@ -510,140 +634,80 @@ impl Pair<'_> {
             });
             result
         })?;
-        Ok(any.into_inner())
+        Ok(if any.into_inner() { k + 1 } else { 0 })
     }
 
-    /// One level: un-move every position resolved at distance `k`. Returns
-    /// the greatest distance it resolved (0 if none).
-    fn level(&self, k: u32) -> Result<u32, TablebaseError> {
-        let loss = self.byte(Value::Loss(k), 0)?;
-        let win = if k >= 1 {
-            self.byte(Value::Win(k), 0)?
-        } else {
-            0
-        };
-        let next_win = self.byte(Value::Win(k + 1), 0)?;
-        let won = AtomicU32::new(0);
-        self.done.store(0, Ordering::Relaxed);
-        // One scan of each class's bytes: its unresolved slots, its losses
-        // and wins at `k` (which decide how the partner class is handled).
-        let tallies: Vec<[u64; 3]> = (0..self.classes.len())
-            .map(|class| self.tally(class, loss, win))
-            .collect();
-        let [unresolved, losses, wins] = [0, 1, 2];
-        // Where wins at `k` are many, un-moving each (a dozen ranks) costs
-        // more than checking every unresolved position of the partner class
-        // (a few ranks each, most stop at their first open move): sweep it.
-        let sweep: Vec<bool> = (0..self.classes.len())
-            .map(|class| {
-                win != 0
-                    && tallies[self.partner(class)][wins] * SWEEP_RATIO > tallies[class][unresolved]
-            })
-            .collect();
-        // Where losses at `k` are many (typically "every move lets the
-        // opponent capture"), un-moving each (a dozen ranks) costs more than
-        // looking, from every unresolved position of the partner class, for
-        // a quiet move into one of them: sweep it. The same positions win.
-        let sweep_losses: Vec<bool> = (0..self.classes.len())
-            .map(|class| {
-                tallies[self.partner(class)][losses] > tallies[class][unresolved] * LOSS_SWEEP_RATIO
-            })
-            .collect();
-        // Predecessors of losses win; predecessors of wins are candidates.
-        for class in 0..self.classes.len() {
-            let state = &self.classes[class];
-            let partner_class = self.partner(class);
-            let partner = &self.classes[partner_class];
-            let win = if sweep[partner_class] { 0 } else { win };
-            let loss = if sweep_losses[partner_class] {
-                None
-            } else {
-                Some(loss)
-            };
-            let frontier = |b: u8| Some(b) == loss || (win != 0 && b == win);
-            let visit = |sides: Sides, b: u8| {
-                self.predecessors(class, sides, |p| {
-                    if Some(b) == loss {
-                        if partner.resolve(p, next_win) {
-                            won.store(k + 1, Ordering::Relaxed);
+    /// Level `k`, phase [`Phase::CheckLosses`], over slots `start..end` of
+    /// `class`: its candidates (or, if the plan says so, all its unresolved
+    /// positions) whose moves all lose are losses. Returns the greatest
+    /// distance it set (0 if none).
+    fn check_losses(
+        &self,
+        plan: LevelPlan,
+        class: usize,
+        start: u64,
+        end: u64,
+    ) -> Result<u32, TablebaseError> {
+        if plan.check_all[class] {
+            return self.evaluate_unresolved(class, Mode::LossCheck, start, end);
+        }
+        let state = &self.classes[class];
+        (start as usize / 64..end.div_ceil(64) as usize)
+            .into_par_iter()
+            .with_min_len(256)
+            .try_fold(
+                || 0u32,
+                |mut deepest, w| {
+                    let mut bits = state.candidates[w].swap(0, Ordering::Relaxed);
+                    while bits != 0 {
+                        let index = w as u64 * 64 + u64::from(bits.trailing_zeros());
+                        bits &= bits - 1;
+                        if state.get(index) != 0 {
+                            continue;
                         }
-                    } else {
-                        let word = &partner.candidates[(p / 64) as usize];
-                        let bit = 1 << (p % 64);
-                        if word.load(Ordering::Relaxed) & bit == 0 {
-                            word.fetch_or(bit, Ordering::Relaxed);
+                        let Some(mode) = self.loss_check(class, index) else {
+                            continue;
+                        };
+                        let sides = state.indexer.unrank(index)?;
+                        if let Evaluation::Loss(d) = self.evaluate(class, sides, mode)? {
+                            state.resolve(index, self.byte(Value::Loss(d), class)?);
+                            deepest = deepest.max(d);
                         }
                     }
-                })
-            };
-            self.chunks(class).try_for_each(|(start, end)| {
-                // Unranking one slot costs about as much as walking twenty:
-                // walk the chunk when the frontier is dense in it.
-                let count = (start..end).filter(|&i| frontier(state.get(i))).count() as u64;
-                if count * 20 > end - start {
-                    let mut result = Ok(());
-                    state.indexer.for_each_in(start, end, |index, sides| {
-                        let b = state.get(index);
-                        if result.is_ok() && frontier(b) {
-                            result = visit(sides, b);
-                        }
-                    });
-                    result?;
-                } else if count > 0 {
-                    for index in start..end {
-                        let b = state.get(index);
-                        if frontier(b) {
-                            visit(state.indexer.unrank(index)?, b)?;
-                        }
-                    }
-                }
-                self.chunk_done(Pass::Level(k), start, end);
-                Ok::<(), TablebaseError>(())
-            })?;
-        }
-        for (class, &sweep_class) in sweep_losses.iter().enumerate() {
-            if sweep_class && self.sweep_for_wins(class, loss, next_win)? {
-                won.store(k + 1, Ordering::Relaxed);
-            }
-        }
+                    Ok::<u32, TablebaseError>(deepest)
+                },
+            )
+            .try_reduce(|| 0, |a, b| Ok(a.max(b)))
+    }
 
-        // Candidates whose moves all lose are losses.
-        let mut deepest = won.into_inner();
-        for (class, &sweep_class) in sweep.iter().enumerate() {
-            let state = &self.classes[class];
-            if sweep_class {
-                let size = state.indexer.size();
-                deepest = deepest.max(self.evaluate_unresolved(class, Mode::LossCheck, 0, size)?);
+    /// Level `k` with `plan`, from phase `phase` having done `from` of its
+    /// slots (a run this one continues did the rest before; 0 and
+    /// [`Phase::Unmove`] for a whole level): every position resolved at
+    /// distance `k` is un-moved, then the candidates checked. Calls
+    /// `segment_done(phase, done, deepest)` between two segments. Returns
+    /// the greatest of `deepest` and the distances it set.
+    fn level(
+        &self,
+        k: u32,
+        plan: LevelPlan,
+        (phase, from): (Phase, u64),
+        mut deepest: u32,
+        segment_done: &mut dyn FnMut(Phase, u64, u32) -> Result<(), TablebaseError>,
+    ) -> Result<u32, TablebaseError> {
+        self.done.store(0, Ordering::Relaxed);
+        for p in [Phase::Unmove, Phase::FindWins, Phase::CheckLosses] {
+            if p < phase {
                 continue;
             }
-            deepest = deepest.max(
-                (0..state.candidates.len())
-                    .into_par_iter()
-                    .with_min_len(256)
-                    .try_fold(
-                        || 0u32,
-                        |mut deepest, w| {
-                            let mut bits = state.candidates[w].swap(0, Ordering::Relaxed);
-                            while bits != 0 {
-                                let index = w as u64 * 64 + bits.trailing_zeros() as u64;
-                                bits &= bits - 1;
-                                if state.get(index) != 0 {
-                                    continue;
-                                }
-                                let Some(mode) = self.loss_check(class, index) else {
-                                    continue;
-                                };
-                                let sides = state.indexer.unrank(index)?;
-                                if let Evaluation::Loss(d) = self.evaluate(class, sides, mode)? {
-                                    state.resolve(index, self.byte(Value::Loss(d), class)?);
-                                    deepest = deepest.max(d);
-                                }
-                            }
-                            Ok::<u32, TablebaseError>(deepest)
-                        },
-                    )
-                    .try_reduce(|| 0, |a, b| Ok(a.max(b)))?,
-            );
+            let from = if p == phase { from } else { 0 };
+            let work = |class, start, end| match p {
+                Phase::Unmove => self.unmove(k, plan, class, start, end),
+                Phase::FindWins => self.find_wins(k, plan, class, start, end),
+                _ => self.check_losses(plan, class, start, end),
+            };
+            deepest = self.segmented(from, deepest, &work, &mut |done, d| {
+                segment_done(p, done, d)
+            })?;
         }
         Ok(deepest)
     }
@@ -709,6 +773,7 @@ fn solve_pair(
                 indexer: &c.indexer,
                 values: &c.values,
                 capture_draws: &c.capture_draws,
+                candidates: &c.candidates,
             })
             .collect()
     };
@@ -723,7 +788,7 @@ fn solve_pair(
                         .values
                         .par_iter()
                         .for_each(|v| v.store(0, Ordering::Relaxed));
-                    for word in &state.capture_draws {
+                    for word in state.capture_draws.iter().chain(&state.candidates) {
                         word.store(0, Ordering::Relaxed);
                     }
                 }
@@ -731,26 +796,32 @@ fn solve_pair(
         }
     }
     let total = pair.slots;
-    let stage = |r: checkpoint::Resume| {
-        if r.initial_done < total {
-            Stage::Initial {
-                done: r.initial_done,
-                total,
-            }
-        } else {
-            Stage::Level(r.next_level)
-        }
+    let stage = |r: Resume| match r.phase {
+        Phase::FirstPass => Stage::Initial {
+            done: r.done,
+            total,
+        },
+        Phase::BeforeLevel => Stage::Level(r.level),
+        phase => Stage::InLevel {
+            level: r.level,
+            done: (phase as u64 - Phase::Unmove as u64) * total + r.done,
+            total: 3 * total,
+        },
     };
-    // Writes a checkpoint if one is due (`every` since the last one, or
-    // since the pair started or resumed).
+    // Writes a checkpoint if one is due: `every` since the last one (or
+    // since the pair started or resumed), and at least nine times as long
+    // as writing the last one took, so that checkpoints of a large pair
+    // cost at most a tenth of its time (with `every` zero: always).
     let mut last = Instant::now();
-    let mut checkpoint_if_due = |resume: checkpoint::Resume| -> Result<(), TablebaseError> {
+    let mut last_cost = Duration::ZERO;
+    let mut checkpoint_if_due = |resume: Resume| -> Result<(), TablebaseError> {
         let (Some(c), Some(path)) = (checkpointing, &saved) else {
             return Ok(());
         };
-        if last.elapsed() < c.every {
+        if !c.every.is_zero() && last.elapsed() < c.every.max(last_cost * 9) {
             return Ok(());
         }
+        let started = Instant::now();
         let bytes =
             checkpoint::write(path, &class_states(), resume).map_err(|e| TablebaseError::File {
                 path: path.clone(),
@@ -758,48 +829,57 @@ fn solve_pair(
             })?;
         reporter.checkpoint_written(stage(resume), bytes);
         last = Instant::now();
+        last_cost = started.elapsed();
         Ok(())
     };
-    let mut in_initial_pass = |initial_done: u64, deepest: u32| {
-        checkpoint_if_due(checkpoint::Resume {
-            initial_done,
-            next_level: 0,
-            deepest,
-        })
-    };
+    let mut at = Resume::START;
+    if let Some(found) = found {
+        at = found.resume;
+        reporter.checkpoint_resumed(stage(at));
+        // A version 1 checkpoint holds the values only: the first pass
+        // again notes the captures into draws of the positions it left
+        // unresolved (and finds nothing to resolve).
+        if !found.capture_draws && !pair.reference {
+            let first_pass = |class, start, end| pair.first_pass(class, start, end);
+            pair.segmented(0, 0, &first_pass, &mut |_, _| Ok(()))?;
+        }
+    }
+    let mut deepest = at.deepest;
+    if at.phase == Phase::FirstPass {
+        pair.done.store(at.done, Ordering::Relaxed);
+        let first_pass = |class, start, end| pair.first_pass(class, start, end);
+        deepest = pair.segmented(at.done, deepest, &first_pass, &mut |done, deepest| {
+            checkpoint_if_due(Resume {
+                done,
+                deepest,
+                ..Resume::START
+            })
+        })?;
+        at = Resume::before_level(0, deepest);
+    }
     // Level `k` handles exactly the values at distance `k`; once `k` passes
     // the deepest value set so far, nothing is left to un-move.
-    let (mut k, mut deepest) = match found {
-        Some(found) => {
-            let r = found.resume;
-            reporter.checkpoint_resumed(stage(r));
-            if r.initial_done < total {
-                (
-                    0,
-                    pair.initial_pass(r.initial_done, r.deepest, &mut in_initial_pass)?,
-                )
-            } else {
-                // A version 1 checkpoint holds the values only: the first
-                // pass again notes the captures into draws of the positions
-                // it left unresolved (and finds nothing to resolve).
-                if !found.capture_draws && !pair.reference {
-                    pair.initial_pass(0, 0, &mut |_, _| Ok(()))?;
-                }
-                (r.next_level, r.deepest)
-            }
-        }
-        None => (0, pair.initial_pass(0, 0, &mut in_initial_pass)?),
-    };
+    let mut k = at.level;
     loop {
-        if k > deepest {
-            break;
-        }
-        checkpoint_if_due(checkpoint::Resume {
-            initial_done: total,
-            next_level: k,
-            deepest,
+        let (plan, from) = if at.phase.in_level() {
+            (at.plan, (at.phase, at.done))
+        } else {
+            if k > deepest {
+                break;
+            }
+            checkpoint_if_due(Resume::before_level(k, deepest))?;
+            (pair.plan_level(k)?, (Phase::Unmove, 0))
+        };
+        deepest = pair.level(k, plan, from, deepest, &mut |phase, done, deepest| {
+            checkpoint_if_due(Resume {
+                phase,
+                level: k,
+                done,
+                plan,
+                deepest,
+            })
         })?;
-        deepest = deepest.max(pair.level(k)?);
+        at = Resume::before_level(k + 1, deepest);
         k += 1;
     }
     let mut out = Vec::new();
@@ -885,11 +965,12 @@ mod tests {
         }
     }
 
-    /// A pair stopped right after any of its checkpoints (inside the first
-    /// pass, between levels) continues from it to the same tables as a run
-    /// never stopped, and says where it continued.
+    /// A pair stopped right after one of its checkpoints (inside the first
+    /// pass, before a level, inside each phase of a level) continues from
+    /// it to the same tables as a run never stopped, and says where it
+    /// continued.
     #[test]
-    fn a_pair_stopped_after_any_checkpoint_resumes_to_the_same_tables() {
+    fn a_pair_stopped_after_a_checkpoint_resumes_to_the_same_tables() {
         let tb = tablebase();
         let mut directories = crate::Directories::default();
         // Plain 4v1 + 1v4: 1.9 M slots a class, two segments each.
@@ -913,7 +994,9 @@ mod tests {
             every: Duration::ZERO,
         };
         let path = checkpoint::path(&dir, &indexers[0]);
-        let mut in_first_pass = 0;
+        // Stops by kind: first pass, before a level, un-moving, finding
+        // wins, checking losses.
+        let mut stops = [0; 5];
         let mut stop_at = 1;
         loop {
             let stopper = Interrupt {
@@ -926,13 +1009,16 @@ mod tests {
             }));
             let written = stopper.written.into_inner().unwrap();
             if run.is_ok() {
-                // Every checkpoint was passed: the last run stopped at the
-                // last one.
-                assert_eq!(written.len(), stop_at - 1);
+                // Fewer checkpoints than `stop_at`: every kind was passed.
+                assert!(written.len() < stop_at);
                 break;
             }
             let at = *written.last().unwrap();
-            in_first_pass += usize::from(matches!(at, Stage::Initial { .. }));
+            stops[match at {
+                Stage::Initial { .. } => 0,
+                Stage::Level(_) => 1,
+                Stage::InLevel { done, total, .. } => 2 + (3 * done / total) as usize,
+            }] += 1;
             let resumer = Interrupt {
                 stop_at: usize::MAX,
                 written: Default::default(),
@@ -949,11 +1035,16 @@ mod tests {
                 );
             }
             std::fs::remove_file(&path).unwrap();
-            stop_at += 1;
+            // Each of the first four (the first pass's three, then before
+            // level 0), then every thirteenth: a level has 1 + 3·3
+            // checkpoints here, so the stops fall in every kind.
+            stop_at += if stop_at < 4 { 1 } else { 13 };
         }
-        // A segment boundary in each class, and one between them.
-        assert_eq!(in_first_pass, 3);
-        assert!(stop_at > in_first_pass + 3, "levels checkpointed too");
+        assert_eq!(
+            stops[0], 3,
+            "a segment boundary in each class, one between: {stops:?}"
+        );
+        assert!(stops.iter().all(|&n| n > 0), "{stops:?}");
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -33,6 +33,16 @@ pub enum Stage {
     },
     /// Before level `k` (the first pass is over).
     Level(u32),
+    /// Inside level `level`: `done` of its `total` units of work (each of
+    /// its three phases counts the pair's slots once).
+    InLevel {
+        /// The level.
+        level: u32,
+        /// Work done.
+        done: u64,
+        /// Work of the whole level.
+        total: u64,
+    },
 }
 
 impl std::fmt::Display for Stage {
@@ -44,6 +54,11 @@ impl std::fmt::Display for Stage {
                 100.0 * done as f64 / total.max(1) as f64
             ),
             Stage::Level(k) => write!(f, "at level {k}"),
+            Stage::InLevel { level, done, total } => write!(
+                f,
+                "in level {level} ({:.1}% done)",
+                100.0 * done as f64 / total.max(1) as f64
+            ),
         }
     }
 }

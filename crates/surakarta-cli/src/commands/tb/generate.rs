@@ -199,15 +199,14 @@ fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
     let mut out = stats_json(&o.stats);
     out["seconds"] = json!(o.seconds);
     out["skipped"] = json!(o.skipped);
-    // Where its pair continued from a checkpoint: a level, or (null level)
-    // slots of the first pass already done.
-    let (level, initial_done) = match o.resumed_at {
-        Some(Stage::Level(k)) => (Some(k), None),
-        Some(Stage::Initial { done, .. }) => (None, Some(done)),
-        None => (None, None),
+    // Where its pair continued from a checkpoint: the level (before or
+    // inside it; null in the first pass), and in words.
+    let level = match o.resumed_at {
+        Some(Stage::Level(level) | Stage::InLevel { level, .. }) => Some(level),
+        _ => None,
     };
     out["resumed_at_level"] = json!(level);
-    out["resumed_in_first_pass_slots"] = json!(initial_done);
+    out["resumed_at"] = json!(o.resumed_at.map(|stage| stage.to_string()));
     out["memory_estimate_bytes"] = json!(o.memory_estimate);
     out
 }

@@ -106,7 +106,9 @@ pub struct GenerateOptions {
     /// How format 2 tables are compacted.
     pub compact: CompactOptions,
     /// The least time between two checkpoints of a pair (zero: at every
-    /// level boundary). A pair that ends sooner writes none.
+    /// segment of every pass and before every level; otherwise also at
+    /// least nine times the last one's writing time). A pair that ends
+    /// sooner writes none.
     pub checkpoint_every: Duration,
     /// Memory a pair may use, in bytes: a pair whose modelled peak
     /// ([`plan::memory_bytes`]) is larger is refused before it starts
@@ -129,7 +131,7 @@ impl Default for GenerateOptions {
 }
 
 /// [`generate_dir`] with every option. Each pair checkpoints its state to
-/// `dir` (`AvB.ckpt`) at level boundaries, at most once per
+/// `dir` (`AvB.ckpt`) between segments of its passes, at most once per
 /// [`GenerateOptions::checkpoint_every`]; a rerun continues an unfinished
 /// pair from its checkpoint (a damaged or mismatching one is reported to
 /// [`Progress::checkpoint_rejected`] and the pair starts over), and the

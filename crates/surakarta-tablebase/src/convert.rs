@@ -6,7 +6,7 @@ use crate::context::ContextModel;
 use crate::error::TablebaseError;
 use crate::file::CompactShape;
 use crate::repair;
-use crate::table::{histogram_of, Histogram, Table, TableIndexer};
+use crate::table::{histogram_of, Directories, Histogram, Table, TableIndexer};
 use crate::Tablebase;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -121,27 +121,87 @@ impl Tablebase {
         Table::with_stats(table.indexer().clone(), values, table.stats())
     }
 
-    /// This tablebase with every compact table replaced by its
-    /// [`Tablebase::expanded`] copy (fast to probe; for verification). A
-    /// table that cannot be expanded (a damaged file) stays as it is, so
-    /// its uses report what is wrong with it.
-    #[must_use]
-    pub fn into_expanded(mut self) -> Tablebase {
-        let mut compact: Vec<Material> = self
-            .tables
-            .iter()
-            .filter(|(_, t)| t.is_compact())
-            .map(|(&m, _)| m)
-            .collect();
-        // Fewest pieces first: expanding a table probes the classes its
-        // captures reach, which are then expanded already (fast, exact).
-        compact.sort_by_key(|m| m.pieces());
-        for material in compact {
-            if let Ok(table) = self.expanded(material) {
-                self.insert(table);
+    /// Sets the table of its class, noting in `replaced` what was there
+    /// (see [`Tablebase::put_back`]).
+    pub(crate) fn replace(&mut self, table: Table, replaced: &mut Replaced) {
+        let material = table.material();
+        let old = self.tables.remove(&material);
+        self.insert(table);
+        replaced.0.push((material, old));
+    }
+
+    /// Undoes, latest first, what `replaced` noted for the classes `which`
+    /// selects (the tables replaced come back, the ones loaded go), and
+    /// keeps the rest noted.
+    pub(crate) fn put_back(&mut self, replaced: &mut Replaced, which: impl Fn(Material) -> bool) {
+        let mut kept = Vec::new();
+        while let Some((material, old)) = replaced.0.pop() {
+            if !which(material) {
+                kept.push((material, old));
+                continue;
+            }
+            match old {
+                Some(table) => self.insert(table),
+                None => {
+                    self.tables.remove(&material);
+                }
             }
         }
-        self
+        kept.reverse();
+        replaced.0 = kept;
+        self.cache = std::sync::OnceLock::new();
+    }
+
+    /// Expands to a byte per slot, in place, the compact tables among
+    /// `targets` (the classes a pair's captures reach: generation and
+    /// verification probe them all the time), and first what expanding
+    /// them needs: the class each one's captures reach, expanded itself
+    /// (so its probes are exact and fast), and so on down while the tables
+    /// met are compact. The tables below the targets are put back once the
+    /// targets are expanded; what the targets replaced is returned, to put
+    /// back when done with them ([`Tablebase::put_back`]).
+    ///
+    /// `load` gives the table of a class the tablebase lacks (`Ok(None)`:
+    /// go on without it; its uses report why it is missing); `failed`
+    /// judges a table that cannot be expanded: its error stops the work,
+    /// `Ok` leaves the table as it is (its uses report what is wrong).
+    pub(crate) fn expand_capture_targets(
+        &mut self,
+        targets: &[Material],
+        mut load: impl FnMut(Material, &mut Directories) -> Result<Option<Table>, TablebaseError>,
+        mut failed: impl FnMut(Material, TablebaseError) -> Result<(), TablebaseError>,
+    ) -> Result<Replaced, TablebaseError> {
+        let mut replaced = Replaced::default();
+        for &material in targets {
+            let mut chain = vec![material];
+            loop {
+                let last = chain[chain.len() - 1];
+                if !self.tables.contains_key(&last) {
+                    match load(last, &mut self.directories)? {
+                        Some(table) => self.replace(table, &mut replaced),
+                        None => break,
+                    }
+                }
+                if !self.tables[&last].is_compact() {
+                    break;
+                }
+                // Each step has one piece fewer, so the chain ends.
+                match last.after_capture() {
+                    Some(next) => chain.push(next),
+                    None => break,
+                }
+            }
+            for &m in chain.iter().rev() {
+                if self.tables.get(&m).is_some_and(Table::is_compact) {
+                    match self.expanded(m) {
+                        Ok(table) => self.replace(table, &mut replaced),
+                        Err(e) => failed(m, e)?,
+                    }
+                }
+            }
+        }
+        self.put_back(&mut replaced, |m| !targets.contains(&m));
+        Ok(replaced)
     }
 
     /// A compact (format 2) copy of a class's table, written with the
@@ -221,6 +281,12 @@ impl Tablebase {
         Ok((table, contexts))
     }
 }
+
+/// What a tablebase held for the classes whose tables were loaded into it
+/// or replaced by expanded copies, in order: the old table, or `None` where
+/// there was none ([`Tablebase::put_back`] restores it).
+#[derive(Debug, Default)]
+pub(crate) struct Replaced(Vec<(Material, Option<Table>)>);
 
 /// The context model a class was written with and every slot's context
 /// (bits 2 and up of a byte per slot), kept for the read-back check.

@@ -323,54 +323,27 @@ pub(crate) fn solve(
         directories: std::mem::take(directories),
         ..Tablebase::default()
     };
-    let dependency = |material: Material, tablebase: &mut Tablebase| {
-        let path = dir.join(file::file_name(material));
-        if !present.contains_key(&material) {
-            return Err(TablebaseError::MissingDependency {
-                material,
-                pair,
-                path,
-            });
-        }
-        read_checked(&path, material, &mut tablebase.directories)
-            .map_err(|e| unusable(material, pair, e))
-    };
-    // The tables captures reach, expanded to a byte per slot where they
-    // are compact. Expanding a compact table probes the class its captures
-    // reach, exactly (a compact table there is expanded first, and so on
-    // down the chain); those are dropped before solving starts.
+    // The tables captures reach, read from `dir` and expanded to a byte per
+    // slot where they are compact (with what expanding them needs, dropped
+    // again before solving starts).
     let targets = pair.capture_targets();
-    let mut below = Vec::new();
-    for &material in &targets {
-        let mut chain = vec![material];
-        loop {
-            let last = chain[chain.len() - 1];
-            if !tablebase.tables.contains_key(&last) {
-                let table = dependency(last, &mut tablebase)?;
-                tablebase.insert(table);
+    tablebase.expand_capture_targets(
+        &targets,
+        |material, directories| {
+            let path = dir.join(file::file_name(material));
+            if !present.contains_key(&material) {
+                return Err(TablebaseError::MissingDependency {
+                    material,
+                    pair,
+                    path,
+                });
             }
-            if !tablebase.lookup(last)?.is_compact() {
-                break;
-            }
-            // Each step has one piece fewer, so the chain ends.
-            match last.after_capture() {
-                Some(next) => chain.push(next),
-                None => break,
-            }
-        }
-        for &m in chain.iter().rev() {
-            if tablebase.lookup(m)?.is_compact() {
-                let expanded = tablebase.expanded(m).map_err(|e| unusable(m, pair, e))?;
-                tablebase.insert(expanded);
-            }
-        }
-        below.extend(chain.into_iter().skip(1));
-    }
-    for material in below {
-        if !targets.contains(&material) {
-            tablebase.tables.remove(&material);
-        }
-    }
+            read_checked(&path, material, directories)
+                .map(Some)
+                .map_err(|e| unusable(material, pair, e))
+        },
+        |material, e| Err(unusable(material, pair, e)),
+    )?;
 
     let indexers: Vec<TableIndexer> = classes
         .iter()

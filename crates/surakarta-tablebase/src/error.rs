@@ -110,6 +110,25 @@ pub enum TablebaseError {
         /// The limit, in bytes.
         limit: u64,
     },
+    /// Verifying a pair would need more memory than allowed: its compact
+    /// tables and those its captures reach, expanded to a byte per slot
+    /// (refused before anything is expanded, see
+    /// [`Tablebase::verify_memory_bytes`](crate::Tablebase::verify_memory_bytes)).
+    #[error(
+        "verifying pair {pair} needs about {} of memory at its peak (its compact tables and \
+         the compact tables its captures reach, expanded to a byte per position), more than \
+         the limit of {}",
+        crate::plan::human_bytes(*needed),
+        crate::plan::human_bytes(*limit)
+    )]
+    VerifyNotEnoughMemory {
+        /// The pair.
+        pair: Pair,
+        /// Its modelled peak, in bytes.
+        needed: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// A table format version this crate cannot write.
     #[error("format {0} is not a table format: give 1 (a byte per slot) or 2 (compact)")]
     Format(u16),
@@ -241,6 +260,15 @@ impl TablebaseError {
                 needed,
                 limit,
             } => TablebaseError::NotEnoughMemory {
+                pair: *pair,
+                needed: *needed,
+                limit: *limit,
+            },
+            TablebaseError::VerifyNotEnoughMemory {
+                pair,
+                needed,
+                limit,
+            } => TablebaseError::VerifyNotEnoughMemory {
                 pair: *pair,
                 needed: *needed,
                 limit: *limit,

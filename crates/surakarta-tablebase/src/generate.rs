@@ -134,12 +134,12 @@ enum Evaluation {
 /// A capture target table held as its indexer and value bytes (a format-1
 /// table), so a capture's probe is a rank and a read: no map lookup, no
 /// checksum flag, no compact decoding.
-type Target<'a> = Option<(&'a TableIndexer, &'a [u8])>;
+pub(crate) type Target<'a> = Option<(&'a TableIndexer, &'a [u8])>;
 
 /// The table that captures from a position of `material` reach, if it is a
 /// format-1 table in `smaller` whose checksum holds (otherwise probes go
 /// through [`Tablebase::probe_wdl`], which reports any problem).
-fn capture_target(smaller: &Tablebase, material: Material) -> Target<'_> {
+pub(crate) fn capture_target(smaller: &Tablebase, material: Material) -> Target<'_> {
     let table = smaller.lookup(material.after_capture()?).ok()?;
     if table.is_compact() {
         return None;
@@ -152,7 +152,7 @@ fn capture_target(smaller: &Tablebase, material: Material) -> Target<'_> {
 /// reference, and the path for compact tables), read directly from a
 /// format-1 target table.
 #[inline]
-fn capture_wdl(
+pub(crate) fn capture_wdl(
     smaller: &Tablebase,
     target: Target<'_>,
     after: Sides,

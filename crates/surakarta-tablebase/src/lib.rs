@@ -54,7 +54,7 @@ pub use table::{Directories, Histogram, StepRanker, Table, TableIndexer};
 pub use tablebase::Tablebase;
 pub use timing::{time_probes, ProbeTiming};
 pub use value::{Value, Wdl, MAX_DTC};
-pub use verify::{Mismatch, VerifyReport};
+pub use verify::{ExpandedPair, Mismatch, VerifyReport};
 
 /// Bytes of the compact body `values` would get with every slot exact (a
 /// measuring aid for format studies, not part of the API).

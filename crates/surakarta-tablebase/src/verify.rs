@@ -7,11 +7,15 @@
 //! position without moves or a conversion, and every real win or loss is
 //! stored with its distance (see `docs/tablebase.md`).
 
+use crate::convert::Replaced;
 use crate::error::TablebaseError;
+use crate::generate::{capture_target, capture_wdl, Target};
 use crate::table::Table;
 use crate::value::{Value, Wdl};
-use crate::{Pass, Progress, Tablebase};
+use crate::{plan, Pair, Pass, Progress, Tablebase};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use surakarta::{capture_moves, step_targets, Bitboard};
@@ -59,35 +63,110 @@ impl VerifyReport {
     }
 }
 
+/// Where the moves of a class's positions lead, looked up once per class:
+/// the partner class's table (quiet moves) and the table captures reach.
+struct Successors<'a> {
+    /// The partner class's table (the class with the sides swapped).
+    partner: &'a Table,
+    /// Its value bytes where they are exact (format 1): a quiet move's
+    /// value is then a step rank and a read. `None`: through
+    /// [`Table::stored_value`] and [`Tablebase::resolve`].
+    partner_bytes: Option<&'a [u8]>,
+    /// The capture target's table when it is format 1 (see
+    /// [`capture_target`]); `None`: captures through
+    /// [`Tablebase::probe_wdl`].
+    target: Target<'a>,
+}
+
+impl<'a> Successors<'a> {
+    /// The fast paths for positions of `material`: the partner's bytes and
+    /// the capture target read directly where they are format 1.
+    fn new(tb: &'a Tablebase, material: Material) -> Result<Successors<'a>, TablebaseError> {
+        let partner = tb.lookup(material.swapped())?;
+        let partner_bytes = if partner.is_compact() {
+            None
+        } else {
+            Some(partner.payload()?)
+        };
+        Ok(Successors {
+            partner,
+            partner_bytes,
+            target: capture_target(tb, material),
+        })
+    }
+
+    /// The reference: every successor through the tablebase's probes
+    /// ([`Tablebase::probe_wdl`] for captures, [`Table::stored_value`]
+    /// and [`Tablebase::resolve`] for quiet moves), what the fast paths
+    /// are tested against.
+    #[cfg(test)]
+    fn reference(partner: &'a Table) -> Successors<'a> {
+        Successors {
+            partner,
+            partner_bytes: None,
+            target: None,
+        }
+    }
+}
+
 impl Tablebase {
     /// The value the moves of `sides` imply, what [`Tablebase::derive`]
     /// answers for that position, from raw bitboards: captures probe the
     /// smaller tables (win, draw or loss), quiet moves the partner class's
-    /// table (`partner`, the class with the sides swapped), resolved as
-    /// [`Tablebase::probe`] does. A test checks it against `derive` on
-    /// every position up to 5 pieces.
-    fn derive_sides(&self, sides: Sides, partner: &Table) -> Result<Value, TablebaseError> {
+    /// table, resolved as [`Tablebase::probe`] does, each through the fast
+    /// path of `successors` where it has one. It stops at a win in 1,
+    /// which nothing beats. Tests check it against `derive` on every
+    /// position up to 5 pieces, and the fast paths against
+    /// [`Successors::reference`].
+    fn derive_sides(
+        &self,
+        sides: Sides,
+        successors: &Successors<'_>,
+    ) -> Result<Value, TablebaseError> {
         let Sides { us, them } = sides;
         let mut best: Option<Value> = None;
+        // Returns true when nothing can beat the value (a win in 1).
         let mut take = |v: Value| {
             if best.is_none_or(|b| v.is_better_than(b)) {
                 best = Some(v);
             }
+            v == Value::Win(1)
         };
         for m in capture_moves(us, them) {
             let after = Sides::new(them.without(m.to()), us.without(m.from()).with(m.to()));
-            take(match self.probe_wdl(after)? {
+            let wdl = if after.us.is_empty() {
+                Wdl::Loss
+            } else {
+                capture_wdl(self, successors.target, after)?
+            };
+            if take(match wdl {
                 Wdl::Loss => Value::Win(1),
                 Wdl::Win => Value::Loss(1),
                 Wdl::Draw => Value::Draw,
-            });
+            }) {
+                return Ok(Value::Win(1));
+            }
         }
+        let partner = successors.partner;
+        // The quiet moves' positions: `them` to move, `us` stepped.
+        let ranks = successors
+            .partner_bytes
+            .map(|bytes| (bytes, partner.indexer().step_ranks(us, them, false)));
         let empty = Bitboard::FULL - us - them;
         for from in us {
             for to in step_targets(from) & empty {
-                let after = Sides::new(them, us.without(from).with(to));
-                let stored = partner.stored_value(after)?;
-                take(self.resolve(partner, stored, after)?.back());
+                let value = match &ranks {
+                    Some((bytes, ranks)) => {
+                        Value::from_table_byte(bytes[ranks.rank(from, to)? as usize])
+                    }
+                    None => {
+                        let after = Sides::new(them, us.without(from).with(to));
+                        self.resolve(partner, partner.stored_value(after)?, after)?
+                    }
+                };
+                if take(value.back()) {
+                    return Ok(Value::Win(1));
+                }
             }
         }
         Ok(best.unwrap_or(Value::Loss(0)))
@@ -121,8 +200,8 @@ impl Tablebase {
         report.stats_ok = stats == table.stats();
         let indexer = table.indexer();
         let size = indexer.size();
-        // Where quiet moves lead: looked up once, not per move.
-        let partner = self.lookup(material.swapped())?;
+        // Where moves lead: looked up once, not per move.
+        let successors = Successors::new(self, material)?;
         const CHUNK: u64 = 1 << 14;
         let done = AtomicU64::new(0);
         let examples = Mutex::new(Vec::new());
@@ -136,7 +215,7 @@ impl Tablebase {
                         return;
                     }
                     let stored = Value::from_table_byte(bytes[index as usize]);
-                    let derived = self.derive_sides(sides, partner);
+                    let derived = self.derive_sides(sides, &successors);
                     match derived {
                         Ok(derived) => {
                             positions += 1;
@@ -172,6 +251,146 @@ impl Tablebase {
     }
 }
 
+/// A tablebase with the tables one pair's verification reads expanded to
+/// a byte per slot ([`Tablebase::expand_pair`]); it reads as the
+/// tablebase ([`Deref`]), and puts the original tables back when dropped,
+/// freeing the expanded copies.
+#[derive(Debug)]
+pub struct ExpandedPair<'a> {
+    tablebase: &'a mut Tablebase,
+    replaced: Replaced,
+}
+
+impl Deref for ExpandedPair<'_> {
+    type Target = Tablebase;
+
+    fn deref(&self) -> &Tablebase {
+        self.tablebase
+    }
+}
+
+impl Drop for ExpandedPair<'_> {
+    fn drop(&mut self) {
+        self.tablebase.put_back(&mut self.replaced, |_| true);
+    }
+}
+
+impl Tablebase {
+    /// The pairs to verify for `classes` (every class present when it is
+    /// empty), in dependency order (increasing piece count), each with
+    /// those of its classes that are present and chosen, in the order of
+    /// [`Pair::classes`]. A chosen class without a table is left out
+    /// ([`Tablebase::lookup`] says why).
+    #[must_use]
+    pub fn verify_pairs(&self, classes: &[Material]) -> Vec<(Pair, Vec<Material>)> {
+        let mut pairs: BTreeMap<Pair, Vec<Material>> = BTreeMap::new();
+        for material in self.materials() {
+            if classes.is_empty() || classes.contains(&material) {
+                pairs.entry(Pair::of(material)).or_default();
+            }
+        }
+        for (pair, chosen) in &mut pairs {
+            chosen.extend(pair.classes().into_iter().filter(|&m| {
+                self.tables.contains_key(&m) && (classes.is_empty() || classes.contains(&m))
+            }));
+        }
+        pairs.into_iter().collect()
+    }
+
+    /// Modelled peak memory of verifying `pair` here with
+    /// [`Tablebase::expand_pair`], in bytes: a byte per slot of each
+    /// compact table it expands, [`plan::PROCESS_BYTES`] beyond. First the
+    /// compact tables its captures reach are expanded, after the compact
+    /// tables below them that expanding them needs (put back once they
+    /// are expanded), then the pair's own compact tables: the peak is the
+    /// targets plus the larger of the two others. Format 1 tables are read
+    /// where they are (mapped files: the page cache, which the system can
+    /// reclaim), and are not counted.
+    #[must_use]
+    pub fn verify_memory_bytes(&self, pair: Pair) -> u64 {
+        let compact = |m: Material| self.tables.get(&m).is_some_and(Table::is_compact);
+        let slots = |m: &Material| {
+            self.tables
+                .get(m)
+                .filter(|t| t.is_compact())
+                .map_or(0, |t| t.indexer().size())
+        };
+        let targets = pair.capture_targets();
+        let mut below: Vec<Material> = Vec::new();
+        for &target in &targets {
+            let mut at = target;
+            while compact(at) {
+                let Some(next) = at.after_capture() else {
+                    break;
+                };
+                if !targets.contains(&next) && !below.contains(&next) {
+                    below.push(next);
+                }
+                at = next;
+            }
+        }
+        let targets: u64 = targets.iter().map(slots).sum();
+        let below: u64 = below.iter().map(slots).sum();
+        let own: u64 = pair.classes().iter().map(slots).sum();
+        targets + below.max(own) + plan::PROCESS_BYTES
+    }
+
+    /// [`Tablebase::verify_memory_bytes`] of `pair`, or
+    /// [`TablebaseError::VerifyNotEnoughMemory`] if that exceeds
+    /// `memory_limit` (bytes; `None`: no limit): what
+    /// [`Tablebase::expand_pair`] checks first, for checking every pair
+    /// before verifying any.
+    pub fn check_verify_memory(
+        &self,
+        pair: Pair,
+        memory_limit: Option<u64>,
+    ) -> Result<u64, TablebaseError> {
+        let needed = self.verify_memory_bytes(pair);
+        match memory_limit {
+            Some(limit) if needed > limit => Err(TablebaseError::VerifyNotEnoughMemory {
+                pair,
+                needed,
+                limit,
+            }),
+            _ => Ok(needed),
+        }
+    }
+
+    /// Expands what verifying `pair` reads to a byte per slot, in place: the
+    /// compact tables its captures reach (after what expanding them needs,
+    /// as generation does), then its own compact tables, so every
+    /// successor is a read. The expanded copies live until the returned
+    /// [`ExpandedPair`] is dropped; verify its classes through it
+    /// ([`Tablebase::verify`]). A table that cannot be expanded (a damaged
+    /// or missing file) stays as it is, so verifying reports what is wrong
+    /// with it.
+    ///
+    /// Refused before anything is expanded, with
+    /// [`TablebaseError::VerifyNotEnoughMemory`], if
+    /// [`Tablebase::verify_memory_bytes`] exceeds `memory_limit` (bytes;
+    /// `None`: no limit).
+    pub fn expand_pair(
+        &mut self,
+        pair: Pair,
+        memory_limit: Option<u64>,
+    ) -> Result<ExpandedPair<'_>, TablebaseError> {
+        self.check_verify_memory(pair, memory_limit)?;
+        let mut replaced =
+            self.expand_capture_targets(&pair.capture_targets(), |_, _| Ok(None), |_, _| Ok(()))?;
+        for material in pair.classes() {
+            if self.tables.get(&material).is_some_and(Table::is_compact) {
+                if let Ok(table) = self.expanded(material) {
+                    self.replace(table, &mut replaced);
+                }
+            }
+        }
+        Ok(ExpandedPair {
+            tablebase: self,
+            replaced,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,14 +405,14 @@ mod tests {
         let mut checked = 0u64;
         for material in tb.materials().collect::<Vec<_>>() {
             let table = tb.lookup(material).unwrap();
-            let partner = tb.lookup(material.swapped()).unwrap();
+            let reference = Successors::reference(tb.lookup(material.swapped()).unwrap());
             table
                 .indexer()
                 .for_each_in(0, table.indexer().size(), |_, sides| {
                     let position =
                         Position::from_sides(sides.us, sides.them, Color::Black).unwrap();
                     assert_eq!(
-                        tb.derive_sides(sides, partner).unwrap(),
+                        tb.derive_sides(sides, &reference).unwrap(),
                         tb.derive(&position).unwrap(),
                         "{position}"
                     );
@@ -201,6 +420,107 @@ mod tests {
                 });
         }
         assert_eq!(checked, 1_524_996);
+    }
+
+    /// The fast paths (format 1 partner bytes read by step rank, format 1
+    /// capture targets read directly) derive what the reference derives,
+    /// on every position of every class up to 5 pieces: with every table
+    /// format 1, and with the classes of 2 and 4 pieces compact (so each
+    /// fast path meets compact and format 1 tables on either side).
+    #[test]
+    fn fast_derivation_equals_the_reference() {
+        let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &crate::NoProgress).unwrap();
+        let mut mixed = Tablebase::new();
+        for material in plain.materials() {
+            mixed.insert(if material.pieces() % 2 == 0 {
+                plain.compacted(material).unwrap()
+            } else {
+                plain.expanded(material).unwrap()
+            });
+        }
+        for tb in [&plain, &mixed] {
+            let mut checked = 0u64;
+            for material in tb.materials().collect::<Vec<_>>() {
+                let table = tb.lookup(material).unwrap();
+                let fast = Successors::new(tb, material).unwrap();
+                let reference = Successors::reference(fast.partner);
+                let compact = material.pieces() % 2 == 0;
+                assert_eq!(
+                    fast.partner_bytes.is_some(),
+                    !compact || std::ptr::eq(tb, &plain)
+                );
+                table
+                    .indexer()
+                    .for_each_in(0, table.indexer().size(), |_, sides| {
+                        assert_eq!(
+                            tb.derive_sides(sides, &fast).unwrap(),
+                            tb.derive_sides(sides, &reference).unwrap(),
+                            "{material} {sides:?}"
+                        );
+                        checked += 1;
+                    });
+            }
+            assert_eq!(checked, 1_524_996);
+        }
+    }
+
+    /// Expanding a pair expands its compact tables and the compact tables
+    /// its captures reach (not the ones below them, once expanded), as
+    /// modelled; dropping it puts the compact tables back; a pair beyond
+    /// the memory limit is refused before anything is expanded.
+    #[test]
+    fn expanding_a_pair_is_undone_and_guarded() {
+        let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &crate::NoProgress).unwrap();
+        let mut tb = Tablebase::new();
+        for material in plain.materials() {
+            tb.insert(plain.compacted(material).unwrap());
+        }
+        let m = |s: &str| s.parse::<Material>().unwrap();
+        let pair = Pair::of(m("3v2"));
+        let size = |s: &str| tb.lookup(m(s)).unwrap().indexer().size();
+        // Targets 1v3 and 2v2; below them the chains 1v3 → 2v1 and
+        // 2v2 → 1v2 → 1v1.
+        let expected = size("1v3")
+            + size("2v2")
+            + (size("3v2") + size("2v3")).max(size("2v1") + size("1v2") + size("1v1"))
+            + plan::PROCESS_BYTES;
+        assert_eq!(tb.verify_memory_bytes(pair), expected);
+        let e = tb.expand_pair(pair, Some(expected - 1)).unwrap_err();
+        assert!(
+            matches!(e, TablebaseError::VerifyNotEnoughMemory { needed, .. } if needed == expected)
+        );
+        assert!(
+            e.to_string().starts_with("verifying pair 3v2 needs about "),
+            "{e}"
+        );
+        {
+            let expanded = tb.expand_pair(pair, Some(expected)).unwrap();
+            for (class, compact) in [
+                ("3v2", false),
+                ("2v3", false),
+                ("1v3", false),
+                ("2v2", false),
+                ("2v1", true),
+                ("1v2", true),
+                ("4v1", true),
+            ] {
+                assert_eq!(
+                    expanded.lookup(m(class)).unwrap().is_compact(),
+                    compact,
+                    "{class}"
+                );
+            }
+            for class in ["3v2", "2v3"] {
+                let report = expanded.verify(m(class), &crate::NoProgress).unwrap();
+                assert_eq!(report.errors(), 0, "{report:?}");
+            }
+        }
+        assert!(tb.materials().all(|c| tb.lookup(c).unwrap().is_compact()));
+        assert_eq!(
+            tb.verify_pairs(&[m("2v3"), m("1v1"), m("9v1")]),
+            [(Pair::of(m("1v1")), vec![m("1v1")]), (pair, vec![m("2v3")])]
+        );
+        assert_eq!(tb.verify_pairs(&[]).len(), Pair::all(5).len());
     }
 
     /// A wrong value under a right checksum (a forged or mis-generated

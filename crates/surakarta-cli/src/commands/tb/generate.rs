@@ -2,6 +2,7 @@
 //! resume, checkpoints and a memory limit.
 
 use super::{compact_options, stats_json};
+use crate::common::memory::memory_limit;
 use crate::common::threads::{check_threads, thread_pool};
 use crate::common::usage::UsageError;
 use crate::progress::Bars;
@@ -86,15 +87,7 @@ fn check(args: &GenerateArgs) -> Result<Settings, UsageError> {
         (None, None) => return Err(UsageError("give --pieces N or --pair AvB".into())),
     };
     let threads = check_threads(args.threads)?;
-    let memory_limit = match args.memory_limit {
-        Some(gib) if !(gib > 0.0 && gib.is_finite()) => {
-            return Err(UsageError(format!(
-                "--memory-limit {gib} is out of range: give a positive number of GiB"
-            )))
-        }
-        Some(gib) => Some((gib * (1u64 << 30) as f64) as u64),
-        None => available_memory(),
-    };
+    let memory_limit = memory_limit(args.memory_limit)?;
     let options = GenerateOptions {
         scheme: args.index,
         format: args.format,
@@ -209,13 +202,4 @@ fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
     out["resumed_at"] = json!(o.resumed_at.map(|stage| stage.to_string()));
     out["memory_estimate_bytes"] = json!(o.memory_estimate);
     out
-}
-
-/// The memory available to a new process (Linux: `MemAvailable` of
-/// `/proc/meminfo`, which counts reclaimable page cache), if known.
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }

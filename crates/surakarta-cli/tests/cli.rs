@@ -150,6 +150,30 @@ fn tb_generate_resume_probe_verify_stats() {
     let o = run(&["tb", "verify", "--dir", d]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("verified 6 tables"), "{}", stdout(&o));
+    // Pair by pair, each checked against --memory-limit before any starts:
+    // 1 KiB is less than any pair (the process alone is modelled at 64 MiB).
+    let o = run(&[
+        "tb",
+        "verify",
+        "--dir",
+        d,
+        "2v2",
+        "--memory-limit",
+        "0.000001",
+    ]);
+    assert_usage_error(&o, "verifying pair 2v2 needs about ");
+    assert!(
+        stderr(&o).contains("more than the limit of"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["tb", "verify", "--dir", d, "--memory-limit", "0"]);
+    assert_usage_error(&o, "--memory-limit 0 is out of range");
+    let o = run(&["tb", "verify", "--dir", d, "--memory-limit", "1", "--json"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["tables"].as_array().unwrap().len(), 6, "{v}");
+    assert_eq!(v["errors"], 0, "{v}");
     let o = run(&["tb", "stats", "--dir", d, "--json", "2v2"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["classes"][0]["positions"], 44481);

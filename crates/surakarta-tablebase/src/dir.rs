@@ -3,7 +3,7 @@
 //! it needs (resumable by pair, checkpointed).
 
 use crate::convert::CompactOptions;
-use crate::error::TablebaseError;
+use crate::error::{PairWork, TablebaseError};
 use crate::file::{self, ClassStats, FileProblem};
 use crate::pair::Pair;
 use crate::progress::{Pass, Progress, Stage};
@@ -312,6 +312,7 @@ pub(crate) fn solve(
         if memory_estimate > limit {
             return Err(TablebaseError::NotEnoughMemory {
                 pair,
+                work: PairWork::Generate,
                 needed: memory_estimate,
                 limit,
             });

@@ -94,36 +94,22 @@ pub enum TablebaseError {
         #[source]
         error: Box<TablebaseError>,
     },
-    /// A pair would need more memory than allowed (refused before it
-    /// starts, see [`crate::GenerateOptions::memory_limit`]).
+    /// A pair would need more memory than allowed, to be generated (see
+    /// [`crate::GenerateOptions::memory_limit`]) or verified (see
+    /// [`Tablebase::verify_memory_bytes`](crate::Tablebase::verify_memory_bytes)):
+    /// refused before it starts.
     #[error(
-        "pair {pair} needs about {} of memory at its peak (values, candidate bitmaps and the \
-         tables its captures reach), more than the limit of {}",
+        "{}pair {pair} needs about {} of memory at its peak ({}), more than the limit of {}",
+        work.verb(),
         crate::plan::human_bytes(*needed),
+        work.held(),
         crate::plan::human_bytes(*limit)
     )]
     NotEnoughMemory {
         /// The pair.
         pair: Pair,
-        /// Its modelled peak, in bytes.
-        needed: u64,
-        /// The limit, in bytes.
-        limit: u64,
-    },
-    /// Verifying a pair would need more memory than allowed: its compact
-    /// tables and those its captures reach, expanded to a byte per slot
-    /// (refused before anything is expanded, see
-    /// [`Tablebase::verify_memory_bytes`](crate::Tablebase::verify_memory_bytes)).
-    #[error(
-        "verifying pair {pair} needs about {} of memory at its peak (its compact tables and \
-         the compact tables its captures reach, expanded to a byte per position), more than \
-         the limit of {}",
-        crate::plan::human_bytes(*needed),
-        crate::plan::human_bytes(*limit)
-    )]
-    VerifyNotEnoughMemory {
-        /// The pair.
-        pair: Pair,
+        /// What it was refused for.
+        work: PairWork,
         /// Its modelled peak, in bytes.
         needed: u64,
         /// The limit, in bytes.
@@ -207,6 +193,37 @@ impl FileProblem {
     }
 }
 
+/// What a pair needs its memory for ([`TablebaseError::NotEnoughMemory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PairWork {
+    /// Generating it ([`crate::generate_pair`]).
+    Generate,
+    /// Verifying it ([`Tablebase::expand_pair`](crate::Tablebase::expand_pair)).
+    Verify,
+}
+
+impl PairWork {
+    /// How the error message begins.
+    fn verb(self) -> &'static str {
+        match self {
+            PairWork::Generate => "",
+            PairWork::Verify => "verifying ",
+        }
+    }
+
+    /// What the memory holds at the peak.
+    fn held(self) -> &'static str {
+        match self {
+            PairWork::Generate => "values, candidate bitmaps and the tables its captures reach",
+            PairWork::Verify => {
+                "its compact tables and the compact tables its captures reach, \
+                 expanded to a byte per position"
+            }
+        }
+    }
+}
+
 impl TablebaseError {
     /// A copy of this error, for reporting a stored error again (the error
     /// types are not `Clone`: they hold the system's `io::Error`). The copy
@@ -257,19 +274,12 @@ impl TablebaseError {
             },
             TablebaseError::NotEnoughMemory {
                 pair,
+                work,
                 needed,
                 limit,
             } => TablebaseError::NotEnoughMemory {
                 pair: *pair,
-                needed: *needed,
-                limit: *limit,
-            },
-            TablebaseError::VerifyNotEnoughMemory {
-                pair,
-                needed,
-                limit,
-            } => TablebaseError::VerifyNotEnoughMemory {
-                pair: *pair,
+                work: *work,
                 needed: *needed,
                 limit: *limit,
             },

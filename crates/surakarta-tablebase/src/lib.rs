@@ -46,7 +46,7 @@ pub use context::ContextModel;
 pub use convert::{compress_dir, CompactOptions, CompressOutcome, SAMPLE_SLOTS, STREAMING_ABOVE};
 pub use dir::generate_pair;
 pub use dir::{generate_dir, generate_dir_with, pairs, table_files, ClassOutcome, GenerateOptions};
-pub use error::TablebaseError;
+pub use error::{PairWork, TablebaseError};
 pub use file::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
 pub use pair::Pair;
 pub use progress::{NoProgress, Pass, Progress, Stage};

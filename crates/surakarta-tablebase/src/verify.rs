@@ -8,7 +8,7 @@
 //! stored with its distance (see `docs/tablebase.md`).
 
 use crate::convert::Replaced;
-use crate::error::TablebaseError;
+use crate::error::{PairWork, TablebaseError};
 use crate::generate::{capture_target, capture_wdl, Target};
 use crate::table::Table;
 use crate::value::{Value, Wdl};
@@ -336,7 +336,7 @@ impl Tablebase {
     }
 
     /// [`Tablebase::verify_memory_bytes`] of `pair`, or
-    /// [`TablebaseError::VerifyNotEnoughMemory`] if that exceeds
+    /// [`TablebaseError::NotEnoughMemory`] if that exceeds
     /// `memory_limit` (bytes; `None`: no limit): what
     /// [`Tablebase::expand_pair`] checks first, for checking every pair
     /// before verifying any.
@@ -347,8 +347,9 @@ impl Tablebase {
     ) -> Result<u64, TablebaseError> {
         let needed = self.verify_memory_bytes(pair);
         match memory_limit {
-            Some(limit) if needed > limit => Err(TablebaseError::VerifyNotEnoughMemory {
+            Some(limit) if needed > limit => Err(TablebaseError::NotEnoughMemory {
                 pair,
+                work: PairWork::Verify,
                 needed,
                 limit,
             }),
@@ -366,7 +367,7 @@ impl Tablebase {
     /// with it.
     ///
     /// Refused before anything is expanded, with
-    /// [`TablebaseError::VerifyNotEnoughMemory`], if
+    /// [`TablebaseError::NotEnoughMemory`], if
     /// [`Tablebase::verify_memory_bytes`] exceeds `memory_limit` (bytes;
     /// `None`: no limit).
     pub fn expand_pair(
@@ -397,38 +398,15 @@ mod tests {
     use surakarta::{Color, Position};
     use surakarta_index::Scheme;
 
-    /// The fast derivation equals the one through `Position` and its legal
-    /// moves, on every position of every class up to 5 pieces.
-    #[test]
-    fn raw_bitboard_derivation_equals_the_position_one() {
-        let (tb, _) = Tablebase::generate(5, Scheme::Symmetric, &crate::NoProgress).unwrap();
-        let mut checked = 0u64;
-        for material in tb.materials().collect::<Vec<_>>() {
-            let table = tb.lookup(material).unwrap();
-            let reference = Successors::reference(tb.lookup(material.swapped()).unwrap());
-            table
-                .indexer()
-                .for_each_in(0, table.indexer().size(), |_, sides| {
-                    let position =
-                        Position::from_sides(sides.us, sides.them, Color::Black).unwrap();
-                    assert_eq!(
-                        tb.derive_sides(sides, &reference).unwrap(),
-                        tb.derive(&position).unwrap(),
-                        "{position}"
-                    );
-                    checked += 1;
-                });
-        }
-        assert_eq!(checked, 1_524_996);
-    }
-
-    /// The fast paths (format 1 partner bytes read by step rank, format 1
-    /// capture targets read directly) derive what the reference derives,
-    /// on every position of every class up to 5 pieces: with every table
+    /// The derivation from raw bitboards equals the one through `Position`
+    /// and its legal moves ([`Tablebase::derive`]), and its fast paths
+    /// (format 1 partner bytes read by step rank, format 1 capture targets
+    /// read directly) equal the reference ([`Successors::reference`]), on
+    /// every position of every class up to 5 pieces: with every table
     /// format 1, and with the classes of 2 and 4 pieces compact (so each
     /// fast path meets compact and format 1 tables on either side).
     #[test]
-    fn fast_derivation_equals_the_reference() {
+    fn fast_and_reference_derivations_equal_the_position_one() {
         let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &crate::NoProgress).unwrap();
         let mut mixed = Tablebase::new();
         for material in plain.materials() {
@@ -452,10 +430,18 @@ mod tests {
                 table
                     .indexer()
                     .for_each_in(0, table.indexer().size(), |_, sides| {
+                        let position =
+                            Position::from_sides(sides.us, sides.them, Color::Black).unwrap();
+                        let derived = tb.derive(&position).unwrap();
+                        assert_eq!(
+                            tb.derive_sides(sides, &reference).unwrap(),
+                            derived,
+                            "{position}"
+                        );
                         assert_eq!(
                             tb.derive_sides(sides, &fast).unwrap(),
-                            tb.derive_sides(sides, &reference).unwrap(),
-                            "{material} {sides:?}"
+                            derived,
+                            "{position}"
                         );
                         checked += 1;
                     });
@@ -486,9 +472,7 @@ mod tests {
             + plan::PROCESS_BYTES;
         assert_eq!(tb.verify_memory_bytes(pair), expected);
         let e = tb.expand_pair(pair, Some(expected - 1)).unwrap_err();
-        assert!(
-            matches!(e, TablebaseError::VerifyNotEnoughMemory { needed, .. } if needed == expected)
-        );
+        assert!(matches!(e, TablebaseError::NotEnoughMemory { needed, .. } if needed == expected));
         assert!(
             e.to_string().starts_with("verifying pair 3v2 needs about "),
             "{e}"

@@ -606,6 +606,11 @@ impl Compact {
         Ok(&body[self.bits_at + start as usize..self.bits_at + end as usize])
     }
 
+    /// The slots of every block but the last.
+    pub(crate) fn block_len(&self) -> u64 {
+        1 << self.block_bits
+    }
+
     /// The slots of block `b`.
     fn block_slots(&self, b: u64) -> u64 {
         let start = b << self.block_bits;

@@ -43,7 +43,9 @@ mod value;
 mod verify;
 
 pub use context::ContextModel;
-pub use convert::{compress_dir, CompactOptions, CompressOutcome, SAMPLE_SLOTS, STREAMING_ABOVE};
+pub use convert::{
+    compress_dir, ClassSummary, CompactOptions, CompressOutcome, SAMPLE_SLOTS, STREAMING_ABOVE,
+};
 pub use dir::generate_pair;
 pub use dir::{generate_dir, generate_dir_with, pairs, table_files, ClassOutcome, GenerateOptions};
 pub use error::{PairWork, TablebaseError};

@@ -215,6 +215,10 @@ impl Directories {
     }
 }
 
+/// The least slots of a part of [`Table::stored_part`] (small in unit
+/// tests, so that small classes have several parts).
+const MIN_PART: u64 = if cfg!(test) { 1 << 12 } else { 1 << 20 };
+
 /// How many positions of a class have each value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Histogram {
@@ -234,7 +238,7 @@ impl Histogram {
         histogram_of(indexer, values)
     }
 
-    fn empty() -> Histogram {
+    pub(crate) fn empty() -> Histogram {
         Histogram {
             wins: vec![0; MAX_DTC as usize + 1],
             draws: 0,
@@ -242,7 +246,7 @@ impl Histogram {
         }
     }
 
-    fn add(&mut self, value: Value) {
+    pub(crate) fn add(&mut self, value: Value) {
         match value {
             Value::Win(d) => self.wins[d as usize] += 1,
             Value::Draw => self.draws += 1,
@@ -250,7 +254,7 @@ impl Histogram {
         }
     }
 
-    fn merge(mut self, other: Histogram) -> Histogram {
+    pub(crate) fn merge(mut self, other: Histogram) -> Histogram {
         for (a, b) in self.wins.iter_mut().zip(other.wins) {
             *a += b;
         }
@@ -643,30 +647,68 @@ impl Table {
             return Ok(Cow::Borrowed(raw));
         };
         let mut bytes = self.decoded_terminals(raw, compact)?;
-        let model = compact.model();
         bytes
             .par_chunks_mut(1 << 16)
             .enumerate()
-            .for_each(|(c, part)| {
-                let start = (c as u64) << 16;
-                if model == ContextModel::None {
-                    for t in part.iter_mut() {
-                        *t = compact.value(*t, 0);
-                    }
-                    return;
-                }
-                // Unused slots first (context 0), then every position's own.
-                let terminals = part.to_vec();
-                for (t, out) in terminals.iter().zip(part.iter_mut()) {
-                    *out = compact.value(*t, 0);
-                }
-                self.indexer
-                    .for_each_in(start, start + part.len() as u64, |index, sides| {
-                        let i = (index - start) as usize;
-                        part[i] = compact.value(terminals[i], model.of(sides));
-                    });
-            });
+            .for_each(|(c, part)| self.terminals_to_stored(compact, (c as u64) << 16, part));
         Ok(Cow::Owned(bytes))
+    }
+
+    /// Turns the terminals of slots `start..` (`part`) of a compact table
+    /// into the value bytes they store: each position's own context, and
+    /// context 0 for unused slots.
+    fn terminals_to_stored(&self, compact: &Compact, start: u64, part: &mut [u8]) {
+        let model = compact.model();
+        if model == ContextModel::None {
+            for t in part.iter_mut() {
+                *t = compact.value(*t, 0);
+            }
+            return;
+        }
+        // Unused slots first (context 0), then every position's own.
+        let terminals = part.to_vec();
+        for (t, out) in terminals.iter().zip(part.iter_mut()) {
+            *out = compact.value(*t, 0);
+        }
+        self.indexer
+            .for_each_in(start, start + part.len() as u64, |index, sides| {
+                let i = (index - start) as usize;
+                part[i] = compact.value(terminals[i], model.of(sides));
+            });
+    }
+
+    /// The slots of a part of [`Table::stored_part`]: whole blocks of a
+    /// compact table, at least [`MIN_PART`].
+    pub(crate) fn part_slots(&self) -> u64 {
+        let block = self.compact.as_ref().map_or(1, |(_, c)| c.block_len());
+        block.max(MIN_PART)
+    }
+
+    /// The stored value bytes of slots `start..end` (`start` a multiple of
+    /// [`Table::part_slots`], `end` the next one or the class's end), as
+    /// [`Table::stored_bytes`] gives them, decoding only the blocks that
+    /// hold them: a class summed up part by part never holds its values.
+    pub(crate) fn stored_part(
+        &self,
+        start: u64,
+        end: u64,
+    ) -> Result<Cow<'_, [u8]>, TablebaseError> {
+        let raw = self.payload()?;
+        let Some((_, compact)) = &self.compact else {
+            return Ok(Cow::Borrowed(&raw[start as usize..end as usize]));
+        };
+        let block = compact.block_len();
+        let mut part = Vec::with_capacity((end - start) as usize);
+        for b in start / block..end.div_ceil(block) {
+            compact
+                .decode_block(raw, b, &mut part)
+                .map_err(|p| self.error(p))?;
+        }
+        if part.len() as u64 != end - start {
+            return Err(self.error(FileProblem::Corrupt("blocks cover other slots")));
+        }
+        self.terminals_to_stored(compact, start, &mut part);
+        Ok(Cow::Owned(part))
     }
 
     /// [`Table::stored_bytes`] of a compact table with a context model,

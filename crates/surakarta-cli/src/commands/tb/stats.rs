@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use surakarta_index::{Indexer, Material};
-use surakarta_tablebase::{ClassStats, Histogram, TablebaseError};
+use surakarta_tablebase::{ClassStats, Histogram};
 
 /// The arguments of `surakarta tb stats`.
 #[derive(Args, Debug)]
@@ -42,26 +42,14 @@ pub(super) fn run(args: StatsArgs) -> Result<ExitCode, UsageError> {
     let mut classes = Vec::new();
     for material in materials {
         let table = tb.lookup(material)?;
-        let values = tb.values(material)?;
-        let histogram = Histogram::of(table.indexer(), &values);
+        // Summed up part by part: a 10-piece class is never held whole.
+        let summary = tb.summary(material)?;
+        let histogram = summary.histogram;
         let s = histogram.stats(material, table.indexer().size());
-        let longest_win = longest(&histogram.wins);
-        let example = match longest_win {
-            Some(d) => {
-                let index = values.iter().position(|&b| u32::from(b) == d);
-                match index {
-                    Some(i) => {
-                        let sides = table
-                            .indexer()
-                            .unrank(i as u64)
-                            .map_err(TablebaseError::from)?;
-                        Some(fen(sides.us, sides.them))
-                    }
-                    None => None,
-                }
-            }
-            None => None,
-        };
+        let longest_win = summary.longest_win.map(|(d, _)| d);
+        let example = summary
+            .longest_win
+            .map(|(_, sides)| fen(sides.us, sides.them));
         if args.json {
             let trim = |v: &[u64]| v[..longest(v).map_or(0, |d| d as usize + 1)].to_vec();
             let mut class = stats_json(&s);

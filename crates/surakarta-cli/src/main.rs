@@ -54,6 +54,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    end_quietly_when_stdout_closes();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => perft::run(args).map(|()| ExitCode::SUCCESS),
@@ -73,4 +74,26 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `println!` panics when standard output is closed before the command is
+/// done (`surakarta tb stats --dir DIR | head`). End quietly then, with exit
+/// code 0, as `head` expects of the command before it (ripgrep does the
+/// same), instead of printing a panic.
+fn end_quietly_when_stdout_closes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout")
+            && message.to_ascii_lowercase().contains("broken pipe")
+        {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }

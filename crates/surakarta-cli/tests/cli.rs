@@ -15,6 +15,22 @@ fn perft_text() {
     );
 }
 
+/// Standard output closed before anything is written (`| head` that has
+/// read enough): the command ends quietly with exit code 0, no panic.
+#[test]
+fn closed_stdout_ends_quietly() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = std::process::Command::new(BIN)
+        .args(["perft", "3", "--divide"])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?} {}", o.status, stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
 #[test]
 fn perft_json_single_and_multi_threaded() {
     for threads in ["1", "2"] {

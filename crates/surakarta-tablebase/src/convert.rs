@@ -150,10 +150,10 @@ impl Tablebase {
     }
 
     /// A class summed up from its exact values (see [`Tablebase::values`]):
-    /// how many positions have each value, and the longest win with its
-    /// first position in index order. A compact table is decoded part by
-    /// part on all cores, so this holds a few MiB per core, never the
-    /// class's values (a 10-piece class has billions).
+    /// how many positions have each value, and the longest win and the
+    /// longest loss, each with its first position in index order. A compact
+    /// table is decoded part by part on all cores, so this holds a few MiB
+    /// per core, never the class's values (a 10-piece class has billions).
     pub fn summary(&self, material: Material) -> Result<ClassSummary, TablebaseError> {
         let table = self.lookup(material)?;
         let indexer = table.indexer();
@@ -161,13 +161,24 @@ impl Tablebase {
         let part = table.part_slots();
         let compact = table.is_compact();
         let target = capture_target(self, material);
-        let (histogram, longest) = (0..size.div_ceil(part))
+        // The longer of two (distance, index); of equal ones the first.
+        fn longer(a: Option<(u32, u64)>, b: Option<(u32, u64)>) -> Option<(u32, u64)> {
+            match (a, b) {
+                (Some((da, ia)), Some((db, ib))) => Some(if db > da || db == da && ib < ia {
+                    (db, ib)
+                } else {
+                    (da, ia)
+                }),
+                (x, None) | (None, x) => x,
+            }
+        }
+        let (histogram, win, loss) = (0..size.div_ceil(part))
             .into_par_iter()
             .map(|p| {
                 let (start, end) = (p * part, ((p + 1) * part).min(size));
                 let stored = table.stored_part(start, end)?;
                 let mut histogram = Histogram::empty();
-                let mut longest: Option<(u32, u64)> = None;
+                let (mut win, mut loss) = (None, None);
                 let mut result = Ok(());
                 indexer.for_each_in(start, end, |index, sides| {
                     if result.is_err() {
@@ -187,38 +198,28 @@ impl Tablebase {
                     };
                     let value = Value::from_table_byte(b);
                     histogram.add(value);
-                    if let Value::Win(d) = value {
-                        if longest.is_none_or(|(l, _)| d > l) {
-                            longest = Some((d, index));
-                        }
+                    match value {
+                        Value::Win(d) => win = longer(win, Some((d, index))),
+                        Value::Loss(d) => loss = longer(loss, Some((d, index))),
+                        Value::Draw => {}
                     }
                 });
-                result.map(|()| (histogram, longest))
+                result.map(|()| (histogram, win, loss))
             })
             .try_reduce(
-                || (Histogram::empty(), None),
-                |(a, la), (b, lb)| {
-                    // The longer win; of equal ones the first in index order.
-                    let longest = match (la, lb) {
-                        (Some((da, ia)), Some((db, ib))) => {
-                            Some(if db > da || db == da && ib < ia {
-                                (db, ib)
-                            } else {
-                                (da, ia)
-                            })
-                        }
-                        (x, None) | (None, x) => x,
-                    };
-                    Ok((a.merge(b), longest))
-                },
+                || (Histogram::empty(), None, None),
+                |(a, wa, la), (b, wb, lb)| Ok((a.merge(b), longer(wa, wb), longer(la, lb))),
             )?;
-        let longest_win = match longest {
-            Some((d, index)) => Some((d, indexer.unrank(index)?)),
-            None => None,
+        let example = |found: Option<(u32, u64)>| -> Result<_, TablebaseError> {
+            Ok(match found {
+                Some((d, index)) => Some((d, indexer.unrank(index)?)),
+                None => None,
+            })
         };
         Ok(ClassSummary {
             histogram,
-            longest_win,
+            longest_win: example(win)?,
+            longest_loss: example(loss)?,
         })
     }
 
@@ -735,6 +736,9 @@ pub struct ClassSummary {
     /// The longest win's distance and its first position in index order
     /// (`None`: no position of the class wins).
     pub longest_win: Option<(u32, Sides)>,
+    /// The longest loss's distance and its first position in index order
+    /// (`None`: no position of the class loses).
+    pub longest_loss: Option<(u32, Sides)>,
 }
 
 /// What [`compress_dir`] did with one table.
@@ -847,7 +851,7 @@ mod tests {
     }
 
     /// A class summed up part by part equals its values summed up whole:
-    /// the histogram, and the longest win at its first used slot, for every
+    /// the histogram, and the longest win and loss at their first used slots, for every
     /// class up to 5 pieces as format 1, as compact tables, and with the
     /// classes of 2 and 4 pieces compact (so captures meet both formats;
     /// parts of 4,096 slots in tests, so most classes have several). The
@@ -870,17 +874,27 @@ mod tests {
             let indexer = plain.lookup(material).unwrap().indexer();
             let values = plain.values(material).unwrap();
             let histogram = Histogram::of(indexer, &values);
-            let longest = histogram.wins.iter().rposition(|&n| n > 0);
-            let mut first = None;
-            indexer.for_each_in(0, indexer.size(), |index, sides| {
-                if first.is_none() && Some(usize::from(values[index as usize])) == longest {
-                    first = Some((longest.unwrap() as u32, sides));
-                }
-            });
+            // The first used slot holding the longest of `counts`'s values.
+            let first = |counts: &[u64], value: fn(u32) -> Value| {
+                let d = counts.iter().rposition(|&n| n > 0)? as u32;
+                let byte = value(d).to_byte();
+                let mut first = None;
+                indexer.for_each_in(0, indexer.size(), |index, sides| {
+                    if first.is_none() && Some(values[index as usize]) == byte {
+                        first = Some((d, sides));
+                    }
+                });
+                first
+            };
+            let (win, loss) = (
+                first(&histogram.wins, Value::Win),
+                first(&histogram.losses, Value::Loss),
+            );
             for tb in [&plain, &compact, &mixed] {
                 let summary = tb.summary(material).unwrap();
                 assert_eq!(summary.histogram, histogram, "{material}");
-                assert_eq!(summary.longest_win, first, "{material}");
+                assert_eq!(summary.longest_win, win, "{material}");
+                assert_eq!(summary.longest_loss, loss, "{material}");
                 assert_eq!(tb.histogram(material).unwrap(), histogram);
                 assert_eq!(tb.values(material).unwrap(), values, "{material}");
                 let table = tb.lookup(material).unwrap();

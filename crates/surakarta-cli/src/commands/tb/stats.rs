@@ -46,10 +46,14 @@ pub(super) fn run(args: StatsArgs) -> Result<ExitCode, UsageError> {
         let summary = tb.summary(material)?;
         let histogram = summary.histogram;
         let s = histogram.stats(material, table.indexer().size());
-        let longest_win = summary.longest_win.map(|(d, _)| d);
-        let example = summary
-            .longest_win
-            .map(|(_, sides)| fen(sides.us, sides.them));
+        // The longest win and loss, each with a position.
+        let examples: Vec<(&str, u32, String)> =
+            [("win", summary.longest_win), ("loss", summary.longest_loss)]
+                .into_iter()
+                .filter_map(|(kind, found)| {
+                    found.map(|(d, sides)| (kind, d, fen(sides.us, sides.them)))
+                })
+                .collect();
         if args.json {
             let trim = |v: &[u64]| v[..longest(v).map_or(0, |d| d as usize + 1)].to_vec();
             let mut class = stats_json(&s);
@@ -59,13 +63,17 @@ pub(super) fn run(args: StatsArgs) -> Result<ExitCode, UsageError> {
             class["bytes"] = json!(table.file_len());
             class["bytes_per_position"] =
                 json!(table.file_len() as f64 / s.positions.max(1) as f64);
-            class["longest_win"] =
-                json!(longest_win.map(|d| json!({ "dtc": d, "position": example })));
+            for kind in ["win", "loss"] {
+                class[format!("longest_{kind}")] = json!(examples
+                    .iter()
+                    .find(|(k, _, _)| *k == kind)
+                    .map(|(_, d, position)| json!({ "dtc": d, "position": position })));
+            }
             class["histogram"] =
                 json!({ "wins": trim(&histogram.wins), "losses": trim(&histogram.losses) });
             classes.push(class);
         } else {
-            print_stats(&s, &histogram, longest_win, example.as_deref());
+            print_stats(&s, &histogram, &examples);
             let model = table.header().compact.map_or(String::new(), |c| {
                 let draws = if c.capture_draws {
                     ", capture draws"
@@ -96,12 +104,7 @@ fn longest(counts: &[u64]) -> Option<u32> {
     counts.iter().rposition(|&n| n > 0).map(|d| d as u32)
 }
 
-fn print_stats(
-    s: &ClassStats,
-    histogram: &Histogram,
-    longest_win: Option<u32>,
-    example: Option<&str>,
-) {
+fn print_stats(s: &ClassStats, histogram: &Histogram, examples: &[(&str, u32, String)]) {
     println!(
         "{}: {} positions ({} slots); wins {} ({:.1}%), draws {} ({:.1}%), losses {} ({:.1}%)",
         s.material,
@@ -114,8 +117,8 @@ fn print_stats(
         s.losses,
         percent(s.losses, s.positions)
     );
-    if let (Some(d), Some(fen)) = (longest_win, example) {
-        println!("  longest win: {d} plies, e.g. {fen}");
+    for (kind, d, fen) in examples {
+        println!("  longest {kind}: {d} plies, e.g. {fen}");
     }
     println!("  {:>4} {:>13} {:>13}", "dtc", "wins", "losses");
     for d in 0..=s.longest as usize {

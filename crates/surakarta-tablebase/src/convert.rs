@@ -5,14 +5,13 @@ use crate::compact::{self, Freedom, Stored};
 use crate::context::ContextModel;
 use crate::error::TablebaseError;
 use crate::file::CompactShape;
-use crate::generate::{capture_target, capture_wdl, Target};
+use crate::generate::{capture_target, Target};
 use crate::repair;
 use crate::table::{histogram_of, Directories, Histogram, Table, TableIndexer};
-use crate::value::{Value, Wdl};
+use crate::value::Value;
 use crate::Tablebase;
 use rayon::prelude::*;
 use std::borrow::Cow;
-use surakarta::capture_moves;
 use surakarta_index::{Indexer, Material, Sides};
 
 /// Slots per parallel work item.
@@ -113,34 +112,15 @@ impl Tablebase {
         b: u8,
         sides: Sides,
     ) -> Result<u8, TablebaseError> {
-        // Whether a capture leads where `opponent` holds for the opponent.
-        let capture_into = |opponent: fn(Wdl) -> bool| -> Result<bool, TablebaseError> {
-            for m in capture_moves(sides.us, sides.them) {
-                let after = Sides::new(
-                    sides.them.without(m.to()),
-                    sides.us.without(m.from()).with(m.to()),
-                );
-                if after.us.is_empty() || opponent(capture_wdl(self, target, after)?) {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        };
-        let wins_by_capture = || match target {
-            Some(_) => capture_into(|wdl| wdl == Wdl::Loss),
-            None => self.wins_by_capture(sides),
-        };
-        let draws_by_capture = || match target {
-            Some(_) => capture_into(|wdl| wdl != Wdl::Win),
-            None => self.draws_by_capture(sides),
-        };
-        Ok(if (2..=127).contains(&b) && wins_by_capture()? {
-            1
-        } else if b >= 128 && table.capture_draws() && draws_by_capture()? {
-            0
-        } else {
-            b
-        })
+        Ok(
+            if (2..=127).contains(&b) && self.wins_by_capture(target, sides)? {
+                1
+            } else if b >= 128 && table.capture_draws() && self.draws_by_capture(target, sides)? {
+                0
+            } else {
+                b
+            },
+        )
     }
 
     /// How many positions of a class have each value (exact values; see
@@ -354,8 +334,8 @@ impl Tablebase {
         // Per used slot: its context (bits 2..) and its freedom (bits 0-1).
         let info = |index: u64, sides: Sides| -> Result<u8, TablebaseError> {
             let freedom = match values[index as usize] {
-                1 if self.wins_by_capture(sides)? => Freedom::AnyWin,
-                0 if capture_draws && self.draws_by_capture(sides)? => Freedom::AnyNonWin,
+                1 if self.wins_by_capture(None, sides)? => Freedom::AnyWin,
+                0 if capture_draws && self.draws_by_capture(None, sides)? => Freedom::AnyNonWin,
                 _ => Freedom::Exact,
             };
             Ok((model.of(sides) as u8) << 2 | freedom as u8)

@@ -298,10 +298,12 @@ impl Tablebase {
         sides: Sides,
     ) -> Result<Value, TablebaseError> {
         match stored {
-            Value::Win(d) if d > 1 && table.is_compact() && self.wins_by_capture(sides)? => {
+            Value::Win(d)
+                if d > 1 && table.is_compact() && self.wins_by_capture(None, sides)? =>
+            {
                 Ok(Value::Win(1))
             }
-            Value::Loss(_) if table.capture_draws() && self.draws_by_capture(sides)? => {
+            Value::Loss(_) if table.capture_draws() && self.draws_by_capture(None, sides)? => {
                 Ok(Value::Draw)
             }
             value => Ok(value),
@@ -312,13 +314,20 @@ impl Tablebase {
     /// opponent (or of the opponent's last piece): the opponent's exact
     /// win/draw/loss, so a stored loss there is resolved (by
     /// [`Tablebase::draws_by_capture`], which does not recurse further).
-    pub(crate) fn wins_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
+    /// `target` is the class's [`generate::capture_target`] where the
+    /// caller has it (a format 1 target is then read directly), else
+    /// `None`.
+    pub(crate) fn wins_by_capture(
+        &self,
+        target: generate::Target<'_>,
+        sides: Sides,
+    ) -> Result<bool, TablebaseError> {
         for m in capture_moves(sides.us, sides.them) {
             let after = Sides::new(
                 sides.them.without(m.to()),
                 sides.us.without(m.from()).with(m.to()),
             );
-            if after.us.is_empty() || self.probe_wdl(after)? == Wdl::Loss {
+            if after.us.is_empty() || generate::capture_wdl(self, target, after)? == Wdl::Loss {
                 return Ok(true);
             }
         }
@@ -329,14 +338,26 @@ impl Tablebase {
     /// capture after which the opponent does not win. Whether a position
     /// is a win needs no resolution (a stored win is always a win, a
     /// stored draw or loss never one), so this reads one stored value per
-    /// capture and never recurses.
-    pub(crate) fn draws_by_capture(&self, sides: Sides) -> Result<bool, TablebaseError> {
+    /// capture and never recurses. `target` as for
+    /// [`Tablebase::wins_by_capture`].
+    pub(crate) fn draws_by_capture(
+        &self,
+        target: generate::Target<'_>,
+        sides: Sides,
+    ) -> Result<bool, TablebaseError> {
         for m in capture_moves(sides.us, sides.them) {
             let after = Sides::new(
                 sides.them.without(m.to()),
                 sides.us.without(m.from()).with(m.to()),
             );
-            if after.us.is_empty() || !self.wins(after)? {
+            if after.us.is_empty() {
+                return Ok(true);
+            }
+            let opponent_wins = match target {
+                Some(_) => generate::capture_wdl(self, target, after)? == Wdl::Win,
+                None => self.wins(after)?,
+            };
+            if !opponent_wins {
                 return Ok(true);
             }
         }

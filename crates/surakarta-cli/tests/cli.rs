@@ -769,7 +769,8 @@ fn engine_commands_with_trailing_words_are_errors_and_not_acted_on() {
 }
 
 /// The byte ranges of a format 2 file's block offsets and bit stream,
-/// read from its header (`docs/tablebase-format.md`).
+/// read from its header (`docs/tablebase-format.md`; a draw map, if any,
+/// follows the bit stream).
 fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
     assert_eq!(bytes[8], 2, "format 2");
@@ -783,7 +784,12 @@ fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usi
         1 => 4 * boundaries,
         _ => 4 * boundaries.div_ceil(64) + 2 * boundaries,
     };
-    let bits = bytes.len() - bits_len;
+    // Byte 71 = 2: a draw map of a bit per 2^u slots (u: byte 81) ends the file.
+    let draw_map = match bytes[71] {
+        2 => slots.div_ceil(1 << bytes[81]).div_ceil(8),
+        _ => 0,
+    };
+    let bits = bytes.len() - draw_map - bits_len;
     // Before the offsets: terminals (a byte per terminal and context), the
     // pairs and the code lengths, packed (byte 80 = 1) or not.
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
@@ -799,11 +805,12 @@ fn compact_regions(bytes: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usi
         bits,
         "regions add up"
     );
-    (bits - offsets_len..bits, bits..bytes.len())
+    (bits - offsets_len..bits, bits..bits + bits_len)
 }
 
-/// A compact table with a flipped byte in its bit stream or its block
-/// offsets: verify fails with exit code 1 and probing names the file.
+/// A compact table with a flipped byte in its bit stream, its block
+/// offsets or its draw map: verify fails with exit code 1 and probing
+/// names the file.
 #[test]
 fn tb_damaged_compact_bit_stream_or_block_offset_is_named() {
     let limit = std::time::Duration::from_secs(60);
@@ -815,6 +822,7 @@ fn tb_damaged_compact_bit_stream_or_block_offset_is_named() {
     let good = std::fs::read(&path).unwrap();
     let (offsets, bits) = compact_regions(&good);
     assert_eq!(good[70], 2, "grouped offsets");
+    assert!(good[71] == 2 && good.len() > bits.end, "a draw map");
     // Grouped: one u32 base per 64 boundaries, then a u16 per boundary.
     // Grouped offsets: the u16 deltas are the last 2 bytes per boundary.
     let slots = u64::from_le_bytes(good[16..24].try_into().unwrap()) as usize;
@@ -826,6 +834,7 @@ fn tb_damaged_compact_bit_stream_or_block_offset_is_named() {
         ("bit stream", bits.start + bits.len() / 2),
         ("offset of block 1", deltas + 2),
         ("last block offset", offsets.end - 2),
+        ("draw map", bits.end),
     ] {
         let mut bytes = good.clone();
         bytes[at] ^= 0x01;
@@ -902,6 +911,10 @@ fn stats_formats(d: &str) -> Vec<(String, u64, u64)> {
             assert_eq!(c["context_model"], model, "{class}");
             let flag_expected = c["format"].as_u64() == Some(2);
             assert_eq!(c["capture_draws"].is_boolean(), flag_expected, "{class}");
+            // A draw map exactly where there are capture draws.
+            if flag_expected {
+                assert_eq!(c["draw_map"], c["capture_draws"], "{class}");
+            }
             (
                 c["class"].as_str().unwrap().to_string(),
                 c["format"].as_u64().unwrap(),
@@ -929,6 +942,7 @@ fn tb_stats_report_format_and_bytes_and_generate_writes_the_format_asked() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         let stats = stats_formats(d);
         assert_eq!(stats.len(), 6, "{args:?}: {stats:?}");
+        let mut draw_maps = 0;
         for (class, found, bytes) in stats {
             let path = dir.join(format!("{class}.sktb"));
             let file = std::fs::read(&path).unwrap();
@@ -938,9 +952,15 @@ fn tb_stats_report_format_and_bytes_and_generate_writes_the_format_asked() {
             assert_eq!(&file[8..10], &[format as u8, 0], "{args:?}: {class}");
             assert_eq!(file[14], format as u8 - 1, "{args:?}: {class} encoding");
             if format == 2 {
-                assert_eq!(file[71], u8::from(capture_draws), "{args:?}: {class}");
+                // Capture draws, with a draw map (2), only in the classes
+                // that have a draw a capture proves.
+                let allowed: &[u8] = if capture_draws { &[0, 2] } else { &[0] };
+                assert!(allowed.contains(&file[71]), "{args:?}: {class}");
+                draw_maps += usize::from(file[71] == 2);
             }
         }
+        // 1v2, 1v3 and 2v2 have such draws.
+        assert_eq!(draw_maps, if format == 2 && capture_draws { 3 } else { 0 });
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

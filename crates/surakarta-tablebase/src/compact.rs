@@ -10,6 +10,7 @@
 //! lengths    T + P bytes      Huffman code length per symbol (0 = unused)
 //! offsets    (B + 1) × u32/u64  byte offset of each block in the bit stream
 //! bits       payload bytes    the blocks, each byte-aligned, MSB first
+//! draw map   a bit per unit   where a stored loss may stand for a draw (optional)
 //! ```
 //!
 //! Block `b` holds the slots `b · 2^block_bits ..` up to the next block:
@@ -193,6 +194,7 @@ pub(crate) fn assemble(
         offsets: BlockOffsets::U64,
         packed_dictionary: true,
         capture_draws: false,
+        draw_map_bits: None,
         terminals,
         pairs,
         bits_len: 0,
@@ -276,6 +278,45 @@ pub(crate) fn fill_chunk(stored: &mut [u8], freedom: &[u8]) {
         };
         previous = Some(*b);
     }
+}
+
+/// The unit of the draw map the writer makes: a chunk.
+pub(crate) const DRAW_MAP_UNIT_BITS: u32 = CHUNK_BITS;
+
+/// Slots of the 64 draw map units one word of [`draw_map_word`] covers.
+pub(crate) const DRAW_MAP_WORD_SLOTS: usize = 64 << DRAW_MAP_UNIT_BITS;
+
+/// The draw map bits of the slots whose freedom bytes (bits 0-1; at most
+/// [`DRAW_MAP_WORD_SLOTS`] of them, starting at a word's first slot) are
+/// `freedom`: bit `i` set where unit `i` has a slot that may store a loss
+/// for its draw ([`Freedom::AnyNonWin`]).
+pub(crate) fn draw_map_word(freedom: &[u8]) -> u64 {
+    freedom
+        .chunks(1 << DRAW_MAP_UNIT_BITS)
+        .enumerate()
+        .filter(|(_, unit)| unit.iter().any(|&f| f & 3 == Freedom::AnyNonWin as u8))
+        .fold(0, |word, (i, _)| word | 1 << i)
+}
+
+/// Ends a body with its draw map, made of the words of [`draw_map_word`]
+/// in slot order, and marks the shape: with capture draws where some unit
+/// is set (header byte 71 = 2), without them where none is or where no
+/// terminal stands for a loss, so no slot stores one (byte 71 = 0: every
+/// stored loss is exact, and a reader resolves none).
+pub(crate) fn append_draw_map(shape: &mut Shape, body: &mut Vec<u8>, slots: u64, words: &[u64]) {
+    debug_assert_eq!(shape.draw_map_bits, None);
+    debug_assert_eq!(shape.body_len(slots), Some(body.len() as u64));
+    let terminals = &body[..shape.terminals_len() as usize];
+    let stores_losses = terminals.iter().any(|&v| v >= 128);
+    if !stores_losses || words.iter().all(|&w| w == 0) {
+        shape.capture_draws = false;
+        return;
+    }
+    shape.capture_draws = true;
+    shape.draw_map_bits = Some(DRAW_MAP_UNIT_BITS);
+    let len = shape.draw_map_len(slots) as usize;
+    body.extend(words.iter().flat_map(|w| w.to_le_bytes()).take(len));
+    debug_assert_eq!(shape.body_len(slots), Some(body.len() as u64));
 }
 
 /// The most compact way to store these block boundaries (byte offsets in
@@ -438,6 +479,11 @@ pub(crate) struct Compact {
     deltas_at: usize,
     bits_at: usize,
     bits_len: u64,
+    /// Whether a stored loss may stand for a draw (header byte 71 ≠ 0).
+    capture_draws: bool,
+    /// The draw map's unit bits and where it starts in the body, if the
+    /// file has one.
+    draw_map: Option<(u32, usize)>,
 }
 
 /// A pair with its left symbol's expansion length.
@@ -565,6 +611,15 @@ impl Compact {
         let groups = (blocks + 1).div_ceil(OFFSET_GROUP) as usize;
         let bits_at =
             offsets_at + shape.offsets_len(slots).ok_or(corrupt("section sizes"))? as usize;
+        let map_at = bits_at + shape.bits_len as usize;
+        let draw_map = shape.draw_map_bits.map(|u| (u, map_at));
+        if let Some(u) = shape.draw_map_bits {
+            // The bits after the last unit must be zero.
+            let units = slots.div_ceil(1 << u);
+            if !units.is_multiple_of(8) && body[body.len() - 1] >> (units % 8) != 0 {
+                return Err(corrupt("padding bits of the draw map"));
+            }
+        }
         Ok(Compact {
             block_bits: shape.block_bits,
             slots,
@@ -583,7 +638,25 @@ impl Compact {
             deltas_at: offsets_at + 4 * groups,
             bits_at,
             bits_len: shape.bits_len,
+            capture_draws: shape.capture_draws,
+            draw_map,
         })
+    }
+
+    /// Whether the loss stored at `slot` may stand for a draw (that a
+    /// capture proves): the file has capture draws, and the slot's draw map
+    /// unit is set or the file has no map.
+    #[inline]
+    pub(crate) fn may_hide_draw(&self, body: &[u8], slot: u64) -> bool {
+        match self.draw_map {
+            _ if !self.capture_draws => false,
+            None => true,
+            Some((bits, at)) => {
+                let unit = slot >> bits;
+                body.get(at + (unit / 8) as usize)
+                    .is_none_or(|byte| byte >> (unit % 8) & 1 != 0)
+            }
+        }
     }
 
     /// Where block boundary `i` (0 ..= blocks) lies in the bit stream.

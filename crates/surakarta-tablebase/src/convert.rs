@@ -94,16 +94,18 @@ impl Tablebase {
         let mut out = vec![0u8; stored.len()];
         let target = capture_target(self, table.indexer().material());
         fill_used_slots(table.indexer(), &mut out, |index, sides| {
-            self.exact_byte(table, target, stored[index as usize], sides)
+            self.exact_byte(table, target, stored[index as usize], sides, index)
         })?;
         Ok(Cow::Owned(out))
     }
 
-    /// The exact value byte of the position `sides` of `table` (compact),
-    /// which stores `b` for it: a stored win that a capture wins in 1 is a
-    /// win in 1, and with capture draws a stored loss that a capture draws
-    /// is a draw. The captures are probed here, read directly from
-    /// `target` (the class's [`capture_target`]) where it is format 1.
+    /// The exact value byte of the position `sides` of `table` (compact,
+    /// at slot `index`), which stores `b` for it: a stored win that a
+    /// capture wins in 1 is a win in 1, and where the table says a stored
+    /// loss may stand for a draw ([`Table::may_hide_draw`]), a stored loss
+    /// that a capture draws is a draw. The captures are probed here, read
+    /// directly from `target` (the class's [`capture_target`]) where it is
+    /// format 1.
     #[inline]
     fn exact_byte(
         &self,
@@ -111,11 +113,15 @@ impl Tablebase {
         target: Target<'_>,
         b: u8,
         sides: Sides,
+        index: u64,
     ) -> Result<u8, TablebaseError> {
         Ok(
             if (2..=127).contains(&b) && self.wins_by_capture(target, sides)? {
                 1
-            } else if b >= 128 && table.capture_draws() && self.draws_by_capture(target, sides)? {
+            } else if b >= 128
+                && table.may_hide_draw(index)
+                && self.draws_by_capture(target, sides)?
+            {
                 0
             } else {
                 b
@@ -166,7 +172,7 @@ impl Tablebase {
                     }
                     let b = stored[(index - start) as usize];
                     let b = if compact {
-                        match self.exact_byte(table, target, b, sides) {
+                        match self.exact_byte(table, target, b, sides, index) {
                             Ok(b) => b,
                             Err(e) => {
                                 result = Err(e);
@@ -341,12 +347,16 @@ impl Tablebase {
             Ok((model.of(sides) as u8) << 2 | freedom as u8)
         };
         let mut contexts = None;
-        let (mut shape, body) = if indexer.size() > options.streaming_above {
+        let (mut shape, mut body, draw_map) = if indexer.size() > options.streaming_above {
             compact_streaming(indexer, &values, model, options.sample_slots, &info)?
         } else {
             let mut slot_info = vec![Freedom::Any as u8; values.len()];
             fill_used_slots(indexer, &mut slot_info, info)?;
-            match model {
+            let draw_map: Vec<u64> = slot_info
+                .par_chunks(compact::DRAW_MAP_WORD_SLOTS)
+                .map(compact::draw_map_word)
+                .collect();
+            let (shape, body) = match model {
                 ContextModel::None => {
                     let freedom: Vec<u8> = slot_info.iter().map(|&b| b & 3).collect();
                     compact::encode(&values, &freedom, Stored::Values)
@@ -365,9 +375,11 @@ impl Tablebase {
                     contexts = Some((model, slot_info));
                     encoded
                 }
-            }
+            };
+            (shape, body, draw_map)
         };
-        shape.capture_draws = capture_draws;
+        // Capture draws only where some slot is one (no map without them).
+        compact::append_draw_map(&mut shape, &mut body, indexer.size(), &draw_map);
         let stats = histogram_of(indexer, &values).stats(material, indexer.size());
         let table = Table::from_compact(indexer.clone(), stats, shape, body)?;
         Ok((table, contexts))
@@ -384,8 +396,9 @@ pub(crate) struct Replaced(Vec<(Material, Option<Table>)>);
 /// (bits 2 and up of a byte per slot), kept for the read-back check.
 type SlotContexts = (ContextModel, Vec<u8>);
 
-/// Slots per work item of the streaming path: whole chunks.
-const STREAM_ITEM: u64 = 1 << 16;
+/// Slots per work item of the streaming path: whole chunks, and one word
+/// of the draw map.
+const STREAM_ITEM: u64 = compact::DRAW_MAP_WORD_SLOTS as u64;
 
 /// Compacts a class without a byte per slot of working memory: learns the
 /// value ranking and the grammar on a sample of chunks, then encodes every
@@ -400,7 +413,7 @@ fn compact_streaming(
     model: ContextModel,
     sample_slots: u64,
     info: &(impl Fn(u64, Sides) -> Result<u8, TablebaseError> + Sync),
-) -> Result<(CompactShape, Vec<u8>), TablebaseError> {
+) -> Result<(CompactShape, Vec<u8>, Vec<u64>), TablebaseError> {
     let slots = values.len() as u64;
     let chunk = 1u64 << compact::CHUNK_BITS;
     let chunks = slots.div_ceil(chunk);
@@ -450,7 +463,7 @@ fn compact_streaming(
     let table = repair::PairTable::new(terminals, &pairs);
     // 3. Every chunk, parsed with the grammar.
     let per_item = STREAM_ITEM / chunk;
-    let items: Vec<Vec<Vec<u16>>> = (0..chunks.div_ceil(per_item))
+    let items: Vec<(Vec<Vec<u16>>, u64)> = (0..chunks.div_ceil(per_item))
         .into_par_iter()
         .map_init(repair::Parser::default, |parser, item| {
             let first = item * per_item;
@@ -458,20 +471,24 @@ fn compact_streaming(
             let len = (slots - start).min(STREAM_ITEM) as usize;
             let mut info = vec![0u8; len];
             info_in(start, &mut info)?;
+            let draw_map = compact::draw_map_word(&info);
             let values = &values[start as usize..][..len];
-            Ok(values
+            let symbols = values
                 .chunks(chunk as usize)
                 .zip(info.chunks_mut(chunk as usize))
                 .map(|(values, info)| parser.parse(&table, &ranking.terminals(values, info)))
-                .collect())
+                .collect();
+            Ok((symbols, draw_map))
         })
         .collect::<Result<_, TablebaseError>>()?;
+    let (items, draw_map): (Vec<_>, Vec<u64>) = items.into_iter().unzip();
     let grammar = repair::Grammar {
         terminals,
         pairs,
         chunks: items.into_iter().flatten().collect(),
     };
-    Ok(compact::assemble(grammar, slots, model, &ranking.maps))
+    let (shape, body) = compact::assemble(grammar, slots, model, &ranking.maps);
+    Ok((shape, body, draw_map))
 }
 
 /// `k` of the chunks `0..chunks` (all if `k ≥ chunks`), in order, spread
@@ -811,6 +828,7 @@ mod tests {
     use super::*;
     use crate::NoProgress;
     use std::collections::BTreeSet;
+    use surakarta::capture_moves;
     use surakarta_index::Scheme;
 
     #[test]
@@ -882,6 +900,79 @@ mod tests {
             }
         }
         assert!(several_parts > 10, "{several_parts}");
+    }
+
+    /// The draw map is set for exactly the units that hold a draw a
+    /// capture proves, by both writers (whole and streaming); a class
+    /// without such a draw, or that stores no loss, has no capture draws
+    /// (and no map); stored losses outside the
+    /// map resolve without capture probes and are exact; and the same body
+    /// without its map (header byte 71 = 1, the earlier layout) reads the
+    /// same values.
+    #[test]
+    fn draw_maps_mark_exactly_the_units_with_capture_draws() {
+        let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
+        let streaming = CompactOptions {
+            streaming_above: 0,
+            ..CompactOptions::default()
+        };
+        let unit = compact::DRAW_MAP_UNIT_BITS;
+        let (mut mapped, mut unmapped, mut exempt) = (0, 0, 0u64);
+        for material in plain.materials() {
+            let indexer = plain.lookup(material).unwrap().indexer();
+            let values = plain.values(material).unwrap();
+            let units = indexer.size().div_ceil(1 << unit) as usize;
+            let mut want = vec![false; units];
+            indexer.for_each_in(0, u64::MAX, |index, sides| {
+                if values[index as usize] == 0 && plain.draws_by_capture(None, sides).unwrap() {
+                    want[(index >> unit) as usize] = true;
+                }
+            });
+            for options in [CompactOptions::default(), streaming] {
+                let table = plain.compacted_with(material, &options).unwrap();
+                let shape = table.header().compact.unwrap();
+                let stores_losses = table.stored_bytes().unwrap().iter().any(|&b| b >= 128);
+                let expected = want.contains(&true) && stores_losses;
+                assert_eq!(table.capture_draws(), expected, "{material}");
+                if !table.capture_draws() {
+                    assert_eq!(shape.draw_map_bits, None);
+                    continue;
+                }
+                assert_eq!(shape.draw_map_bits, Some(unit));
+                for (u, &set) in want.iter().enumerate() {
+                    let last = ((u as u64 + 1) << unit).min(indexer.size()) - 1;
+                    assert_eq!(table.may_hide_draw((u as u64) << unit), set, "{material}");
+                    assert_eq!(table.may_hide_draw(last), set, "{material}");
+                }
+                unmapped += want.iter().filter(|&&set| !set).count();
+                mapped += want.iter().filter(|&&set| set).count();
+                let stored = table.stored_bytes().unwrap();
+                indexer.for_each_in(0, u64::MAX, |index, sides| {
+                    let i = index as usize;
+                    if stored[i] >= 128
+                        && !table.may_hide_draw(index)
+                        && !capture_moves(sides.us, sides.them).is_empty()
+                    {
+                        assert_eq!(stored[i], values[i], "{material}");
+                        exempt += 1;
+                    }
+                });
+                assert_eq!(plain.values_of(&table).unwrap(), values, "{material}");
+                // The same body without its map: every stored loss may hide
+                // a draw, and the values are the same.
+                let mut body = table.payload().unwrap().to_vec();
+                body.truncate(body.len() - shape.draw_map_len(indexer.size()) as usize);
+                let old = CompactShape {
+                    draw_map_bits: None,
+                    ..shape
+                };
+                let old = Table::from_compact(indexer.clone(), table.stats(), old, body).unwrap();
+                assert!(old.capture_draws() && old.may_hide_draw(0));
+                assert_eq!(plain.values_of(&old).unwrap(), values, "{material}");
+            }
+        }
+        assert!(mapped > 100 && unmapped > 100, "{mapped} {unmapped}");
+        assert!(exempt > 10_000, "{exempt}");
     }
 
     /// With a sample of one chunk, classes have values the sample never

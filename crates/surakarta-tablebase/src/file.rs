@@ -189,9 +189,14 @@ pub struct CompactShape {
     /// 1) rather than u16 pairs and a byte per code length (0).
     pub packed_dictionary: bool,
     /// Whether a drawn position with a capture into a drawn position may
-    /// store any draw or loss (header byte 71: 0 or 1); a reader resolves
+    /// store any draw or loss (header byte 71 not 0); a reader resolves
     /// a stored loss by the captures.
     pub capture_draws: bool,
+    /// With capture draws, the draw map's unit (header byte 71 = 2, byte
+    /// 81 = `u`): the body ends with a bit per `2^u` slots, set where a
+    /// stored loss may stand for a draw, so a reader resolves only the
+    /// stored losses of set units. `None` (byte 71 = 0 or 1): no map.
+    pub draw_map_bits: Option<u32>,
     /// Pair symbols of the grammar.
     pub pairs: u32,
     /// Bytes of the Huffman-coded bit stream.
@@ -251,6 +256,10 @@ impl BlockOffsets {
 /// The block sizes (`k` in blocks of `2^k` slots) a version 2 file may use.
 pub(crate) const BLOCK_BITS: std::ops::RangeInclusive<u32> = 10..=24;
 
+/// The draw map units (`u` in units of `2^u` slots) a version 2 file may
+/// use.
+pub(crate) const DRAW_MAP_BITS: std::ops::RangeInclusive<u32> = 10..=24;
+
 impl CompactShape {
     /// Blocks of a table with `slots` slots.
     pub(crate) fn blocks(self, slots: u64) -> u64 {
@@ -299,6 +308,14 @@ impl CompactShape {
         self.offsets.section_len(self.blocks(slots).checked_add(1)?)
     }
 
+    /// Bytes of the draw map section of a table with `slots` slots: a bit
+    /// per unit, 0 without a map.
+    #[must_use]
+    pub fn draw_map_len(self, slots: u64) -> u64 {
+        self.draw_map_bits
+            .map_or(0, |u| slots.div_ceil(1 << u.min(63)).div_ceil(8))
+    }
+
     /// Bytes of the body (everything after the header) of a table with
     /// `slots` slots, or `None` if the sizes overflow.
     pub(crate) fn body_len(self, slots: u64) -> Option<u64> {
@@ -306,7 +323,8 @@ impl CompactShape {
             .checked_add(self.pairs_len())?
             .checked_add(self.lengths_len())?
             .checked_add(self.offsets_len(slots)?)?
-            .checked_add(self.bits_len)
+            .checked_add(self.bits_len)?
+            .checked_add(self.draw_map_len(slots))
     }
 }
 
@@ -390,7 +408,14 @@ impl Header {
             b[64] = c.block_bits as u8;
             b[65] = c.model.code();
             b[70] = c.offsets.code();
-            b[71] = u8::from(c.capture_draws);
+            b[71] = match (c.capture_draws, c.draw_map_bits) {
+                (false, _) => 0,
+                (true, None) => 1,
+                (true, Some(u)) => {
+                    b[81] = u as u8;
+                    2
+                }
+            };
             b[80] = u8::from(c.packed_dictionary);
             b[66..68].copy_from_slice(&(c.terminals as u16).to_le_bytes());
             b[68..70].copy_from_slice(&(c.pairs as u16).to_le_bytes());
@@ -459,7 +484,7 @@ impl Header {
         let reserved: &[std::ops::Range<usize>] = if version == 1 {
             &[15..16, 64..124]
         } else {
-            &[15..16, 81..124]
+            &[15..16, 82..124]
         };
         if let Some(at) = reserved.iter().cloned().flatten().find(|&i| bytes[i] != 0) {
             return field("reserved", at as u64);
@@ -478,10 +503,13 @@ impl Header {
                 1 => true,
                 other => return field("dictionary packing", other.into()),
             };
-            let capture_draws = match bytes[71] {
-                0 => false,
-                1 => true,
-                other => return field("capture draws", other.into()),
+            let (capture_draws, draw_map_bits) = match (bytes[71], bytes[81]) {
+                (0, 0) => (false, None),
+                (1, 0) => (true, None),
+                (2, u) if DRAW_MAP_BITS.contains(&u.into()) => (true, Some(u.into())),
+                (0..=1, _) => return field("reserved", 81),
+                (2, u) => return field("draw map bits", u.into()),
+                (other, _) => return field("capture draws", other.into()),
             };
             let shape = CompactShape {
                 block_bits: bytes[64].into(),
@@ -489,6 +517,7 @@ impl Header {
                 offsets,
                 packed_dictionary,
                 capture_draws,
+                draw_map_bits,
                 terminals: u16::from_le_bytes([bytes[66], bytes[67]]).into(),
                 pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
                 bits_len: u64_at(bytes, 72),
@@ -616,7 +645,12 @@ mod tests {
 
     #[test]
     fn compact_headers_round_trip_and_flags_are_checked() {
-        for capture_draws in [false, true] {
+        for (capture_draws, draw_map_bits, byte71) in [
+            (false, None, 0u8),
+            (true, None, 1),
+            (true, Some(10), 2),
+            (true, Some(24), 2),
+        ] {
             let shape = CompactShape {
                 block_bits: 12,
                 terminals: 5,
@@ -624,6 +658,7 @@ mod tests {
                 offsets: BlockOffsets::Grouped,
                 packed_dictionary: true,
                 capture_draws,
+                draw_map_bits,
                 pairs: 100,
                 bits_len: 1000,
             };
@@ -634,22 +669,41 @@ mod tests {
             let body = shape.body_len(h.stats.slots).unwrap();
             let file_len = HEADER_LEN as u64 + body;
             let bytes = h.to_bytes();
-            assert_eq!(bytes[71], u8::from(capture_draws));
+            assert_eq!(bytes[71], byte71);
+            assert_eq!(u32::from(bytes[81]), draw_map_bits.unwrap_or(0));
             assert_eq!(Header::parse(&bytes, file_len).unwrap(), h);
             assert_eq!((bytes[70], bytes[80]), (2, 1));
-            for (at, value, field) in [
-                (71, 2u8, "capture draws"),
+            // The map's bytes are part of the file's length.
+            let slots = h.stats.slots;
+            let map = draw_map_bits.map_or(0, |u| slots.div_ceil(1 << u).div_ceil(8));
+            assert_eq!(shape.draw_map_len(slots), map);
+            if map > 0 {
+                assert!(Header::parse(&bytes, file_len - 1).is_err());
+            }
+            let mut cases = vec![
+                (71, 3u8, "capture draws"),
                 (70, 3, "offset width"),
                 (80, 2, "dictionary packing"),
-            ] {
+            ];
+            if draw_map_bits.is_some() {
+                cases.extend([(81, 9, "draw map bits"), (81, 25, "draw map bits")]);
+            } else {
+                cases.push((81, 10, "reserved"));
+            }
+            for (at, value, field) in cases {
                 let mut bad = bytes;
                 bad[at] = value;
                 let crc = crc32fast::hash(&bad[..124]);
                 bad[124..128].copy_from_slice(&crc.to_le_bytes());
                 let problem = Header::parse(&bad, file_len).unwrap_err();
+                let expected = if field == "reserved" {
+                    81
+                } else {
+                    u64::from(value)
+                };
                 assert!(
                     matches!(problem, FileProblem::Field { field: f, value: v }
-                        if f == field && v == u64::from(value)),
+                        if f == field && v == expected),
                     "{problem}"
                 );
             }

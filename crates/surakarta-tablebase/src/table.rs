@@ -582,6 +582,12 @@ impl Table {
     /// [`Table::stored`]).
     #[inline]
     pub fn stored_value(&self, sides: Sides) -> Result<Value, TablebaseError> {
+        self.stored_value_at(sides).map(|(value, _)| value)
+    }
+
+    /// [`Table::stored_value`] and the position's slot.
+    #[inline]
+    pub(crate) fn stored_value_at(&self, sides: Sides) -> Result<(Value, u64), TablebaseError> {
         let ranked = self.indexer.rank(sides)?;
         let byte = match &self.compact {
             None => self.stored(ranked.index)?,
@@ -596,22 +602,32 @@ impl Table {
                 compact.value(terminal, context)
             }
         };
-        Ok(Value::from_table_byte(byte))
+        Ok((Value::from_table_byte(byte), ranked.index))
+    }
+
+    /// Whether the loss stored at slot `index` may stand for a draw that a
+    /// capture proves ([`Table::capture_draws`], and where the file has a
+    /// draw map, the slot's unit is set in it).
+    #[inline]
+    pub(crate) fn may_hide_draw(&self, index: u64) -> bool {
+        self.compact
+            .as_ref()
+            .is_some_and(|(_, compact)| compact.may_hide_draw(self.raw(), index))
     }
 
     /// The value stored for a position of this class (see
-    /// [`Table::stored`]), or only its win/draw/loss (`Err`) where a
-    /// compact table's terminal stands for the same one in every context
-    /// and `enough` accepts it: then the position's context is not
+    /// [`Table::stored`]) and its slot, or only its win/draw/loss (`Err`)
+    /// where a compact table's terminal stands for the same one in every
+    /// context and `enough` accepts it: then the position's context is not
     /// computed.
     #[inline]
     pub(crate) fn stored_or_wdl(
         &self,
         sides: Sides,
         enough: impl Fn(Wdl) -> bool,
-    ) -> Result<Result<Value, Wdl>, TablebaseError> {
+    ) -> Result<Result<(Value, u64), Wdl>, TablebaseError> {
         let Some((_, compact)) = &self.compact else {
-            return self.stored_value(sides).map(Ok);
+            return self.stored_value_at(sides).map(Ok);
         };
         let ranked = self.indexer.rank(sides)?;
         let raw = self.payload()?;
@@ -623,7 +639,7 @@ impl Table {
             return Ok(Err(wdl));
         }
         let byte = compact.value(terminal, compact.model().of(sides));
-        Ok(Ok(Value::from_table_byte(byte)))
+        Ok(Ok((Value::from_table_byte(byte), ranked.index)))
     }
 
     /// The win/draw/loss of the value stored for a position of this class
@@ -632,7 +648,7 @@ impl Table {
     #[inline]
     pub fn stored_wdl(&self, sides: Sides) -> Result<Wdl, TablebaseError> {
         Ok(match self.stored_or_wdl(sides, |_| true)? {
-            Ok(value) => value.wdl(),
+            Ok((value, _)) => value.wdl(),
             Err(wdl) => wdl,
         })
     }

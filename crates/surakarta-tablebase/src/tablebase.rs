@@ -245,8 +245,8 @@ impl Tablebase {
         if let Some(value) = cache.get(sides) {
             return Ok(value);
         }
-        let stored = table.stored_value(sides)?;
-        let value = self.resolve(table, stored, sides)?;
+        let (stored, index) = table.stored_value_at(sides)?;
+        let value = self.resolve(table, stored, sides, index)?;
         cache.put(sides, value);
         Ok(value)
     }
@@ -271,31 +271,37 @@ impl Tablebase {
         if let Some(value) = cache.get(sides) {
             return Ok(value.wdl());
         }
-        // Only a stored loss needs resolving (and its exact value to cache).
-        let stored = match table.stored_or_wdl(sides, |wdl| wdl != Wdl::Loss)? {
-            Ok(value) => value,
+        // Only a stored loss needs resolving (and its exact value to cache),
+        // where the table's draw map says it may stand for a draw.
+        let (stored, index) = match table.stored_or_wdl(sides, |wdl| wdl != Wdl::Loss)? {
+            Ok(at) => at,
             Err(wdl) => return Ok(wdl),
         };
         if let Value::Loss(_) = stored {
+            if !table.may_hide_draw(index) {
+                return Ok(Wdl::Loss);
+            }
             // Exact once resolved: a loss, or a draw by a capture.
-            let value = self.resolve(table, stored, sides)?;
+            let value = self.resolve(table, stored, sides, index)?;
             cache.put(sides, value);
             return Ok(value.wdl());
         }
         Ok(stored.wdl())
     }
 
-    /// The exact value of a position from the value `table` stores for it.
-    /// A compact table may store any win where a capture wins in 1, so a
-    /// stored win in more than 1 is checked against the captures; one with
-    /// [`Table::capture_draws`] may store any draw or loss where a capture
-    /// draws, so a stored loss is checked against the captures too.
+    /// The exact value of a position (at slot `index`) from the value
+    /// `table` stores for it. A compact table may store any win where a
+    /// capture wins in 1, so a stored win in more than 1 is checked against
+    /// the captures; one with [`Table::capture_draws`] may store any draw
+    /// or loss where a capture draws, so a stored loss is checked against
+    /// the captures too where its draw map allows one.
     #[inline]
     pub(crate) fn resolve(
         &self,
         table: &Table,
         stored: Value,
         sides: Sides,
+        index: u64,
     ) -> Result<Value, TablebaseError> {
         match stored {
             Value::Win(d)
@@ -303,7 +309,9 @@ impl Tablebase {
             {
                 Ok(Value::Win(1))
             }
-            Value::Loss(_) if table.capture_draws() && self.draws_by_capture(None, sides)? => {
+            Value::Loss(_)
+                if table.may_hide_draw(index) && self.draws_by_capture(None, sides)? =>
+            {
                 Ok(Value::Draw)
             }
             value => Ok(value),

@@ -161,7 +161,8 @@ impl Tablebase {
                     }
                     None => {
                         let after = Sides::new(them, us.without(from).with(to));
-                        self.resolve(partner, partner.stored_value(after)?, after)?
+                        let (stored, index) = partner.stored_value_at(after)?;
+                        self.resolve(partner, stored, after, index)?
                     }
                 };
                 if take(value.back()) {

@@ -347,7 +347,7 @@ fn a_damaged_table_is_named_by_every_use_of_its_class() {
 
 /// A format 2 table damaged anywhere (a flipped byte in every region of
 /// the file: header, terminals, pairs, code lengths, block offsets, bit
-/// stream; or cut short) never answers wrongly and never panics: opening
+/// stream, draw map; or cut short) never answers wrongly and never panics: opening
 /// it, probing every position of its class and verifying it either give
 /// the undamaged answer or an error naming the file, and at least one of
 /// them is an error.
@@ -368,6 +368,7 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
     let blocks = slots.div_ceil(1 << shape.block_bits) as usize;
     assert_eq!(shape.offsets, surakarta_tablebase::BlockOffsets::Grouped);
     assert!(shape.packed_dictionary);
+    assert!(shape.draw_map_bits.is_some(), "{m}: {shape:?}");
     let path = file(&dir, &m.to_string());
     let good = std::fs::read(&path).unwrap();
     let mut regions = Vec::new();
@@ -379,6 +380,7 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
         ("lengths", shape.lengths_len() as usize),
         ("offsets", shape.offsets_len(slots).unwrap() as usize),
         ("bits", shape.bits_len as usize),
+        ("draw map", shape.draw_map_len(slots) as usize),
     ] {
         regions.push((name, at..at + len));
         at += len;

@@ -60,6 +60,7 @@ pub(super) fn run(args: StatsArgs) -> Result<ExitCode, UsageError> {
             class["format"] = json!(table.format());
             class["context_model"] = json!(table.header().compact.map(|c| c.model.name()));
             class["capture_draws"] = json!(table.header().compact.map(|c| c.capture_draws));
+            class["draw_map"] = json!(table.header().compact.map(|c| c.draw_map_bits.is_some()));
             class["bytes"] = json!(table.file_len());
             class["bytes_per_position"] =
                 json!(table.file_len() as f64 / s.positions.max(1) as f64);
@@ -75,10 +76,10 @@ pub(super) fn run(args: StatsArgs) -> Result<ExitCode, UsageError> {
         } else {
             print_stats(&s, &histogram, &examples);
             let model = table.header().compact.map_or(String::new(), |c| {
-                let draws = if c.capture_draws {
-                    ", capture draws"
-                } else {
-                    ""
+                let draws = match (c.capture_draws, c.draw_map_bits) {
+                    (true, Some(_)) => ", capture draws in a draw map",
+                    (true, None) => ", capture draws",
+                    (false, _) => "",
                 };
                 format!(" (context model {}{draws})", c.model.name())
             });

@@ -479,11 +479,21 @@ pub(crate) struct Compact {
     deltas_at: usize,
     bits_at: usize,
     bits_len: u64,
-    /// Whether a stored loss may stand for a draw (header byte 71 ≠ 0).
-    capture_draws: bool,
-    /// The draw map's unit bits and where it starts in the body, if the
-    /// file has one.
-    draw_map: Option<(u32, usize)>,
+    /// Where a stored loss may stand for a draw (header bytes 71 and 81).
+    hidden_draws: HiddenDraws,
+}
+
+/// Where a compact table's stored losses may stand for draws that a
+/// capture proves.
+#[derive(Clone, Copy, Debug)]
+enum HiddenDraws {
+    /// Nowhere: every stored loss is exact (no capture draws).
+    Nowhere,
+    /// In any slot (capture draws without a draw map).
+    Anywhere,
+    /// In the units of `2^unit_bits` slots whose bit is set in the draw map
+    /// that starts at byte `at` of the body.
+    InMap { unit_bits: u32, at: usize },
 }
 
 /// A pair with its left symbol's expansion length.
@@ -611,15 +621,22 @@ impl Compact {
         let groups = (blocks + 1).div_ceil(OFFSET_GROUP) as usize;
         let bits_at =
             offsets_at + shape.offsets_len(slots).ok_or(corrupt("section sizes"))? as usize;
-        let map_at = bits_at + shape.bits_len as usize;
-        let draw_map = shape.draw_map_bits.map(|u| (u, map_at));
-        if let Some(u) = shape.draw_map_bits {
-            // The bits after the last unit must be zero.
-            let units = slots.div_ceil(1 << u);
-            if !units.is_multiple_of(8) && body[body.len() - 1] >> (units % 8) != 0 {
-                return Err(corrupt("padding bits of the draw map"));
+        let hidden_draws = match shape.draw_map_bits {
+            _ if !shape.capture_draws => HiddenDraws::Nowhere,
+            None => HiddenDraws::Anywhere,
+            Some(unit_bits) => {
+                // The map ends the body; the bits after its last unit must
+                // be zero.
+                let units = slots.div_ceil(1 << unit_bits);
+                if !units.is_multiple_of(8) && body[body.len() - 1] >> (units % 8) != 0 {
+                    return Err(corrupt("padding bits of the draw map"));
+                }
+                HiddenDraws::InMap {
+                    unit_bits,
+                    at: bits_at + shape.bits_len as usize,
+                }
             }
-        }
+        };
         Ok(Compact {
             block_bits: shape.block_bits,
             slots,
@@ -638,8 +655,7 @@ impl Compact {
             deltas_at: offsets_at + 4 * groups,
             bits_at,
             bits_len: shape.bits_len,
-            capture_draws: shape.capture_draws,
-            draw_map,
+            hidden_draws,
         })
     }
 
@@ -648,11 +664,11 @@ impl Compact {
     /// unit is set or the file has no map.
     #[inline]
     pub(crate) fn may_hide_draw(&self, body: &[u8], slot: u64) -> bool {
-        match self.draw_map {
-            _ if !self.capture_draws => false,
-            None => true,
-            Some((bits, at)) => {
-                let unit = slot >> bits;
+        match self.hidden_draws {
+            HiddenDraws::Nowhere => false,
+            HiddenDraws::Anywhere => true,
+            HiddenDraws::InMap { unit_bits, at } => {
+                let unit = slot >> unit_bits;
                 body.get(at + (unit / 8) as usize)
                     .is_none_or(|byte| byte >> (unit % 8) & 1 != 0)
             }

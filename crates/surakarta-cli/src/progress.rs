@@ -156,7 +156,7 @@ impl Progress for Bars {
 
     fn checkpoint_rejected(&self, path: &Path, why: &str) {
         self.eprintln(&format!(
-            "warning: {}: {why}; the pair starts over",
+            "warning: {}: {why}; not used, starting over",
             path.display()
         ));
     }

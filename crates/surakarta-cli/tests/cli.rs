@@ -1124,3 +1124,114 @@ fn json_lines_of(text: &str) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+/// `tb verify --checkpoint-every 0` killed (SIGKILL) at any moment and run
+/// again reports exactly what an uninterrupted verification does and
+/// leaves no checkpoint behind; a finished table's checkpoint is reported
+/// as resumed, a damaged one is named in a warning and ignored.
+#[test]
+fn tb_verify_resumes_from_its_checkpoints() {
+    let limit = std::time::Duration::from_secs(60);
+    let base = scratch_dir("verify-resume");
+    let tables = base.join("tables");
+    let o = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "5",
+        "--dir",
+        tables.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let verify_json = |dir: &std::path::Path, checkpoints: bool| {
+        let mut args = vec!["tb", "verify", "--dir", dir.to_str().unwrap(), "--json"];
+        if checkpoints {
+            args.extend(["--checkpoint-every", "0"]);
+        }
+        let o = run_within(&args, limit);
+        assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+        let mut v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        v.as_object_mut().unwrap().remove("seconds");
+        v["dir"] = serde_json::Value::Null;
+        v
+    };
+    let reference = verify_json(&tables, false);
+    assert_eq!(reference["positions"], 1_415_760u64 + 103_641 + 5_430 + 165);
+    assert_eq!(reference["errors"], 0);
+    let mut left = Vec::new();
+    for (round, delay) in [0u64, 30, 80, 150, 250, 400].into_iter().enumerate() {
+        let dir = base.join(format!("round-{round}"));
+        copy_dir(&tables, &dir);
+        let mut child = std::process::Command::new(BIN)
+            .args(["tb", "verify", "--dir", dir.to_str().unwrap()])
+            .args(["--checkpoint-every", "0", "--json"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        child.kill().unwrap_or_default();
+        child.wait().unwrap();
+        let saved = files_ending(&dir, "-verify.ckpt");
+        left.push(saved.len());
+        // Resumed: the same report, and the checkpoints removed at the end.
+        assert_eq!(
+            verify_json(&dir, true),
+            reference,
+            "killed after {delay} ms"
+        );
+        assert!(files_ending(&dir, "-verify.ckpt").is_empty());
+        if !saved.is_empty() {
+            // The same checkpoints again, in text: said to be resumed.
+            for (name, bytes) in &saved {
+                std::fs::write(dir.join(name), bytes).unwrap();
+            }
+            let o = run_within(
+                &[
+                    "tb",
+                    "verify",
+                    "--dir",
+                    dir.to_str().unwrap(),
+                    "--checkpoint-every",
+                    "0",
+                ],
+                limit,
+            );
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(
+                stderr(&o)
+                    .matches("continuing from its checkpoint of a finished verification")
+                    .count(),
+                saved.len(),
+                "{}",
+                stderr(&o)
+            );
+            assert!(files_ending(&dir, "-verify.ckpt").is_empty());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    println!("checkpoints left when killed: {left:?}");
+    // A damaged checkpoint: a warning naming it, then a full verification.
+    std::fs::write(tables.join("3v2-verify.ckpt"), b"SKVRFY\0\x01 not really").unwrap();
+    let o = run_within(
+        &[
+            "tb",
+            "verify",
+            "--dir",
+            tables.to_str().unwrap(),
+            "--checkpoint-every",
+            "0",
+        ],
+        limit,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("3v2-verify.ckpt") && stderr(&o).contains("not used"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("verified 10 tables"), "{}", stdout(&o));
+    assert!(files_ending(&tables, "-verify.ckpt").is_empty());
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -240,11 +240,7 @@ pub(crate) fn write(
         let words = c.indexer.size().div_ceil(64);
         c.capture_draws.len() as u64 == words && c.candidates.len() as u64 == words
     }));
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let result = (|| {
-        let mut out = BufWriter::with_capacity(BUFFER, File::create(&tmp)?);
+    write_atomically(path, |out| {
         let mut crc = crc32fast::Hasher::new();
         let h = header(classes, resume, 2);
         crc.update(&h);
@@ -273,10 +269,28 @@ pub(crate) fn write(
             written += 8 * bitmap.len() as u64;
         }
         out.write_all(&crc.finalize().to_le_bytes())?;
+        Ok(written)
+    })
+}
+
+/// Writes a file through `fill` so that `path` is always complete or
+/// absent: to `path` with `.tmp` appended, synced, renamed into place and
+/// the directory synced (the temporary file is removed on failure).
+/// Returns what `fill` returns.
+pub(crate) fn write_atomically<T>(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = (|| {
+        let mut out = BufWriter::with_capacity(BUFFER, File::create(&tmp)?);
+        let value = fill(&mut out)?;
         out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         std::fs::rename(&tmp, path)?;
         sync_dir(path);
-        Ok(written)
+        Ok(value)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -437,8 +451,7 @@ pub(crate) fn read(path: &Path, classes: &[ClassState<'_>]) -> Result<Option<Fou
     }))
 }
 
-/// Removes a pair's checkpoint once its tables are written (a missing one
-/// is fine).
+/// Removes a checkpoint once its work is done (a missing one is fine).
 pub(crate) fn remove(path: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),

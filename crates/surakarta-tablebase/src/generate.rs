@@ -1018,6 +1018,7 @@ mod tests {
                 Stage::Initial { .. } => 0,
                 Stage::Level(_) => 1,
                 Stage::InLevel { done, total, .. } => 2 + (3 * done / total) as usize,
+                Stage::Verify { .. } => unreachable!("a generation's checkpoint"),
             }] += 1;
             let resumer = Interrupt {
                 stop_at: usize::MAX,

@@ -41,6 +41,7 @@ mod tablebase;
 mod timing;
 mod value;
 mod verify;
+mod verify_checkpoint;
 
 pub use context::ContextModel;
 pub use convert::{
@@ -57,6 +58,7 @@ pub use tablebase::Tablebase;
 pub use timing::{time_probes, ProbeTiming};
 pub use value::{Value, Wdl, MAX_DTC};
 pub use verify::{ExpandedPair, Mismatch, VerifyReport};
+pub use verify_checkpoint::VerifyCheckpoints;
 
 /// Bytes of the compact body `values` would get with every slot exact (a
 /// measuring aid for format studies, not part of the API).

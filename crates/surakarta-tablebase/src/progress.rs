@@ -19,8 +19,8 @@ pub enum Pass {
     Compact,
 }
 
-/// Where a pair's generation stands at a checkpoint: what a run resuming
-/// from it does next.
+/// Where a pair's generation, or a table's verification, stands at a
+/// checkpoint: what a run resuming from it does next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Inside the first pass: `done` of the pair's `total` slots evaluated
@@ -43,6 +43,13 @@ pub enum Stage {
         /// Work of the whole level.
         total: u64,
     },
+    /// Verifying a table: `done` of its `total` slots re-derived.
+    Verify {
+        /// Slots done.
+        done: u64,
+        /// Slots of the table.
+        total: u64,
+    },
 }
 
 impl std::fmt::Display for Stage {
@@ -57,6 +64,14 @@ impl std::fmt::Display for Stage {
             Stage::InLevel { level, done, total } => write!(
                 f,
                 "in level {level} ({:.1}% done)",
+                100.0 * done as f64 / total.max(1) as f64
+            ),
+            Stage::Verify { done, total } if done == total => {
+                write!(f, "of a finished verification ({total} slots)")
+            }
+            Stage::Verify { done, total } => write!(
+                f,
+                "in verification ({:.1}% of {total} slots done)",
                 100.0 * done as f64 / total.max(1) as f64
             ),
         }
@@ -79,12 +94,13 @@ pub trait Progress: Sync {
     fn class_skipped(&self, _stats: &ClassStats) {}
     /// A class is finished (`elapsed`: the time of its pair so far).
     fn class_done(&self, _stats: &ClassStats, _elapsed: Duration) {}
-    /// The current pair's state was saved (`bytes` long); a run resuming
-    /// from it continues at `stage`.
+    /// The current pair's (or verified table's) state was saved (`bytes`
+    /// long); a run resuming from it continues at `stage`.
     fn checkpoint_written(&self, _stage: Stage, _bytes: u64) {}
-    /// The current pair continues from its checkpoint at `stage`.
+    /// The current pair (or verified table) continues from its checkpoint
+    /// at `stage`.
     fn checkpoint_resumed(&self, _stage: Stage) {}
-    /// A checkpoint was found but not used (the pair starts over): why.
+    /// A checkpoint was found but not used (the work starts over): why.
     fn checkpoint_rejected(&self, _path: &Path, _why: &str) {}
 }
 

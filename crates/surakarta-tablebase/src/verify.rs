@@ -12,17 +12,19 @@ use crate::error::{PairWork, TablebaseError};
 use crate::generate::{capture_target, capture_wdl, Target};
 use crate::table::Table;
 use crate::value::{Value, Wdl};
-use crate::{plan, Pair, Pass, Progress, Tablebase};
+use crate::verify_checkpoint::{Saved, VerifyCheckpoints, SEGMENT_SLOTS};
+use crate::{plan, Pair, Pass, Progress, Stage, Tablebase};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 use surakarta::{capture_moves, step_targets, Bitboard};
 use surakarta_index::{Indexer, Material, Sides};
 
 /// How many mismatches a report keeps as examples.
-const EXAMPLES: usize = 10;
+pub(crate) const EXAMPLES: usize = 10;
 
 /// An entry that differs from what its moves imply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,41 +185,138 @@ impl Tablebase {
         material: Material,
         reporter: &dyn Progress,
     ) -> Result<VerifyReport, TablebaseError> {
+        self.verify_with(material, reporter, None)
+    }
+
+    /// [`Tablebase::verify`], resumable: with `checkpoints`, the counts
+    /// so far are saved between segments of the table (at most every
+    /// [`VerifyCheckpoints::every`]) and when it is finished, and a saved
+    /// state of the same table files is continued from (a finished one is
+    /// the report at once). A checkpoint that does not match is reported
+    /// ([`Progress::checkpoint_rejected`]) and ignored. Failing to write
+    /// one is an error. The caller removes the checkpoints when its run is
+    /// over ([`VerifyCheckpoints::remove`]).
+    pub fn verify_with(
+        &self,
+        material: Material,
+        reporter: &dyn Progress,
+        checkpoints: Option<&VerifyCheckpoints>,
+    ) -> Result<VerifyReport, TablebaseError> {
         let table = self.lookup(material)?;
-        let mut report = VerifyReport {
-            material,
-            positions: 0,
-            checksum_ok: table.check().is_ok(),
-            stats_ok: false,
-            mismatches: 0,
-            examples: Vec::new(),
-        };
-        if !report.checksum_ok {
-            return Ok(report);
-        }
-        let bytes = self.values(material)?;
-        let stats = crate::table::histogram_of(table.indexer(), &bytes)
-            .stats(material, table.indexer().size());
-        report.stats_ok = stats == table.stats();
         let indexer = table.indexer();
         let size = indexer.size();
+        let segment = checkpoints.map_or(SEGMENT_SLOTS, |c| c.segment);
+        let segments = size.div_ceil(segment);
+        let stage = |saved: &Saved| Stage::Verify {
+            done: (saved.segments * segment).min(size),
+            total: size,
+        };
+        let digest = checkpoints.map(|c| c.digest(material));
+        let mut saved = None;
+        if let (Some(c), Some(digest)) = (checkpoints, digest) {
+            match c.read(material, indexer, digest) {
+                Ok(None) => {}
+                Ok(Some(found)) => {
+                    reporter.checkpoint_resumed(stage(&found));
+                    if found.finished {
+                        return Ok(found.report);
+                    }
+                    saved = Some(found);
+                }
+                Err(why) => reporter.checkpoint_rejected(&c.path(material), &why.to_string()),
+            }
+        }
+        let checksum_ok = table.check().is_ok();
+        if !checksum_ok {
+            return Ok(VerifyReport {
+                material,
+                positions: 0,
+                checksum_ok,
+                stats_ok: false,
+                mismatches: 0,
+                examples: Vec::new(),
+            });
+        }
+        let bytes = self.values(material)?;
+        let mut state = match saved {
+            Some(saved) => saved,
+            None => Saved {
+                segments: 0,
+                finished: false,
+                report: VerifyReport {
+                    material,
+                    positions: 0,
+                    checksum_ok,
+                    stats_ok: crate::table::histogram_of(indexer, &bytes).stats(material, size)
+                        == table.stats(),
+                    mismatches: 0,
+                    examples: Vec::new(),
+                },
+            },
+        };
         // Where moves lead: looked up once, not per move.
         let successors = Successors::new(self, material)?;
+        let save = |state: &Saved| -> Result<(), TablebaseError> {
+            if let (Some(c), Some(digest)) = (checkpoints, digest) {
+                let written = c
+                    .write(material, digest, state)
+                    .map_err(|e| crate::table::file_error(&c.path(material), e.into()))?;
+                reporter.checkpoint_written(stage(state), written);
+            }
+            Ok(())
+        };
+        let mut last_save = Instant::now();
+        while state.segments < segments {
+            let start = state.segments * segment;
+            let end = (start + segment).min(size);
+            let (positions, mismatches) =
+                self.verify_slots(&bytes, &successors, start..end, &mut state.report, reporter)?;
+            state.report.positions += positions;
+            state.report.mismatches += mismatches;
+            state.segments += 1;
+            let every = checkpoints.map_or(Duration::MAX, VerifyCheckpoints::every);
+            if state.segments < segments && last_save.elapsed() >= every {
+                save(&state)?;
+                last_save = Instant::now();
+            }
+        }
+        state.report.examples.sort_by_key(|m| m.index);
+        state.finished = true;
+        save(&state)?;
+        Ok(state.report)
+    }
+
+    /// Re-derives the positions of slots `slots` against `bytes` (the
+    /// table's values) on all cores: returns how many there were and how
+    /// many differ, and adds the first differing ones to `report`'s
+    /// examples (up to [`EXAMPLES`]).
+    fn verify_slots(
+        &self,
+        bytes: &[u8],
+        successors: &Successors<'_>,
+        slots: std::ops::Range<u64>,
+        report: &mut VerifyReport,
+        reporter: &dyn Progress,
+    ) -> Result<(u64, u64), TablebaseError> {
         const CHUNK: u64 = 1 << 14;
-        let done = AtomicU64::new(0);
-        let examples = Mutex::new(Vec::new());
-        let (positions, mismatches) = (0..size.div_ceil(CHUNK))
+        let size = bytes.len() as u64;
+        let done = AtomicU64::new(slots.start);
+        let examples = Mutex::new(std::mem::take(&mut report.examples));
+        let indexer = self.lookup(report.material)?.indexer();
+        let first = slots.start / CHUNK;
+        let result = (first..slots.end.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
+                let start = (c * CHUNK).max(slots.start);
+                let end = ((c + 1) * CHUNK).min(slots.end);
                 let (mut positions, mut mismatches) = (0u64, 0u64);
                 let mut result = Ok(());
-                indexer.for_each_in(c * CHUNK, (c + 1) * CHUNK, |index, sides| {
+                indexer.for_each_in(start, end, |index, sides| {
                     if result.is_err() {
                         return;
                     }
                     let stored = Value::from_table_byte(bytes[index as usize]);
-                    let derived = self.derive_sides(sides, &successors);
-                    match derived {
+                    match self.derive_sides(sides, successors) {
                         Ok(derived) => {
                             positions += 1;
                             if derived != stored {
@@ -237,18 +336,13 @@ impl Tablebase {
                         Err(e) => result = Err(e),
                     }
                 });
-                let end = ((c + 1) * CHUNK).min(size);
-                let so_far = done.fetch_add(end - c * CHUNK, Ordering::Relaxed) + end - c * CHUNK;
+                let so_far = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
                 reporter.progress(Pass::Verify, so_far, size);
                 result.map(|()| (positions, mismatches))
             })
-            .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
-        report.positions = positions;
-        report.mismatches = mismatches;
-        let mut examples = examples.into_inner().unwrap_or_else(|e| e.into_inner());
-        examples.sort_by_key(|m| m.index);
-        report.examples = examples;
-        Ok(report)
+            .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)));
+        report.examples = examples.into_inner().unwrap_or_else(|e| e.into_inner());
+        result
     }
 }
 

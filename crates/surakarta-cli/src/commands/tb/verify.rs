@@ -11,9 +11,9 @@ use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use surakarta_index::{Indexer, Material};
-use surakarta_tablebase::TablebaseError;
+use surakarta_tablebase::{Tablebase, TablebaseError, VerifyCheckpoints, VerifyReport};
 
 /// The arguments of `surakarta tb verify`.
 #[derive(Args, Debug)]
@@ -33,6 +33,12 @@ pub(super) struct VerifyArgs {
     /// GiB (default: the memory available when the command starts).
     #[arg(long, value_name = "GIB")]
     memory_limit: Option<f64>,
+    /// Save each table's progress in DIR (`6v4-verify.ckpt`) at most every
+    /// this many seconds, and continue from it when run again with this
+    /// option: a stopped verification of big tables resumes instead of
+    /// starting over. The checkpoints are removed when the run finishes.
+    #[arg(long, value_name = "SECONDS")]
+    checkpoint_every: Option<u64>,
     /// Print one JSON object (and no progress bars) instead of text.
     #[arg(long)]
     json: bool,
@@ -74,89 +80,62 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, UsageError> {
             .sum(),
     );
     let start = Instant::now();
-    let mut errors = open_errors.len() as u64;
-    let mut positions = 0;
-    let mut reports = Vec::new();
+    let mut tally = Tally {
+        errors: open_errors.len() as u64,
+        ..Tally::default()
+    };
     for e in &open_errors {
         if args.json {
-            reports.push(json!({ "file": e.path().map(|p| p.display().to_string()), "error": e.to_string(), "errors": 1 }));
+            tally.reports.push(json!({ "file": e.path().map(|p| p.display().to_string()), "error": e.to_string(), "errors": 1 }));
         } else {
             bars.println(&format!("error: {e}"));
         }
     }
+    let checkpoints = args
+        .checkpoint_every
+        .map(|s| VerifyCheckpoints::new(&args.dir, Duration::from_secs(s)));
+    let mut checkpointed = Vec::new();
     for (pair, classes) in pairs {
-        let expanded = pool.install(|| tb.expand_pair(pair, memory_limit))?;
-        for material in classes {
-            let slots = expanded.table(material).map_or(0, |t| t.indexer().size());
+        if checkpoints.is_some() {
+            checkpointed.extend(&classes);
+        }
+        // A pair finished in an earlier run is reported from its
+        // checkpoints, without expanding it.
+        let finished = checkpoints
+            .as_ref()
+            .is_some_and(|c| classes.iter().all(|&m| c.is_finished(&tb, m)));
+        let verify_one = |source: &Tablebase, material: Material| {
+            let slots = source.table(material).map_or(0, |t| t.indexer().size());
             bars.start_table(material, slots);
-            let result = pool.install(|| expanded.verify(material, &bars));
+            let result = pool.install(|| source.verify_with(material, &bars, checkpoints.as_ref()));
             bars.finish_table(slots);
-            match result {
-                Ok(report) => {
-                    errors += report.errors();
-                    positions += report.positions;
-                    let examples: Vec<_> = report
-                        .examples
-                        .iter()
-                        .map(|m| {
-                            json!({
-                                "position": fen(m.sides.us, m.sides.them),
-                                "stored": m.stored.to_string(),
-                                "derived": m.derived.to_string(),
-                            })
-                        })
-                        .collect();
-                    if args.json {
-                        reports.push(json!({
-                            "class": material.to_string(),
-                            "positions": report.positions,
-                            "checksum_ok": report.checksum_ok,
-                            "counts_ok": report.stats_ok,
-                            "mismatches": report.mismatches,
-                            "errors": report.errors(),
-                            "examples": examples,
-                        }));
-                    } else if report.errors() == 0 {
-                        bars.println(&format!("{material}: {} positions, ok", report.positions));
-                    } else {
-                        let mut parts = Vec::new();
-                        if !report.checksum_ok {
-                            parts.push("payload checksum mismatch".to_string());
-                        }
-                        if report.checksum_ok && !report.stats_ok {
-                            parts.push("header counts differ from the payload".to_string());
-                        }
-                        if report.mismatches > 0 {
-                            parts.push(format!(
-                                "{} entries differ from their successors",
-                                report.mismatches
-                            ));
-                        }
-                        bars.println(&format!("{material}: FAILED: {}", parts.join("; ")));
-                        for (m, e) in report.examples.iter().zip(&examples) {
-                            bars.println(&format!(
-                                "  {}: stored {}, successors give {}",
-                                e["position"].as_str().unwrap_or(""),
-                                m.stored,
-                                m.derived
-                            ));
-                        }
-                    }
-                }
-                Err(e) => {
-                    errors += 1;
-                    if args.json {
-                        reports.push(json!({ "class": material.to_string(), "error": e.to_string(), "errors": 1 }));
-                    } else {
-                        bars.println(&format!("{material}: cannot verify: {e}"));
-                    }
-                }
+            result
+        };
+        if finished {
+            for &material in &classes {
+                tally.add(material, verify_one(&tb, material), args.json, &bars);
+            }
+        } else {
+            let expanded = pool.install(|| tb.expand_pair(pair, memory_limit))?;
+            for &material in &classes {
+                tally.add(material, verify_one(&expanded, material), args.json, &bars);
             }
         }
     }
     bars.clear();
+    if let Some(c) = &checkpoints {
+        for &material in &checkpointed {
+            c.remove(material)
+                .map_err(|e| UsageError(format!("{}: {e}", c.path(material).display())))?;
+        }
+    }
     let seconds = start.elapsed().as_secs_f64();
     let tables = verified + open_errors.len();
+    let Tally {
+        errors,
+        positions,
+        reports,
+    } = tally;
     if args.json {
         println!(
             "{}",
@@ -179,4 +158,86 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, UsageError> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// What the verified tables gave: errors, positions, JSON reports.
+#[derive(Default)]
+struct Tally {
+    errors: u64,
+    positions: u64,
+    reports: Vec<serde_json::Value>,
+}
+
+impl Tally {
+    /// Counts one table's result and reports it (as JSON later, or as a
+    /// line now).
+    fn add(
+        &mut self,
+        material: Material,
+        result: Result<VerifyReport, TablebaseError>,
+        json: bool,
+        bars: &Bars,
+    ) {
+        match result {
+            Ok(report) => {
+                self.errors += report.errors();
+                self.positions += report.positions;
+                let examples: Vec<_> = report
+                    .examples
+                    .iter()
+                    .map(|m| {
+                        json!({
+                            "position": fen(m.sides.us, m.sides.them),
+                            "stored": m.stored.to_string(),
+                            "derived": m.derived.to_string(),
+                        })
+                    })
+                    .collect();
+                if json {
+                    self.reports.push(json!({
+                        "class": material.to_string(),
+                        "positions": report.positions,
+                        "checksum_ok": report.checksum_ok,
+                        "counts_ok": report.stats_ok,
+                        "mismatches": report.mismatches,
+                        "errors": report.errors(),
+                        "examples": examples,
+                    }));
+                } else if report.errors() == 0 {
+                    bars.println(&format!("{material}: {} positions, ok", report.positions));
+                } else {
+                    let mut parts = Vec::new();
+                    if !report.checksum_ok {
+                        parts.push("payload checksum mismatch".to_string());
+                    }
+                    if report.checksum_ok && !report.stats_ok {
+                        parts.push("header counts differ from the payload".to_string());
+                    }
+                    if report.mismatches > 0 {
+                        parts.push(format!(
+                            "{} entries differ from their successors",
+                            report.mismatches
+                        ));
+                    }
+                    bars.println(&format!("{material}: FAILED: {}", parts.join("; ")));
+                    for (m, e) in report.examples.iter().zip(&examples) {
+                        bars.println(&format!(
+                            "  {}: stored {}, successors give {}",
+                            e["position"].as_str().unwrap_or(""),
+                            m.stored,
+                            m.derived
+                        ));
+                    }
+                }
+            }
+            Err(e) => {
+                self.errors += 1;
+                if json {
+                    self.reports.push(json!({ "class": material.to_string(), "error": e.to_string(), "errors": 1 }));
+                } else {
+                    bars.println(&format!("{material}: cannot verify: {e}"));
+                }
+            }
+        }
+    }
 }

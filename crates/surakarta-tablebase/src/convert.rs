@@ -209,6 +209,82 @@ impl Tablebase {
         })
     }
 
+    /// The draw map of the compact table of `material` whose file has
+    /// none (capture draws anywhere, header byte 71 = 1, as written before
+    /// the map existed), as the words [`compact::append_draw_map`] takes:
+    /// a unit's bit is set where some slot stores a loss that a capture
+    /// draws. Each stored loss with a capture is resolved once, part by
+    /// part on all cores (`reporter` hears [`crate::Pass::Compact`]).
+    fn draw_map_words(
+        &self,
+        material: Material,
+        reporter: &dyn crate::Progress,
+    ) -> Result<Vec<u64>, TablebaseError> {
+        let table = self.lookup(material)?;
+        let indexer = table.indexer();
+        let size = indexer.size();
+        let part = table.part_slots();
+        let target = capture_target(self, material);
+        let unit_bits = compact::DRAW_MAP_UNIT_BITS;
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let units: Vec<Vec<u64>> = (0..size.div_ceil(part))
+            .into_par_iter()
+            .map(|p| {
+                let (start, end) = (p * part, ((p + 1) * part).min(size));
+                let stored = table.stored_part(start, end)?;
+                let mut units = Vec::new();
+                let mut result = Ok(());
+                indexer.for_each_in(start, end, |index, sides| {
+                    let unit = index >> unit_bits;
+                    if result.is_err()
+                        || stored[(index - start) as usize] < 128
+                        || units.last() == Some(&unit)
+                    {
+                        return;
+                    }
+                    match self.draws_by_capture(target, sides) {
+                        Ok(true) => units.push(unit),
+                        Ok(false) => {}
+                        Err(e) => result = Err(e),
+                    }
+                });
+                let so_far = done.fetch_add(end - start, std::sync::atomic::Ordering::Relaxed);
+                reporter.progress(crate::Pass::Compact, so_far + end - start, size);
+                result.map(|()| units)
+            })
+            .collect::<Result<_, TablebaseError>>()?;
+        let mut words = vec![0u64; size.div_ceil(64 << unit_bits) as usize];
+        for unit in units.into_iter().flatten() {
+            words[(unit / 64) as usize] |= 1 << (unit % 64);
+        }
+        Ok(words)
+    }
+
+    /// A copy of the compact table of `material`, whose file has no draw
+    /// map (header byte 71 = 1), with one ([`Tablebase::draw_map_words`]):
+    /// the same body and figures, the map appended (byte 71 = 2), or no
+    /// capture draws at all (byte 71 = 0) where no stored loss hides one.
+    /// `None` for a format 1 table or one that needs no map; else the
+    /// table and the map's words.
+    pub(crate) fn with_draw_map(
+        &self,
+        material: Material,
+        reporter: &dyn crate::Progress,
+    ) -> Result<Option<(Table, Vec<u64>)>, TablebaseError> {
+        let table = self.lookup(material)?;
+        let Some(mut shape) = table.header().compact else {
+            return Ok(None);
+        };
+        if !shape.capture_draws || shape.draw_map_bits.is_some() {
+            return Ok(None);
+        }
+        let words = self.draw_map_words(material, reporter)?;
+        let mut body = table.payload()?.to_vec();
+        compact::append_draw_map(&mut shape, &mut body, table.indexer().size(), &words);
+        let mapped = Table::from_compact(table.indexer().clone(), table.stats(), shape, body)?;
+        Ok(Some((mapped, words)))
+    }
+
     /// A format 1 copy of a class's table in memory (exact values, one
     /// byte per slot): fast to probe, for generation and verification. It
     /// keeps the original's figures (from its header, for a file), so
@@ -739,26 +815,45 @@ pub struct ClassSummary {
 }
 
 /// What [`compress_dir`] did with one table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompressStep {
+    /// Converted from format 1 to format 2.
+    Converted,
+    /// A compact table written before draw maps existed (header byte 71 =
+    /// 1) given its draw map: the same stored values, faster probes of its
+    /// stored losses.
+    DrawMapAdded,
+    /// Left alone: compact already, with a draw map or without the need
+    /// for one.
+    Unchanged,
+}
+
+/// What [`compress_dir`] did with one table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompressOutcome {
     /// The class.
     pub material: Material,
     /// Bytes of the file before.
     pub before: u64,
-    /// Bytes of the file after (equal when it was compact already).
+    /// Bytes of the file after (equal when it was left alone).
     pub after: u64,
-    /// Whether it was compact already (and left alone).
-    pub skipped: bool,
+    /// What was done.
+    pub step: CompressStep,
     /// Seconds it took.
     pub seconds: f64,
 }
 
-/// Converts the format 1 tables of a directory to format 2 in place. Each
-/// new file is written beside the old one, read back, and its every value
-/// (don't-care slots resolved) compared with the old one's, then renamed
-/// over it: interrupted at any moment, every table of the directory is
-/// whole in one format or the other, and a rerun finishes the work.
-/// Every table a compact one's captures reach must be in the directory.
+/// Converts the format 1 tables of a directory to format 2 in place, and
+/// gives the compact tables written before draw maps existed (header byte
+/// 71 = 1) their draw map. Each new file is written beside the old one,
+/// read back and checked, then renamed over it: a converted table's every
+/// value (don't-care slots resolved) is compared with the old one's; a
+/// table given a map must have the old body byte for byte, the old
+/// figures, and the map computed (so a stored loss answers without
+/// resolution only where the old file's resolution kept it a loss).
+/// Interrupted at any moment, every table of the directory is whole in
+/// one form or the other, and a rerun finishes the work. Every table a
+/// compact one's captures reach must be in the directory.
 pub fn compress_dir(
     dir: &std::path::Path,
     options: &CompactOptions,
@@ -769,7 +864,7 @@ pub fn compress_dir(
     let total = materials
         .iter()
         .filter_map(|&m| tablebase.table(m))
-        .filter(|t| !t.is_compact())
+        .filter(|t| !t.is_compact() || needs_draw_map(t))
         .map(|t| t.indexer().size())
         .sum();
     reporter.started(total);
@@ -780,12 +875,48 @@ pub fn compress_dir(
         let table = tablebase.lookup(material)?;
         let before = table.file_len();
         if table.is_compact() {
+            let path = dir.join(crate::file::file_name(material));
+            let mut step = CompressStep::Unchanged;
+            let mut after = before;
+            if needs_draw_map(table) {
+                reporter.pair_started(&[material], table.indexer().size());
+                if let Some((mapped, words)) = tablebase.with_draw_map(material, reporter)? {
+                    let old_body = table.payload()?;
+                    mapped.write_checked(&path, |bytes| {
+                        let back = Table::from_file_bytes(&path, bytes, &mut directories)?;
+                        // The old body and figures, and the map computed
+                        // (a unit's bit, as the new file answers it).
+                        let unit_bits = compact::DRAW_MAP_UNIT_BITS;
+                        let same = back.stats() == table.stats()
+                            && back.payload()?.starts_with(old_body)
+                            && (0..back.indexer().size().div_ceil(1 << unit_bits)).all(|u| {
+                                back.may_hide_draw(u << unit_bits)
+                                    == (words[(u / 64) as usize] >> (u % 64) & 1 == 1)
+                            });
+                        if same {
+                            Ok(())
+                        } else {
+                            Err(crate::table::file_error(
+                                &path,
+                                crate::FileProblem::Corrupt("the table with its draw map differs"),
+                            ))
+                        }
+                    })?;
+                    reporter.class_done(&table.stats(), start.elapsed());
+                    step = CompressStep::DrawMapAdded;
+                    after = mapped.file_len();
+                }
+            }
             outcomes.push(CompressOutcome {
                 material,
                 before,
-                after: before,
-                skipped: true,
-                seconds: 0.0,
+                after,
+                step,
+                seconds: if step == CompressStep::Unchanged {
+                    0.0
+                } else {
+                    start.elapsed().as_secs_f64()
+                },
             });
             continue;
         }
@@ -816,11 +947,20 @@ pub fn compress_dir(
             material,
             before,
             after: compact.file_len(),
-            skipped: false,
+            step: CompressStep::Converted,
             seconds: start.elapsed().as_secs_f64(),
         });
     }
     Ok(outcomes)
+}
+
+/// Whether a table is compact with capture draws but no draw map (header
+/// byte 71 = 1): [`compress_dir`] gives it one.
+fn needs_draw_map(table: &Table) -> bool {
+    table
+        .header()
+        .compact
+        .is_some_and(|shape| shape.capture_draws && shape.draw_map_bits.is_none())
 }
 
 #[cfg(test)]
@@ -977,6 +1117,90 @@ mod tests {
 
     /// With a sample of one chunk, classes have values the sample never
     /// saw: they still get terminals and read back exactly.
+    /// A compact table written before draw maps (header byte 71 = 1)
+    /// given its map afterwards ([`Tablebase::with_draw_map`], what `tb
+    /// compress` does to such files): the same body up to the map, the
+    /// same exact values, and a unit set exactly where some stored loss
+    /// is a draw (checked against format 1), within the units the writer
+    /// itself would set; and `compress_dir` does it to such files, once.
+    #[test]
+    fn draw_maps_added_to_old_compact_tables_mark_the_hidden_draws() {
+        let (mut plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
+        let unit = compact::DRAW_MAP_UNIT_BITS;
+        let dir = std::env::temp_dir().join(format!("surakarta-add-map-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (mut added, mut set_units) = (0, 0);
+        for material in plain.materials().collect::<Vec<_>>() {
+            let values = plain.values(material).unwrap().into_owned();
+            let table = plain.compacted(material).unwrap();
+            let indexer = table.indexer().clone();
+            let shape = table.header().compact.unwrap();
+            let path = dir.join(crate::file::file_name(material));
+            let Some(bits) = shape.draw_map_bits else {
+                table.write(&path).unwrap();
+                continue;
+            };
+            let mut body = table.payload().unwrap().to_vec();
+            body.truncate(body.len() - shape.draw_map_len(indexer.size()) as usize);
+            let unmapped = CompactShape {
+                draw_map_bits: None,
+                ..shape
+            };
+            let old = Table::from_compact(indexer.clone(), table.stats(), unmapped, body).unwrap();
+            old.write(&path).unwrap();
+            let old_body = old.payload().unwrap().to_vec();
+            let mut replaced = Replaced(Vec::new());
+            plain.replace(old, &mut replaced);
+            let (new, words) = plain.with_draw_map(material, &NoProgress).unwrap().unwrap();
+            plain.put_back(&mut replaced, |_| true);
+            added += 1;
+            assert!(new.payload().unwrap().starts_with(&old_body));
+            assert_eq!(plain.values_of(&new).unwrap(), values, "{material}");
+            let stored = new.stored_bytes().unwrap();
+            let units = indexer.size().div_ceil(1 << unit);
+            let mut hides = vec![false; units as usize];
+            indexer.for_each_in(0, u64::MAX, |index, _| {
+                let i = index as usize;
+                if stored[i] >= 128 && values[i] == 0 {
+                    hides[(index >> unit) as usize] = true;
+                }
+            });
+            assert_eq!(new.capture_draws(), hides.contains(&true), "{material}");
+            for (u, &hide) in hides.iter().enumerate() {
+                let u = u as u64;
+                assert_eq!(words[(u / 64) as usize] >> (u % 64) & 1 == 1, hide);
+                assert_eq!(new.may_hide_draw(u << unit), hide, "{material} unit {u}");
+                // Within the writer's own map.
+                assert!(
+                    !hide || table.may_hide_draw(u << unit),
+                    "{material} unit {u}"
+                );
+                set_units += u64::from(hide);
+            }
+            assert_eq!(bits, unit);
+        }
+        assert!(added >= 3 && set_units > 0, "{added} {set_units}");
+        // compress_dir gives the old files their maps, then leaves them be.
+        let outcomes = compress_dir(&dir, &CompactOptions::default(), &NoProgress).unwrap();
+        let steps =
+            |outcomes: &[CompressOutcome], step| outcomes.iter().filter(|o| o.step == step).count();
+        assert_eq!(steps(&outcomes, CompressStep::DrawMapAdded), added);
+        assert_eq!(steps(&outcomes, CompressStep::Converted), 0);
+        let tb = Tablebase::open_dir(&dir).unwrap();
+        for material in tb.materials() {
+            let table = tb.lookup(material).unwrap();
+            assert!(!super::needs_draw_map(table), "{material}");
+            assert_eq!(
+                tb.values(material).unwrap(),
+                plain.values(material).unwrap()
+            );
+        }
+        let again = compress_dir(&dir, &CompactOptions::default(), &NoProgress).unwrap();
+        assert_eq!(steps(&again, CompressStep::Unchanged), again.len());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn a_value_the_sample_missed_still_decodes_exactly() {
         let (tb, _) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap();

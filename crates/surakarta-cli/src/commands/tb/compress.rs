@@ -1,4 +1,5 @@
-//! `surakarta tb compress`: format 1 tables converted to format 2 in place.
+//! `surakarta tb compress`: format 1 tables converted to format 2 in place,
+//! and compact tables without a draw map given one.
 
 use super::compact_options;
 use crate::common::threads::{check_threads, thread_pool};
@@ -9,7 +10,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use surakarta_tablebase::CompressOutcome;
+use surakarta_tablebase::{CompressOutcome, CompressStep};
 
 /// The arguments of `surakarta tb compress`.
 #[derive(Args, Debug)]
@@ -70,7 +71,8 @@ fn report_json(
     seconds: f64,
 ) -> serde_json::Value {
     let (before, after) = totals(outcomes);
-    let converted = outcomes.iter().filter(|o| !o.skipped).count();
+    let converted = count(outcomes, CompressStep::Converted);
+    let mapped = count(outcomes, CompressStep::DrawMapAdded);
     let tables: Vec<_> = outcomes
         .iter()
         .map(|o| {
@@ -78,7 +80,8 @@ fn report_json(
                 "class": o.material.to_string(),
                 "before": o.before,
                 "after": o.after,
-                "skipped": o.skipped,
+                "skipped": o.step == CompressStep::Unchanged,
+                "step": step_name(o.step),
                 "seconds": o.seconds,
             })
         })
@@ -87,6 +90,7 @@ fn report_json(
         "dir": dir.display().to_string(),
         "tables": tables,
         "converted": converted,
+        "draw_maps_added": mapped,
         "before": before,
         "after": after,
         "threads": threads,
@@ -97,16 +101,17 @@ fn report_json(
 /// Prints the conversion as text: a line per table, then the totals.
 fn print_report(outcomes: &[CompressOutcome], threads: usize, seconds: f64) {
     let (before, after) = totals(outcomes);
-    let converted = outcomes.iter().filter(|o| !o.skipped).count();
+    let converted = count(outcomes, CompressStep::Converted);
+    let mapped = count(outcomes, CompressStep::DrawMapAdded);
     println!(
         "{:<6} {:>13} {:>13} {:>8} {:>8}",
         "class", "bytes before", "bytes after", "ratio", "seconds"
     );
     for o in outcomes {
-        let time = if o.skipped {
-            "compact".to_string()
-        } else {
-            format!("{:.2}", o.seconds)
+        let time = match o.step {
+            CompressStep::Unchanged => "compact".to_string(),
+            CompressStep::DrawMapAdded => format!("{:.2} (draw map added)", o.seconds),
+            CompressStep::Converted => format!("{:.2}", o.seconds),
         };
         println!(
             "{:<6} {:>13} {:>13} {:>7.1}x {:>8}",
@@ -118,9 +123,23 @@ fn print_report(outcomes: &[CompressOutcome], threads: usize, seconds: f64) {
         );
     }
     println!(
-        "{converted} of {} tables converted, {before} -> {after} bytes ({:.1}x) in {seconds:.2} s on {threads} thread{}",
+        "{converted} of {} tables converted, {mapped} given a draw map, {before} -> {after} bytes ({:.1}x) in {seconds:.2} s on {threads} thread{}",
         outcomes.len(),
         before as f64 / after.max(1) as f64,
         if threads == 1 { "" } else { "s" },
     );
+}
+
+/// How many tables had `step` done.
+fn count(outcomes: &[CompressOutcome], step: CompressStep) -> usize {
+    outcomes.iter().filter(|o| o.step == step).count()
+}
+
+/// The JSON name of a step.
+fn step_name(step: CompressStep) -> &'static str {
+    match step {
+        CompressStep::Converted => "converted",
+        CompressStep::DrawMapAdded => "draw map added",
+        CompressStep::Unchanged => "unchanged",
+    }
 }

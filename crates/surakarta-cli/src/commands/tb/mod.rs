@@ -39,7 +39,8 @@ enum TbCommand {
     /// file format and size.
     Stats(stats::StatsArgs),
     /// Convert the format 1 tables of DIR to the compact format 2 in place
-    /// (each checked value by value before it replaces the old file).
+    /// (each checked value by value before it replaces the old file), and
+    /// give compact tables written without a draw map one.
     Compress(compress::CompressArgs),
     /// The pairs up to N pieces in dependency order with estimated
     /// positions, memory, disk and time, as JSON or as a Snakefile, a Slurm

@@ -819,9 +819,9 @@ pub struct ClassSummary {
 pub enum CompressStep {
     /// Converted from format 1 to format 2.
     Converted,
-    /// A compact table written before draw maps existed (header byte 71 =
-    /// 1) given its draw map: the same stored values, faster probes of its
-    /// stored losses.
+    /// A compact table written before draw maps existed (header byte
+    /// 71 set to 1) given its draw map: the same stored values, faster
+    /// probes of its stored losses.
     DrawMapAdded,
     /// Left alone: compact already, with a draw map or without the need
     /// for one.

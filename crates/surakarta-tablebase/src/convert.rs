@@ -82,7 +82,10 @@ impl Tablebase {
         self.values_from_stored(table, table.stored_bytes()?)
     }
 
-    /// [`Tablebase::values_of`] from the table's stored bytes.
+    /// [`Tablebase::values_of`] from the table's stored bytes, resolved in
+    /// place part by part (a compact table's exact value depends only on
+    /// its own stored byte and the smaller tables), so expanding a class
+    /// holds a byte per slot, not two.
     fn values_from_stored<'t>(
         &self,
         table: &'t Table,
@@ -91,12 +94,29 @@ impl Tablebase {
         if !table.is_compact() {
             return Ok(stored);
         }
-        let mut out = vec![0u8; stored.len()];
+        let mut values = stored.into_owned();
         let target = capture_target(self, table.indexer().material());
-        fill_used_slots(table.indexer(), &mut out, |index, sides| {
-            self.exact_byte(table, target, stored[index as usize], sides, index)
-        })?;
-        Ok(Cow::Owned(out))
+        let indexer = table.indexer();
+        values
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .try_for_each(|(c, part)| {
+                let start = (c * CHUNK) as u64;
+                let stored = part.to_vec();
+                // Unused slots read 0, as in a format 1 payload.
+                part.fill(0);
+                let mut result = Ok(());
+                indexer.for_each_in(start, start + part.len() as u64, |index, sides| {
+                    if result.is_ok() {
+                        let i = (index - start) as usize;
+                        result = self
+                            .exact_byte(table, target, stored[i], sides, index)
+                            .map(|b| part[i] = b);
+                    }
+                });
+                result
+            })?;
+        Ok(Cow::Owned(values))
     }
 
     /// The exact value byte of the position `sides` of `table` (compact,

@@ -763,17 +763,30 @@ impl Table {
     }
 
     /// Every slot's terminal symbol of a compact table, its blocks decoded
-    /// on all cores (`raw` is the payload).
+    /// on all cores (`raw` is the payload) straight into their place: a
+    /// byte per slot and a block's worth per thread, never a second copy
+    /// of the class (a 10-piece class has billions of slots).
     fn decoded_terminals(&self, raw: &[u8], compact: &Compact) -> Result<Vec<u8>, TablebaseError> {
-        let blocks: Vec<Vec<u8>> = (0..compact.blocks())
-            .into_par_iter()
-            .map(|b| {
-                let mut out = Vec::new();
-                compact.decode_block(raw, b, &mut out).map(|()| out)
+        let size = self.indexer.size();
+        let block = compact.block_len();
+        if size.div_ceil(block) != compact.blocks() {
+            return Err(self.error(FileProblem::Corrupt("blocks cover other slots")));
+        }
+        let mut terminals = vec![0u8; size as usize];
+        terminals
+            .par_chunks_mut(block as usize)
+            .enumerate()
+            .try_for_each(|(b, slots)| {
+                let mut decoded = Vec::with_capacity(slots.len());
+                compact.decode_block(raw, b as u64, &mut decoded)?;
+                if decoded.len() != slots.len() {
+                    return Err(FileProblem::Corrupt("blocks cover other slots"));
+                }
+                slots.copy_from_slice(&decoded);
+                Ok(())
             })
-            .collect::<Result<_, _>>()
             .map_err(|p| self.error(p))?;
-        Ok(blocks.concat())
+        Ok(terminals)
     }
 
     fn error(&self, problem: FileProblem) -> TablebaseError {

@@ -33,7 +33,7 @@ fn main() {
             shape.block_bits,
             freed.len()
         );
-        for bits in [10u32, 12, 14, 16, shape.block_bits] {
+        for bits in [4u32, 6, 8, 10, 12, shape.block_bits] {
             let units = (exact.len() as u64).div_ceil(1 << bits);
             let mut hit = 0u64;
             let mut last = u64::MAX;

@@ -965,6 +965,21 @@ fn tb_stats_report_format_and_bytes_and_generate_writes_the_format_asked() {
     }
 }
 
+/// Runs the binary with `args` (no input, output discarded) and kills it
+/// (SIGKILL) after `delay` milliseconds, or lets it end first.
+fn run_killed_after(args: &[&str], delay: u64) -> std::process::ExitStatus {
+    let mut child = std::process::Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(delay));
+    child.kill().unwrap_or_default();
+    child.wait().unwrap()
+}
+
 /// Copies the files of `from` into a fresh directory `to`.
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     let _ = std::fs::remove_dir_all(to);
@@ -1066,16 +1081,7 @@ fn tb_compress_killed_at_any_moment_leaves_a_usable_directory() {
             let partial = &new["3v2.sktb"][..1000];
             std::fs::write(dir.join("3v2.sktb.tmp"), partial).unwrap();
         }
-        let mut child = std::process::Command::new(BIN)
-            .args(["tb", "compress", "--dir", dir.to_str().unwrap()])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(delay));
-        child.kill().unwrap_or_default();
-        let status = child.wait().unwrap();
+        let status = run_killed_after(&["tb", "compress", "--dir", dir.to_str().unwrap()], delay);
         let what = format!("killed after {delay} ms ({status})");
 
         // Every table whole, in the old format or the new.
@@ -1162,17 +1168,17 @@ fn tb_verify_resumes_from_its_checkpoints() {
     for (round, delay) in [0u64, 30, 80, 150, 250, 400].into_iter().enumerate() {
         let dir = base.join(format!("round-{round}"));
         copy_dir(&tables, &dir);
-        let mut child = std::process::Command::new(BIN)
-            .args(["tb", "verify", "--dir", dir.to_str().unwrap()])
-            .args(["--checkpoint-every", "0", "--json"])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(delay));
-        child.kill().unwrap_or_default();
-        child.wait().unwrap();
+        let d = dir.to_str().unwrap();
+        let args = [
+            "tb",
+            "verify",
+            "--dir",
+            d,
+            "--checkpoint-every",
+            "0",
+            "--json",
+        ];
+        run_killed_after(&args, delay);
         let saved = files_ending(&dir, "-verify.ckpt");
         left.push(saved.len());
         // Resumed: the same report, and the checkpoints removed at the end.

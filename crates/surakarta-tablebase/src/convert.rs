@@ -874,13 +874,23 @@ pub struct CompressOutcome {
 /// Interrupted at any moment, every table of the directory is whole in
 /// one form or the other, and a rerun finishes the work. Every table a
 /// compact one's captures reach must be in the directory.
+///
+/// Only the tables of `classes` are touched (all when it is empty); a
+/// class without a table there is an error that names it.
 pub fn compress_dir(
     dir: &std::path::Path,
+    classes: &[Material],
     options: &CompactOptions,
     reporter: &dyn crate::Progress,
 ) -> Result<Vec<CompressOutcome>, TablebaseError> {
     let tablebase = Tablebase::open_dir(dir)?;
-    let materials: Vec<Material> = tablebase.materials().collect();
+    for &class in classes {
+        tablebase.lookup(class)?;
+    }
+    let materials: Vec<Material> = tablebase
+        .materials()
+        .filter(|m| classes.is_empty() || classes.contains(m))
+        .collect();
     let total = materials
         .iter()
         .filter_map(|&m| tablebase.table(m))
@@ -1202,7 +1212,7 @@ mod tests {
         }
         assert!(added >= 3 && set_units > 0, "{added} {set_units}");
         // compress_dir gives the old files their maps, then leaves them be.
-        let outcomes = compress_dir(&dir, &CompactOptions::default(), &NoProgress).unwrap();
+        let outcomes = compress_dir(&dir, &[], &CompactOptions::default(), &NoProgress).unwrap();
         let steps =
             |outcomes: &[CompressOutcome], step| outcomes.iter().filter(|o| o.step == step).count();
         assert_eq!(steps(&outcomes, CompressStep::DrawMapAdded), added);
@@ -1216,7 +1226,7 @@ mod tests {
                 plain.values(material).unwrap()
             );
         }
-        let again = compress_dir(&dir, &CompactOptions::default(), &NoProgress).unwrap();
+        let again = compress_dir(&dir, &[], &CompactOptions::default(), &NoProgress).unwrap();
         assert_eq!(steps(&again, CompressStep::Unchanged), again.len());
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -224,9 +224,24 @@ fn compress_dir_converts_format_1_files_and_skips_compact_ones() {
     let _ = std::fs::remove_dir_all(&dir);
     generate_dir(&dir, 4, Scheme::Symmetric, 1, &NoProgress).unwrap();
     let before = Tablebase::open_dir(&dir).unwrap();
-    let outcomes =
-        surakarta_tablebase::compress_dir(&dir, &CompactOptions::default(), &NoProgress).unwrap();
+    // One class only: the others stay format 1; a class not there is named.
+    let one: Material = "2v2".parse().unwrap();
+    let options = CompactOptions::default();
+    let outcomes = surakarta_tablebase::compress_dir(&dir, &[one], &options, &NoProgress).unwrap();
+    assert_eq!(outcomes.len(), 1);
+    assert_eq!(outcomes[0].material, one);
+    assert_eq!(outcomes[0].step, CompressStep::Converted);
+    let partly = Tablebase::open_dir(&dir).unwrap();
+    for material in partly.materials() {
+        let format = partly.table(material).unwrap().format();
+        assert_eq!(format, if material == one { 2 } else { 1 }, "{material}");
+    }
+    let absent: Material = "4v1".parse().unwrap();
+    let e = surakarta_tablebase::compress_dir(&dir, &[absent], &options, &NoProgress).unwrap_err();
+    assert!(e.to_string().contains("4v1"), "{e}");
+    let outcomes = surakarta_tablebase::compress_dir(&dir, &[], &options, &NoProgress).unwrap();
     assert_eq!(outcomes.len(), 6);
+    let outcomes: Vec<_> = outcomes.into_iter().filter(|o| o.material != one).collect();
     assert!(outcomes
         .iter()
         .all(|o| o.step == CompressStep::Converted && o.after < o.before));
@@ -240,8 +255,7 @@ fn compress_dir_converts_format_1_files_and_skips_compact_ones() {
         );
         assert_eq!(after.verify(material, &NoProgress).unwrap().errors(), 0);
     }
-    let again =
-        surakarta_tablebase::compress_dir(&dir, &CompactOptions::default(), &NoProgress).unwrap();
+    let again = surakarta_tablebase::compress_dir(&dir, &[], &options, &NoProgress).unwrap();
     assert!(again.iter().all(|o| o.step == CompressStep::Unchanged));
     std::fs::remove_dir_all(&dir).unwrap();
 }

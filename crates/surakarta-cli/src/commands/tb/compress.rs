@@ -10,6 +10,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use surakarta_index::Material;
 use surakarta_tablebase::{CompressOutcome, CompressStep};
 
 /// The arguments of `surakarta tb compress`.
@@ -18,6 +19,10 @@ pub(super) struct CompressArgs {
     /// Directory of the tables.
     #[arg(long, short = 'd', value_name = "DIR")]
     dir: PathBuf,
+    /// Only these classes (e.g. 4v6); default all. The tables their
+    /// captures reach must be in DIR too.
+    #[arg(value_name = "CLASS")]
+    classes: Vec<Material>,
     /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, short = 't', value_name = "T")]
     threads: Option<usize>,
@@ -37,7 +42,12 @@ pub(super) fn run(args: CompressArgs) -> Result<ExitCode, UsageError> {
     let bars = Bars::new(!args.json);
     let start = Instant::now();
     let result = pool.install(|| {
-        surakarta_tablebase::compress_dir(&args.dir, &compact_options(args.no_capture_draws), &bars)
+        surakarta_tablebase::compress_dir(
+            &args.dir,
+            &args.classes,
+            &compact_options(args.no_capture_draws),
+            &bars,
+        )
     });
     bars.clear();
     let outcomes = result?;

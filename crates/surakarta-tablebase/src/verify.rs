@@ -218,10 +218,15 @@ impl Tablebase {
                 Ok(None) => {}
                 Ok(Some(found)) => {
                     reporter.checkpoint_resumed(stage(&found));
-                    if found.finished {
+                    // A finished table's report stands while its payload
+                    // still matches its checksum (the digest covers the
+                    // headers only).
+                    if found.finished && table.check().is_ok() {
                         return Ok(found.report);
                     }
-                    saved = Some(found);
+                    if !found.finished {
+                        saved = Some(found);
+                    }
                 }
                 Err(why) => reporter.checkpoint_rejected(&c.path(material), &why.to_string()),
             }

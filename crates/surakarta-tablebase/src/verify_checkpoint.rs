@@ -428,6 +428,18 @@ mod tests {
                 [Stage::Verify { done, total }] if done == total
             ));
         }
+        // A finished checkpoint does not hide a payload damaged since (the
+        // digest covers the headers only).
+        let file = dir.join(crate::file::file_name(material));
+        let intact = std::fs::read(&file).unwrap();
+        let mut damaged = intact.clone();
+        *damaged.last_mut().unwrap() ^= 1;
+        std::fs::write(&file, &damaged).unwrap();
+        let reopened = Tablebase::open_dir(&dir).unwrap();
+        assert!(c.is_finished(&reopened, material));
+        let report = reopened.verify_with(material, &NoProgress, Some(&c)).unwrap();
+        assert!(!report.checksum_ok && report.errors() > 0);
+        std::fs::write(&file, &intact).unwrap();
         // Damaged: every byte of a checkpoint flipped in turn is rejected.
         let path = c.path(material);
         let _ = c.remove(material);

@@ -437,7 +437,9 @@ mod tests {
         std::fs::write(&file, &damaged).unwrap();
         let reopened = Tablebase::open_dir(&dir).unwrap();
         assert!(c.is_finished(&reopened, material));
-        let report = reopened.verify_with(material, &NoProgress, Some(&c)).unwrap();
+        let report = reopened
+            .verify_with(material, &NoProgress, Some(&c))
+            .unwrap();
         assert!(!report.checksum_ok && report.errors() > 0);
         std::fs::write(&file, &intact).unwrap();
         // Damaged: every byte of a checkpoint flipped in turn is rejected.

@@ -877,13 +877,29 @@ pub struct CompressOutcome {
 ///
 /// Only the tables of `classes` are touched (all when it is empty); a
 /// class without a table there is an error that names it.
+///
+/// The directory is read into memory ([`Tablebase::open_dir`]); for one
+/// larger than memory, map it and use [`compress_tables`].
 pub fn compress_dir(
     dir: &std::path::Path,
     classes: &[Material],
     options: &CompactOptions,
     reporter: &dyn crate::Progress,
 ) -> Result<Vec<CompressOutcome>, TablebaseError> {
-    let tablebase = Tablebase::open_dir(dir)?;
+    compress_tables(&Tablebase::open_dir(dir)?, dir, classes, options, reporter)
+}
+
+/// [`compress_dir`] with the tables of `dir` already open as `tablebase`
+/// (memory-mapped with [`Tablebase::map_dir`], a 10-piece directory's
+/// format 1 tables are not read into memory: a table being replaced keeps
+/// answering from the old file, which the rename leaves whole).
+pub fn compress_tables(
+    tablebase: &Tablebase,
+    dir: &std::path::Path,
+    classes: &[Material],
+    options: &CompactOptions,
+    reporter: &dyn crate::Progress,
+) -> Result<Vec<CompressOutcome>, TablebaseError> {
     for &class in classes {
         tablebase.lookup(class)?;
     }

@@ -45,8 +45,8 @@ mod verify_checkpoint;
 
 pub use context::ContextModel;
 pub use convert::{
-    compress_dir, ClassSummary, CompactOptions, CompressOutcome, CompressStep, SAMPLE_SLOTS,
-    STREAMING_ABOVE,
+    compress_dir, compress_tables, ClassSummary, CompactOptions, CompressOutcome, CompressStep,
+    SAMPLE_SLOTS, STREAMING_ABOVE,
 };
 pub use dir::generate_pair;
 pub use dir::{generate_dir, generate_dir_with, pairs, table_files, ClassOutcome, GenerateOptions};

@@ -41,8 +41,11 @@ pub(super) fn run(args: CompressArgs) -> Result<ExitCode, UsageError> {
     let pool = thread_pool(threads)?;
     let bars = Bars::new(!args.json);
     let start = Instant::now();
+    // Mapped, not read: a directory may hold more table bytes than memory.
+    let tablebase = crate::common::tables::open(&args.dir)?;
     let result = pool.install(|| {
-        surakarta_tablebase::compress_dir(
+        surakarta_tablebase::compress_tables(
+            &tablebase,
             &args.dir,
             &args.classes,
             &compact_options(args.no_capture_draws),

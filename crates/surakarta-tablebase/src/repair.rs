@@ -12,6 +12,7 @@
 
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// A pair must occur this often to become a symbol (a dictionary entry
 /// costs five bytes; 6 measured best of 3, 6 and 12 on the 6- and 7-piece
@@ -65,7 +66,42 @@ impl Grammar {
 /// Pair counts, dense while the alphabet is small.
 enum Counts {
     Dense(Vec<u32>, usize),
-    Sparse(HashMap<u32, u32>),
+    Sparse(HashMap<u32, u32, BuildHasherDefault<PairHasher>>),
+}
+
+/// A hasher for a pair's key (`left << 16 | right`, one `u32`): a
+/// multiply and a shift, instead of the standard library's SipHash, which
+/// is built to resist chosen keys (these are a table's own symbols) and
+/// was most of the time of counting the pairs of a large alphabet. The
+/// counts do not depend on the hasher: [`Counts::frequent`] is sorted
+/// before use.
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, key: u32) {
+        self.write_u64(u64::from(key));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, key: u64) {
+        // Fibonacci hashing: the high bits are well mixed, and hashbrown
+        // takes its bucket from the low and its tag from the high bits, so
+        // fold the high half down.
+        let h = (self.0 ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 32);
+    }
 }
 
 impl Counts {
@@ -73,7 +109,7 @@ impl Counts {
         if symbols <= 1024 {
             Counts::Dense(vec![0; symbols * symbols], symbols)
         } else {
-            Counts::Sparse(HashMap::new())
+            Counts::Sparse(HashMap::default())
         }
     }
 

@@ -34,6 +34,11 @@ const MAX_BLOCK_BITS: u32 = *BLOCK_BITS.end();
 /// probe decodes about half of that.
 const SYMBOLS_PER_BLOCK: u64 = 32;
 
+/// The longest expansion a reader accepts (a file with a longer symbol is
+/// corrupt): the writer's symbols never cross a chunk of 2^10 slots, and
+/// two bytes hold every expansion length in the reader's tables.
+const MAX_EXPANSION: u64 = u16::MAX as u64;
+
 /// How freely a slot's stored value may be chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -467,8 +472,10 @@ pub(crate) struct Compact {
     /// Expansion length of each symbol.
     expansion: Vec<u32>,
     /// Expansion length of each used symbol by canonical rank (frequent
-    /// symbols first: the walk through a block reads few cache lines).
-    ranked_expansion: Vec<u32>,
+    /// symbols first: the walk through a block reads few cache lines; two
+    /// bytes an entry, as [`MAX_EXPANSION`] allows, so that the hot part
+    /// of a large alphabet takes half the cache a `u32` would).
+    ranked_expansion: Vec<u16>,
     code: Code,
     /// How the block boundaries are stored.
     offsets: BlockOffsets,
@@ -496,10 +503,11 @@ enum HiddenDraws {
     InMap { unit_bits: u32, at: usize },
 }
 
-/// A pair with its left symbol's expansion length.
+/// A pair with its left symbol's expansion length (six bytes: the
+/// descent reads one per step, from a table of up to 65,535 pairs).
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    left_len: u32,
+    left_len: u16,
     left: u16,
     right: u16,
 }
@@ -582,6 +590,9 @@ impl Compact {
             if len > block_len {
                 return Err(corrupt("a symbol longer than a block"));
             }
+            if len > MAX_EXPANSION {
+                return Err(corrupt("a symbol longer than 65,535 slots"));
+            }
             expansion.push(len as u32);
             pairs.push([a, b]);
         }
@@ -607,12 +618,12 @@ impl Compact {
         let code =
             Code::new(&lengths).map_err(|_| corrupt("code lengths are not a prefix code"))?;
         let ranked_expansion = (0..code.used() as u32)
-            .map(|rank| expansion[code.symbol_of_rank(rank) as usize])
+            .map(|rank| expansion[code.symbol_of_rank(rank) as usize] as u16)
             .collect();
         let nodes = pairs
             .iter()
             .map(|&[left, right]| Node {
-                left_len: expansion[left as usize],
+                left_len: expansion[left as usize] as u16,
                 left,
                 right,
             })
@@ -769,10 +780,10 @@ impl Compact {
         let t = self.t;
         while s as usize >= t {
             let node = self.nodes[s as usize - t];
-            if left < node.left_len {
+            if left < u32::from(node.left_len) {
                 s = node.left;
             } else {
-                left -= node.left_len;
+                left -= u32::from(node.left_len);
                 s = node.right;
             }
         }
@@ -1085,6 +1096,37 @@ mod tests {
         roundtrip(&[5], &[0]);
         roundtrip(&[0; 5000], &[0; 5000]);
         roundtrip(&[3, 4, 5, 3, 4, 5, 3], &[0, 0, 2, 0, 1, 0, 0]);
+    }
+
+    /// A symbol may expand to at most 65,535 slots (the reader keeps
+    /// expansion lengths in two bytes): one of 2^15 slots reads, one of
+    /// 2^16 (in a block big enough to hold it) is a named error.
+    #[test]
+    fn symbols_longer_than_65535_slots_are_corrupt() {
+        let build = |doublings: u16| {
+            let slots = 1u64 << doublings;
+            // Symbol k + 1 is symbol k twice: the last expands to 2^doublings.
+            let pairs: Vec<[u16; 2]> = (0..doublings).map(|k| [k, k]).collect();
+            let mut chunks = vec![Vec::new(); (slots >> CHUNK_BITS) as usize];
+            chunks[0].push(doublings);
+            let grammar = repair::Grammar {
+                terminals: 1,
+                pairs,
+                chunks,
+            };
+            let (shape, body) = assemble(grammar, slots, ContextModel::None, &[7]);
+            assert!(1u64 << shape.block_bits >= slots);
+            (shape, slots, body)
+        };
+        let (shape, slots, body) = build(15);
+        let c = Compact::parse(shape, slots, &body).unwrap();
+        assert_eq!(c.terminal_at(&body, 12_345).unwrap(), 0);
+        assert_eq!(c.value(0, 0), 7);
+        let (shape, slots, body) = build(16);
+        assert!(matches!(
+            Compact::parse(shape, slots, &body),
+            Err(FileProblem::Corrupt(what)) if what.contains("65,535")
+        ));
     }
 
     #[test]

@@ -26,19 +26,24 @@ const RECORDED: &[(&str, u32)] = &[
     ("1v5", 0x8e8b28ec),
 ];
 
+/// The classes of `records` whose checksum differs from the record, each
+/// with both checksums.
+fn differences(records: &[(&str, u32)], checksum: impl Fn(&str) -> u32) -> Vec<String> {
+    records
+        .iter()
+        .filter_map(|&(class, want)| {
+            let got = checksum(class);
+            (got != want).then(|| format!("{class}: {got:08x}, recorded {want:08x}"))
+        })
+        .collect()
+}
+
 #[test]
 fn tables_up_to_six_pieces_are_byte_identical_to_the_record() {
     let (tb, _) = Tablebase::generate(6, Scheme::Symmetric, &NoProgress).unwrap();
-    let mut differ = Vec::new();
-    for &(class, want) in RECORDED {
-        let table = tb.table(class.parse().unwrap()).unwrap();
-        if table.checksum() != want {
-            differ.push(format!(
-                "{class}: {:08x}, recorded {want:08x}",
-                table.checksum()
-            ));
-        }
-    }
+    let differ = differences(RECORDED, |class| {
+        tb.table(class.parse().unwrap()).unwrap().checksum()
+    });
     assert!(differ.is_empty(), "tables changed: {differ:?}");
     assert_eq!(tb.materials().count(), RECORDED.len());
 }
@@ -69,15 +74,8 @@ const RECORDED_COMPACT: &[(&str, u32)] = &[
 #[test]
 fn compact_tables_up_to_six_pieces_are_byte_identical_to_the_record() {
     let (tb, _) = Tablebase::generate(6, Scheme::Symmetric, &NoProgress).unwrap();
-    let mut differ = Vec::new();
-    for &(class, want) in RECORDED_COMPACT {
-        let compact = tb.compacted(class.parse().unwrap()).unwrap();
-        if compact.checksum() != want {
-            differ.push(format!(
-                "{class}: {:08x}, recorded {want:08x}",
-                compact.checksum()
-            ));
-        }
-    }
+    let differ = differences(RECORDED_COMPACT, |class| {
+        tb.compacted(class.parse().unwrap()).unwrap().checksum()
+    });
     assert!(differ.is_empty(), "compact tables changed: {differ:?}");
 }

@@ -1172,13 +1172,6 @@ mod tests {
         assert!(several_parts > 10, "{several_parts}");
     }
 
-    /// The draw map is set for exactly the units that hold a draw a
-    /// capture proves, by both writers (whole and streaming); a class
-    /// without such a draw, or that stores no loss, has no capture draws
-    /// (and no map); stored losses outside the
-    /// map resolve without capture probes and are exact; and the same body
-    /// without its map (header byte 71 = 1, the earlier layout) reads the
-    /// same values.
     /// The read-back check of `tb compress` ([`Tablebase::answers_as`])
     /// gives the answer of the full comparison (every slot resolved, as
     /// [`Tablebase::values_of`] does) for the true stored bytes of every
@@ -1232,6 +1225,13 @@ mod tests {
         assert!(caught * 2 > damaged, "{caught} of {damaged}");
     }
 
+    /// The draw map is set for exactly the units that hold a draw a
+    /// capture proves, by both writers (whole and streaming); a class
+    /// without such a draw, or that stores no loss, has no capture draws
+    /// (and no map); stored losses outside the
+    /// map resolve without capture probes and are exact; and the same body
+    /// without its map (header byte 71 = 1, the earlier layout) reads the
+    /// same values.
     #[test]
     fn draw_maps_mark_exactly_the_units_with_capture_draws() {
         let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();

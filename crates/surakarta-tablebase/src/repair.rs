@@ -72,9 +72,8 @@ enum Counts {
 /// A hasher for a pair's key (`left << 16 | right`, one `u32`): a
 /// multiply and a shift, instead of the standard library's SipHash, which
 /// is built to resist chosen keys (these are a table's own symbols) and
-/// was most of the time of counting the pairs of a large alphabet. The
-/// counts do not depend on the hasher: [`Counts::frequent`] is sorted
-/// before use.
+/// costs several times as much per key. The counts do not depend on the
+/// hasher: [`Counts::frequent`] is sorted before use.
 #[derive(Default)]
 struct PairHasher(u64);
 

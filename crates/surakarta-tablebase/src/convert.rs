@@ -1181,13 +1181,7 @@ mod tests {
     #[test]
     fn check_matches_the_full_comparison() {
         let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = surakarta::random::SplitMix::new(0x2545_f491_4f6c_dd1d);
         let (mut damaged, mut caught) = (0, 0);
         for material in plain.materials() {
             let exact = plain.values(material).unwrap();
@@ -1201,10 +1195,14 @@ mod tests {
             );
             for _ in 0..200 {
                 let mut copy = stored.clone();
-                let slot = (next() % copy.len() as u64) as usize;
+                let slot = rng.below(copy.len());
                 // Some slots in the parts resolved in full, most elsewhere.
-                let slot = if next() % 4 == 0 { slot % CHUNK } else { slot };
-                copy[slot] = next() as u8;
+                let slot = if rng.below(4) == 0 {
+                    slot % CHUNK
+                } else {
+                    slot
+                };
+                copy[slot] = rng.next_u64() as u8;
                 let full = plain
                     .values_from_stored(&table, Cow::Borrowed(&copy))
                     .unwrap();

@@ -44,8 +44,18 @@ impl Default for Options {
 }
 
 impl Options {
-    /// Checks the ranges: 1 to 1024 threads, 1 to 65,536 MiB of hash.
-    pub(crate) fn check(&self) -> Result<(), SearchError> {
+    /// Checks the ranges: 1 to 1024 threads, 1 to 65,536 MiB of hash (what
+    /// [`Engine::new`](crate::Engine::new) checks first, for callers that
+    /// check more before they allocate).
+    ///
+    /// ```
+    /// use surakarta_search::Options;
+    ///
+    /// assert!(Options::default().check().is_ok());
+    /// let huge = Options { hash_mb: 1 << 20, ..Options::default() };
+    /// assert!(huge.check().is_err());
+    /// ```
+    pub fn check(&self) -> Result<(), SearchError> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(SearchError::Threads(self.threads));
         }

@@ -4,6 +4,7 @@
 
 use crate::common::game::build_game;
 use crate::common::info::info_line;
+use crate::common::memory::new_engine;
 use crate::common::tables;
 use crate::common::usage::{check_depth, UsageError};
 use clap::Args;
@@ -62,7 +63,7 @@ pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), UsageError> {
             rules: Rules::ICGA,
             tablebase: None,
         },
-        engine: Some(Engine::new(options)?),
+        engine: Some(new_engine(options).map_err(UsageError)?),
         running: None,
         game: Game::new(Position::new(), Rules::ICGA),
     };
@@ -163,7 +164,7 @@ impl Session {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
                     error("the search thread failed; starting a new engine");
-                    self.engine = Engine::new(self.settings.options).ok();
+                    self.engine = new_engine(self.settings.options).ok();
                 }
             }
         }
@@ -172,7 +173,7 @@ impl Session {
     fn engine_mut(&mut self) -> Result<&mut Engine, String> {
         self.finish_search(false);
         if self.engine.is_none() {
-            self.engine = Some(Engine::new(self.settings.options).map_err(|e| e.to_string())?);
+            self.engine = Some(new_engine(self.settings.options)?);
         }
         self.engine.as_mut().ok_or_else(|| "no engine".to_string())
     }
@@ -235,7 +236,11 @@ impl Session {
             }
             _ => return Err(format!("unknown option {}", Excerpt::new(&name))),
         }
-        let mut engine = Engine::new(options).map_err(|e| e.to_string())?;
+        // The old table goes first: the new one is checked against the
+        // memory the process may use without it.
+        self.finish_search(true);
+        self.engine = None;
+        let mut engine = new_engine(options)?;
         engine.set_tablebase(self.settings.tablebase.clone());
         self.settings.options = options;
         self.engine = Some(engine);

@@ -3,7 +3,7 @@
 
 use crate::common::engine_args::EngineArgs;
 use crate::common::game::build_game;
-use crate::common::info::{info_line, score_json};
+use crate::common::info::{info_line, outcome_json, score_json};
 use crate::common::usage::{check_depth, UsageError};
 use clap::Args;
 use serde_json::json;
@@ -109,13 +109,17 @@ fn result_text(game: &Game, result: &SearchResult) -> String {
     }
 }
 
-/// The result as the JSON object of `--json`.
+/// The result as the JSON object of `--json`. A finished game has no score
+/// (`null`) but an `outcome` ([`outcome_json`]); otherwise `outcome` is
+/// `null`.
 fn result_json(game: &Game, result: &SearchResult) -> serde_json::Value {
     let info = &result.info;
+    let outcome = game.outcome();
     json!({
         "position": game.position().to_string(),
         "best_move": result.best_move.map(|m| m.to_string()),
-        "score": score_json(info.score),
+        "score": if outcome.is_some() { serde_json::Value::Null } else { score_json(info.score) },
+        "outcome": outcome.as_ref().map(outcome_json),
         "depth": info.depth,
         "seldepth": info.seldepth,
         "nodes": info.nodes,

@@ -2,6 +2,7 @@
 //! (docs/serve.md). This module only reads and checks the arguments; the
 //! server is in `crate::serve`.
 
+use crate::common::memory::new_engine;
 use crate::common::tables;
 use crate::common::threads::MAX_THREADS;
 use crate::common::usage::UsageError;
@@ -10,7 +11,6 @@ use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use surakarta_search::Engine;
 
 /// The longest `--max-movetime` accepted: one hour, in milliseconds.
 const MAX_MOVETIME_MS: u64 = 3_600_000;
@@ -78,7 +78,7 @@ fn check(args: &ServeArgs) -> Result<Config, UsageError> {
         max_movetime_ms: args.max_movetime,
         max_analyses: args.max_analyses,
     };
-    drop(Engine::new(config.engine_options())?);
+    drop(new_engine(config.engine_options()).map_err(UsageError)?);
     Ok(config)
 }
 

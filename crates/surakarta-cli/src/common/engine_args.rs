@@ -2,6 +2,7 @@
 //! ([`EngineArgs`]), checked into the library's [`Options`], and an engine
 //! built from them.
 
+use crate::common::memory::new_engine;
 use crate::common::tables;
 use crate::common::usage::UsageError;
 use clap::Args;
@@ -35,7 +36,7 @@ pub(crate) struct EngineArgs {
 impl EngineArgs {
     /// The engine options these arguments name; an unknown `--eval`,
     /// `--without` technique or `--smp` mode is an error. (Threads and hash
-    /// size are checked by [`Engine::new`].)
+    /// size are checked when the engine is made.)
     pub(crate) fn options(&self) -> Result<Options, UsageError> {
         let weights = Weights::preset(&self.eval).ok_or_else(|| {
             UsageError(format!(
@@ -76,11 +77,12 @@ impl EngineArgs {
         })
     }
 
-    /// An engine with these options, probing the tables of `tb` if given
+    /// An engine with these options (its table checked against the memory
+    /// the process may use), probing the tables of `tb` if given
     /// (opened with [`tables::open`]: a table that does not open is an
     /// error).
     pub(crate) fn engine(&self, tb: Option<&Path>) -> Result<Engine, UsageError> {
-        let mut engine = Engine::new(self.options()?)?;
+        let mut engine = new_engine(self.options()?).map_err(UsageError)?;
         if let Some(dir) = tb {
             engine.set_tablebase(Some(Arc::new(tables::open(dir)?)));
         }

@@ -1,7 +1,8 @@
-//! The engine's report of a finished iteration as one line of text, and a
-//! score as JSON.
+//! The engine's report of a finished iteration as one line of text, a
+//! score as JSON, and the end of a finished game as JSON.
 
 use serde_json::json;
+use surakarta::{Color, Outcome, Termination};
 use surakarta_search::{Info, Score};
 
 /// One iteration as a protocol-style line (without the `info` word), as
@@ -27,4 +28,27 @@ pub(crate) fn info_line(info: &Info) -> String {
 pub(crate) fn score_json(score: Score) -> serde_json::Value {
     let (kind, value) = score.kind().parts();
     json!({ "kind": kind, "value": value })
+}
+
+/// A finished game's end as a JSON object, reported instead of a score
+/// (there is nothing to search): `{"result": "0-1", "winner": "white",
+/// "termination": "no-pieces", "reason": "no pieces left"}`; `winner` is
+/// `null` for a draw. `search --json`, the server's position and analysis
+/// answers.
+pub(crate) fn outcome_json(outcome: &Outcome) -> serde_json::Value {
+    let termination = match outcome.termination {
+        Termination::NoPieces => "no-pieces",
+        Termination::NoMoves => "no-moves",
+        Termination::Repetition => "repetition",
+        Termination::NoCaptureLimit => "no-capture-limit",
+    };
+    json!({
+        "result": outcome.result(),
+        "winner": outcome.winner.map(|c| match c {
+            Color::Black => "black",
+            Color::White => "white",
+        }),
+        "termination": termination,
+        "reason": outcome.termination.describe(),
+    })
 }

@@ -9,6 +9,7 @@
 //! the search thread.
 
 use crate::common::info::score_json;
+use crate::common::memory::new_engine;
 use crate::common::usage::MAX_DEPTH;
 use crate::serve::error::ApiError;
 use crate::serve::query::Params;
@@ -23,7 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use surakarta::{Game, Rules};
-use surakarta_search::{Engine, Info, Limits, SearchResult};
+use surakarta_search::{Info, Limits, SearchResult};
 use tokio::sync::mpsc;
 
 /// The search time when the request names none, in milliseconds.
@@ -109,7 +110,7 @@ pub(crate) async fn analysis(
         ))
     })?;
     let options = state.config.engine_options();
-    let engine = tokio::task::spawn_blocking(move || Engine::new(options))
+    let engine = tokio::task::spawn_blocking(move || new_engine(options))
         .await
         .map_err(|e| ApiError::internal(format!("cannot start a search: {e}")))?
         .map_err(|e| ApiError::internal(format!("cannot start a search: {e}")))?;

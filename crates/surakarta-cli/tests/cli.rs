@@ -545,7 +545,8 @@ fn long_input_is_cut_in_error_lines() {
 
 #[test]
 fn engine_cuts_long_input_in_error_lines() {
-    let long = "x".repeat(1 << 20);
+    // Long, but within the limit of an input line (64 KiB).
+    let long = "x".repeat(60_000);
     let script = format!(
         "{long}\ngo {long} 1\ngo depth {long}\nsetoption name Hash value {long}\n\
          position startpos moves b2-b3 {long}\nsetoption name TablebasePath value /nonexistent/{long}\nquit\n"
@@ -554,7 +555,7 @@ fn engine_cuts_long_input_in_error_lines() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    let x = cut('x', 1 << 20);
+    let x = cut('x', 60_000);
     assert_eq!(lines.len(), 6, "{}", &out[..out.len().min(2000)]);
     assert_eq!(lines[0], format!("info string error: unknown command {x}"));
     assert_eq!(
@@ -574,8 +575,81 @@ fn engine_cuts_long_input_in_error_lines() {
         "{}",
         lines[4]
     );
-    assert!(lines[5].contains("… (1048589 bytes): "), "{}", lines[5]);
+    assert!(lines[5].contains("… (60013 bytes): "), "{}", lines[5]);
     assert!(lines.iter().all(|l| l.len() < 500), "{out}");
+}
+
+/// A line of stdin longer than 64 KiB is answered with one error naming its
+/// length and skipped without being held: a 3 GB line under a 2 GiB address
+/// space limit, then the engine goes on. (A reader that buffers the whole
+/// line aborts: "memory allocation of 2147483648 bytes failed".)
+#[cfg(target_os = "linux")]
+#[test]
+fn engine_skips_an_endless_line_without_holding_it() {
+    let o = run_with_long_line(
+        &["engine"],
+        "isready\n",
+        3_000_000_000,
+        "\nisready\nquit\n",
+        Duration::from_secs(120),
+    );
+    assert!(o.status.success(), "{:?} {}", o.status, stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "readyok\ninfo string error: input line of 3000000000 bytes is longer than the limit of 65536 bytes: skipped\nreadyok\n"
+    );
+}
+
+/// `tb probe` and `play` reading stdin skip a line over the limit the same
+/// way, and go on with the next.
+#[cfg(target_os = "linux")]
+#[test]
+fn probe_and_play_skip_lines_over_the_limit() {
+    let dir = fresh_path("long-line-probe");
+    let o = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "3",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run_with_long_line(
+        &["tb", "probe", "--dir", dir.to_str().unwrap(), "--json"],
+        "",
+        100_000_000,
+        "\n6/6/6/6/2b3/w4w b\n",
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let skipped: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(
+        skipped["error"],
+        "input line of 100000000 bytes is longer than the limit of 65536 bytes: skipped"
+    );
+    let answered: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!(answered["wdl"], "win", "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let o = run_with_long_line(
+        &["play", "--depth", "1"],
+        "",
+        100_000_000,
+        "\nquit\n",
+        Duration::from_secs(60),
+    );
+    assert!(
+        stderr(&o).contains(
+            "error: input line of 100000000 bytes is longer than the limit of 65536 bytes: skipped"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.status.code().is_some(), "{:?}", o.status);
 }
 
 /// A hash size in range that the machine cannot give is an error line, not

@@ -2,7 +2,7 @@
 //! `docs/protocol.md` (`uci`, `setoption`, `newgame`, `position`, `go`,
 //! `bestmove`).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -10,10 +10,8 @@ use std::time::{Duration, Instant};
 use surakarta::{Excerpt, Game, Move, Rules};
 use surakarta_search::Limits;
 
+use crate::lines::{Line, LineReader};
 use crate::player::{Player, PlayerError};
-
-/// Longest line read from an engine (bytes); longer lines are cut.
-const MAX_LINE: u64 = 64 * 1024;
 
 /// An engine program speaking the protocol on its stdin and stdout. Its
 /// stderr is discarded. The process is told to quit, and killed if it does
@@ -66,22 +64,13 @@ impl ExternalEngine {
         };
         let (sender, lines) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut bytes = Vec::new();
-                match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if bytes.len() as u64 == MAX_LINE && bytes.last() != Some(&b'\n') {
-                            // Cut: drop the rest of the line, which must not
-                            // be read as a line of its own.
-                            skip_line(&mut reader);
-                        }
-                        let line = String::from_utf8_lossy(&bytes).trim().to_string();
-                        if sender.send(line).is_err() {
-                            break;
-                        }
-                    }
+            let mut reader = LineReader::new(BufReader::new(stdout));
+            // A line too long or not UTF-8 is dropped; the end of output or a
+            // read error ends the thread (the engine is gone).
+            while let Ok(Some(line)) = reader.next_line() {
+                let Line::Text(line) = line else { continue };
+                if sender.send(line.trim().to_string()).is_err() {
+                    break;
                 }
             }
         });
@@ -172,24 +161,6 @@ impl ExternalEngine {
     }
 }
 
-/// Reads and drops input up to and including the next newline (or the end),
-/// holding at most one buffer of it.
-fn skip_line(reader: &mut impl BufRead) {
-    loop {
-        let (done, used) = match reader.fill_buf() {
-            Ok([]) | Err(_) => return,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (true, i + 1),
-                None => (false, buf.len()),
-            },
-        };
-        reader.consume(used);
-        if done {
-            return;
-        }
-    }
-}
-
 impl Player for ExternalEngine {
     fn name(&self) -> &str {
         &self.name
@@ -236,22 +207,5 @@ impl Drop for ExternalEngine {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn skipping_a_line_stops_after_its_newline() {
-        let text = format!("{}\nbestmove b2-b3\n", "x".repeat(100_000));
-        let mut reader = BufReader::with_capacity(1024, text.as_bytes());
-        skip_line(&mut reader);
-        let mut rest = String::new();
-        reader.read_line(&mut rest).unwrap();
-        assert_eq!(rest, "bestmove b2-b3\n");
-        skip_line(&mut reader);
-        skip_line(&mut reader);
     }
 }

@@ -8,7 +8,8 @@
 //! Module map: [`openings`] (start positions: random plies, random boards
 //! with a piece count, files), [`player`] (the [`Player`] trait and the
 //! in-process engine), [`external`] (engines in other processes), [`game`]
-//! (one game and how it ended), [`runner`] (parallel games, SPRT stop),
+//! (one game and how it ended), [`lines`] (lines from a pipe with a length
+//! limit, for the protocol), [`runner`] (parallel games, SPRT stop),
 //! [`stats`] (tally, Elo with its interval, SPRT).
 //!
 //! ```
@@ -31,6 +32,7 @@
 
 pub mod external;
 pub mod game;
+pub mod lines;
 pub mod openings;
 pub mod player;
 pub mod runner;

@@ -8,13 +8,14 @@ use crate::common::memory::new_engine;
 use crate::common::tables;
 use crate::common::usage::{check_depth, UsageError};
 use clap::Args;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 use surakarta::{Color, Excerpt, Game, Position, Rules};
+use surakarta_match::lines::LineReader;
 use surakarta_search::{Clock, Engine, Limits, Options, Smp, Weights};
 
 /// The arguments of `surakarta engine`: none (settings come through
@@ -67,27 +68,25 @@ pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), UsageError> {
         running: None,
         game: Game::new(Position::new(), Rules::ICGA),
     };
-    let stdin = std::io::stdin();
-    let mut line = String::new();
+    // Lines longer than MAX_LINE_BYTES or not UTF-8 are garbage like any
+    // other: reported and skipped, never held in memory.
+    let mut input = LineReader::new(std::io::stdin().lock());
     loop {
-        line.clear();
-        // Non-UTF-8 input is garbage like any other: report it and go on.
-        let mut raw = Vec::new();
-        match stdin.lock().read_until(b'\n', &mut raw) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let line = match input.next_line() {
+            Ok(None) => break,
+            Ok(Some(line)) => line,
             Err(e) => {
                 error(&format!("cannot read input: {e}"));
                 break;
             }
-        }
-        match String::from_utf8(raw) {
-            Ok(text) => line.push_str(&text),
-            Err(_) => {
-                error("input line is not UTF-8");
+        };
+        let line = match line.text() {
+            Ok(text) => text,
+            Err(dropped) => {
+                error(&dropped.to_string());
                 continue;
             }
-        }
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         if words.is_empty() {
             continue;

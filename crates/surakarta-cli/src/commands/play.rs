@@ -7,12 +7,13 @@ use crate::common::game::parse_position;
 use crate::common::usage::{check_depth, UsageError};
 use crate::render::draw;
 use clap::Args;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use surakarta::capture_path::capture_paths;
 use surakarta::{Color, Game, GameRecord, GameResult, Move, MoveError, Outcome, Position, Rules};
+use surakarta_match::lines::LineReader;
 use surakarta_search::{Clock, Engine, Info, Limits};
 
 /// The arguments of `surakarta play`.
@@ -105,24 +106,32 @@ fn clock_text(d: Duration) -> String {
 
 /// The lines the person types, from stdin.
 struct Input {
-    stdin: std::io::Stdin,
+    lines: LineReader<std::io::StdinLock<'static>>,
     /// Whether stdin is a terminal (which echoes what is typed); if not, the
     /// lines read are echoed after the prompt so the transcript reads right.
     terminal: bool,
 }
 
 impl Input {
-    /// The next line without its line break; `None` at the end of input.
+    /// The next line without its line break and surrounding blanks; `None`
+    /// at the end of input. A line too long or not UTF-8 is reported on
+    /// stderr and read as an empty line (the prompt comes again).
     fn line(&mut self) -> Option<String> {
-        let mut raw = Vec::new();
-        match self.stdin.lock().read_until(b'\n', &mut raw) {
-            Ok(0) | Err(_) => {
+        match self.lines.next_line() {
+            Ok(None) | Err(_) => {
                 // Ends the prompt's line.
                 println!();
                 None
             }
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&raw).trim().to_string();
+            Ok(Some(line)) => {
+                let line = match line.text() {
+                    Ok(text) => text.trim().to_string(),
+                    Err(dropped) => {
+                        println!();
+                        eprintln!("error: {dropped}");
+                        return Some(String::new());
+                    }
+                };
                 if !self.terminal {
                     println!("{line}");
                 }
@@ -280,6 +289,7 @@ impl Session {
     fn new(settings: Settings, engine: Engine, color: bool) -> Session {
         let stdin = std::io::stdin();
         let terminal = stdin.is_terminal();
+        let lines = LineReader::new(stdin.lock());
         Session {
             game: Game::new(settings.start, settings.rules),
             human: settings.human,
@@ -289,7 +299,7 @@ impl Session {
             time_control: settings.time_control,
             engine_name: settings.engine_name,
             color,
-            input: Input { stdin, terminal },
+            input: Input { lines, terminal },
         }
     }
 

@@ -80,6 +80,44 @@ fn wait_within(mut child: Child, args: &[&str], limit: Duration) -> Output {
     }
 }
 
+/// Runs `surakarta ARGS` with its address space limited to 2 GiB (`ulimit
+/// -v`), writing to its stdin `before`, then `zeros` zero bytes without a
+/// line break, then `after`; fails the test if it runs longer than `limit`.
+/// A reader that holds a whole line aborts on a line this long.
+#[cfg(target_os = "linux")]
+pub(crate) fn run_with_long_line(
+    args: &[&str],
+    before: &str,
+    zeros: u64,
+    after: &str,
+    limit: Duration,
+) -> Output {
+    let mut child = spawn(
+        Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+            .arg(BIN)
+            .args(args),
+        Stdio::piped(),
+    );
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (before, after) = (before.to_string(), after.to_string());
+    std::thread::spawn(move || {
+        let block = vec![0u8; 1 << 20];
+        let _ = stdin.write_all(before.as_bytes());
+        let mut left = zeros;
+        while left > 0 {
+            let n = left.min(block.len() as u64) as usize;
+            if stdin.write_all(&block[..n]).is_err() {
+                return;
+            }
+            left -= n as u64;
+        }
+        let _ = stdin.write_all(after.as_bytes());
+    });
+    wait_within(child, args, limit)
+}
+
 /// Runs `surakarta ARGS`, writing `input` to its stdin, with its address
 /// space limited to 2 GiB (`ulimit -v`): an allocation of more fails at
 /// once on any machine, without using the memory.

@@ -5,10 +5,10 @@ use crate::common::tables::open_partial;
 use crate::common::usage::UsageError;
 use clap::Args;
 use serde_json::json;
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use surakarta::Position;
+use surakarta_match::lines::{Line, LineReader};
 use surakarta_tablebase::Tablebase;
 
 /// The arguments of `surakarta tb probe`.
@@ -34,20 +34,41 @@ fn answer(tb: &Tablebase, text: &str) -> Result<ProbeAnswer, String> {
 /// Runs `surakarta tb probe`.
 pub(super) fn run(args: ProbeArgs) -> Result<ExitCode, UsageError> {
     let tb = open_partial(&args.dir)?;
-    let inputs: Box<dyn Iterator<Item = Result<String, std::io::Error>>> =
+    // Lines from stdin longer than MAX_LINE_BYTES or not UTF-8 are
+    // reported like a bad position and skipped, never held in memory.
+    let inputs: Box<dyn Iterator<Item = Result<Line, std::io::Error>>> =
         if args.positions.is_empty() {
-            Box::new(std::io::stdin().lock().lines())
+            Box::new(LineReader::new(std::io::stdin().lock()))
         } else {
-            Box::new(args.positions.clone().into_iter().map(Ok))
+            Box::new(
+                args.positions
+                    .clone()
+                    .into_iter()
+                    .map(|p| Ok(Line::Text(p))),
+            )
         };
     let mut failures = 0;
     for input in inputs {
         let input = input.map_err(|e| UsageError(format!("reading stdin: {e}")))?;
-        let text = input.trim();
+        let text = match input.text() {
+            Ok(line) => line.trim().to_string(),
+            Err(dropped) => {
+                failures += 1;
+                if args.json {
+                    println!(
+                        "{}",
+                        json!({ "position": null, "error": dropped.to_string() })
+                    );
+                } else {
+                    eprintln!("error: {dropped}");
+                }
+                continue;
+            }
+        };
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        match answer(&tb, text) {
+        match answer(&tb, &text) {
             Ok(a) if args.json => println!("{}", probe_json(&a)),
             Ok(a) => println!("{}", answer_text(&a)),
             Err(message) => {
@@ -55,7 +76,7 @@ pub(super) fn run(args: ProbeArgs) -> Result<ExitCode, UsageError> {
                 if args.json {
                     println!("{}", json!({ "position": text, "error": message }));
                 } else {
-                    eprintln!("error: {}: {message}", surakarta::Excerpt::new(text));
+                    eprintln!("error: {}: {message}", surakarta::Excerpt::new(&text));
                 }
             }
         }

@@ -1315,3 +1315,54 @@ fn tb_verify_resumes_from_its_checkpoints() {
     assert!(files_ending(&tables, "-verify.ckpt").is_empty());
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// Values that mean nothing are refused like every other out-of-range value:
+/// exit 2, the flag (or key) named; the engine protocol answers an error.
+#[test]
+fn values_that_mean_nothing_are_refused() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["search", "--nodes", "0"], "'--nodes <N>'"),
+        (&["search", "--movetime", "0"], "'--movetime <MS>'"),
+        (
+            &[
+                "match",
+                "--first",
+                "depth=1",
+                "--second",
+                "depth=1",
+                "--max-plies",
+                "0",
+            ],
+            "'--max-plies <PLIES>'",
+        ),
+        (
+            &["match", "--first", "depth=2,depth=3", "--second", "depth=1"],
+            "--first: \"depth\" is given twice",
+        ),
+        (
+            &[
+                "match",
+                "--first",
+                "depth=2",
+                "--second",
+                "nodes=5,movetime=9,nodes=6",
+            ],
+            "--second: \"nodes\" is given twice",
+        ),
+        (&["bench", "--tb", ".", "--probes", "0"], "'--probes <N>'"),
+    ];
+    for (args, needle) in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {needle:?} not in {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    let o = run_with_stdin(&["engine"], "go nodes 0\ngo movetime 0\nisready\nquit\n");
+    assert_eq!(
+        stdout(&o),
+        "info string error: go: nodes 0 is out of range: give at least 1\n\
+         info string error: go: movetime 0 is out of range: give at least 1\nreadyok\n"
+    );
+}

@@ -3,7 +3,7 @@
 
 use crate::common::engine_args::EngineArgs;
 use crate::common::tables;
-use crate::common::usage::{check_depth, UsageError};
+use crate::common::usage::{at_least_one, check_depth, UsageError};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -25,8 +25,8 @@ pub(crate) struct BenchArgs {
     /// of its classes with the most pieces.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
-    /// Probes to time with --tb.
-    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "tb")]
+    /// Probes to time with --tb (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "tb", value_parser = at_least_one::<usize>)]
     probes: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]

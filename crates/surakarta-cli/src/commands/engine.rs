@@ -299,6 +299,9 @@ impl Session {
                 .parse()
                 .map_err(|_| format!("go: {word} {} is not a number", Excerpt::new(value)))?;
             let ms = Duration::from_millis(number);
+            if number == 0 && matches!(word, "nodes" | "movetime") {
+                return Err(format!("go: {word} 0 is out of range: give at least 1"));
+            }
             match word {
                 "depth" => limits.depth = Some(check_depth("go: depth", number)?),
                 "nodes" => limits.nodes = Some(number),

@@ -3,7 +3,7 @@
 //! with Elo and an optional SPRT stop.
 
 use crate::common::tables;
-use crate::common::usage::{UsageError, MAX_DEPTH};
+use crate::common::usage::{at_least_one, UsageError, MAX_DEPTH};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -59,8 +59,8 @@ pub(crate) struct MatchArgs {
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]
     rules: String,
-    /// Games stopped and drawn at this many plies.
-    #[arg(long, value_name = "PLIES", default_value_t = 1000)]
+    /// Games stopped and drawn at this many plies (at least 1).
+    #[arg(long, value_name = "PLIES", default_value_t = 1000, value_parser = at_least_one::<usize>)]
     max_plies: usize,
     /// Games played at the same time.
     #[arg(long, short = 'c', value_name = "N", default_value_t = 1)]
@@ -113,6 +113,7 @@ impl PlayerSpec {
             command: None,
         };
         let mut rest = text.trim();
+        let mut keys: Vec<&str> = Vec::new();
         while !rest.is_empty() {
             let (item, tail) = match rest.split_once(',') {
                 Some((item, tail)) if !item.trim_start().starts_with("cmd=") => (item, tail),
@@ -123,6 +124,13 @@ impl PlayerSpec {
                 .split_once('=')
                 .ok_or_else(|| bad(format!("expected key=value, found {}", Excerpt::new(item))))?;
             let (key, value) = (key.trim(), value.trim());
+            if keys.contains(&key) {
+                return Err(bad(format!(
+                    "{} is given twice: give each key once",
+                    Excerpt::new(key)
+                )));
+            }
+            keys.push(key);
             let number = |what: &str, max: u64| -> Result<u64, UsageError> {
                 value
                     .parse::<u64>()

@@ -4,7 +4,7 @@
 use crate::common::engine_args::EngineArgs;
 use crate::common::game::build_game;
 use crate::common::info::{info_line, outcome_json, score_json};
-use crate::common::usage::{check_depth, UsageError};
+use crate::common::usage::{at_least_one, check_depth, UsageError};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -25,11 +25,11 @@ pub(crate) struct SearchArgs {
     /// Search to this depth in plies, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
     depth: Option<u32>,
-    /// Search about this many nodes.
-    #[arg(long, value_name = "N", group = "limit")]
+    /// Search about this many nodes (at least 1).
+    #[arg(long, value_name = "N", group = "limit", value_parser = at_least_one::<u64>)]
     nodes: Option<u64>,
-    /// Search for this many milliseconds.
-    #[arg(long, value_name = "MS", group = "limit")]
+    /// Search for this many milliseconds (at least 1).
+    #[arg(long, value_name = "MS", group = "limit", value_parser = at_least_one::<u64>)]
     movetime: Option<u64>,
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]

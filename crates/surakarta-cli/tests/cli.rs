@@ -1366,3 +1366,79 @@ fn values_that_mean_nothing_are_refused() {
          info string error: go: movetime 0 is out of range: give at least 1\nreadyok\n"
     );
 }
+
+/// A damaged table met during a search is said, not hidden: the root's
+/// value comes from its partner's table, the line from the damaged one, and
+/// `search` warns (exit 0, the move stands) naming the file, `engine` sends
+/// it as an `info string error`.
+#[test]
+fn table_errors_during_a_search_reach_the_user() {
+    let limit = std::time::Duration::from_secs(60);
+    let dir = fresh_path("damaged-search");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "3", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = dir.join("1v2.sktb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 7;
+    bytes[at] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    let needle = "1v2.sktb: payload checksum mismatch";
+
+    let fen = "6/6/2w3/6/1b4/b5 w";
+    let o = run_within(
+        &["search", "-p", fen, "--tb", d, "--depth", "2", "--json"],
+        limit,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.starts_with("warning: "), "{err}");
+    assert!(err.contains("tablebase probe"), "{err}");
+    assert!(err.contains(needle), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["best_move"].is_string(), "{v}");
+
+    let script =
+        format!("setoption name TablebasePath value {d}\nposition fen {fen}\ngo depth 2\nquit\n");
+    let o = run_with_stdin_within(&["engine"], &script, limit);
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("info string error: ") && l.contains(needle)),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A finished game has a result, not a score: `search --json` gives the
+/// outcome (and no score), the engine protocol says the game is over.
+#[test]
+fn a_finished_game_reports_its_outcome() {
+    for (fen, result, termination, winner) in [
+        ("6/6/6/6/6/w5 b", "0-1", "no-pieces", "white"),
+        ("bb4/6/6/6/6/w5 b 50 30", "1-0", "no-capture-limit", "black"),
+    ] {
+        let o = run(&["search", "-p", fen, "--depth", "3", "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["score"], serde_json::Value::Null, "{v}");
+        assert_eq!(v["best_move"], serde_json::Value::Null, "{v}");
+        assert_eq!(v["outcome"]["result"], result, "{v}");
+        assert_eq!(v["outcome"]["termination"], termination, "{v}");
+        assert_eq!(v["outcome"]["winner"], winner, "{v}");
+        let script = format!("position fen {fen}\ngo depth 3\nquit\n");
+        let o = run_with_stdin(&["engine"], &script);
+        let out = stdout(&o);
+        assert!(
+            out.contains(&format!("info string game over: {result} {winner} wins (")),
+            "{out}"
+        );
+        assert!(out.ends_with("bestmove none\n"), "{out}");
+    }
+    // A game going on has a score and no outcome.
+    let o = run(&["search", "--depth", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["outcome"], serde_json::Value::Null, "{v}");
+    assert_eq!(v["score"]["kind"], "cp", "{v}");
+}

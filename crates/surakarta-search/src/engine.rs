@@ -16,7 +16,7 @@
 //! 6. [`final_answer`]: the last complete iteration's move and report.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use surakarta::{Game, Move, MoveList, Position, Rules};
@@ -153,6 +153,7 @@ impl Engine {
             nodes: AtomicU64::new(0),
             tb_hits: AtomicU64::new(0),
             tb_errors: AtomicU64::new(0),
+            first_tb_error: OnceLock::new(),
             seldepth: AtomicUsize::new(0),
             start,
             hard_limit,
@@ -185,6 +186,7 @@ fn finish(shared: &Shared<'_>, best_move: Option<Move>, info: Info) -> SearchRes
         best_move,
         info,
         tb_errors: shared.tb_errors.load(Ordering::Relaxed),
+        first_tb_error: shared.first_tb_error.get().cloned(),
     }
 }
 
@@ -214,8 +216,8 @@ fn root_tablebase(shared: &Shared<'_>, root: &Position) -> RootTablebase {
     }
     let values = match tb.move_values(root) {
         Ok(values) => values,
-        Err(_) => {
-            shared.tb_errors.fetch_add(1, Ordering::Relaxed);
+        Err(e) => {
+            shared.tb_error(&e);
             return RootTablebase::Unknown;
         }
     };
@@ -232,7 +234,12 @@ fn root_tablebase(shared: &Shared<'_>, root: &Position) -> RootTablebase {
         _ => None,
     };
     if let Some(score) = decided {
-        let line = tb.line(root).unwrap_or_else(|_| vec![m]);
+        // A failed line lookup is counted like any failed probe: the move
+        // and score stand, the line is cut to the move.
+        let line = tb.line(root).unwrap_or_else(|e| {
+            shared.tb_error(&e);
+            vec![m]
+        });
         let line = if line.first() == Some(&m) {
             line
         } else {

@@ -11,6 +11,7 @@
 //! aspiration windows around this walk are the engine's (`engine`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use surakarta::{Color, Move, MoveList, Position, Rules};
@@ -61,6 +62,9 @@ pub struct SearchResult {
     /// Tablebase probes that failed (a damaged or missing table); the search
     /// went on without them.
     pub tb_errors: u64,
+    /// The first of those failures, as its message (which table, what is
+    /// wrong with it); `None` if none failed.
+    pub first_tb_error: Option<String>,
 }
 
 /// A principal variation under construction.
@@ -105,6 +109,8 @@ pub(crate) struct Shared<'a> {
     pub(crate) nodes: AtomicU64,
     pub(crate) tb_hits: AtomicU64,
     pub(crate) tb_errors: AtomicU64,
+    /// The message of the first failed probe.
+    pub(crate) first_tb_error: OnceLock<String>,
     pub(crate) seldepth: AtomicUsize,
     pub(crate) start: Instant,
     pub(crate) hard_limit: Option<Duration>,
@@ -143,6 +149,14 @@ impl Shared<'_> {
         }
     }
 
+    /// Counts a failed tablebase probe and keeps the first one's message.
+    pub(crate) fn tb_error(&self, error: &dyn std::fmt::Display) {
+        self.tb_errors.fetch_add(1, Ordering::Relaxed);
+        if self.first_tb_error.get().is_none() {
+            let _ = self.first_tb_error.set(error.to_string());
+        }
+    }
+
     /// Whether a tablebase win or loss converting in `dtc` plies is decided
     /// before the no-capture limit can end the game.
     pub(crate) fn converts_in_time(&self, position: &Position, dtc: u32) -> bool {
@@ -160,8 +174,8 @@ impl Shared<'_> {
         }
         let value = match tablebase.probe_position(position) {
             Ok(v) => v,
-            Err(_) => {
-                self.tb_errors.fetch_add(1, Ordering::Relaxed);
+            Err(e) => {
+                self.tb_error(&e);
                 return None;
             }
         };

@@ -3,7 +3,7 @@
 //! `quit` are answered while thinking.
 
 use crate::common::game::build_game;
-use crate::common::info::info_line;
+use crate::common::info::{info_line, tb_warning};
 use crate::common::memory::new_engine;
 use crate::common::tables;
 use crate::common::usage::{check_depth, UsageError};
@@ -337,9 +337,19 @@ impl Session {
                 let result = engine.search(&game, &limits, &thread_stop, &mut |info| {
                     say(&format!("info {}", info_line(info)));
                 });
-                match result.best_move {
-                    Some(m) => say(&format!("bestmove {m}")),
-                    None => say("bestmove none"),
+                if let Some(warning) = tb_warning(&result) {
+                    error(&warning);
+                }
+                match (result.best_move, game.outcome()) {
+                    (Some(m), _) => say(&format!("bestmove {m}")),
+                    (None, Some(outcome)) => {
+                        say(&format!(
+                            "info string game over: {} {outcome}",
+                            outcome.result()
+                        ));
+                        say("bestmove none");
+                    }
+                    (None, None) => say("bestmove none"),
                 }
                 engine
             })

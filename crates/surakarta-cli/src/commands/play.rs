@@ -4,6 +4,7 @@
 
 use crate::common::engine_args::EngineArgs;
 use crate::common::game::parse_position;
+use crate::common::info::tb_warning;
 use crate::common::usage::{check_depth, UsageError};
 use crate::render::draw;
 use clap::Args;
@@ -427,11 +428,8 @@ impl Session {
             println!("  {}", info_text(info));
             flush();
         });
-        if result.tb_errors > 0 {
-            println!(
-                "warning: {} tablebase probes failed (run `surakarta tb verify`)",
-                result.tb_errors
-            );
+        if let Some(warning) = tb_warning(&result) {
+            println!("warning: {warning}");
         }
         if let Some(clocks) = &mut self.clocks {
             if !clocks.charge(side, started.elapsed()) {

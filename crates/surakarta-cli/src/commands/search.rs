@@ -3,7 +3,7 @@
 
 use crate::common::engine_args::EngineArgs;
 use crate::common::game::build_game;
-use crate::common::info::{info_line, outcome_json, score_json};
+use crate::common::info::{info_line, outcome_json, score_json, tb_warning};
 use crate::common::usage::{at_least_one, check_depth, UsageError};
 use clap::Args;
 use serde_json::json;
@@ -84,11 +84,8 @@ pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
             println!("info {}", info_line(info));
         }
     });
-    if result.tb_errors > 0 {
-        eprintln!(
-            "warning: {} tablebase probes failed (run `surakarta tb verify`)",
-            result.tb_errors
-        );
+    if let Some(warning) = tb_warning(&result) {
+        eprintln!("warning: {warning}");
     }
     if json {
         println!("{}", result_json(&game, &result));

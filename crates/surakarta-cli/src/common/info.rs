@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use surakarta::{Color, Outcome, Termination};
-use surakarta_search::{Info, Score};
+use surakarta_search::{Info, Score, SearchResult};
 
 /// One iteration as a protocol-style line (without the `info` word), as
 /// `search` prints it and the engine protocol sends it.
@@ -28,6 +28,21 @@ pub(crate) fn info_line(info: &Info) -> String {
 pub(crate) fn score_json(score: Score) -> serde_json::Value {
     let (kind, value) = score.kind().parts();
     json!({ "kind": kind, "value": value })
+}
+
+/// The warning for a search whose tablebase probes failed: how many, the
+/// first one's message and what to do; `None` if none failed. `search`
+/// prints it on stderr, `play` on stdout, the engine protocol as an `info
+/// string`.
+pub(crate) fn tb_warning(result: &SearchResult) -> Option<String> {
+    (result.tb_errors > 0).then(|| {
+        let first = result.first_tb_error.as_deref().unwrap_or("no message");
+        let probes = if result.tb_errors == 1 { "probe" } else { "probes" };
+        format!(
+            "{} tablebase {probes} failed, the search went on without them (run `surakarta tb verify`); the first: {first}",
+            result.tb_errors
+        )
+    })
 }
 
 /// A finished game's end as a JSON object, reported instead of a score

@@ -2,6 +2,7 @@
 //! programs) play a match; live progress, a record file, the final score
 //! with Elo and an optional SPRT stop.
 
+use crate::common::memory::check_table_fits;
 use crate::common::tables;
 use crate::common::usage::{at_least_one, UsageError, MAX_DEPTH};
 use clap::Args;
@@ -437,6 +438,23 @@ fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
             "--concurrency {} is out of range: give 1 to 256",
             args.concurrency
         )));
+    }
+    // Every game running holds an engine of each in-process player: their
+    // transposition tables must fit together, or the run is killed midway.
+    let in_process = |spec: &PlayerSpec| match spec.command {
+        Some(_) => 0,
+        None => spec.hash.unwrap_or(64) as u64,
+    };
+    let tables = (in_process(&first) + in_process(&second)) * args.concurrency as u64;
+    if tables > 0 {
+        check_table_fits(
+            &format!(
+                "the transposition tables of {} games at once (--concurrency) of both players (hash)",
+                args.concurrency
+            ),
+            tables,
+        )
+        .map_err(UsageError)?;
     }
     if args.games.is_some_and(|g| g == 0 || g > MAX_GAMES) {
         return Err(UsageError(format!("--games must be 1 to {MAX_GAMES}")));

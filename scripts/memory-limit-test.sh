@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Memory limits are honoured, not fatal: runs the release binary inside a
+# cgroup limited to 1 GiB of memory and checks that every request for more
+# is refused with a clear error instead of the kernel killing the process
+# (exit 137, no message):
+#   - `search --hash 2048`: exit 2, one error line naming the cgroup limit;
+#   - `engine` with `setoption name Hash value 2048`: an `info string error`,
+#     and the engine goes on with its old table;
+#   - `match` whose two players' tables do not fit together: exit 2;
+#   - `tb generate` of a pair modelled above the limit: refused before it
+#     starts, exit 2;
+#   - `serve --hash 400 --max-analyses 3`: three clients asking for
+#     analyses at once get answers or a 503 with a JSON error; the server
+#     is still up afterwards.
+#
+# Needs root and a cgroup memory controller (v1 `memory`, or v2 with
+# `memory` in cgroup.subtree_control of the hierarchy's root, or a
+# delegated v2 subtree); otherwise it says "memory limit test skipped: …"
+# and exits 0. The cgroup is removed at the end.
+#
+# Environment:
+#   SURAKARTA_CLI  the binary (default: $CARGO_TARGET_DIR/release/surakarta, built if missing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+skip() {
+    echo "memory limit test skipped: $*"
+    exit 0
+}
+fail() {
+    echo "memory limit test FAILED: $*" >&2
+    exit 1
+}
+
+target_dir="${CARGO_TARGET_DIR:-$PWD/target}"
+bin="${SURAKARTA_CLI:-$target_dir/release/surakarta}"
+if [ ! -x "$bin" ]; then
+    cargo build --release -q
+fi
+
+[ "$(id -u)" = 0 ] || skip "not root: cannot make a cgroup"
+limit=$((1 << 30))
+
+# Make a cgroup with a 1 GiB limit, v1 or v2; `cgroup` is its directory,
+# `procs` the file that moves a process into it.
+cgroup=""
+v1_root="$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)"
+v2_root="$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)"
+if [ -n "$v1_root" ] && [ -w "$v1_root" ]; then
+    cgroup="$v1_root/surakarta-memory-test-$$"
+    mkdir "$cgroup" 2>/dev/null || cgroup=""
+    if [ -n "$cgroup" ]; then
+        echo "$limit" >"$cgroup/memory.limit_in_bytes"
+        # Swap would let the kernel page out rather than refuse; keep it out.
+        [ -w "$cgroup/memory.memsw.limit_in_bytes" ] && echo "$limit" >"$cgroup/memory.memsw.limit_in_bytes" || true
+    fi
+fi
+if [ -z "$cgroup" ] && [ -n "$v2_root" ] && [ -w "$v2_root" ]; then
+    if grep -qw memory "$v2_root/cgroup.controllers" 2>/dev/null; then
+        grep -qw memory "$v2_root/cgroup.subtree_control" \
+            || echo "+memory" >"$v2_root/cgroup.subtree_control" 2>/dev/null || true
+        if grep -qw memory "$v2_root/cgroup.subtree_control"; then
+            cgroup="$v2_root/surakarta-memory-test-$$"
+            mkdir "$cgroup" 2>/dev/null || cgroup=""
+            if [ -n "$cgroup" ]; then
+                echo "$limit" >"$cgroup/memory.max"
+                [ -w "$cgroup/memory.swap.max" ] && echo 0 >"$cgroup/memory.swap.max" || true
+            fi
+        fi
+    fi
+fi
+[ -n "$cgroup" ] || skip "no writable cgroup memory controller (v1 or v2) on this machine"
+echo "memory limit test: cgroup $cgroup, limit 1 GiB"
+
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    rm -rf "$work"
+    # Move this shell out before removing the cgroup.
+    rmdir "$cgroup" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# Runs "$@" inside the cgroup (a child shell moves itself in, then execs).
+in_cgroup() {
+    sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup" "$@"
+}
+
+checks=0
+expect_refused() { # NAME STATUS STDERR-FILE NEEDLE
+    local name="$1" status="$2" err="$3" needle="$4"
+    [ "$status" != 137 ] || fail "$name was killed (exit 137): $(cat "$err")"
+    [ "$status" = 2 ] || fail "$name: exit $status, expected 2: $(cat "$err")"
+    grep -q "$needle" "$err" || fail "$name: '$needle' not in: $(cat "$err")"
+    checks=$((checks + 1))
+    echo "  ok: $name refused: $(head -c 300 "$err")"
+}
+
+# 1. search --hash 2048.
+status=0
+in_cgroup "$bin" search --hash 2048 --depth 1 >"$work/out" 2>"$work/err" || status=$?
+expect_refused "search --hash 2048" "$status" "$work/err" "cgroup limit"
+# A table that fits is still made.
+in_cgroup "$bin" search --hash 256 --depth 2 >"$work/out" 2>"$work/err" \
+    || fail "search --hash 256 under 1 GiB: $(cat "$work/err")"
+checks=$((checks + 1))
+
+# 2. The engine protocol.
+printf 'setoption name Hash value 2048\nisready\ngo depth 1\nquit\n' \
+    | in_cgroup "$bin" engine >"$work/out" 2>"$work/err" || fail "engine exit $?: $(cat "$work/err")"
+grep -q '^info string error: .*cgroup limit' "$work/out" || fail "engine: no error line: $(cat "$work/out")"
+grep -q '^readyok$' "$work/out" || fail "engine: no readyok: $(cat "$work/out")"
+grep -q '^bestmove ' "$work/out" || fail "engine: no bestmove: $(cat "$work/out")"
+checks=$((checks + 1))
+echo "  ok: engine setoption Hash 2048 answered with an error, the engine goes on"
+
+# 3. A match whose tables do not fit together.
+status=0
+in_cgroup "$bin" match --first depth=1,hash=600 --second depth=1,hash=600 --games 2 \
+    >"$work/out" 2>"$work/err" || status=$?
+expect_refused "match with two 600 MiB tables" "$status" "$work/err" "cgroup limit"
+
+# 4. tb generate of a pair modelled above the limit (refused before it
+# starts, so its smaller tables are not needed).
+status=0
+in_cgroup "$bin" tb generate --pair 5v4 --dir "$work/tables" >"$work/out" 2>"$work/err" || status=$?
+expect_refused "tb generate --pair 5v4" "$status" "$work/err" "memory"
+
+# 5. serve: one budget for all analyses.
+if "$bin" serve --help | grep -q -- '--analysis-memory'; then
+    port_file="$work/url"
+    in_cgroup "$bin" serve --bind 127.0.0.1:0 --hash 400 --max-analyses 3 >"$port_file" 2>"$work/serve-err" &
+    server_pid=$!
+    for _ in $(seq 100); do
+        [ -s "$port_file" ] && break
+        sleep 0.1
+    done
+    url="$(head -n 1 "$port_file")"
+    [ -n "$url" ] || fail "serve did not start: $(cat "$work/serve-err")"
+    clients=()
+    for i in 1 2 3; do
+        curl -s -N -o "$work/analysis$i" -w '%{http_code}\n' \
+            "${url}api/analysis?fen=start&movetime=1500" >"$work/status$i" &
+        clients+=($!)
+    done
+    wait "${clients[@]}" || true
+    sleep 0.2
+    kill -0 "$server_pid" 2>/dev/null || fail "the server died under three analyses: $(cat "$work/serve-err")"
+    answered=0
+    refused=0
+    for i in 1 2 3; do
+        case "$(cat "$work/status$i")" in
+            200) answered=$((answered + 1)) ;;
+            503) grep -q '"error"' "$work/analysis$i" || fail "503 without a JSON error: $(cat "$work/analysis$i")"
+                refused=$((refused + 1)) ;;
+            *) fail "analysis $i: status $(cat "$work/status$i"): $(cat "$work/analysis$i")" ;;
+        esac
+    done
+    [ "$answered" -ge 1 ] || fail "no analysis answered"
+    curl -sf "${url}api/position?fen=start" >/dev/null || fail "the server no longer answers"
+    checks=$((checks + 1))
+    echo "  ok: serve --hash 400 --max-analyses 3: $answered analyses answered, $refused refused with 503, server up"
+else
+    fail "serve has no --analysis-memory budget"
+fi
+
+echo "memory limit test: $checks checks passed"

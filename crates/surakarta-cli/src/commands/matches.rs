@@ -449,7 +449,7 @@ fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
     if tables > 0 {
         check_table_fits(
             &format!(
-                "the transposition tables of {} games at once (--concurrency) of both players (hash)",
+                "the transposition tables (hash) of both players in {} games at once (--concurrency)",
                 args.concurrency
             ),
             tables,

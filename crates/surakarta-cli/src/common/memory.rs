@@ -41,8 +41,8 @@ pub(crate) fn memory_limit(gib: Option<f64>) -> Result<Option<u64>, UsageError> 
     }
 }
 
-/// Checks that a table of `mib` MiB (`what`: "the transposition table of
-/// --hash 2048") fits in what the process may use, keeping
+/// Checks that a table of `mib` MiB (`what`: "the transposition table
+/// (hash)") fits in what the process may use, keeping
 /// [`RESERVE_BYTES`] aside; the error names the request, the limit and
 /// where the limit comes from.
 pub(crate) fn check_table_fits(what: &str, mib: u64) -> Result<(), String> {
@@ -55,10 +55,7 @@ pub(crate) fn check_table_fits(what: &str, mib: u64) -> Result<(), String> {
 /// their engines here, so a table too large is an error, never a kill.
 pub(crate) fn new_engine(options: Options) -> Result<Engine, String> {
     options.check().map_err(|e| e.to_string())?;
-    check_table_fits(
-        &format!("a transposition table of {} MiB (hash)", options.hash_mb),
-        options.hash_mb as u64,
-    )?;
+    check_table_fits("the transposition table (hash)", options.hash_mb as u64)?;
     Engine::new(options).map_err(|e| e.to_string())
 }
 
@@ -71,7 +68,7 @@ fn check_fits(what: &str, bytes: u64, memory: &Memory) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "{what} needs {} MiB, but this process may use only {} MiB more ({source}); ask for less",
+        "{what}: {} MiB needed, but this process may use only {} MiB more ({source}); ask for less",
         bytes.div_ceil(MIB),
         usable.saturating_sub(RESERVE_BYTES) / MIB,
     ))
@@ -406,13 +403,11 @@ mod tests {
             available: Some(8 << 30),
             cgroup: Some((1 << 30, PathBuf::from("/cg/memory.max"))),
         };
-        let error = check_fits(
-            "the transposition table of --hash 2048",
-            2048 << 20,
-            &memory,
-        )
-        .unwrap_err();
-        assert!(error.contains("--hash 2048"), "{error}");
+        let error = check_fits("the transposition table (hash)", 2048 << 20, &memory).unwrap_err();
+        assert!(
+            error.starts_with("the transposition table (hash): 2048 MiB needed"),
+            "{error}"
+        );
         assert!(error.contains("/cg/memory.max"), "{error}");
         assert!(error.contains("992 MiB"), "{error}");
         assert!(check_fits("a table", 512 << 20, &memory).is_ok());

@@ -3,7 +3,7 @@
 //!
 //! The binary (`main.rs`) only calls [`main`]; the code is a library target
 //! so that the fuzz targets can drive the parts that read hostile input
-//! (`fuzz/`). It is not an API: nothing here is stable.
+//! (`fuzz/`, through [`fuzzing`]). It is not an API: nothing here is stable.
 //!
 //! This file only parses the arguments, dispatches to the subcommand and
 //! turns its error into one `error:` line and an exit code. The
@@ -18,6 +18,8 @@
 
 mod commands;
 mod common;
+#[doc(hidden)]
+pub mod fuzzing;
 mod progress;
 mod render;
 mod serve;

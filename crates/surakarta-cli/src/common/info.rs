@@ -39,7 +39,7 @@ pub(crate) fn tb_warning(result: &SearchResult) -> Option<String> {
         let first = result.first_tb_error.as_deref().unwrap_or("no message");
         let probes = if result.tb_errors == 1 { "probe" } else { "probes" };
         format!(
-            "{} tablebase {probes} failed, the search went on without them (run `surakarta tb verify`); the first: {first}",
+            "{} tablebase {probes} failed, the search went on without them (run surakarta tb verify); the first: {first}",
             result.tb_errors
         )
     })

@@ -128,7 +128,9 @@ in_cgroup "$bin" tb generate --pair 5v4 --dir "$work/tables" >"$work/out" 2>"$wo
 expect_refused "tb generate --pair 5v4" "$status" "$work/err" "memory"
 
 # 5. serve: one budget for all analyses.
-if "$bin" serve --help | grep -q -- '--analysis-memory'; then
+if ! command -v curl >/dev/null 2>&1; then
+    echo "  serve part skipped: no curl"
+elif "$bin" serve --help | grep -q -- '--analysis-memory'; then
     port_file="$work/url"
     in_cgroup "$bin" serve --bind 127.0.0.1:0 --hash 400 --max-analyses 3 >"$port_file" 2>"$work/serve-err" &
     server_pid=$!

@@ -605,16 +605,7 @@ fn engine_skips_an_endless_line_without_holding_it() {
 #[cfg(target_os = "linux")]
 #[test]
 fn probe_and_play_skip_lines_over_the_limit() {
-    let dir = fresh_path("long-line-probe");
-    let o = run(&[
-        "tb",
-        "generate",
-        "--pieces",
-        "3",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = generated_tables("long-line-probe", 3);
     let o = run_with_long_line(
         &["tb", "probe", "--dir", dir.to_str().unwrap(), "--json"],
         "",
@@ -652,8 +643,9 @@ fn probe_and_play_skip_lines_over_the_limit() {
     assert!(o.status.code().is_some(), "{:?}", o.status);
 }
 
-/// A hash size in range that the machine cannot give is an error line, not
-/// an abort ("memory allocation of 68719476736 bytes failed", exit 134).
+/// A hash size in range that the process may not use (here: over its
+/// address space limit) is an error line naming the limit, not an abort
+/// ("memory allocation of 68719476736 bytes failed", exit 134).
 #[cfg(target_os = "linux")]
 #[test]
 fn a_hash_table_that_cannot_be_allocated_is_an_error() {
@@ -667,7 +659,7 @@ fn a_hash_table_that_cannot_be_allocated_is_an_error() {
         let o = run_with_2gib_address_space(&[command, "--hash", "65536", "--depth", "1"], "");
         assert_usage_error(
             &o,
-            "cannot allocate a transposition table of 65536 MiB: not enough memory",
+            "the transposition table (hash): 65536 MiB needed, but this process may use only",
         );
     }
     // The engine says so and keeps its table.
@@ -677,8 +669,7 @@ fn a_hash_table_that_cannot_be_allocated_is_an_error() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines[0]
-            .starts_with("info string error: cannot allocate a transposition table of 65536 MiB"),
+        lines[0].starts_with("info string error: the transposition table (hash): 65536 MiB needed"),
         "{out}"
     );
     // `isready` is answered while the search runs, so in either order.
@@ -1374,10 +1365,8 @@ fn values_that_mean_nothing_are_refused() {
 #[test]
 fn table_errors_during_a_search_reach_the_user() {
     let limit = std::time::Duration::from_secs(60);
-    let dir = fresh_path("damaged-search");
+    let dir = generated_tables("damaged-search", 3);
     let d = dir.to_str().unwrap();
-    let o = run(&["tb", "generate", "--pieces", "3", "--dir", d, "--json"]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let path = dir.join("1v2.sktb");
     let mut bytes = std::fs::read(&path).unwrap();
     let at = bytes.len() - 7;

@@ -2,6 +2,7 @@
 //! speed), optionally with tablebase probes timed.
 
 use crate::common::engine_args::EngineArgs;
+use crate::common::memory::check_engine_fits;
 use crate::common::tables;
 use crate::common::usage::{at_least_one, check_depth, UsageError};
 use clap::Args;
@@ -41,8 +42,10 @@ pub(crate) fn run(args: BenchArgs) -> Result<(), UsageError> {
         Some(dir) => Some(Arc::new(tables::open(dir)?)),
         None => None,
     };
+    let options = args.engine.options()?;
+    check_engine_fits(&options).map_err(UsageError)?;
     let report = bench::run(
-        args.engine.options()?,
+        options,
         tablebase.clone(),
         args.depth,
         &mut |i, position, result| {

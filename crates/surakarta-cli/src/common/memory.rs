@@ -54,11 +54,17 @@ pub(crate) fn check_table_fits(what: &str, mib: u64) -> Result<(), String> {
 /// `bench`, `play`, `engine`, `match` and each analysis of `serve` make
 /// their engines here, so a table too large is an error, never a kill.
 pub(crate) fn new_engine(options: Options) -> Result<Engine, String> {
-    options.check().map_err(|e| e.to_string())?;
-    check_table_fits("the transposition table (hash)", options.hash_mb as u64)?;
+    check_engine_fits(&options)?;
     Engine::new(options).map_err(|e| e.to_string())
 }
 
+/// Checks the ranges of `options` and that their transposition table fits
+/// in what the process may use ([`check_table_fits`]), for callers that
+/// have the engine made elsewhere (`bench`).
+pub(crate) fn check_engine_fits(options: &Options) -> Result<(), String> {
+    options.check().map_err(|e| e.to_string())?;
+    check_table_fits("the transposition table (hash)", options.hash_mb as u64)
+}
 /// [`check_table_fits`] against a given reading of the machine.
 fn check_fits(what: &str, bytes: u64, memory: &Memory) -> Result<(), String> {
     let Some((usable, source)) = memory.usable() else {
@@ -74,9 +80,9 @@ fn check_fits(what: &str, bytes: u64, memory: &Memory) -> Result<(), String> {
     ))
 }
 
-/// The bytes the process may still allocate: the smaller of the kernel's
-/// available memory and the room under the cgroup limits; `None` if
-/// neither is known.
+/// The bytes the process may still allocate: the smallest of the kernel's
+/// available memory, the room under the cgroup limits and the room under
+/// the address space limit (`ulimit -v`); `None` if none is known.
 pub(crate) fn usable_memory() -> Option<u64> {
     Memory::read().usable().map(|(bytes, _)| bytes)
 }
@@ -89,12 +95,16 @@ struct Memory {
     /// The room left under the tightest cgroup memory limit, and that
     /// cgroup's limit file.
     cgroup: Option<(u64, PathBuf)>,
+    /// The room left under the address space limit (`RLIMIT_AS`, `ulimit
+    /// -v`): the soft limit less the process's current virtual size.
+    address_space: Option<u64>,
 }
 
 impl Memory {
     /// Reads `/proc/meminfo`, `/proc/self/cgroup` and
-    /// `/proc/self/mountinfo`, and the cgroup files they lead to. Anything
-    /// missing or unreadable counts as no limit.
+    /// `/proc/self/mountinfo`, and the cgroup files they lead to,
+    /// `/proc/self/limits` and `/proc/self/status`. Anything missing or
+    /// unreadable counts as no limit.
     fn read() -> Memory {
         let available = std::fs::read_to_string("/proc/meminfo")
             .ok()
@@ -108,10 +118,21 @@ impl Memory {
             }),
             _ => None,
         };
-        Memory { available, cgroup }
+        let address_space = match (
+            std::fs::read_to_string("/proc/self/limits"),
+            std::fs::read_to_string("/proc/self/status"),
+        ) {
+            (Ok(limits), Ok(status)) => address_space_room(&limits, &status),
+            _ => None,
+        };
+        Memory {
+            available,
+            cgroup,
+            address_space,
+        }
     }
 
-    /// The smaller of the two figures and where it comes from.
+    /// The smallest of the figures and where it comes from.
     fn usable(&self) -> Option<(u64, String)> {
         let available = self
             .available
@@ -122,11 +143,38 @@ impl Memory {
                 format!("the room under the cgroup limit of {}", file.display()),
             )
         });
-        match (available, cgroup) {
-            (Some(a), Some(c)) => Some(if c.0 <= a.0 { c } else { a }),
-            (a, c) => a.or(c),
-        }
+        let address_space = self.address_space.map(|a| {
+            (
+                a,
+                "the room under the address space limit, ulimit -v".to_string(),
+            )
+        });
+        [available, cgroup, address_space]
+            .into_iter()
+            .flatten()
+            .min_by_key(|(bytes, _)| *bytes)
     }
+}
+
+/// The soft `Max address space` of `/proc/self/limits` less `VmSize` of
+/// `/proc/self/status`, in bytes; `None` if unlimited or unreadable.
+fn address_space_room(limits: &str, status: &str) -> Option<u64> {
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    let soft: u64 = line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let size_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(soft.saturating_sub(size_kib.saturating_mul(1024)))
 }
 
 /// `MemAvailable` of `/proc/meminfo`, in bytes.
@@ -402,6 +450,7 @@ mod tests {
         let memory = Memory {
             available: Some(8 << 30),
             cgroup: Some((1 << 30, PathBuf::from("/cg/memory.max"))),
+            address_space: Some(4 << 30),
         };
         let error = check_fits("the transposition table (hash)", 2048 << 20, &memory).unwrap_err();
         assert!(
@@ -415,6 +464,23 @@ mod tests {
         assert!(check_fits("a table", 1 << 30, &memory).is_err());
         // Nothing known: no limit.
         assert!(check_fits("a table", u64::MAX, &Memory::default()).is_ok());
+    }
+
+    #[test]
+    fn the_address_space_limit_counts_what_is_mapped_already() {
+        let limits = "Limit                     Soft Limit           Hard Limit           Units\n\
+                      Max address space         2147483648           unlimited            bytes\n";
+        let status = "Name:\tsurakarta\nVmSize:\t  524288 kB\n";
+        assert_eq!(address_space_room(limits, status), Some(1536 << 20));
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes\n";
+        assert_eq!(address_space_room(unlimited, status), None);
+        let memory = Memory {
+            address_space: Some(1536 << 20),
+            ..Memory::default()
+        };
+        let error = check_fits("the transposition table (hash)", 4 << 30, &memory).unwrap_err();
+        assert!(error.contains("ulimit -v"), "{error}");
     }
 
     #[test]

@@ -80,6 +80,19 @@ fn wait_within(mut child: Child, args: &[&str], limit: Duration) -> Output {
     }
 }
 
+/// `surakarta ARGS` run by `sh` with its address space limited to 2 GiB
+/// (`ulimit -v`).
+#[cfg(target_os = "linux")]
+fn with_2gib_address_space(args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(args);
+    command
+}
+
 /// Runs `surakarta ARGS` with its address space limited to 2 GiB (`ulimit
 /// -v`), writing to its stdin `before`, then `zeros` zero bytes without a
 /// line break, then `after`; fails the test if it runs longer than `limit`.
@@ -92,14 +105,7 @@ pub(crate) fn run_with_long_line(
     after: &str,
     limit: Duration,
 ) -> Output {
-    let mut child = spawn(
-        Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
-            .arg(BIN)
-            .args(args),
-        Stdio::piped(),
-    );
+    let mut child = spawn(&mut with_2gib_address_space(args), Stdio::piped());
     let mut stdin = child.stdin.take().expect("stdin");
     let (before, after) = (before.to_string(), after.to_string());
     std::thread::spawn(move || {
@@ -123,14 +129,7 @@ pub(crate) fn run_with_long_line(
 /// once on any machine, without using the memory.
 #[cfg(target_os = "linux")]
 pub(crate) fn run_with_2gib_address_space(args: &[&str], input: &str) -> Output {
-    let mut child = spawn(
-        Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
-            .arg(BIN)
-            .args(args),
-        Stdio::piped(),
-    );
+    let mut child = spawn(&mut with_2gib_address_space(args), Stdio::piped());
     let mut stdin = child.stdin.take().expect("stdin");
     // The process may exit without reading it all.
     let _ = stdin.write_all(input.as_bytes());
@@ -176,6 +175,23 @@ pub(crate) fn fresh_path(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&path);
     let _ = std::fs::remove_file(&path);
     path
+}
+
+/// A fresh directory holding every table of up to `pieces` pieces, made by
+/// `tb generate` (fails the test if that fails).
+pub(crate) fn generated_tables(name: &str, pieces: u32) -> PathBuf {
+    let dir = fresh_path(name);
+    let pieces = pieces.to_string();
+    let o = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        &pieces,
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "tb generate: {}", stderr(&o));
+    dir
 }
 
 /// A fresh, empty directory for one test.

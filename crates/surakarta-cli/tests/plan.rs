@@ -340,10 +340,9 @@ if sh -c "$wrap" > "$state/job-$id.out" 2>&1; then echo "ok $id" >> "$state/done
 echo "$id;cluster"
 "#;
 
-#[test]
-fn slurm_script_chains_jobs_by_dependencies() {
-    let want = reference("slurm-ref", 5, 2);
-    let work = scratch_dir("slurm");
+/// Installs the stand-in `sbatch` under `work`: the `PATH` that finds it
+/// first, and its state directory (`calls`, `done`).
+fn fake_sbatch(work: &Path) -> (String, PathBuf) {
     let bin = work.join("bin");
     let state = work.join("state");
     std::fs::create_dir_all(&bin).unwrap();
@@ -354,6 +353,20 @@ fn slurm_script_chains_jobs_by_dependencies() {
     std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (path, state)
+}
+
+#[test]
+fn slurm_script_chains_jobs_by_dependencies() {
+    let want = reference("slurm-ref", 5, 2);
+    let work = scratch_dir("slurm");
+    let (path, state) = fake_sbatch(&work);
+    let sbatch = work.join("bin").join("sbatch");
     let dir = work.join("shared tables");
     let script = work.join("submit.sh");
     let text = plan(&[
@@ -367,11 +380,6 @@ fn slurm_script_chains_jobs_by_dependencies() {
         BIN,
     ]);
     std::fs::write(&script, &text).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let submit = || {
         Command::new("bash")
             .arg(&script)
@@ -505,4 +513,269 @@ fn snakefile_runs_with_snakemake_and_gives_the_same_tables() {
     assert!(o.status.success(), "{log}");
     assert!(log.contains("Nothing to be done"), "{log}");
     std::fs::remove_dir_all(work).unwrap();
+}
+
+/// A directory name for the Snakefile, the Slurm script and the JSON plan
+/// (the workflows get it relative: a leading `-` that would read as an
+/// option), then a line break and Python code (as if a comment ended),
+/// quotes, `$`, backticks and `$(…)` that would run `touch MARKER` if a
+/// shell or Python interpreted them, `;`, `&`, `|`, a backslash, a closing
+/// brace and a non-ASCII letter.
+const HOSTILE_DIR: &str = "-t\nimport os; os.system('touch MARKER')\n# $HOME `touch MARKER` \
+                           $(touch MARKER) \"dq\" 'sq' ; & | \\ } é";
+
+/// A directory name make can hold (no blank, `;`, `:`, `|`, parenthesis):
+/// a leading `-`, `$`, backticks that would run `touch MARKER`, quotes, `#`, braces, `=`
+/// and others that make or the shell would read if they were not escaped.
+const HOSTILE_MAKE_DIR: &str = "-t$HOME${IFS}`touch${IFS}MARKER`'sq'\"dq\"#{x}{threads}!&=,@+^é";
+
+/// A directory for the program under a name with shell, Python and make
+/// metacharacters (`line_break` adds one, which make cannot hold), holding
+/// a link to the binary under test; returns the link.
+fn hostile_binary(work: &Path, line_break: bool) -> PathBuf {
+    let name = format!(
+        "bin $HOME `touch MARKER` $(touch MARKER) 'sq' \"dq\" {{x}} {{threads}} ; # é{}",
+        if line_break { "\nimport os" } else { "" }
+    );
+    let dir = work.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("surakarta");
+    std::os::unix::fs::symlink(BIN, &link).unwrap();
+    link
+}
+
+/// No file named `MARKER` anywhere under `work` or in this process's
+/// directory: nothing ran the `touch` that the hostile names carry.
+fn assert_no_marker(work: &Path) {
+    fn walk(dir: &Path) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            assert!(
+                path.file_name().is_none_or(|n| n != "MARKER"),
+                "an injected command ran: {}",
+                path.display()
+            );
+            if path.is_dir() && !path.is_symlink() {
+                walk(&path);
+            }
+        }
+    }
+    walk(work);
+    let here = std::env::current_dir().unwrap().join("MARKER");
+    assert!(
+        !here.exists(),
+        "an injected command ran: {}",
+        here.display()
+    );
+}
+
+#[test]
+fn json_plan_names_hostile_paths_exactly() {
+    let dir = format!("{HOSTILE_DIR} {{x}}");
+    let binary = "/opt/x y/$(touch MARKER)\n\"sur\"akarta";
+    let v: serde_json::Value = serde_json::from_str(&plan(&[
+        "--pieces",
+        "3",
+        &format!("--dir={dir}"),
+        "--binary",
+        binary,
+    ]))
+    .unwrap();
+    assert_eq!(v["dir"], dir.as_str());
+    assert_eq!(v["binary"], binary);
+    assert_eq!(v["pairs"][1]["outputs"][0], format!("{dir}/2v1.sktb"));
+}
+
+#[test]
+fn makefile_with_hostile_paths_writes_exactly_there() {
+    let want = reference("make-hostile-ref", 3, 2);
+    let work = scratch_dir("make-hostile");
+    let dir = work.join(HOSTILE_MAKE_DIR);
+    let relative = HOSTILE_MAKE_DIR;
+    let binary = hostile_binary(&work, false);
+    let makefile = work.join("Makefile");
+    let text = plan(&[
+        "--pieces",
+        "3",
+        "--format",
+        "make",
+        &format!("--dir={relative}"),
+        "--binary",
+        binary.to_str().unwrap(),
+    ]);
+    std::fs::write(&makefile, &text).unwrap();
+    let make = |args: &[&str]| {
+        Command::new("make")
+            .args(args)
+            .arg("-f")
+            .arg(&makefile)
+            .current_dir(&work)
+            .output()
+            .expect("run make (GNU make 4.3 or newer must be installed)")
+    };
+    let o = make(&["-n"]);
+    assert!(
+        o.status.success(),
+        "make -n: {}\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o).matches("tb generate --pair").count(), 2);
+    assert_no_marker(&work);
+    let o = make(&["-j2"]);
+    assert!(o.status.success(), "make: {}\n{}", stdout(&o), stderr(&o));
+    assert_no_marker(&work);
+    let got = tables(&dir);
+    assert_eq!(names(&got), names(&want), "{}", stdout(&o));
+    assert!(got == want, "the tables differ from --pieces 3");
+    assert!(make(&["-q"]).status.success(), "up to date");
+    std::fs::remove_dir_all(work).unwrap();
+}
+
+#[test]
+fn slurm_script_with_hostile_paths_writes_exactly_there() {
+    let want = reference("slurm-hostile-ref", 3, 2);
+    let work = scratch_dir("slurm-hostile");
+    let (path, state) = fake_sbatch(&work);
+    let relative = format!("{HOSTILE_DIR} {{x}} {{threads}}");
+    let dir = work.join(&relative);
+    let binary = hostile_binary(&work, true);
+    let script = work.join("submit.sh");
+    let text = plan(&[
+        "--pieces",
+        "3",
+        "--format",
+        "slurm",
+        &format!("--dir={relative}"),
+        "--binary",
+        binary.to_str().unwrap(),
+    ]);
+    std::fs::write(&script, &text).unwrap();
+    let o = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "bash -n: {}", stderr(&o));
+    // The stand-in sbatch runs each job's --wrap with sh, as Slurm does.
+    let o = Command::new("bash")
+        .arg(&script)
+        .env("PATH", &path)
+        .env("FAKE_SBATCH_STATE", &state)
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_no_marker(&work);
+    let done = std::fs::read_to_string(state.join("done")).unwrap();
+    assert_eq!(done.lines().count(), 2, "every job succeeded: {done}");
+    let got = tables(&dir);
+    assert_eq!(names(&got), names(&want));
+    assert!(got == want, "the tables differ from --pieces 3");
+    std::fs::remove_dir_all(work).unwrap();
+}
+
+#[test]
+fn snakefile_with_hostile_paths_writes_exactly_there() {
+    let snakemake = match snakemake() {
+        Ok(exe) => exe,
+        Err(why) => {
+            eprintln!("skipped: Snakemake is not available here ({why})");
+            return;
+        }
+    };
+    let want = reference("snakemake-hostile-ref", 3, 2);
+    let work = scratch_dir("snakemake-hostile");
+    let relative = HOSTILE_DIR;
+    let dir = work.join(relative);
+    let binary = hostile_binary(&work, true);
+    let snakefile = work.join("Snakefile");
+    let text = plan(&[
+        "--pieces",
+        "3",
+        "--format",
+        "snakemake",
+        &format!("--dir={relative}"),
+        "--binary",
+        binary.to_str().unwrap(),
+    ]);
+    std::fs::write(&snakefile, &text).unwrap();
+    let run_snakemake = |args: &[&str]| {
+        Command::new(&snakemake)
+            .args(args)
+            .arg("--snakefile")
+            .arg(&snakefile)
+            .arg("--directory")
+            .arg(&work)
+            .env("HOME", &work)
+            .current_dir(&work)
+            .output()
+            .expect("run snakemake")
+    };
+    let o = run_snakemake(&["-n"]);
+    let log = format!("{}\n{}", stdout(&o), stderr(&o));
+    assert!(o.status.success(), "snakemake -n: {log}");
+    assert_no_marker(&work);
+    let o = run_snakemake(&["-j1"]);
+    let log = format!("{}\n{}", stdout(&o), stderr(&o));
+    assert!(o.status.success(), "snakemake: {log}");
+    assert_no_marker(&work);
+    let got = tables(&dir);
+    assert_eq!(names(&got), names(&want), "{log}");
+    assert!(got == want, "the tables differ from --pieces 3");
+    std::fs::remove_dir_all(work).unwrap();
+}
+
+#[test]
+fn workflow_values_that_cannot_be_made_safe_exit_2() {
+    let refused = |format: &str, dir: &str, binary: &str, needle: &str| {
+        let o = run(&[
+            "tb", "plan", "--pieces", "3", "--format", format, "--dir", dir, "--binary", binary,
+        ]);
+        assert_usage_error(&o, needle);
+    };
+    // Snakemake reads `{name}` in a file name as a wildcard.
+    refused(
+        "snakemake",
+        "tabs{x}",
+        "surakarta",
+        "--dir \"tabs{x}\" cannot go in a Snakefile",
+    );
+    // Make splits file names at blanks, and gives `:`, `;`, `|`, `%` and
+    // wildcards meanings in rules; no make line holds a line break.
+    for dir in [
+        "my tables",
+        "t\tx",
+        "t\nx",
+        "a:b",
+        "a;b",
+        "a|b",
+        "a%b",
+        "a*b",
+        "a?b",
+        "a[b]",
+        "a(b)",
+        "~x",
+        "a\\b",
+        "",
+    ] {
+        let shown = format!("{dir:?}");
+        refused(
+            "make",
+            dir,
+            "surakarta",
+            &format!("--dir {shown} cannot go in a Makefile"),
+        );
+    }
+    refused(
+        "make",
+        "tables",
+        "sura\nkarta",
+        "--binary \"sura\\nkarta\" cannot go in a Makefile",
+    );
+    // An empty path names nothing, in any workflow.
+    for format in ["snakemake", "slurm"] {
+        refused(format, "", "surakarta", "--dir \"\" cannot go in a");
+        refused(format, "tables", "", "--binary \"\" cannot go in a");
+    }
 }

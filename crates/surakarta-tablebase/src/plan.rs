@@ -24,8 +24,14 @@ use crate::convert::STREAMING_ABOVE;
 use crate::file::{self, HEADER_LEN};
 use crate::pair::Pair;
 use core::fmt::Write as _;
+use quote::{check_path, make_value, python_string, snakemake_path, snakemake_shell_word};
 use std::path::Path;
+use surakarta::Excerpt;
 use surakarta_index::{Material, Scheme};
+
+mod quote;
+
+pub use quote::shell_quote;
 
 /// Generation speed: slots solved per second per thread. Measured after
 /// the speed work of docs/benchmarks.md ("Faster generation"): the 8-piece
@@ -129,16 +135,19 @@ pub enum PlanError {
     /// No threads.
     #[error("a pair needs at least one thread")]
     Threads,
-    /// A path that a Makefile cannot hold (make splits names at spaces and
-    /// gives `$`, `#`, `:` and `%` meanings).
-    #[error(
-        "{what} {path:?} cannot go in a Makefile: use only letters, digits and / . _ - + , @ = ~"
-    )]
-    MakePath {
+    /// A path that a workflow file cannot hold: no escaping would make the
+    /// tool reading the file see it as it is (a line break in a Makefile,
+    /// `{` in a Snakemake file name, an empty path, …).
+    #[error("{what} {value} cannot go in {workflow}: {problem}")]
+    Unwritable {
         /// Which path (`--dir`, `--binary`).
         what: &'static str,
-        /// The path.
-        path: String,
+        /// The path (its start, if long).
+        value: Excerpt,
+        /// The workflow file (`a Makefile`, `a Snakefile`, `a Slurm script`).
+        workflow: &'static str,
+        /// Why it cannot be written there.
+        problem: String,
     },
 }
 
@@ -321,10 +330,12 @@ impl Plan {
         finish.into_iter().fold(0.0, f64::max)
     }
 
-    /// The command that generates one pair.
+    /// The command that generates one pair, from words already written for
+    /// the place it goes (`--dir=DIR`: a directory starting with `-` is
+    /// still the option's value).
     fn command(&self, pair: Pair, binary: &str, dir: &str, threads: &str) -> String {
         format!(
-            "{binary} tb generate --pair {pair} --dir {dir} --threads {threads} --format {} --index {}",
+            "{binary} tb generate --pair {pair} --dir={dir} --threads={threads} --format {} --index {}",
             self.settings.format, self.settings.scheme
         )
     }
@@ -335,23 +346,31 @@ impl Plan {
     /// and a `shell` command running `binary tb generate --pair`; and a
     /// first rule `all` asking for every table. Snakemake's own resume and
     /// its cluster executors (`--executor slurm`) then apply.
-    #[must_use]
-    pub fn snakefile(&self, dir: &str, binary: &str) -> String {
+    ///
+    /// Paths are written as Python literals, and in the command as shell
+    /// words with doubled braces; a `dir` with `{` (which Snakemake would
+    /// read as a wildcard) or an empty path is refused.
+    pub fn snakefile(&self, dir: &str, binary: &str) -> Result<String, PlanError> {
+        snakemake_path("--dir", dir)?;
+        check_path("--binary", binary, "a Snakefile")?;
         let mut s = String::new();
         let _ = writeln!(
             s,
             "# Snakefile from `surakarta tb plan --pieces {} --format snakemake`: the\n\
-             # tables up to {} pieces in {dir}, one rule per pair (a class and its swap).\n\
+             # tables up to {} pieces, one rule per pair (a class and its swap), in\n\
+             # the directory {}.\n\
              # Run: snakemake --cores N (locally) or snakemake --executor slurm --jobs J.\n\
              # mem_mb and runtime (minutes) are the plan's estimates times {MEMORY_MARGIN} and\n\
              # {TIME_MARGIN}: a model (docs/tablebase.md), not measurements.",
-            self.pieces, self.pieces
+            self.pieces,
+            self.pieces,
+            python_string(dir)
         );
-        let table = |m: Material| python_string(&join(dir, &file::file_name(m)));
+        let table = |m: Material| snakemake_path("--dir", &join(dir, &file::file_name(m)));
         s.push_str("\nlocalrules: all\n\nrule all:\n    input:\n");
         for p in &self.pairs {
             for &m in &p.classes {
-                let _ = writeln!(s, "        {},", table(m));
+                let _ = writeln!(s, "        {},", table(m)?);
             }
         }
         for p in &self.pairs {
@@ -360,13 +379,13 @@ impl Plan {
                 s.push_str("    input:\n");
                 for d in &p.depends_on {
                     for m in d.classes() {
-                        let _ = writeln!(s, "        {},", table(m));
+                        let _ = writeln!(s, "        {},", table(m)?);
                     }
                 }
             }
             s.push_str("    output:\n");
             for &m in &p.classes {
-                let _ = writeln!(s, "        {},", table(m));
+                let _ = writeln!(s, "        {},", table(m)?);
             }
             let _ = writeln!(s, "    threads: {}", self.settings.threads);
             let _ = writeln!(
@@ -375,17 +394,15 @@ impl Plan {
                 p.memory_request_mib(),
                 p.time_limit_minutes()
             );
-            // Snakemake formats the command: literal braces are doubled.
-            let braces = |t: String| t.replace('{', "{{").replace('}', "}}");
             let command = self.command(
                 p.pair,
-                &braces(shell_quote(binary)),
-                &braces(shell_quote(dir)),
+                &snakemake_shell_word(binary),
+                &snakemake_shell_word(dir),
                 "{threads}",
             );
             let _ = writeln!(s, "    shell:\n        {}", python_string(&command));
         }
-        s
+        Ok(s)
     }
 
     /// A Makefile (GNU make 4.3 or newer): a grouped target (`&:`) per
@@ -394,15 +411,14 @@ impl Plan {
     /// dependencies; `all` (the default goal) asks for every table.
     /// `DIR`, `SURAKARTA` and `THREADS` can be overridden on make's
     /// command line.
+    ///
+    /// The values are written with make's escapes (`$$`, `\#`) and the
+    /// recipes single-quote them for the shell; a value make cannot hold
+    /// (a line break, a backslash, and in `dir`, which names targets,
+    /// blanks and make's rule syntax) is refused.
     pub fn makefile(&self, dir: &str, binary: &str) -> Result<String, PlanError> {
-        for (what, path) in [("--dir", dir), ("--binary", binary)] {
-            if path.is_empty() || !path.chars().all(make_safe) {
-                return Err(PlanError::MakePath {
-                    what,
-                    path: path.to_string(),
-                });
-            }
-        }
+        let dir = make_value("--dir", dir, true)?;
+        let binary = make_value("--binary", binary, false)?;
         let mut s = String::new();
         let _ = writeln!(
             s,
@@ -411,7 +427,9 @@ impl Plan {
              # Run: make -j J [DIR=...] [THREADS=...] [SURAKARTA=...]\n\
              # Each pair needs the memory in its comment (an estimate from a model,\n\
              # docs/tablebase.md): keep J times it within the machine's memory.\n\n\
-             SURAKARTA := {binary}\nDIR := {dir}\nTHREADS := {}\n\n.PHONY: all\n",
+             SURAKARTA := {binary}\nDIR := {dir}\nTHREADS := {}\n\n\
+             # $(call quote,WORD): WORD as one shell word, in single quotes.\n\
+             quote = '$(subst ','\\'',$(1))'\n\n.PHONY: all\n",
             self.pieces, self.pieces, self.settings.threads
         );
         let files = |p: Pair| -> String {
@@ -432,7 +450,12 @@ impl Plan {
                 files(p.pair),
                 if inputs.is_empty() { "" } else { " " },
                 inputs.join(" "),
-                self.command(p.pair, "$(SURAKARTA)", "$(DIR)", "$(THREADS)")
+                self.command(
+                    p.pair,
+                    "$(call quote,$(SURAKARTA))",
+                    "$(call quote,$(DIR))",
+                    "$(call quote,$(THREADS))"
+                )
             );
         }
         Ok(s)
@@ -444,8 +467,13 @@ impl Plan {
     /// and `--cpus-per-task` the plan's threads. Pairs whose tables are
     /// all in `dir` already are not submitted (and not waited for). `dir`
     /// must be on a filesystem every node shares.
-    #[must_use]
-    pub fn slurm_script(&self, dir: &str, binary: &str) -> String {
+    ///
+    /// Paths are written as single-quoted shell words, and each job's
+    /// command is quoted again, word by word, for the `/bin/sh` that runs
+    /// `sbatch --wrap`; an empty path is refused.
+    pub fn slurm_script(&self, dir: &str, binary: &str) -> Result<String, PlanError> {
+        check_path("--dir", dir, "a Slurm script")?;
+        check_path("--binary", binary, "a Slurm script")?;
         let mut s = String::new();
         let _ = writeln!(
             s,
@@ -457,10 +485,10 @@ impl Plan {
              # waiting for it. Pairs whose tables are all there are not submitted again.\n\
              set -euo pipefail\n\
              shopt -s inherit_errexit\n\n\
-             SURAKARTA=${{SURAKARTA:-{}}}\n\
-             DIR=${{DIR:-{}}}\n\
+             if [ -z \"${{SURAKARTA:-}}\" ]; then SURAKARTA={}; fi\n\
+             if [ -z \"${{DIR:-}}\" ]; then DIR={}; fi\n\
              THREADS=${{THREADS:-{}}}\n\
-             mkdir -p \"$DIR\"\n",
+             mkdir -p -- \"$DIR\"\n",
             self.pieces,
             self.pieces,
             shell_quote(binary),
@@ -469,7 +497,16 @@ impl Plan {
         );
         let _ = writeln!(
             s,
-            "# submit PAIR MEM_MIB MINUTES [JOB_ID...]: submits PAIR's job to start after\n\
+            "# sh_words WORD...: the words as one command line for the /bin/sh that runs\n\
+             # sbatch --wrap, each in single quotes (a quote in a word as '\\'').\n\
+             sh_words() {{\n\
+             \x20   local q=\"'\" bs='\\' word line=\n\
+             \x20   for word in \"$@\"; do\n\
+             \x20       line+=\" $q${{word//$q/$q$bs$q$q}}$q\"\n\
+             \x20   done\n\
+             \x20   printf '%s' \"${{line# }}\"\n\
+             }}\n\n\
+             # submit PAIR MEM_MIB MINUTES [JOB_ID...]: submits PAIR's job to start after\n\
              # the given jobs succeed, and prints its id (nothing if its tables are there).\n\
              submit() {{\n\
              \x20   local pair=$1 mem=$2 minutes=$3\n\
@@ -489,8 +526,8 @@ impl Plan {
              \x20   local id\n\
              \x20   id=$(sbatch --parsable --job-name=\"tb-$pair\" --cpus-per-task=\"$THREADS\" \\\n\
              \x20       --mem=\"${{mem}}M\" --time=\"$minutes\" ${{dependency[@]+\"${{dependency[@]}}\"}} \\\n\
-             \x20       --wrap=\"$(printf '%q ' \"$SURAKARTA\" tb generate --pair \"$pair\" --dir \"$DIR\" \\\n\
-             \x20           --threads \"$THREADS\" --format {} --index {})\") || id=\n\
+             \x20       --wrap=\"$(sh_words \"$SURAKARTA\" tb generate --pair \"$pair\" \"--dir=$DIR\" \\\n\
+             \x20           \"--threads=$THREADS\" --format {} --index {})\") || id=\n\
              \x20   if [ -z \"${{id%%;*}}\" ]; then\n\
              \x20       echo \"sbatch gave no job id for pair $pair: stopping\" >&2\n\
              \x20       exit 1\n\
@@ -517,7 +554,7 @@ impl Plan {
             );
         }
         s.push_str("\necho \"submitted; watch with: squeue --me\"\n");
-        s
+        Ok(s)
     }
 }
 
@@ -622,36 +659,6 @@ fn binomial36(k: u32) -> u64 {
 /// `dir/name` as text (`name` alone for an empty or `.` dir).
 fn join(dir: &str, name: &str) -> String {
     Path::new(dir).join(name).display().to_string()
-}
-
-/// Whether make takes the character in a file name as itself.
-fn make_safe(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "/._-+,@=~".contains(c)
-}
-
-/// A word for the POSIX shell: as it is when it only has safe characters,
-/// else in single quotes.
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(make_safe) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
-/// A Python string literal.
-fn python_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Bytes in binary units, for comments (`1.3 GiB`).
@@ -839,12 +846,7 @@ mod tests {
     }
 
     #[test]
-    fn shell_and_python_quoting() {
-        assert_eq!(shell_quote("/usr/bin/surakarta"), "/usr/bin/surakarta");
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
-        assert_eq!(shell_quote(""), "''");
-        assert_eq!(python_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    fn readable_units() {
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(12), "12 B");
         assert_eq!(thousands(73_054_320), "73,054,320");
@@ -854,24 +856,70 @@ mod tests {
     }
 
     #[test]
-    fn makefiles_refuse_paths_make_cannot_hold() {
+    fn workflows_escape_paths_or_refuse_them() {
         let plan = Plan::new(3, Settings::default()).unwrap();
-        assert!(plan.makefile("tables", "/bin/surakarta").is_ok());
-        for dir in ["my tables", "t$x", "a:b", ""] {
+        // Make: `$` and `#` escaped, the recipe quotes for the shell.
+        let make = plan.makefile("t$x#y", "/opt/x y/surakarta").unwrap();
+        assert!(make.contains("\nDIR := t$$x\\#y\n"), "{make}");
+        assert!(make.contains("SURAKARTA := /opt/x y/surakarta\n"), "{make}");
+        assert!(
+            make.contains(
+                "\t$(call quote,$(SURAKARTA)) tb generate --pair 2v1 --dir=$(call quote,$(DIR))"
+            ),
+            "{make}"
+        );
+        for dir in ["my tables", "a:b", "t\nx", ""] {
             assert!(matches!(
                 plan.makefile(dir, "surakarta"),
-                Err(PlanError::MakePath { what: "--dir", .. })
+                Err(PlanError::Unwritable {
+                    what: "--dir",
+                    workflow: "a Makefile",
+                    ..
+                })
             ));
         }
-        // The Snakefile and the Slurm script quote them instead.
-        let snake = plan.snakefile("my {tables}", "/opt/x y/surakarta");
-        assert!(snake.contains("\"my {tables}/1v1.sktb\""), "{snake}");
-        assert!(snake.contains("'/opt/x y/surakarta' tb generate --pair 2v1 --dir 'my {{tables}}' --threads {threads}"), "{snake}");
-        let slurm = plan.slurm_script("my tables", "surakarta");
-        assert!(slurm.contains("DIR=${DIR:-'my tables'}"), "{slurm}");
+        // Snakemake: Python literals, doubled braces in the command only.
+        let snake = plan
+            .snakefile("my }tables\n", "/opt/x y/{surakarta}")
+            .unwrap();
+        assert!(
+            snake.contains("        \"my }tables\\n/1v1.sktb\","),
+            "{snake}"
+        );
+        assert!(
+            snake.contains(
+                "\"'/opt/x y/{{surakarta}}' tb generate --pair 2v1 --dir='my }}tables\\n' --threads={threads}"
+            ),
+            "{snake}"
+        );
+        // No raw line break from a path: every line is the generator's.
+        assert!(snake
+            .lines()
+            .all(|l| l.is_empty() || l.starts_with(['#', ' ', 'l', 'r'])));
+        assert!(matches!(
+            plan.snakefile("tabs{x}", "surakarta"),
+            Err(PlanError::Unwritable {
+                what: "--dir",
+                workflow: "a Snakefile",
+                ..
+            })
+        ));
+        // Slurm: shell words.
+        let slurm = plan.slurm_script("my tables", "surakarta").unwrap();
+        assert!(
+            slurm.contains("if [ -z \"${DIR:-}\" ]; then DIR='my tables'; fi"),
+            "{slurm}"
+        );
         assert!(
             slurm.contains("job_2v1=$(submit 2v1 256 10 \"$job_1v1\")"),
             "{slurm}"
         );
+        assert!(matches!(
+            plan.slurm_script("tables", ""),
+            Err(PlanError::Unwritable {
+                what: "--binary",
+                ..
+            })
+        ));
     }
 }

@@ -7,6 +7,7 @@ use clap::Args;
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
+use surakarta::Excerpt;
 use surakarta_index::Scheme;
 use surakarta_tablebase::plan::{self, Plan, Settings, Totals};
 
@@ -63,8 +64,14 @@ pub(super) fn run(args: PlanArgs) -> Result<ExitCode, UsageError> {
                     "cannot find this program's path (give --binary): {e}"
                 ))
             })?
-            .display()
-            .to_string(),
+            .into_os_string()
+            .into_string()
+            .map_err(|path| {
+                UsageError(format!(
+                    "this program's path {:#} is not UTF-8 (give --binary)",
+                    Excerpt::new(&path.to_string_lossy())
+                ))
+            })?,
     };
     let settings = Settings {
         scheme: args.index,
@@ -74,8 +81,8 @@ pub(super) fn run(args: PlanArgs) -> Result<ExitCode, UsageError> {
     let plan = Plan::new(args.pieces, settings)?;
     let text = match args.format {
         PlanFormat::Json => plan_json(&plan, &args.dir, &binary).to_string() + "\n",
-        PlanFormat::Snakemake => plan.snakefile(&args.dir, &binary),
-        PlanFormat::Slurm => plan.slurm_script(&args.dir, &binary),
+        PlanFormat::Snakemake => plan.snakefile(&args.dir, &binary)?,
+        PlanFormat::Slurm => plan.slurm_script(&args.dir, &binary)?,
         PlanFormat::Make => plan.makefile(&args.dir, &binary)?,
     };
     print!("{text}");

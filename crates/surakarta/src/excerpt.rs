@@ -8,8 +8,10 @@ use std::fmt;
 /// Errors that name the text they rejected hold an `Excerpt` rather than the
 /// text: at most [`Excerpt::MAX_CHARS`] characters of it and its length, so
 /// that an error never holds or prints a huge input. It displays as the
-/// quoted text (`"b2-b9"`, escaped like `{:?}`) or, when cut, as the quoted
-/// start with `…` and the whole length: `"bbbb…" (1048576 bytes)`. The
+/// quoted text (`"b2-b9"`, escaped like `{:?}`, at most
+/// [`Excerpt::MAX_CHARS`] characters between the quotes, escapes counted)
+/// or, when cut, as the quoted start with `…` and the whole length:
+/// `"bbbb…" (1048576 bytes)`. The
 /// alternate form (`{:#}`) leaves out the quotes and escapes, for paths and
 /// names: `tables/4v3.sktb`, `/tmp/bbbb… (1048581 bytes)`. The command line
 /// uses it for every piece of input it echoes.
@@ -96,14 +98,26 @@ impl fmt::Display for Excerpt {
             }
             return Ok(());
         }
-        let quoted = format!("{:?}", self.head);
-        if !self.is_cut() {
-            return f.write_str(&quoted);
+        // Escapes count: at most MAX_CHARS characters between the quotes,
+        // so a text of control characters (`\u{11}` each) stays short too.
+        let mut quoted = String::from("\"");
+        let mut shown = 0;
+        let mut cut = self.is_cut();
+        for c in self.head.chars() {
+            let escaped = c.escape_debug();
+            let width = escaped.len();
+            if shown + width > Excerpt::MAX_CHARS {
+                cut = true;
+                break;
+            }
+            quoted.extend(escaped);
+            shown += width;
         }
-        // The quoted form ends with its closing quote; the ellipsis goes
-        // inside it.
-        let open = &quoted[..quoted.len() - 1];
-        write!(f, "{open}…\" ({} bytes)", self.len)
+        if cut {
+            write!(f, "{quoted}…\" ({} bytes)", self.len)
+        } else {
+            write!(f, "{quoted}\"")
+        }
     }
 }
 
@@ -143,8 +157,17 @@ mod tests {
         let e = Excerpt::new(&"\n".repeat(1000));
         assert_eq!(
             e.to_string(),
-            format!("\"{}…\" (1000 bytes)", "\\n".repeat(80))
+            format!("\"{}…\" (1000 bytes)", "\\n".repeat(40))
         );
+        // Escapes count towards the limit, even when the input itself is
+        // within it.
+        let e = Excerpt::new(&"\u{11}".repeat(20));
+        assert!(!e.is_cut());
+        assert_eq!(
+            e.to_string(),
+            format!("\"{}…\" (20 bytes)", "\\u{11}".repeat(13))
+        );
+        let e = Excerpt::new(&"\n".repeat(1000));
         assert_eq!(format!("{e:?}"), e.to_string());
         assert_eq!(
             format!("{e:#}"),

@@ -18,6 +18,8 @@
 
 mod commands;
 mod common;
+#[doc(hidden)]
+pub mod fuzzing;
 mod progress;
 mod render;
 mod serve;

@@ -55,9 +55,28 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--bind", "127.0.0.1:0"])
-            .args(args)
+        let mut command = Command::new(BIN);
+        command.args(["serve", "--bind", "127.0.0.1:0"]).args(args);
+        Server::spawn(command)
+    }
+
+    /// `surakarta serve --bind 127.0.0.1:0 ARGS` started by `sh` under
+    /// `ulimit -n NOFILE` (at most NOFILE open files).
+    #[cfg(unix)]
+    fn start_with_nofile(nofile: u32, args: &[&str]) -> Server {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!(
+                "ulimit -n {nofile} && exec \"$0\" serve --bind 127.0.0.1:0 \"$@\""
+            ))
+            .arg(BIN)
+            .args(args);
+        Server::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Server {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -484,7 +503,7 @@ fn position_without_tables_start_and_finished_games() {
         .json();
     assert_eq!(
         v["outcome"],
-        serde_json::json!({"result": "1-0", "winner": "black", "reason": "no pieces left"})
+        serde_json::json!({"result": "1-0", "winner": "black", "termination": "no-pieces", "reason": "no pieces left"})
     );
     assert_eq!(v["moves"], serde_json::json!([]));
     assert_eq!(v["white"], serde_json::json!([]));
@@ -802,4 +821,299 @@ fn bad_arguments_exit_2() {
     // Not an address: clap's error.
     let o = run(&["serve", "--bind", "localhost"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// Opens `count` connections that send nothing.
+fn open_idle(addr: &str, count: usize) -> Vec<TcpStream> {
+    (0..count)
+        .map(|_| TcpStream::connect(addr).expect("connect"))
+        .collect()
+}
+
+/// Whether the server has closed `stream` (end of stream or reset), waiting
+/// at most `wait` for it.
+fn closed_within(stream: &mut TcpStream, wait: Duration) -> bool {
+    stream
+        .set_read_timeout(Some(wait.max(Duration::from_millis(1))))
+        .unwrap();
+    let mut buf = [0u8; 1024];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            // An answer (a 4xx for a cut request): read on to the end.
+            Ok(_) => continue,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return false
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+#[test]
+fn idle_and_slow_connections_are_closed_while_requests_are_served() {
+    let server = Server::start(&["--idle-timeout", "2", "--header-timeout", "2"]);
+    let opened = Instant::now();
+    let mut idle = open_idle(&server.addr, 300);
+    // Slow clients: one byte of a request every second.
+    let slow: Vec<TcpStream> = open_idle(&server.addr, 100);
+    let request = b"GET /api/position HTTP/1.1\r\nHost: x\r\n\r\n";
+    let writers: Vec<TcpStream> = slow.iter().map(|s| s.try_clone().unwrap()).collect();
+    let trickle = std::thread::spawn(move || {
+        let mut writers = writers;
+        for &byte in request.iter().take(6) {
+            for w in &mut writers {
+                let _ = w.write_all(&[byte]);
+            }
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    });
+    // Normal requests keep being answered meanwhile.
+    while opened.elapsed() < Duration::from_secs(3) {
+        assert_eq!(server.get("/api/position").status, 200);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Every idle connection is closed within the idle timeout (2 s, plus
+    // a margin for a loaded machine).
+    let deadline = opened + Duration::from_secs(8);
+    for (i, stream) in idle.iter_mut().enumerate() {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        assert!(
+            closed_within(stream, wait),
+            "idle connection {i} still open"
+        );
+    }
+    // And every slow one within the header timeout, its head unfinished.
+    for (i, mut stream) in slow.into_iter().enumerate() {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        assert!(
+            closed_within(&mut stream, wait),
+            "slow connection {i} still open"
+        );
+    }
+    trickle.join().unwrap();
+    assert_eq!(server.get("/api/position").status, 200);
+}
+
+#[test]
+fn connections_over_the_cap_make_room_or_are_refused_with_json() {
+    let server = Server::start(&["--max-connections", "8", "--idle-timeout", "60"]);
+    let mut idle = open_idle(&server.addr, 20);
+    for _ in 0..5 {
+        assert_eq!(server.get("/api/position").status, 200);
+    }
+    // The oldest idle connections made room for the new ones.
+    let closed = idle
+        .iter_mut()
+        .filter_map(|s| closed_within(s, Duration::from_millis(200)).then_some(()))
+        .count();
+    assert!(closed >= 12, "only {closed} of 20 idle connections closed");
+
+    // Every connection busy (two analyses running): a third is refused at
+    // once, with JSON.
+    let busy = Server::start(&["--max-connections", "2", "--max-analyses", "2"]);
+    let _first = open_analysis(&busy.addr, "movetime=30000");
+    let _second = open_analysis(&busy.addr, "movetime=30000");
+    let message = busy.get("/api/position").error(503);
+    assert!(message.contains("--max-connections"), "{message}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_server_short_of_file_descriptors_still_answers() {
+    let server = Server::start_with_nofile(128, &["--idle-timeout", "60"]);
+    let _idle = open_idle(&server.addr, 150);
+    for _ in 0..5 {
+        let mut stream = send_get(&server.addr, "/api/position");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        assert_eq!(read_reply(&mut stream).status, 200);
+    }
+}
+
+#[test]
+fn an_overlong_request_head_gets_a_json_error() {
+    let server = Server::start(&[]);
+    // A 1 MB query string, a 30 KB one, and 100 KB of headers.
+    for (target, header, status) in [
+        (
+            format!("/api/position?fen={}", "6".repeat(1 << 20)),
+            String::new(),
+            414,
+        ),
+        (
+            format!("/api/position?fen={}", "6".repeat(30_000)),
+            String::new(),
+            414,
+        ),
+        (
+            "/api/position".to_string(),
+            (0..10)
+                .map(|i| format!("X-Pad-{i}: {}\r\n", "a".repeat(10_000)))
+                .collect(),
+            431,
+        ),
+    ] {
+        let mut stream = TcpStream::connect(&server.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let request =
+            format!("GET {target} HTTP/1.1\r\nHost: x\r\n{header}Connection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        let message = read_reply(&mut stream).error(status);
+        assert!(message.contains("bytes"), "{message}");
+    }
+    // A query string of 10,000 bytes reaches the API: its own 400.
+    let message = server
+        .get(&format!("/api/position?fen={}", "6".repeat(10_000)))
+        .error(400);
+    assert!(message.contains("1000"), "{message}");
+    assert_eq!(server.get("/api/position").status, 200);
+}
+
+#[test]
+fn analyses_share_one_memory_budget() {
+    let server = Server::start(&[
+        "--hash",
+        "64",
+        "--analysis-memory",
+        "100",
+        "--max-analyses",
+        "3",
+    ]);
+    let first = open_analysis(&server.addr, "movetime=30000");
+    let message = server.get("/api/analysis?movetime=100").error(503);
+    assert!(message.contains("--analysis-memory"), "{message}");
+    assert!(message.contains("100 MiB"), "{message}");
+    // The first one ends: its memory is free again.
+    drop(first);
+    let closed = Instant::now();
+    loop {
+        let reply = server.get("/api/analysis?depth=1");
+        if reply.status == 200 {
+            break;
+        }
+        reply.error(503);
+        assert!(
+            closed.elapsed() < Duration::from_secs(3),
+            "the closed client's search still holds its memory"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // A budget below one table, or above what the machine has, is refused.
+    for (args, needle) in [
+        (
+            vec!["--hash", "64", "--analysis-memory", "63"],
+            "--analysis-memory 63",
+        ),
+        (vec!["--analysis-memory", "0"], "--analysis-memory 0"),
+        (
+            vec!["--analysis-memory", "100000000"],
+            "--analysis-memory 100000000",
+        ),
+    ] {
+        let mut all = vec!["serve", "--bind", "127.0.0.1:0"];
+        all.extend(args);
+        common::assert_usage_error(&run(&all), needle);
+    }
+}
+
+/// A copy of three-piece tables with one byte of `2v1.sktb`'s payload
+/// flipped (the header still reads: the tables open).
+fn damaged_tables() -> PathBuf {
+    let dir = scratch_dir("serve-damaged");
+    let d = dir.to_str().unwrap();
+    let o = run(&["tb", "generate", "--pieces", "3", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = dir.join("2v1.sktb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 7;
+    bytes[at] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    dir
+}
+
+#[test]
+fn table_errors_reach_the_client() {
+    let dir = damaged_tables();
+    let server = Server::start(&["--tb", dir.to_str().unwrap()]);
+    // White to move with two pieces against one: class 2v1.
+    let damaged = "6/6/2b3/6/1w4/w5 w";
+    let probe = server
+        .get(&format!("/api/probe?fen={}", enc(damaged)))
+        .error(500);
+    assert!(probe.contains("2v1.sktb"), "{probe}");
+    let v = server
+        .get(&format!("/api/position?fen={}", enc(damaged)))
+        .json();
+    assert_eq!(v["value"], Value::Null);
+    let error = v["tablebase_error"].as_str().expect("a table error");
+    assert!(error.contains("2v1.sktb"), "{v}");
+    // A class the damage does not touch: no error.
+    let v = server
+        .get(&format!("/api/position?fen={}", enc("6/6/6/6/1bw3/6 b")))
+        .json();
+    assert_eq!(v["tablebase_error"], Value::Null);
+    assert_eq!(v["value"]["wdl"], "win");
+    // The analysis says how many probes failed: White to move with one
+    // piece against two (1v2), whose quiet moves lead to 2v1.
+    let before_damaged = "6/6/2w3/6/1b4/b5 w";
+    let reply = server.get(&format!(
+        "/api/analysis?fen={}&depth=2",
+        enc(before_damaged)
+    ));
+    let events = events(&reply.text());
+    let best = &events.last().unwrap().1;
+    assert!(best["tb_errors"].as_u64().unwrap() > 0, "{best}");
+    let reply = server.get(&format!(
+        "/api/analysis?fen={}&depth=2",
+        enc("6/6/6/6/1bw3/6 b")
+    ));
+    let events = self::events(&reply.text());
+    assert_eq!(events.last().unwrap().1["tb_errors"], 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_finished_game_has_an_outcome_not_a_score() {
+    let server = Server::start(&[]);
+    // Black has no pieces; Black has more pieces when the no-capture
+    // limit ends the game.
+    for fen in ["6/6/6/6/6/w5 b", "bb4/6/6/6/6/w5 b 50 30"] {
+        let o = run(&["search", "--position", fen, "--depth", "3", "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let cli: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert!(cli["outcome"].is_object(), "{cli}");
+        let started = Instant::now();
+        let reply = server.get(&format!("/api/analysis?fen={}&movetime=5000", enc(fen)));
+        let events = events(&reply.text());
+        assert_eq!(events.len(), 1, "{events:?}");
+        let (name, best) = &events[0];
+        assert_eq!(name, "bestmove");
+        assert_eq!(best["move"], Value::Null, "{fen}");
+        assert_eq!(best["score"], Value::Null, "{fen}");
+        assert_eq!(best["outcome"], cli["outcome"], "{fen}");
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{fen}: searched"
+        );
+        let v = server
+            .get(&format!("/api/position?fen={}", enc(fen)))
+            .json();
+        assert_eq!(v["outcome"], cli["outcome"], "{fen}");
+        assert_eq!(v["moves"], serde_json::json!([]));
+    }
+    // A game that goes on: a score, no outcome.
+    let reply = server.get("/api/analysis?depth=1");
+    let events = events(&reply.text());
+    let best = &events.last().unwrap().1;
+    assert_eq!(best["outcome"], Value::Null);
+    assert_eq!(best["score"]["kind"], "cp");
 }

@@ -2,20 +2,31 @@
 //! (docs/serve.md). This module only reads and checks the arguments; the
 //! server is in `crate::serve`.
 
-use crate::common::memory::new_engine;
+use crate::common::memory::{new_engine, usable_memory};
 use crate::common::tables;
 use crate::common::threads::MAX_THREADS;
 use crate::common::usage::UsageError;
-use crate::serve::{self, Config};
+use crate::serve::{self, Config, ConnectionLimits};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The longest `--max-movetime` accepted: one hour, in milliseconds.
 const MAX_MOVETIME_MS: u64 = 3_600_000;
 /// The most analyses `--max-analyses` may allow at once.
 const MAX_ANALYSES: usize = 64;
+/// The largest `--analysis-memory` accepted where the machine's memory is
+/// not known, in MiB (4 TiB).
+const MAX_ANALYSIS_MEMORY_MIB: usize = 4 << 20;
+/// The largest `--max-connections`.
+const MAX_CONNECTIONS: usize = 1_000_000;
+/// The longest `--idle-timeout` and `--header-timeout`, in seconds.
+const MAX_TIMEOUT_SECS: u64 = 3600;
+/// File descriptors kept free beside the connections (the tables, the
+/// runtime, connections refused at the cap while their 503 is sent).
+const SPARE_FILES: u64 = 48;
 
 /// The arguments of `surakarta serve`.
 #[derive(Args, Debug)]
@@ -42,6 +53,86 @@ pub(crate) struct ServeArgs {
     /// The most analyses running at once (1 to 64); more are answered 503.
     #[arg(long, value_name = "N", default_value_t = 2)]
     max_analyses: usize,
+    /// The memory all running analyses' transposition tables may take
+    /// together, in MiB; an analysis that would go over it is answered
+    /// 503. Default: half of the memory the process may use at start (at
+    /// least one --hash).
+    #[arg(long, value_name = "MIB")]
+    analysis_memory: Option<usize>,
+    /// The most connections open at once (1 to 1000000; lowered to fit the
+    /// open-file limit). At the cap a new connection closes the one idle
+    /// the longest, or is answered 503 if every one is busy.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_connections: usize,
+    /// Seconds a connection may stay open with no request being read or
+    /// answered (1 to 3600).
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    idle_timeout: u64,
+    /// Seconds a request head (request line and headers) may take to
+    /// arrive from its first byte (1 to 3600).
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    header_timeout: u64,
+}
+
+/// The analyses' memory budget in MiB: `given` if it holds one table of
+/// `hash_mib` and fits in what the process may use (`usable` bytes, if
+/// known), else half of `usable` (at least one table; every analysis's
+/// table if `usable` is unknown).
+fn analysis_memory(
+    given: Option<usize>,
+    hash_mib: usize,
+    max_analyses: usize,
+    usable: Option<u64>,
+) -> Result<usize, UsageError> {
+    let usable_mib = usable.map(|bytes| usize::try_from(bytes >> 20).unwrap_or(usize::MAX));
+    let Some(mib) = given else {
+        return Ok(match usable_mib {
+            Some(usable) => (usable / 2).max(hash_mib),
+            None => hash_mib.saturating_mul(max_analyses),
+        });
+    };
+    if mib < hash_mib {
+        return Err(UsageError(format!(
+            "--analysis-memory {mib} is out of range: it must hold one analysis's transposition table (--hash {hash_mib} MiB)"
+        )));
+    }
+    let most = usable_mib.unwrap_or(MAX_ANALYSIS_MEMORY_MIB);
+    if mib > most {
+        return Err(UsageError(format!(
+            "--analysis-memory {mib} is out of range: this process may use only {most} MiB"
+        )));
+    }
+    Ok(mib)
+}
+
+/// The open-file limit (soft) and the files open now, from
+/// `/proc/self/limits` and `/proc/self/fd`; `None` where unknown.
+fn file_room() -> Option<(u64, u64)> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    let soft: u64 = line
+        .strip_prefix("Max open files")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let open = std::fs::read_dir("/proc/self/fd").ok()?.count() as u64;
+    Some((soft, open))
+}
+
+/// The connection cap: `wanted`, lowered so that the connections, the
+/// files open now and [`SPARE_FILES`] fit under the open-file limit.
+fn connection_cap(wanted: usize, room: Option<(u64, u64)>) -> Result<usize, UsageError> {
+    let Some((limit, open)) = room else {
+        return Ok(wanted);
+    };
+    let free = limit.saturating_sub(open).saturating_sub(SPARE_FILES);
+    if free < 4 {
+        return Err(UsageError(format!(
+            "the open-file limit ({limit}, ulimit -n) leaves room for {free} connections: raise it"
+        )));
+    }
+    Ok(wanted.min(usize::try_from(free).unwrap_or(usize::MAX)))
 }
 
 /// Checks the numbers, builds one engine with the analyses' options (so a
@@ -66,9 +157,36 @@ fn check(args: &ServeArgs) -> Result<Config, UsageError> {
             args.max_analyses
         )));
     }
+    if !(1..=MAX_CONNECTIONS).contains(&args.max_connections) {
+        return Err(UsageError(format!(
+            "--max-connections {} is out of range: give 1 to {MAX_CONNECTIONS}",
+            args.max_connections
+        )));
+    }
+    for (flag, secs) in [
+        ("--idle-timeout", args.idle_timeout),
+        ("--header-timeout", args.header_timeout),
+    ] {
+        if !(1..=MAX_TIMEOUT_SECS).contains(&secs) {
+            return Err(UsageError(format!(
+                "{flag} {secs} is out of range: give 1 to {MAX_TIMEOUT_SECS}"
+            )));
+        }
+    }
+    let analysis_memory_mib = analysis_memory(
+        args.analysis_memory,
+        args.hash,
+        args.max_analyses,
+        usable_memory(),
+    )?;
     let tb = match &args.tb {
         Some(dir) => Some(Arc::new(tables::open(dir)?)),
         None => None,
+    };
+    let connections = ConnectionLimits {
+        max_connections: connection_cap(args.max_connections, file_room())?,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        header_timeout: Duration::from_secs(args.header_timeout),
     };
     let config = Config {
         bind: args.bind,
@@ -77,6 +195,8 @@ fn check(args: &ServeArgs) -> Result<Config, UsageError> {
         hash_mb: args.hash,
         max_movetime_ms: args.max_movetime,
         max_analyses: args.max_analyses,
+        analysis_memory_mib,
+        connections,
     };
     drop(new_engine(config.engine_options()).map_err(UsageError)?);
     Ok(config)
@@ -85,4 +205,29 @@ fn check(args: &ServeArgs) -> Result<Config, UsageError> {
 /// Runs `surakarta serve` until SIGINT or SIGTERM.
 pub(crate) fn run(args: ServeArgs) -> Result<(), UsageError> {
     serve::run(check(&args)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_memory_budget_defaults_to_half_and_is_checked() {
+        let gib = Some(4u64 << 30);
+        assert_eq!(analysis_memory(None, 64, 2, gib).unwrap(), 2048);
+        assert_eq!(analysis_memory(None, 3000, 2, gib).unwrap(), 3000);
+        assert_eq!(analysis_memory(None, 64, 3, None).unwrap(), 192);
+        assert_eq!(analysis_memory(Some(100), 64, 3, gib).unwrap(), 100);
+        assert!(analysis_memory(Some(63), 64, 3, gib).is_err());
+        assert!(analysis_memory(Some(4097), 64, 3, gib).is_err());
+        assert!(analysis_memory(Some(usize::MAX), 64, 3, None).is_err());
+    }
+
+    #[test]
+    fn the_connection_cap_fits_the_open_file_limit() {
+        assert_eq!(connection_cap(1000, None).unwrap(), 1000);
+        assert_eq!(connection_cap(1000, Some((20000, 10))).unwrap(), 1000);
+        assert_eq!(connection_cap(1000, Some((128, 12))).unwrap(), 68);
+        assert!(connection_cap(1000, Some((60, 12))).is_err());
+    }
 }

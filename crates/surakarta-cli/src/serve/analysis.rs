@@ -8,7 +8,7 @@
 //! searches running at once (503 when full); the permit lives as long as
 //! the search thread.
 
-use crate::common::info::score_json;
+use crate::common::info::{outcome_json, score_json};
 use crate::common::memory::new_engine;
 use crate::common::usage::MAX_DEPTH;
 use crate::serve::error::ApiError;
@@ -23,7 +23,7 @@ use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use surakarta::{Game, Rules};
+use surakarta::{Game, Outcome, Position, Rules};
 use surakarta_search::{Info, Limits, SearchResult};
 use tokio::sync::mpsc;
 
@@ -58,18 +58,69 @@ fn info_event(info: &Info) -> Event {
     Event::default().event("info").data(data.to_string())
 }
 
-/// The search's answer as the `bestmove` event.
+/// The search's answer as the `bestmove` event, with the number of
+/// tablebase probes that failed (a damaged table: the search went on
+/// without them).
 fn bestmove_event(result: &SearchResult) -> Event {
     let info = &result.info;
     let data = json!({
         "move": result.best_move.map(|m| m.to_string()),
         "score": score_json(info.score),
+        "outcome": null,
         "depth": info.depth,
         "nodes": info.nodes,
         "time_ms": u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX),
         "pv": pv_json(info),
+        "tb_errors": result.tb_errors,
     });
     Event::default().event("bestmove").data(data.to_string())
+}
+
+/// The `bestmove` event of a finished game: no move, no score, its
+/// outcome.
+fn finished_event(outcome: &Outcome) -> Event {
+    let data = json!({
+        "move": null,
+        "score": null,
+        "outcome": outcome_json(outcome),
+        "depth": 0,
+        "nodes": 0,
+        "time_ms": 0,
+        "pv": [],
+        "tb_errors": 0,
+    });
+    Event::default().event("bestmove").data(data.to_string())
+}
+
+/// What an analysis request asks for, checked.
+#[derive(Debug)]
+pub(crate) struct AnalysisRequest {
+    /// The position to search.
+    pub(crate) position: Position,
+    /// The search time in milliseconds (1 to the server's cap).
+    pub(crate) movetime_ms: u64,
+    /// The depth to stop at, if any (1 to `MAX_DEPTH`).
+    pub(crate) depth: Option<u32>,
+}
+
+impl AnalysisRequest {
+    /// Reads `fen`, `movetime` (at most `max_movetime`, default
+    /// [`DEFAULT_MOVETIME_MS`] or the cap if lower) and `depth`.
+    pub(crate) fn read(params: &Params, max_movetime: u64) -> Result<AnalysisRequest, ApiError> {
+        let position = params.position()?;
+        let default = DEFAULT_MOVETIME_MS.min(max_movetime);
+        let movetime_ms = params
+            .number("movetime", Some(default), max_movetime)?
+            .unwrap_or(default);
+        let depth = params
+            .number("depth", None, MAX_DEPTH.into())?
+            .map(|d| u32::try_from(d).unwrap_or(MAX_DEPTH));
+        Ok(AnalysisRequest {
+            position,
+            movetime_ms,
+            depth,
+        })
+    }
 }
 
 /// `GET /api/analysis?fen=F&movetime=MS[&depth=D]`.
@@ -78,25 +129,19 @@ pub(crate) async fn analysis(
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let params = Params::parse(query.as_deref())?;
-    let position = params.position()?;
-    let max_movetime = state.config.max_movetime_ms;
-    let movetime = params
-        .number(
-            "movetime",
-            Some(DEFAULT_MOVETIME_MS.min(max_movetime)),
-            max_movetime,
-        )?
-        .unwrap_or(DEFAULT_MOVETIME_MS);
-    let depth = params
-        .number("depth", None, MAX_DEPTH.into())?
-        .map(|d| u32::try_from(d).unwrap_or(MAX_DEPTH));
+    let request = AnalysisRequest::read(&params, state.config.max_movetime_ms)?;
     let limits = Limits {
-        depth,
+        depth: request.depth,
         nodes: None,
-        movetime: Some(Duration::from_millis(movetime)),
+        movetime: Some(Duration::from_millis(request.movetime_ms)),
         clock: None,
     };
-    let game = Game::new(position, Rules::default());
+    let game = Game::new(request.position, Rules::default());
+    if let Some(outcome) = game.outcome() {
+        let event = finished_event(&outcome);
+        let events = stream::once(async move { Ok::<Event, Infallible>(event) });
+        return Ok(Sse::new(events).into_response());
+    }
 
     let stop = Arc::new(AtomicBool::new(false));
     // Registered first, so that a shutdown from now on stops this search.
@@ -109,6 +154,17 @@ pub(crate) async fn analysis(
             state.config.max_analyses
         ))
     })?;
+    let hash_mb = state.config.hash_mb;
+    let memory = u32::try_from(hash_mb)
+        .ok()
+        .and_then(|mib| state.memory.clone().try_acquire_many_owned(mib).ok())
+        .ok_or_else(|| {
+            ApiError::unavailable(format!(
+                "the analyses' memory budget (--analysis-memory {} MiB) has {} MiB free and an analysis needs {hash_mb} MiB (--hash): try again when one ends",
+                state.config.analysis_memory_mib,
+                state.memory.available_permits(),
+            ))
+        })?;
     let options = state.config.engine_options();
     let engine = tokio::task::spawn_blocking(move || new_engine(options))
         .await
@@ -120,7 +176,7 @@ pub(crate) async fn analysis(
     let (tx, rx) = mpsc::unbounded_channel::<Event>();
     let flag = stop.clone();
     tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let _permits = (permit, memory);
         let result = engine.search(&game, &limits, &flag, &mut |info| {
             // A closed channel: the client is gone and the flag is up.
             let _ = tx.send(info_event(info));

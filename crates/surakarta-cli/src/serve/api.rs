@@ -2,6 +2,7 @@
 //! (docs/serve.md). Each reads its query, calls the libraries (and the CLI's
 //! shared `common` code) and writes the answer; nothing here knows a rule.
 
+use crate::common::info::outcome_json;
 use crate::common::picture::{capture_path, svg_picture};
 use crate::common::probe::{probe as probe_tables, probe_json};
 use crate::serve::error::{json_response, ApiError};
@@ -14,7 +15,7 @@ use serde_json::json;
 use std::cmp::Ordering;
 use std::sync::Arc;
 use surakarta::capture_path::capture_paths;
-use surakarta::{Game, Move, Outcome, Position, Rules};
+use surakarta::{Game, Move, Position, Rules, Termination};
 use surakarta_tablebase::{Tablebase, TablebaseError, Value};
 
 /// A value as JSON, `{"wdl": "win", "dtc": 3}` (`dtc` null for a draw), or
@@ -22,18 +23,6 @@ use surakarta_tablebase::{Tablebase, TablebaseError, Value};
 fn value_json(value: Option<Value>) -> serde_json::Value {
     match value {
         Some(v) => json!({ "wdl": v.wdl().name(), "dtc": v.dtc() }),
-        None => serde_json::Value::Null,
-    }
-}
-
-/// How the game has ended, as JSON (null while it goes on).
-fn outcome_json(outcome: Option<Outcome>) -> serde_json::Value {
-    match outcome {
-        Some(o) => json!({
-            "result": o.result(),
-            "winner": o.winner.map(|c| c.to_string()),
-            "reason": o.termination.describe(),
-        }),
         None => serde_json::Value::Null,
     }
 }
@@ -56,8 +45,40 @@ struct MoveEntry {
     value: Option<Value>,
 }
 
+/// Whether a failed probe only means that the tables do not cover the
+/// position (no table for its class), rather than a table that should
+/// answer and cannot (a damaged or unreadable file).
+fn not_covered(e: &TablebaseError) -> bool {
+    matches!(
+        e,
+        TablebaseError::MissingTable { .. } | TablebaseError::Index(_) | TablebaseError::NoPieces
+    )
+}
+
+/// The values of a position's answer, with the first table error met.
+#[derive(Default)]
+struct Lookups {
+    error: Option<String>,
+}
+
+impl Lookups {
+    /// The value of a probe: `None` where no table covers it, and where a
+    /// table failed (the error kept for the answer).
+    fn value(&mut self, probe: Result<Value, TablebaseError>) -> Option<Value> {
+        match probe {
+            Ok(value) => Some(value),
+            Err(e) if not_covered(&e) => None,
+            Err(e) => {
+                self.error.get_or_insert_with(|| e.to_string());
+                None
+            }
+        }
+    }
+}
+
 /// `GET /api/position?fen=F`: pieces, outcome, value and every legal move
-/// with its value, best first.
+/// with its value, best first; a table that fails is named in
+/// `tablebase_error`.
 pub(crate) async fn position(
     Shared(state): Shared<Arc<State>>,
     RawQuery(query): RawQuery,
@@ -67,7 +88,19 @@ pub(crate) async fn position(
     let tb = state.tb.as_deref();
     let game = Game::new(position, Rules::default());
     let outcome = game.outcome();
-    let value = tb.and_then(|tb| tb.probe_position(&position).ok());
+    let mut lookups = Lookups::default();
+    // A game ended by a rule of the game record (repetition, the
+    // no-capture limit) has a result the tables know nothing of.
+    let ended_by_record = outcome.is_some_and(|o| {
+        matches!(
+            o.termination,
+            Termination::Repetition | Termination::NoCaptureLimit
+        )
+    });
+    let value = match tb {
+        Some(tb) if !ended_by_record => lookups.value(tb.probe_position(&position)),
+        _ => None,
+    };
     let mut moves: Vec<MoveEntry> = if outcome.is_some() {
         Vec::new()
     } else {
@@ -76,7 +109,7 @@ pub(crate) async fn position(
             .map(|&m| MoveEntry {
                 m,
                 text: m.to_string(),
-                value: tb.and_then(|tb| tb.move_value(&position, m).ok()),
+                value: tb.and_then(|tb| lookups.value(tb.move_value(&position, m))),
             })
             .collect()
     };
@@ -96,8 +129,9 @@ pub(crate) async fn position(
         "side_to_move": position.turn().to_string(),
         "black": squares(surakarta::Color::Black),
         "white": squares(surakarta::Color::White),
-        "outcome": outcome_json(outcome),
+        "outcome": outcome.as_ref().map(outcome_json),
         "value": value_json(value),
+        "tablebase_error": lookups.error,
         "moves": moves.iter().map(|e| move_json(&position, e)).collect::<Vec<_>>(),
     });
     Ok(json_response(&answer))
@@ -130,11 +164,10 @@ fn move_json(position: &Position, e: &MoveEntry) -> serde_json::Value {
 /// The status of a failed probe: 404 where the tables do not cover the
 /// position, 500 where a table that should answer cannot.
 fn probe_error(e: TablebaseError) -> ApiError {
-    match e {
-        TablebaseError::MissingTable { .. }
-        | TablebaseError::Index(_)
-        | TablebaseError::NoPieces => ApiError::not_found(e.to_string()),
-        other => ApiError::internal(other.to_string()),
+    if not_covered(&e) {
+        ApiError::not_found(e.to_string())
+    } else {
+        ApiError::internal(e.to_string())
     }
 }
 
@@ -157,6 +190,19 @@ pub(crate) async fn probe(
 /// --svg FILE` writes.
 pub(crate) async fn svg(RawQuery(query): RawQuery) -> Result<Response, ApiError> {
     let params = Params::parse(query.as_deref())?;
+    let (position, highlight) = svg_request(&params)?;
+    let path = capture_path(highlight, Some(&position));
+    let picture = svg_picture(
+        &position,
+        highlight.map(|m| (m, "highlighted move")),
+        path.as_ref(),
+    );
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml")], picture).into_response())
+}
+
+/// The parameters of `/api/svg`: the position and the move to highlight
+/// (legal in it), if any.
+pub(crate) fn svg_request(params: &Params) -> Result<(Position, Option<Move>), ApiError> {
     let position = params.position()?;
     let highlight = match params.get("move") {
         Some(text) => Some(
@@ -166,11 +212,5 @@ pub(crate) async fn svg(RawQuery(query): RawQuery) -> Result<Response, ApiError>
         ),
         None => None,
     };
-    let path = capture_path(highlight, Some(&position));
-    let picture = svg_picture(
-        &position,
-        highlight.map(|m| (m, "highlighted move")),
-        path.as_ref(),
-    );
-    Ok(([(header::CONTENT_TYPE, "image/svg+xml")], picture).into_response())
+    Ok((position, highlight))
 }

@@ -46,9 +46,14 @@ impl ApiError {
     }
 }
 
+/// The body of every error answer: `{"error": "…"}`.
+pub(crate) fn json_error_body(message: &str) -> String {
+    json!({ "error": message }).to_string()
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "error": self.message }).to_string();
+        let body = json_error_body(&self.message);
         (
             self.status,
             [(header::CONTENT_TYPE, "application/json")],

@@ -8,19 +8,24 @@
 //! answer: the probe object, the SVG picture, the score) and write the
 //! answer: `api` (position, probe, SVG), `analysis` (the search as
 //! Server-Sent Events), `assets` (the embedded page), `query` (the query
-//! string and its limits), `error` (`ApiError`, a status and `{"error"}`).
+//! string and its limits), `error` (`ApiError`, a status and `{"error"}`),
+//! `connections` (the accept loop, the connection cap, the timeouts and
+//! the limits of a request head).
 
 mod analysis;
 mod api;
 mod assets;
+mod connections;
 mod error;
 mod query;
 
 use crate::common::usage::UsageError;
+pub(crate) use analysis::AnalysisRequest;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
-use error::ApiError;
+pub(crate) use connections::ConnectionLimits;
+pub(crate) use error::ApiError;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -48,6 +53,11 @@ pub(crate) struct Config {
     pub(crate) max_movetime_ms: u64,
     /// The most analyses running at once.
     pub(crate) max_analyses: usize,
+    /// The memory all analyses' transposition tables may take together,
+    /// in MiB.
+    pub(crate) analysis_memory_mib: usize,
+    /// The cap on connections and their timeouts.
+    pub(crate) connections: ConnectionLimits,
 }
 
 impl Config {
@@ -68,6 +78,8 @@ pub(crate) struct State {
     config: Config,
     tb: Option<Arc<Tablebase>>,
     analyses: Arc<Semaphore>,
+    /// The analyses' memory budget, one permit per MiB.
+    memory: Arc<Semaphore>,
     /// The stop flags of the analyses (dead ones pruned on each new one),
     /// and whether the server is shutting down.
     running: Mutex<(Vec<Weak<AtomicBool>>, bool)>,
@@ -79,6 +91,7 @@ impl State {
         State {
             tb: config.tb.clone(),
             analyses: Arc::new(Semaphore::new(config.max_analyses)),
+            memory: Arc::new(Semaphore::new(config.analysis_memory_mib)),
             running: Mutex::new((Vec::new(), false)),
             config,
         }
@@ -104,6 +117,40 @@ impl State {
             stop.store(true, Ordering::Relaxed);
         }
     }
+}
+
+/// The parameters a route reads from its query string, checked: what
+/// each handler reads before it does its work (the fuzz target
+/// `serve_query` drives this).
+#[derive(Debug)]
+pub(crate) enum RouteQuery {
+    /// `/api/position` and `/api/probe`: the position.
+    Position(surakarta::Position),
+    /// `/api/svg`: the position and the move to highlight, if any.
+    Svg(surakarta::Position, Option<surakarta::Move>),
+    /// `/api/analysis`: what to search.
+    Analysis(AnalysisRequest),
+    /// Any other path: the query string is not read.
+    Unread,
+}
+
+/// Reads the raw query string of a request for `path` as its handler does
+/// (`max_movetime_ms`: the server's `--max-movetime`).
+pub(crate) fn read_route_query(
+    path: &str,
+    raw: Option<&str>,
+    max_movetime_ms: u64,
+) -> Result<RouteQuery, ApiError> {
+    let read = || query::Params::parse(raw);
+    Ok(match path {
+        "/api/position" | "/api/probe" => RouteQuery::Position(read()?.position()?),
+        "/api/svg" => {
+            let (position, highlight) = api::svg_request(&read()?)?;
+            RouteQuery::Svg(position, highlight)
+        }
+        "/api/analysis" => RouteQuery::Analysis(AnalysisRequest::read(&read()?, max_movetime_ms)?),
+        _ => RouteQuery::Unread,
+    })
 }
 
 /// The router: the page, the API, and JSON errors for unknown paths and
@@ -152,33 +199,32 @@ async fn serve(config: Config) -> Result<(), UsageError> {
         .local_addr()
         .map_err(|e| UsageError(format!("cannot listen on {bind}: {e}")))?;
     println!("http://{local}/");
-    eprintln!("serving the analysis board on http://{local}/ (Ctrl-C stops)");
+    let limits = config.connections;
+    eprintln!(
+        "serving the analysis board on http://{local}/ (Ctrl-C stops); at most {} analyses at once, \
+         their tables within {} MiB (--analysis-memory); at most {} connections, closed after {} s idle \
+         or {} s reading a request head",
+        config.max_analyses,
+        config.analysis_memory_mib,
+        limits.max_connections,
+        limits.idle_timeout.as_secs(),
+        limits.header_timeout.as_secs(),
+    );
     let state = Arc::new(State::new(config));
-    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
-    let on_signal = {
-        let state = state.clone();
-        async move {
-            shutdown_signal().await;
-            state.stop_all();
-            let _ = stopped_tx.send(());
-        }
-    };
-    let server = axum::serve(listener, app(state)).with_graceful_shutdown(on_signal);
-    let server = tokio::spawn(async move { server.await });
-    let grace = async {
-        if stopped_rx.await.is_ok() {
-            tokio::time::sleep(SHUTDOWN_GRACE).await;
-        } else {
-            std::future::pending::<()>().await;
-        }
-    };
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let connections = Arc::new(connections::Connections::new(limits));
+    let server = tokio::spawn(connections::serve(
+        listener,
+        app(state.clone()),
+        connections,
+        stop_rx,
+    ));
+    shutdown_signal().await;
+    state.stop_all();
+    let _ = stop_tx.send(true);
     tokio::select! {
-        done = server => match done {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(UsageError(format!("the server failed: {e}"))),
-            Err(e) => Err(UsageError(format!("the server failed: {e}"))),
-        },
-        () = grace => {
+        done = server => done.map_err(|e| UsageError(format!("the server failed: {e}"))),
+        () = tokio::time::sleep(SHUTDOWN_GRACE) => {
             eprintln!("closing the connections still open");
             Ok(())
         }

@@ -1,5 +1,6 @@
 //! Errors of generation and probing.
 
+use crate::atomic_file::FileKind;
 use crate::file::FileProblem;
 use crate::pair::Pair;
 use std::path::{Path, PathBuf};
@@ -118,6 +119,35 @@ pub enum TablebaseError {
     /// A table format version this crate cannot write.
     #[error("format {0} is not a table format: give 1 (a byte per slot) or 2 (compact)")]
     Format(u16),
+    /// Something other than a regular file of its own is where the
+    /// tablebase writes one (a temporary file, a directory's lock file): a
+    /// symbolic link is not followed, a FIFO or device not opened, nothing
+    /// removed.
+    #[error(
+        "{} is a {kind}: tables, checkpoints and the lock are written only \
+         into files of their own, never through a link or into a special \
+         file; remove it",
+        shown(path)
+    )]
+    InTheWay {
+        /// What is there.
+        path: PathBuf,
+        /// What it is.
+        kind: FileKind,
+    },
+    /// Another run holds the directory's lock ([`crate::DirLock`]).
+    #[error(
+        "{} is in use by {} (another run holds {}): wait for it to finish, or stop it",
+        shown(dir),
+        pid.map_or("another process".to_string(), |pid| format!("process {pid}")),
+        shown(&dir.join(crate::dir_lock::LOCK_FILE_NAME))
+    )]
+    DirectoryInUse {
+        /// The directory.
+        dir: PathBuf,
+        /// The holder's process id, as its lock file gives it.
+        pid: Option<u32>,
+    },
     /// A distance to conversion beyond what a table byte holds.
     #[error("distance to conversion in {material} exceeds {max} plies")]
     DtcOverflow {
@@ -283,6 +313,14 @@ impl TablebaseError {
                 needed: *needed,
                 limit: *limit,
             },
+            TablebaseError::InTheWay { path, kind } => TablebaseError::InTheWay {
+                path: path.clone(),
+                kind: *kind,
+            },
+            TablebaseError::DirectoryInUse { dir, pid } => TablebaseError::DirectoryInUse {
+                dir: dir.clone(),
+                pid: *pid,
+            },
             TablebaseError::Format(format) => TablebaseError::Format(*format),
             TablebaseError::DtcOverflow { material, max } => TablebaseError::DtcOverflow {
                 material: *material,
@@ -297,7 +335,9 @@ impl TablebaseError {
         match self {
             TablebaseError::File { path, .. }
             | TablebaseError::Directory { path, .. }
-            | TablebaseError::MissingDependency { path, .. } => Some(path),
+            | TablebaseError::MissingDependency { path, .. }
+            | TablebaseError::InTheWay { path, .. } => Some(path),
+            TablebaseError::DirectoryInUse { dir, .. } => Some(dir),
             TablebaseError::UnusableDependency { error, .. } => error.path(),
             _ => None,
         }

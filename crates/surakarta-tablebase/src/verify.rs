@@ -263,9 +263,7 @@ impl Tablebase {
         let successors = Successors::new(self, material)?;
         let save = |state: &Saved| -> Result<(), TablebaseError> {
             if let (Some(c), Some(digest)) = (checkpoints, digest) {
-                let written = c
-                    .write(material, digest, state)
-                    .map_err(|e| crate::table::file_error(&c.path(material), e.into()))?;
+                let written = c.write(material, digest, state)?;
                 reporter.checkpoint_written(stage(state), written);
             }
             Ok(())

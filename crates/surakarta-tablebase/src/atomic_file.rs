@@ -168,15 +168,8 @@ impl TempFile {
         let mut name = destination.as_os_str().to_owned();
         name.push(".tmp");
         let path = PathBuf::from(name);
-        let create = || {
-            no_follow(
-                OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create_new(true),
-            )
-            .open(&path)
-        };
+        let create =
+            || no_follow(OpenOptions::new().read(true).write(true).create_new(true)).open(&path);
         let file = match create() {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -270,10 +263,8 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "surakarta-atomic-{}-{name}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("surakarta-atomic-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
@@ -318,15 +309,27 @@ mod tests {
             matches!(&e, TablebaseError::InTheWay { path, kind: FileKind::SymbolicLink } if *path == tmp),
             "{e}"
         );
-        assert!(e.to_string().contains("a.ckpt.tmp is a symbolic link"), "{e}");
+        assert!(
+            e.to_string().contains("a.ckpt.tmp is a symbolic link"),
+            "{e}"
+        );
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
-        assert!(std::fs::symlink_metadata(&tmp).unwrap().file_type().is_symlink());
+        assert!(std::fs::symlink_metadata(&tmp)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert!(!dir.join("a.ckpt").exists());
         std::fs::remove_file(&tmp).unwrap();
         std::fs::create_dir(&tmp).unwrap();
         let e = write_atomically(&dir.join("a.ckpt"), |out| out.write_all(b"new")).unwrap_err();
         assert!(
-            matches!(e, TablebaseError::InTheWay { kind: FileKind::Directory, .. }),
+            matches!(
+                e,
+                TablebaseError::InTheWay {
+                    kind: FileKind::Directory,
+                    ..
+                }
+            ),
             "{e}"
         );
         assert!(tmp.is_dir());
@@ -335,7 +338,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn an_own_file_is_never_a_link_a_fifo_or_a_second_name() {
+    fn an_own_file_is_never_a_link_or_a_second_name() {
         let dir = scratch("own");
         let outside = dir.join("outside");
         std::fs::write(&outside, b"keep").unwrap();
@@ -343,18 +346,31 @@ mod tests {
         std::os::unix::fs::symlink(&outside, &path).unwrap();
         let e = open_own_file(&path).unwrap_err();
         assert!(
-            matches!(e, TablebaseError::InTheWay { kind: FileKind::SymbolicLink, .. }),
+            matches!(
+                e,
+                TablebaseError::InTheWay {
+                    kind: FileKind::SymbolicLink,
+                    ..
+                }
+            ),
             "{e}"
         );
-        std::fs::remove_file(&path).unwrap();
-        let made = std::process::Command::new("mkfifo").arg(&path).status();
-        assert!(made.unwrap().success(), "mkfifo");
-        let e = open_own_file(&path).unwrap_err();
-        assert!(matches!(e, TablebaseError::InTheWay { kind: FileKind::Fifo, .. }), "{e}");
+        // (A FIFO is tried end to end by the CLI's tests: a process spawned
+        // here would hold a copy of the lock tests' descriptors until it
+        // runs.)
         std::fs::remove_file(&path).unwrap();
         std::fs::hard_link(&outside, &path).unwrap();
         let e = open_own_file(&path).unwrap_err();
-        assert!(matches!(e, TablebaseError::InTheWay { kind: FileKind::HardLink, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                TablebaseError::InTheWay {
+                    kind: FileKind::HardLink,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         std::fs::remove_file(&path).unwrap();
         assert!(open_own_file(&path).unwrap().metadata().unwrap().is_file());
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");

@@ -52,8 +52,8 @@ pub use convert::{
     SAMPLE_SLOTS, STREAMING_ABOVE,
 };
 pub use dir::generate_pair;
-pub use dir_lock::{DirLock, LOCK_FILE_NAME};
 pub use dir::{generate_dir, generate_dir_with, pairs, table_files, ClassOutcome, GenerateOptions};
+pub use dir_lock::{DirLock, LOCK_FILE_NAME};
 pub use error::{PairWork, TablebaseError};
 pub use file::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
 pub use pair::Pair;

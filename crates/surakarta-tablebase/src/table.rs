@@ -1,7 +1,7 @@
 //! One material class's table in memory, and the index over either scheme.
 
-use crate::compact::Compact;
 use crate::atomic_file::TempFile;
+use crate::compact::Compact;
 use crate::context::ContextModel;
 use crate::error::TablebaseError;
 use crate::file::{self, ClassStats, CompactShape, FileProblem, Header, HEADER_LEN};

@@ -89,7 +89,10 @@ impl VerifyCheckpoints {
     /// files' headers there), at most every `every` within a table (a
     /// finished table is always saved). Takes the lock of `dir`: another
     /// run holding it is [`TablebaseError::DirectoryInUse`].
-    pub fn new(dir: impl Into<PathBuf>, every: Duration) -> Result<VerifyCheckpoints, TablebaseError> {
+    pub fn new(
+        dir: impl Into<PathBuf>,
+        every: Duration,
+    ) -> Result<VerifyCheckpoints, TablebaseError> {
         let dir = dir.into();
         let lock = DirLock::acquire(&dir)?;
         Ok(VerifyCheckpoints {

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use surakarta_tablebase::{DirLock, LOCK_FILE_NAME};
+use surakarta_index::Material;
+use surakarta_tablebase::{DirLock, Pair, LOCK_FILE_NAME};
 
 /// Long enough for any of these small runs; a run that blocks on a FIFO
 /// is killed at this deadline and fails the test.
@@ -253,13 +254,12 @@ fn a_second_run_on_a_locked_directory_fails_at_once_naming_the_holder() {
     let _serial = serial();
     let base = scratch_dir("locked");
     let dir = base.join("tables");
-    copy_tables(&reference(&base), {
-        std::fs::create_dir_all(&dir).unwrap();
-        &dir
-    });
+    std::fs::create_dir_all(&dir).unwrap();
+    copy_tables(&reference(&base), &dir);
     let d = dir.to_str().unwrap();
-    let lock = DirLock::acquire(&dir).unwrap();
-    let in_use = format!("{d} is in use by process {}", std::process::id());
+    let pid = std::process::id();
+    let whole = DirLock::acquire(&dir).unwrap();
+    let in_use = format!("{d} is in use by process {pid} (it holds {d}/{LOCK_FILE_NAME})");
     let before = std::fs::read(dir.join("2v1.sktb")).unwrap();
     for args in [
         &["tb", "generate", "--pieces", "4", "--dir", d][..],
@@ -275,7 +275,24 @@ fn a_second_run_on_a_locked_directory_fails_at_once_naming_the_holder() {
     // Reading needs no lock.
     let o = run_within(&["tb", "verify", "--dir", d], LIMIT);
     assert!(o.status.success(), "{}", stderr(&o));
-    drop(lock);
+    drop(whole);
+
+    // Jobs of single pairs run side by side, one per pair; a run that
+    // writes the whole directory waits for them all.
+    let pair = |s: &str| Pair::of(s.parse::<Material>().unwrap());
+    let three = DirLock::acquire_pair(&dir, pair("3v1")).unwrap();
+    let o = run_within(&["tb", "generate", "--pair", "2v2", "--dir", d], LIMIT);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run_within(&["tb", "generate", "--pair", "1v3", "--dir", d], LIMIT);
+    assert_usage_error(
+        &o,
+        &format!("pair 3v1 in {d} is in use by process {pid} (it holds {d}/.surakarta-3v1.lock)"),
+    );
+    let o = run_within(&["tb", "generate", "--pieces", "4", "--dir", d], LIMIT);
+    assert_usage_error(&o, &in_use);
+    drop(three);
+    let o = run_within(&["tb", "generate", "--pieces", "4", "--dir", d], LIMIT);
+    assert!(o.status.success(), "{}", stderr(&o));
     let o = run_within(&["tb", "compress", "--dir", d], LIMIT);
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_dir_all(&base).unwrap();

@@ -244,8 +244,10 @@ pub(crate) fn write_pair(
 /// generated in the options' scheme and each table written in their format
 /// (1 or 2) to a temporary file, read back, checked and renamed into place:
 /// the same files, byte for byte, as [`crate::generate_dir`] writes. The
-/// pair checkpoints and resumes as in [`crate::generate_dir_with`], and
-/// holds the directory's lock as it does.
+/// pair checkpoints and resumes as in [`crate::generate_dir_with`]. It
+/// holds the pair's lock ([`crate::DirLock::acquire_pair`]), so that jobs
+/// of other pairs run beside it but not a second one of the same pair nor
+/// one that holds the whole directory ([`TablebaseError::DirectoryInUse`]).
 pub fn generate_pair(
     dir: &Path,
     pair: Pair,
@@ -253,7 +255,7 @@ pub fn generate_pair(
     reporter: &dyn Progress,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
     crate::dir::prepare_dir(dir, options)?;
-    let _lock = DirLock::acquire(dir)?;
+    let _lock = DirLock::acquire_pair(dir, pair)?;
     let mut directories = Directories::default();
     let present = crate::table_files(dir)?;
     let classes = pair.classes();

@@ -23,6 +23,30 @@ fn shown(path: &Path) -> String {
     format!("{:#}", Excerpt::new(&path.to_string_lossy()))
 }
 
+/// The message of [`TablebaseError::DirectoryInUse`].
+fn in_use(dir: &Path, pair: Option<Pair>, pids: &[u32]) -> String {
+    let (what, file) = match pair {
+        Some(pair) => (
+            format!("pair {pair} in {}", shown(dir)),
+            crate::dir_lock::pair_lock_name(pair),
+        ),
+        None => (shown(dir), crate::dir_lock::LOCK_FILE_NAME.to_string()),
+    };
+    let list = |pids: &[u32]| {
+        let ids: Vec<String> = pids.iter().map(u32::to_string).collect();
+        ids.join(", ")
+    };
+    let who = match pids {
+        [] => "another process (it holds".to_string(),
+        [pid] => format!("process {pid} (it holds"),
+        _ => format!("processes {} (they hold", list(pids)),
+    };
+    format!(
+        "{what} is in use by {who} {}): wait for it to finish, or stop it",
+        shown(&dir.join(file))
+    )
+}
+
 /// What went wrong in the tablebase.
 ///
 /// Messages are one line and complete: a variant that wraps another error
@@ -135,18 +159,17 @@ pub enum TablebaseError {
         /// What it is.
         kind: FileKind,
     },
-    /// Another run holds the directory's lock ([`crate::DirLock`]).
-    #[error(
-        "{} is in use by {} (another run holds {}): wait for it to finish, or stop it",
-        shown(dir),
-        pid.map_or("another process".to_string(), |pid| format!("process {pid}")),
-        shown(&dir.join(crate::dir_lock::LOCK_FILE_NAME))
-    )]
+    /// Another run holds a lock of the directory ([`crate::DirLock`]):
+    /// the whole directory's, or (`pair`) one pair's.
+    #[error("{}", in_use(dir, *pair, pids))]
     DirectoryInUse {
         /// The directory.
         dir: PathBuf,
-        /// The holder's process id, as its lock file gives it.
-        pid: Option<u32>,
+        /// The pair whose lock is held, if it is one pair's.
+        pair: Option<Pair>,
+        /// The holders' process ids, where the system or the lock file
+        /// gives them.
+        pids: Vec<u32>,
     },
     /// A distance to conversion beyond what a table byte holds.
     #[error("distance to conversion in {material} exceeds {max} plies")]
@@ -317,9 +340,10 @@ impl TablebaseError {
                 path: path.clone(),
                 kind: *kind,
             },
-            TablebaseError::DirectoryInUse { dir, pid } => TablebaseError::DirectoryInUse {
+            TablebaseError::DirectoryInUse { dir, pair, pids } => TablebaseError::DirectoryInUse {
                 dir: dir.clone(),
-                pid: *pid,
+                pair: *pair,
+                pids: pids.clone(),
             },
             TablebaseError::Format(format) => TablebaseError::Format(*format),
             TablebaseError::DtcOverflow { material, max } => TablebaseError::DtcOverflow {

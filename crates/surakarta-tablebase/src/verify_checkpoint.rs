@@ -60,8 +60,9 @@ const FIXED: usize = 64;
 const EXAMPLE_BYTES: usize = 16;
 
 /// Where a verification saves its progress ([`crate::Tablebase::verify_with`]),
-/// and how often; holds the directory's lock ([`DirLock`]) while it (or a
-/// clone of it) lives.
+/// and how often; holds the directory's lock, shared ([`DirLock`]), while
+/// it (or a clone of it) lives, and `verify_with` the lock of the pair it
+/// verifies.
 #[derive(Clone, Debug)]
 pub struct VerifyCheckpoints {
     dir: PathBuf,
@@ -87,20 +88,27 @@ impl VerifyCheckpoints {
     /// Checkpoints in the tables' directory `dir` (named `6v4-verify.ckpt`;
     /// they identify the table files they were computed from by those
     /// files' headers there), at most every `every` within a table (a
-    /// finished table is always saved). Takes the lock of `dir`: another
-    /// run holding it is [`TablebaseError::DirectoryInUse`].
+    /// finished table is always saved). Shares the lock of `dir` with other
+    /// runs of single pairs: a run holding the whole directory is
+    /// [`TablebaseError::DirectoryInUse`].
     pub fn new(
         dir: impl Into<PathBuf>,
         every: Duration,
     ) -> Result<VerifyCheckpoints, TablebaseError> {
         let dir = dir.into();
-        let lock = DirLock::acquire(&dir)?;
+        let lock = DirLock::acquire_shared(&dir)?;
         Ok(VerifyCheckpoints {
             dir,
             every,
             _lock: Arc::new(lock),
             segment: SEGMENT_SLOTS,
         })
+    }
+
+    /// The lock of `pair`'s files, held while one of its classes is
+    /// verified.
+    pub(crate) fn lock_pair(&self, pair: Pair) -> Result<DirLock, TablebaseError> {
+        DirLock::acquire_pair(&self.dir, pair)
     }
 
     /// Least time between two checkpoints of a table.

@@ -121,7 +121,7 @@ fn lock(dir: &Path, name: &str, mode: Mode, pair: Option<Pair>) -> Result<Held, 
             return Err(TablebaseError::DirectoryInUse {
                 dir: dir.to_path_buf(),
                 pair,
-                pids: holders(&file),
+                pids: holders(&file, mode),
             });
         }
         // A pair's file is removed by its holder when done: locked, it must
@@ -165,12 +165,16 @@ fn same_file(file: &File, path: &Path) -> bool {
     }
 }
 
-/// The processes holding a lock on `file`: on Linux those `/proc/locks`
-/// lists for it, else (or if it lists none) the id the file's first line
-/// gives.
-fn holders(file: &File) -> Vec<u32> {
+/// The processes holding a lock on `file` that refused one in `mode`: on
+/// Linux those `/proc/locks` lists for it, else (or if it lists none) the
+/// id the file's first line gives, which only an exclusive holder wrote
+/// (none when the file can be locked shared: the holders share it).
+fn holders(file: &File, mode: Mode) -> Vec<u32> {
     let mut pids = listed_holders(file);
-    if pids.is_empty() {
+    // Locked shared here, the lock is released when the caller closes
+    // `file`.
+    let shared = || mode == Mode::Exclusive && try_lock(file, Mode::Shared).unwrap_or(false);
+    if pids.is_empty() && !shared() {
         let mut text = String::new();
         let mut reader = file;
         let read = reader

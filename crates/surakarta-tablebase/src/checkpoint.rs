@@ -36,13 +36,14 @@
 //! four zero bytes, the class lines, the values and the CRC; it is still
 //! read (a level boundary; the caller rebuilds the capture-draw bitmaps).
 
-use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use surakarta_index::{Indexer, Scheme};
 
+use crate::atomic_file::{sync_dir, write_atomically};
+use crate::error::TablebaseError;
 use crate::open::open_table_file;
 use crate::table::TableIndexer;
 
@@ -235,7 +236,7 @@ pub(crate) fn write(
     path: &Path,
     classes: &[ClassState<'_>],
     resume: Resume,
-) -> std::io::Result<u64> {
+) -> Result<u64, TablebaseError> {
     debug_assert!(classes.iter().all(|c| {
         let words = c.indexer.size().div_ceil(64);
         c.capture_draws.len() as u64 == words && c.candidates.len() as u64 == words
@@ -271,41 +272,6 @@ pub(crate) fn write(
         out.write_all(&crc.finalize().to_le_bytes())?;
         Ok(written)
     })
-}
-
-/// Writes a file through `fill` so that `path` is always complete or
-/// absent: to `path` with `.tmp` appended, synced, renamed into place and
-/// the directory synced (the temporary file is removed on failure).
-/// Returns what `fill` returns.
-pub(crate) fn write_atomically<T>(
-    path: &Path,
-    fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<T>,
-) -> std::io::Result<T> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let result = (|| {
-        let mut out = BufWriter::with_capacity(BUFFER, File::create(&tmp)?);
-        let value = fill(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        sync_dir(path);
-        Ok(value)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// Syncs the directory holding `path`, so a rename in it is durable (best
-/// effort: not every platform can open a directory).
-fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent() {
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
 }
 
 /// Why a checkpoint was not used.

@@ -976,7 +976,9 @@ pub fn compress_dir(
 /// [`compress_dir`] with the tables of `dir` already open as `tablebase`
 /// (memory-mapped with [`Tablebase::map_dir`], a 10-piece directory's
 /// format 1 tables are not read into memory: a table being replaced keeps
-/// answering from the old file, which the rename leaves whole).
+/// answering from the old file, which the rename leaves whole). Holds the
+/// lock of `dir` ([`crate::DirLock`]) while it works: another run there is
+/// [`TablebaseError::DirectoryInUse`].
 pub fn compress_tables(
     tablebase: &Tablebase,
     dir: &std::path::Path,
@@ -984,6 +986,7 @@ pub fn compress_tables(
     options: &CompactOptions,
     reporter: &dyn crate::Progress,
 ) -> Result<Vec<CompressOutcome>, TablebaseError> {
+    let _lock = crate::DirLock::acquire(dir)?;
     for &class in classes {
         tablebase.lookup(class)?;
     }

@@ -3,6 +3,7 @@
 //! it needs (resumable by pair, checkpointed).
 
 use crate::convert::CompactOptions;
+use crate::dir_lock::DirLock;
 use crate::error::{PairWork, TablebaseError};
 use crate::file::{self, ClassStats, FileProblem};
 use crate::pair::Pair;
@@ -135,7 +136,9 @@ impl Default for GenerateOptions {
 /// [`GenerateOptions::checkpoint_every`]; a rerun continues an unfinished
 /// pair from its checkpoint (a damaged or mismatching one is reported to
 /// [`Progress::checkpoint_rejected`] and the pair starts over), and the
-/// checkpoint is removed once the pair's tables are written.
+/// checkpoint is removed once the pair's tables are written. The run holds
+/// the directory's lock ([`crate::DirLock`]): another run there is
+/// [`TablebaseError::DirectoryInUse`].
 pub fn generate_dir_with(
     dir: &Path,
     max_pieces: u32,
@@ -143,6 +146,7 @@ pub fn generate_dir_with(
     reporter: &dyn Progress,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
     prepare_dir(dir, options)?;
+    let _lock = DirLock::acquire(dir)?;
     let mut directories = Directories::default();
     let present = table_files(dir)?;
     let pairs = pairs(max_pieces);
@@ -240,7 +244,10 @@ pub(crate) fn write_pair(
 /// generated in the options' scheme and each table written in their format
 /// (1 or 2) to a temporary file, read back, checked and renamed into place:
 /// the same files, byte for byte, as [`crate::generate_dir`] writes. The
-/// pair checkpoints and resumes as in [`crate::generate_dir_with`].
+/// pair checkpoints and resumes as in [`crate::generate_dir_with`]. It
+/// holds the pair's lock ([`crate::DirLock::acquire_pair`]), so that jobs
+/// of other pairs run beside it but not a second one of the same pair nor
+/// one that holds the whole directory ([`TablebaseError::DirectoryInUse`]).
 pub fn generate_pair(
     dir: &Path,
     pair: Pair,
@@ -248,6 +255,7 @@ pub fn generate_pair(
     reporter: &dyn Progress,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
     crate::dir::prepare_dir(dir, options)?;
+    let _lock = DirLock::acquire_pair(dir, pair)?;
     let mut directories = Directories::default();
     let present = crate::table_files(dir)?;
     let classes = pair.classes();

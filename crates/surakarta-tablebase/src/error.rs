@@ -1,5 +1,6 @@
 //! Errors of generation and probing.
 
+use crate::atomic_file::FileKind;
 use crate::file::FileProblem;
 use crate::pair::Pair;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,30 @@ fn looked_in(dir: &Option<PathBuf>, material: &Material) -> String {
 /// through the engine protocol can be any length).
 fn shown(path: &Path) -> String {
     format!("{:#}", Excerpt::new(&path.to_string_lossy()))
+}
+
+/// The message of [`TablebaseError::DirectoryInUse`].
+fn in_use(dir: &Path, pair: Option<Pair>, pids: &[u32]) -> String {
+    let (what, file) = match pair {
+        Some(pair) => (
+            format!("pair {pair} in {}", shown(dir)),
+            crate::dir_lock::pair_lock_name(pair),
+        ),
+        None => (shown(dir), crate::dir_lock::LOCK_FILE_NAME.to_string()),
+    };
+    let list = |pids: &[u32]| {
+        let ids: Vec<String> = pids.iter().map(u32::to_string).collect();
+        ids.join(", ")
+    };
+    let who = match pids {
+        [] => "another process (it holds".to_string(),
+        [pid] => format!("process {pid} (it holds"),
+        _ => format!("processes {} (they hold", list(pids)),
+    };
+    format!(
+        "{what} is in use by {who} {}): wait for it to finish, or stop it",
+        shown(&dir.join(file))
+    )
 }
 
 /// What went wrong in the tablebase.
@@ -118,6 +143,34 @@ pub enum TablebaseError {
     /// A table format version this crate cannot write.
     #[error("format {0} is not a table format: give 1 (a byte per slot) or 2 (compact)")]
     Format(u16),
+    /// Something other than a regular file of its own is where the
+    /// tablebase writes one (a temporary file, a directory's lock file): a
+    /// symbolic link is not followed, a FIFO or device not opened, nothing
+    /// removed.
+    #[error(
+        "{} is a {kind}: tables, checkpoints and the lock are written only \
+         into files of their own, never through a link or into a special \
+         file; remove it",
+        shown(path)
+    )]
+    InTheWay {
+        /// What is there.
+        path: PathBuf,
+        /// What it is.
+        kind: FileKind,
+    },
+    /// Another run holds a lock of the directory ([`crate::DirLock`]):
+    /// the whole directory's, or (`pair`) one pair's.
+    #[error("{}", in_use(dir, *pair, pids))]
+    DirectoryInUse {
+        /// The directory.
+        dir: PathBuf,
+        /// The pair whose lock is held, if it is one pair's.
+        pair: Option<Pair>,
+        /// The holders' process ids, where the system or the lock file
+        /// gives them.
+        pids: Vec<u32>,
+    },
     /// A distance to conversion beyond what a table byte holds.
     #[error("distance to conversion in {material} exceeds {max} plies")]
     DtcOverflow {
@@ -283,6 +336,15 @@ impl TablebaseError {
                 needed: *needed,
                 limit: *limit,
             },
+            TablebaseError::InTheWay { path, kind } => TablebaseError::InTheWay {
+                path: path.clone(),
+                kind: *kind,
+            },
+            TablebaseError::DirectoryInUse { dir, pair, pids } => TablebaseError::DirectoryInUse {
+                dir: dir.clone(),
+                pair: *pair,
+                pids: pids.clone(),
+            },
             TablebaseError::Format(format) => TablebaseError::Format(*format),
             TablebaseError::DtcOverflow { material, max } => TablebaseError::DtcOverflow {
                 material: *material,
@@ -297,7 +359,9 @@ impl TablebaseError {
         match self {
             TablebaseError::File { path, .. }
             | TablebaseError::Directory { path, .. }
-            | TablebaseError::MissingDependency { path, .. } => Some(path),
+            | TablebaseError::MissingDependency { path, .. }
+            | TablebaseError::InTheWay { path, .. } => Some(path),
+            TablebaseError::DirectoryInUse { dir, .. } => Some(dir),
             TablebaseError::UnusableDependency { error, .. } => error.path(),
             _ => None,
         }

@@ -822,11 +822,7 @@ fn solve_pair(
             return Ok(());
         }
         let started = Instant::now();
-        let bytes =
-            checkpoint::write(path, &class_states(), resume).map_err(|e| TablebaseError::File {
-                path: path.clone(),
-                problem: e.into(),
-            })?;
+        let bytes = checkpoint::write(path, &class_states(), resume)?;
         reporter.checkpoint_written(stage(resume), bytes);
         last = Instant::now();
         last_cost = started.elapsed();

@@ -20,12 +20,14 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod atomic_file;
 mod cache;
 mod checkpoint;
 mod compact;
 mod context;
 mod convert;
 mod dir;
+mod dir_lock;
 mod error;
 pub mod file;
 mod generate;
@@ -43,6 +45,7 @@ mod value;
 mod verify;
 mod verify_checkpoint;
 
+pub use atomic_file::FileKind;
 pub use context::ContextModel;
 pub use convert::{
     compress_dir, compress_tables, ClassSummary, CompactOptions, CompressOutcome, CompressStep,
@@ -50,6 +53,7 @@ pub use convert::{
 };
 pub use dir::generate_pair;
 pub use dir::{generate_dir, generate_dir_with, pairs, table_files, ClassOutcome, GenerateOptions};
+pub use dir_lock::{DirLock, LOCK_FILE_NAME};
 pub use error::{PairWork, TablebaseError};
 pub use file::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
 pub use pair::Pair;

@@ -1,5 +1,6 @@
 //! One material class's table in memory, and the index over either scheme.
 
+use crate::atomic_file::TempFile;
 use crate::compact::Compact;
 use crate::context::ContextModel;
 use crate::error::TablebaseError;
@@ -796,19 +797,17 @@ impl Table {
         )
     }
 
-    /// Writes the table as a file: to `path` with `.tmp` appended, synced,
-    /// read back (in pieces: the header and the payload's checksum are
-    /// checked without holding the file in memory), then renamed to `path`,
-    /// so `path` exists only when complete.
+    /// Writes the table as a file: to `path` with `.tmp` appended (a
+    /// [`TempFile`]: created new, never through a link), synced, read back
+    /// (in pieces: the header and the payload's checksum are checked
+    /// without holding the file in memory), then renamed to `path`, so
+    /// `path` exists only when complete.
     pub fn write(&self, path: &Path) -> Result<(), TablebaseError> {
-        let tmp = self.write_tmp(path)?;
-        let fail = |problem: FileProblem| {
-            let _ = std::fs::remove_file(&tmp);
-            file_error(path, problem)
-        };
-        let (header, found) = read_back(&tmp).map_err(fail)?;
-        self.check_read_back(header, found).map_err(fail)?;
-        std::fs::rename(&tmp, path).map_err(|e| fail(e.into()))
+        let mut tmp = self.write_tmp(path)?;
+        let (header, found) = read_back(tmp.file()).map_err(|p| file_error(path, p))?;
+        self.check_read_back(header, found)
+            .map_err(|p| file_error(path, p))?;
+        tmp.persist()
     }
 
     /// Like [`Table::write`], but `check` also examines the file written
@@ -819,39 +818,31 @@ impl Table {
         path: &Path,
         check: impl FnOnce(Vec<u8>) -> Result<(), TablebaseError>,
     ) -> Result<(), TablebaseError> {
-        let tmp = self.write_tmp(path)?;
-        let fail = |problem: FileProblem| {
-            let _ = std::fs::remove_file(&tmp);
-            file_error(path, problem)
-        };
+        use std::io::{Read, Seek};
+        let mut tmp = self.write_tmp(path)?;
         // Read the file back before it takes the final name.
-        let back = std::fs::read(&tmp).map_err(|e| fail(e.into()))?;
-        let header = Header::parse(&back, back.len() as u64).map_err(fail)?;
+        let mut back = Vec::new();
+        let read = (|| {
+            let file = tmp.file();
+            file.rewind()?;
+            file.read_to_end(&mut back)
+        })();
+        read.map_err(|e| file_error(path, e.into()))?;
+        let header = Header::parse(&back, back.len() as u64).map_err(|p| file_error(path, p))?;
         let found = file::checksum(&back[HEADER_LEN..]);
-        self.check_read_back(header, found).map_err(fail)?;
-        if let Err(e) = check(back) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
-        std::fs::rename(&tmp, path).map_err(|e| fail(e.into()))
+        self.check_read_back(header, found)
+            .map_err(|p| file_error(path, p))?;
+        check(back)?;
+        tmp.persist()
     }
 
     /// Writes the file to `path` with `.tmp` appended and syncs it; returns
-    /// that name (removed again on failure).
-    fn write_tmp(&self, path: &Path) -> Result<PathBuf, TablebaseError> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let result = (|| -> std::io::Result<()> {
-            let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+    /// that file, open (removed again when dropped unpersisted).
+    fn write_tmp(&self, path: &Path) -> Result<TempFile, TablebaseError> {
+        let mut tmp = TempFile::create(path)?;
+        tmp.fill(|out| {
             out.write_all(&self.header().to_bytes())?;
-            out.write_all(self.payload().map_err(std::io::Error::other)?)?;
-            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-            Ok(())
-        })();
-        result.map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            file_error(path, e.into())
+            out.write_all(self.payload().map_err(std::io::Error::other)?)
         })?;
         Ok(tmp)
     }
@@ -868,11 +859,11 @@ impl Table {
     }
 }
 
-/// Reads a written table file back in pieces: its header and the CRC-32 of
-/// its payload.
-fn read_back(path: &Path) -> Result<(Header, u32), FileProblem> {
-    use std::io::Read;
-    let mut file = crate::open::open_table_file(path)?;
+/// Reads a written table file back in pieces, from its start: its header
+/// and the CRC-32 of its payload.
+fn read_back(file: &mut std::fs::File) -> Result<(Header, u32), FileProblem> {
+    use std::io::{Read, Seek};
+    file.rewind()?;
     let len = file.metadata()?.len();
     let mut head = vec![0u8; HEADER_LEN.min(len as usize)];
     file.read_exact(&mut head)?;

@@ -195,13 +195,18 @@ impl Tablebase {
     /// the report at once). A checkpoint that does not match is reported
     /// ([`Progress::checkpoint_rejected`]) and ignored. Failing to write
     /// one is an error. The caller removes the checkpoints when its run is
-    /// over ([`VerifyCheckpoints::remove`]).
+    /// over ([`VerifyCheckpoints::remove`]). With checkpoints it holds the
+    /// lock of the class's pair ([`crate::DirLock::acquire_pair`]): another
+    /// run holding it is [`TablebaseError::DirectoryInUse`].
     pub fn verify_with(
         &self,
         material: Material,
         reporter: &dyn Progress,
         checkpoints: Option<&VerifyCheckpoints>,
     ) -> Result<VerifyReport, TablebaseError> {
+        let _lock = checkpoints
+            .map(|c| c.lock_pair(crate::Pair::of(material)))
+            .transpose()?;
         let table = self.lookup(material)?;
         let indexer = table.indexer();
         let size = indexer.size();
@@ -263,9 +268,7 @@ impl Tablebase {
         let successors = Successors::new(self, material)?;
         let save = |state: &Saved| -> Result<(), TablebaseError> {
             if let (Some(c), Some(digest)) = (checkpoints, digest) {
-                let written = c
-                    .write(material, digest, state)
-                    .map_err(|e| crate::table::file_error(&c.path(material), e.into()))?;
+                let written = c.write(material, digest, state)?;
                 reporter.checkpoint_written(stage(state), written);
             }
             Ok(())

@@ -36,7 +36,10 @@
 //! | 64 | 16·e | each example: slot (u64), stored byte, derived byte (table bytes, as in format 1), six zero bytes |
 //! | 64 + 16·e | 4 | CRC-32 of every byte before it |
 
-use crate::checkpoint::{remove, write_atomically, Rejected};
+use crate::atomic_file::write_atomically;
+use crate::checkpoint::{remove, Rejected};
+use crate::dir_lock::DirLock;
+use crate::error::TablebaseError;
 use crate::file::HEADER_LEN;
 use crate::open::open_table_file;
 use crate::table::TableIndexer;
@@ -45,6 +48,7 @@ use crate::verify::{Mismatch, VerifyReport, EXAMPLES};
 use crate::Pair;
 use std::io::{Read, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use surakarta_index::{Indexer, Material};
 
@@ -56,11 +60,15 @@ const FIXED: usize = 64;
 const EXAMPLE_BYTES: usize = 16;
 
 /// Where a verification saves its progress ([`crate::Tablebase::verify_with`]),
-/// and how often.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// and how often; holds the directory's lock, shared ([`DirLock`]), while
+/// it (or a clone of it) lives, and `verify_with` the lock of the pair it
+/// verifies.
+#[derive(Clone, Debug)]
 pub struct VerifyCheckpoints {
     dir: PathBuf,
     every: Duration,
+    /// The directory's lock.
+    _lock: Arc<DirLock>,
     /// Slots per segment ([`SEGMENT_SLOTS`]; smaller in tests).
     pub(crate) segment: u64,
 }
@@ -80,14 +88,27 @@ impl VerifyCheckpoints {
     /// Checkpoints in the tables' directory `dir` (named `6v4-verify.ckpt`;
     /// they identify the table files they were computed from by those
     /// files' headers there), at most every `every` within a table (a
-    /// finished table is always saved).
-    #[must_use]
-    pub fn new(dir: impl Into<PathBuf>, every: Duration) -> VerifyCheckpoints {
-        VerifyCheckpoints {
-            dir: dir.into(),
+    /// finished table is always saved). Shares the lock of `dir` with other
+    /// runs of single pairs: a run holding the whole directory is
+    /// [`TablebaseError::DirectoryInUse`].
+    pub fn new(
+        dir: impl Into<PathBuf>,
+        every: Duration,
+    ) -> Result<VerifyCheckpoints, TablebaseError> {
+        let dir = dir.into();
+        let lock = DirLock::acquire_shared(&dir)?;
+        Ok(VerifyCheckpoints {
+            dir,
             every,
+            _lock: Arc::new(lock),
             segment: SEGMENT_SLOTS,
-        }
+        })
+    }
+
+    /// The lock of `pair`'s files, held while one of its classes is
+    /// verified.
+    pub(crate) fn lock_pair(&self, pair: Pair) -> Result<DirLock, TablebaseError> {
+        DirLock::acquire_pair(&self.dir, pair)
     }
 
     /// Least time between two checkpoints of a table.
@@ -152,7 +173,7 @@ impl VerifyCheckpoints {
         material: Material,
         digest: u32,
         saved: &Saved,
-    ) -> std::io::Result<u64> {
+    ) -> Result<u64, TablebaseError> {
         let bytes = encode(material, digest, self.segment, saved);
         write_atomically(&self.path(material), |out| out.write_all(&bytes))?;
         Ok(bytes.len() as u64)
@@ -368,7 +389,7 @@ mod tests {
     fn checkpoints(dir: &Path) -> VerifyCheckpoints {
         VerifyCheckpoints {
             segment: 1 << 12,
-            ..VerifyCheckpoints::new(dir, Duration::ZERO)
+            ..VerifyCheckpoints::new(dir, Duration::ZERO).unwrap()
         }
     }
 

@@ -19,11 +19,13 @@ fn pair(s: &str) -> Pair {
     s.parse().unwrap()
 }
 
-/// The table files of a directory and their bytes, by name.
+/// The files of a directory and their bytes, by name, but for its lock
+/// file (which runs leave there).
 fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with(surakarta_tablebase::LOCK_FILE_NAME))
         .map(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             (name, std::fs::read(&p).unwrap())

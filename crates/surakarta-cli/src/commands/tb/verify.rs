@@ -93,7 +93,8 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, UsageError> {
     }
     let checkpoints = args
         .checkpoint_every
-        .map(|s| VerifyCheckpoints::new(&args.dir, Duration::from_secs(s)));
+        .map(|s| VerifyCheckpoints::new(&args.dir, Duration::from_secs(s)))
+        .transpose()?;
     let mut checkpointed = Vec::new();
     for (pair, classes) in pairs {
         if checkpoints.is_some() {

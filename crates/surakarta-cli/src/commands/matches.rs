@@ -448,10 +448,12 @@ fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
     let tables = (in_process(&first) + in_process(&second)) * args.concurrency as u64;
     if tables > 0 {
         check_table_fits(
-            &format!(
-                "the transposition tables (hash) of both players in {} games at once (--concurrency)",
-                args.concurrency
-            ),
+            &match args.concurrency {
+                1 => "the transposition tables (hash) of both players".to_string(),
+                n => format!(
+                    "the transposition tables (hash) of both players in {n} games at once (--concurrency)"
+                ),
+            },
             tables,
         )
         .map_err(UsageError)?;

@@ -22,7 +22,7 @@ const MAX_MESSAGE: usize = 1000;
 /// (`/api/position`, `/api/probe`, `/api/svg`, `/api/analysis` or any
 /// other path) with the same code the server's handler runs, and checks:
 /// nothing panics; a refusal has a 4xx status and a message of at most
-/// [`MAX_MESSAGE`] bytes; an accepted query is at most [`MAX_QUERY`]
+/// `MAX_MESSAGE` (1000) bytes; an accepted query is at most `MAX_QUERY` (1000)
 /// bytes long, an accepted position reads back as itself from its
 /// notation, an analysis's `movetime` is 1 to the server's cap and its
 /// `depth` 1 to 64, and a highlighted move is legal in its position.
@@ -72,7 +72,7 @@ pub fn serve_query(route: &str, query: &[u8]) {
 /// allocated by option. Returns the number of lines read.
 ///
 /// Checks: nothing panics; a line longer than the limit is never kept;
-/// every error is one line of 1 to [`MAX_MESSAGE`] bytes; a `go` depth is 1
+/// every error is one line of 1 to `MAX_MESSAGE` (1000) bytes; a `go` depth is 1
 /// to 64, the same for both sides.
 pub fn engine_protocol(input: &[u8]) -> usize {
     let mut lines = 0;

@@ -17,7 +17,7 @@ use crate::IndexError;
 use crate::{Indexer, Ranked};
 use surakarta::{Bitboard, Symmetry};
 
-/// The plain index of one material class; see the [module](self) docs.
+/// The plain index of one material class (design and sizes: `docs/index.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlainIndexer {
     material: Material,

@@ -107,7 +107,8 @@ fn is_least_pattern(us: u64, stabilizer: &[Symmetry]) -> bool {
         .all(|sym| sym.bitboard(Bitboard::from_bits_truncate(us)).bits() >= us)
 }
 
-/// The symmetric index of one material class; see the [module](self) docs.
+/// The symmetric index of one material class (design and sizes:
+/// `docs/index.md`).
 #[derive(Clone, Debug)]
 pub struct SymmetricIndexer {
     material: Material,

@@ -798,7 +798,7 @@ impl Table {
     }
 
     /// Writes the table as a file: to `path` with `.tmp` appended (a
-    /// [`TempFile`]: created new, never through a link), synced, read back
+    /// temporary file created new, never through a link), synced, read back
     /// (in pieces: the header and the payload's checksum are checked
     /// without holding the file in memory), then renamed to `path`, so
     /// `path` exists only when complete.

@@ -3,8 +3,8 @@
 //! for a mix of positions for S seconds, and every answer is checked.
 //!
 //! ```sh
-//! surakarta tb generate --pieces 6 --dir /var/tmp/surakarta/serve6
-//! surakarta serve --tb /var/tmp/surakarta/serve6 --bind 127.0.0.1:8080 &
+//! surakarta tb generate --pieces 6 --dir target/serve6
+//! surakarta serve --tb target/serve6 --bind 127.0.0.1:8080 &
 //! cargo run --release -p surakarta-cli --example serve_load -- \
 //!     --addr 127.0.0.1:8080 --clients 200 --seconds 30
 //! ```

@@ -117,7 +117,7 @@ impl Weights {
     /// Our default: material dominates and captures count more; kept
     /// because it beats [`Weights::PAPER`] in self-play (73.8% over 200
     /// games). Hanging pieces are off: a weight of −30 lost (43.2%; figures
-    /// in `docs/benchmarks.md`).
+    /// in `benches/results/2026-11-22-epyc-2core/selfplay.csv`).
     pub const DEFAULT: Weights = Weights {
         material: 100,
         mobility: 2,

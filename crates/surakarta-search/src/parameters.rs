@@ -5,7 +5,7 @@
 //! These are compile-time constants, not settings: changing one changes what
 //! the search does (with one thread, the bench signature), so a change is
 //! decided by self-play (`surakarta match`) and recorded in
-//! `docs/benchmarks.md`. What a user picks per engine (threads, hash size,
+//! `CHANGELOG.md` with its figures in `benches/results/`. What a user picks per engine (threads, hash size,
 //! evaluation weights, techniques on or off, the parallel scheme) is in
 //! [`Options`](crate::Options) instead; the evaluation weights stay with the
 //! evaluation in [`crate::eval`], since they define the features' sum rather

@@ -5,8 +5,10 @@
 //! that order: a Snakefile, a Slurm script or a Makefile.
 //!
 //! **The figures are estimates from a model**, fitted to what was measured
-//! up to 8 pieces on the project's machine (2 cores of an AMD EPYC, KVM,
-//! docs/benchmarks.md); nothing beyond 8 pieces has been measured.
+//! up to 9 pieces on the project's machine (2 cores of an AMD EPYC, KVM,
+//! docs/benchmarks.md); the 10-piece pairs run since (docs/tablebase.md,
+//! "Runs beyond 8 pieces") peaked at or below its memory figures, and
+//! nothing beyond 10 pieces has been measured.
 //!
 //! - **positions**: the slots of both classes' indexes ([`Scheme::size`]),
 //!   exact; the symmetric scheme wastes below 0.1% of them from 7 pieces on.
@@ -33,23 +35,28 @@ mod quote;
 
 pub use quote::shell_quote;
 
-/// Generation speed: slots solved per second per thread. Measured after
-/// the speed work of docs/benchmarks.md ("Faster generation"): the 8-piece
-/// step 1.79 M positions per CPU second single-threaded, the whole 9-piece
-/// run (6.0 G positions, 3,426 CPU s) 1.75 M; the lower figure. (Before
-/// that work: 0.92 M on the 8-piece step.)
+/// Generation speed: slots solved per second per thread. Measured on the
+/// machine shared with other jobs, where long runs run: the 8-piece step
+/// 1.79 M positions per CPU second single-threaded, the whole 9-piece run
+/// (6.0 G positions, 3,426 CPU s) 1.75 M; the lower figure
+/// (benches/results/2026-11-23-epyc-2core). On an idle machine the same
+/// code resolves 3.4 M per CPU second (docs/benchmarks.md, "Generation"),
+/// so the model's times are upper bounds there.
 pub const GENERATION_RATE: f64 = 1.75e6;
 
 /// Compaction speed (writing format 2): slots per second per thread.
-/// Measured: `surakarta tb compress` of every table up to 8 pieces,
-/// 1,108,995,506 positions in 345 s on 2 threads (docs/benchmarks.md,
-/// "Compact tables, format 2"): 1.6 M per second per core.
+/// Measured with the first format 2 writer on the shared machine: `surakarta
+/// tb compress` of every table up to 8 pieces, 1,108,995,506 positions in
+/// 345 s on 2 threads (benches/results/2026-11-26-epyc-2core/
+/// format2-history.csv): 1.6 M per second per core. The current writer
+/// takes about 204 CPU s for the same set on an idle machine
+/// (docs/benchmarks.md, "Compact tables"), so this is an upper bound.
 pub const COMPACTION_RATE: f64 = 1.6e6;
 
 /// Format 2 bytes per slot of a class whose side to move has more pieces
 /// (`a v b`, `a > b`): most of its positions win in 1 by a capture, which
-/// compaction may store as any win. Measured on the 8-piece tables
-/// (docs/benchmarks.md, "Compact tables, format 2", with context models):
+/// compaction may store as any win. Measured on the 8-piece tables with
+/// context models (benches/results/2026-11-24-epyc-2core/format2-classes.csv):
 /// 7v1 0.0082, 6v2 0.0025, 5v3 0.0059; rounded up to the worst of them
 /// doubled, since 4v3 (7 pieces) took 0.032 and the near-balanced classes
 /// of 9 to 12 pieces are not measured.
@@ -58,7 +65,8 @@ pub const FORMAT2_STRONG_BYTES_PER_SLOT: f64 = 0.02;
 /// Format 2 bytes per slot of a class whose side to move has as many or
 /// fewer pieces (`a v b`, `a <= b`). Measured on the 8-piece tables with
 /// context models and capture draws: 1v7 0.031, 2v6 0.014, 3v5 0.021, 4v4
-/// 0.089 (docs/benchmarks.md); the balanced class decides, rounded up to
+/// 0.089 (benches/results/2026-11-24-epyc-2core/format2-classes.csv);
+/// the balanced class decides, rounded up to
 /// 0.10. The 7-piece 3v4 took 0.075.
 pub const FORMAT2_WEAK_BYTES_PER_SLOT: f64 = 0.10;
 
@@ -75,7 +83,8 @@ pub const COMPACTION_BYTES_PER_SLOT: u64 = 5;
 /// symbols of every chunk after parsing (two bytes per symbol, and each
 /// chunk's own allocation), then the body being written. Measured on 4v4
 /// forced through the streaming path with a sample of 2^20 slots
-/// (`examples/compact_stream.rs`; docs/benchmarks.md, "Compact tables"):
+/// (`examples/compact_stream.rs`;
+/// benches/results/2026-11-24-epyc-2core/compact-stream.csv):
 /// 656 MB peak against 559 MB for the same process compacting nothing
 /// (the tables it holds), so 97 MB or 0.37 bytes per slot, for a file of
 /// 0.10 bytes per slot (that sample's; 0.088 with the default one). The

@@ -1,7 +1,7 @@
 //! Generation must stay byte-identical across speed work: the payload
 //! checksum (CRC-32, as stored in each file's header) of every class up to
 //! six pieces in the symmetric index, recorded from the tables generated
-//! before the speed work of issue 14 (`tb generate --pieces 8 --format 1`,
+//! before the generation speed work (`tb generate --pieces 8 --format 1`,
 //! 2026-11-23). For 7 and 8 pieces, `scripts/check-table-hashes` compares
 //! a fresh generation against the same record kept in `docs/table-hashes.txt`.
 
@@ -50,8 +50,8 @@ fn tables_up_to_six_pieces_are_byte_identical_to_the_record() {
 
 /// The compact (format 2) tables written from the same tables, as `tb
 /// compress` writes them: payload CRC-32 of each class up to six pieces,
-/// recorded from the files `tb compress` wrote on 2026-11-26 (the build of
-/// 83d9a43, before that session's compression speed work). Compression
+/// recorded from the files `tb compress` wrote on 2026-11-26, before the
+/// last compression speed work (which left them unchanged). Compression
 /// speed work must leave these bytes unchanged too.
 const RECORDED_COMPACT: &[(&str, u32)] = &[
     ("1v1", 0x544ab045),

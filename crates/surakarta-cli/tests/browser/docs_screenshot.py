@@ -3,8 +3,8 @@
 Not a test (pytest does not collect it). Start a server on tables of up to
 6 pieces, then run this with the browser test's venv:
 
-    surakarta tb generate --pieces 6 --dir /var/tmp/surakarta/page6
-    surakarta serve --tb /var/tmp/surakarta/page6 --bind 127.0.0.1:8080 &
+    surakarta tb generate --pieces 6 --dir target/page6
+    surakarta serve --tb target/page6 --bind 127.0.0.1:8080 &
     target/browser-test-venv/bin/python crates/surakarta-cli/tests/browser/docs_screenshot.py \
         http://127.0.0.1:8080 docs/images/serve.png
 

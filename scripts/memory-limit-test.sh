@@ -74,10 +74,18 @@ echo "memory limit test: cgroup $cgroup, limit 1 GiB"
 
 work="$(mktemp -d)"
 server_pid=""
+# Stops the server (SIGTERM; it exits 0 within its 5 s grace) and waits
+# for it, so that the cgroup is empty and can be removed.
+stop_server() {
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+        server_pid=""
+    fi
+}
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    stop_server
     rm -rf "$work"
-    # Move this shell out before removing the cgroup.
     rmdir "$cgroup" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -132,7 +140,11 @@ if ! command -v curl >/dev/null 2>&1; then
     echo "  serve part skipped: no curl"
 elif "$bin" serve --help | grep -q -- '--analysis-memory'; then
     port_file="$work/url"
-    in_cgroup "$bin" serve --bind 127.0.0.1:0 --hash 400 --max-analyses 3 >"$port_file" 2>"$work/serve-err" &
+    # Not through the in_cgroup function: a function run with & is a
+    # subshell whose pid is not the server's, and killing it would leave
+    # the server running in the cgroup. This sh execs into the server.
+    sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup" \
+        "$bin" serve --bind 127.0.0.1:0 --hash 400 --max-analyses 3 >"$port_file" 2>"$work/serve-err" &
     server_pid=$!
     for _ in $(seq 100); do
         [ -s "$port_file" ] && break
@@ -164,8 +176,13 @@ elif "$bin" serve --help | grep -q -- '--analysis-memory'; then
     curl -sf "${url}api/position?fen=$start" >/dev/null || fail "the server no longer answers"
     checks=$((checks + 1))
     echo "  ok: serve --hash 400 --max-analyses 3: $answered analyses answered, $refused refused with 503, server up"
+    stop_server
 else
     fail "serve has no --analysis-memory budget"
 fi
+
+# Nothing of the test may be left running in the cgroup.
+leftover="$(cat "$cgroup/cgroup.procs")"
+[ -z "$leftover" ] || fail "processes left in the cgroup: $leftover"
 
 echo "memory limit test: $checks checks passed"

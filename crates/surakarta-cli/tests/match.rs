@@ -277,3 +277,27 @@ fn bad_arguments_exit_2_with_one_line() {
         assert!(err.starts_with("error: "), "{err}");
     }
 }
+
+/// An openings "file" that never ends (`/dev/zero`, an endless pipe) is
+/// read only up to the openings limit, then refused: never held whole.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_openings_file_is_refused_at_the_limit() {
+    let o = run_with_2gib_address_space(
+        &[
+            "match",
+            "--first",
+            "depth=1",
+            "--second",
+            "depth=1",
+            "--openings",
+            "/dev/zero",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "error: /dev/zero: openings file too long (more than 67108864 bytes)\n"
+    );
+}

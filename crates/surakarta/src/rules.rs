@@ -219,6 +219,8 @@ pub enum ParseRulesError {
     Name(Excerpt),
     /// A limit's value that is not a whole number: this value.
     Value(Excerpt),
+    /// A limit given twice (`repetitions=3,repetitions=4`): its name.
+    Repeated(Excerpt),
     /// The limits do not make a rule set (a repetition limit of 1).
     Limits(RulesError),
 }
@@ -232,6 +234,7 @@ impl fmt::Display for ParseRulesError {
             ParseRulesError::Part(part) => write!(f, "unexpected {part}")?,
             ParseRulesError::Name(name) => write!(f, "unknown limit {name}")?,
             ParseRulesError::Value(value) => write!(f, "limit {value} is not a whole number")?,
+            ParseRulesError::Repeated(name) => write!(f, "limit {name} given twice")?,
             ParseRulesError::Limits(RulesError::Repetitions(n)) => {
                 write!(f, "repetitions={n} would end every game at once")?
             }
@@ -250,9 +253,12 @@ impl FromStr for Rules {
     type Err = ParseRulesError;
 
     /// `pure`, `icga`, `pku`, or `repetitions=N,no-capture=M` (either may be
-    /// left out, 0 disables it, and they may follow a preset: `icga,no-capture=100`).
+    /// left out, 0 disables it, and they may follow a preset: `icga,no-capture=100`;
+    /// each at most once).
     fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
         let (mut repetitions, mut no_capture) = (None, None);
+        // Whether each limit was given by name: a second one is an error.
+        let (mut repetitions_given, mut no_capture_given) = (false, false);
         for (i, part) in s.split(',').enumerate() {
             let part = part.trim();
             let preset = match part {
@@ -268,10 +274,18 @@ impl FromStr for Rules {
                         .parse()
                         .map_err(|_| ParseRulesError::Value(Excerpt::new(value)))?;
                     let limit = if n == 0 { None } else { Some(n) };
-                    match key.trim() {
-                        "repetitions" => repetitions = limit,
-                        "no-capture" => no_capture = limit,
+                    let key = key.trim();
+                    let slot = match key {
+                        "repetitions" => &mut repetitions_given,
+                        "no-capture" => &mut no_capture_given,
                         other => return Err(ParseRulesError::Name(Excerpt::new(other))),
+                    };
+                    if std::mem::replace(slot, true) {
+                        return Err(ParseRulesError::Repeated(Excerpt::new(key)));
+                    }
+                    match key {
+                        "repetitions" => repetitions = limit,
+                        _ => no_capture = limit,
                     }
                     continue;
                 }
@@ -392,6 +406,43 @@ mod tests {
         assert_eq!(
             message("repetitions=1"),
             format!("invalid rule set (repetitions=1 would end every game at once){tail}")
+        );
+    }
+
+    #[test]
+    fn a_limit_given_twice_is_refused() {
+        // Which of two values would count is a guess: refuse, as a repeated
+        // key of a player's settings is refused.
+        for text in [
+            "repetitions=3,repetitions=4",
+            "icga,no-capture=50,no-capture=0",
+            "repetitions=2, no-capture=9 ,repetitions=2",
+        ] {
+            let key = if text.matches("repetitions").count() == 2 {
+                "repetitions"
+            } else {
+                "no-capture"
+            };
+            assert_eq!(
+                text.parse::<Rules>(),
+                Err(ParseRulesError::Repeated(key.into())),
+                "{text:?}"
+            );
+        }
+        assert_eq!(
+            "repetitions=3,repetitions=4"
+                .parse::<Rules>()
+                .unwrap_err()
+                .to_string(),
+            "invalid rule set (limit \"repetitions\" given twice): expected pure, icga, pku, \
+             or a list like repetitions=3,no-capture=50 (0 disables; repetitions at least 2)"
+        );
+        // A preset followed by its own limit is one setting changed, not a repeat.
+        assert_eq!(
+            "icga,repetitions=0"
+                .parse::<Rules>()
+                .map(|r| r.repetitions()),
+            Ok(None)
         );
     }
 

@@ -466,8 +466,7 @@ fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
         "start" => openings::from_start(pairs(50), args.plies, args.seed),
         "random" => openings::random_boards(pairs(50), args.pieces, args.max_diff, args.seed)?,
         path => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| UsageError(format!("cannot read openings file {path}: {e}")))?;
+            let text = read_openings_file(path)?;
             let mut all =
                 openings::parse_file(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
             let n = pairs(all.len());
@@ -488,6 +487,34 @@ fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
         second,
         sprt,
         starts,
+    })
+}
+
+/// The text of the openings file at `path`, read up to
+/// [`openings::MAX_FILE_LEN`] bytes and one more: a file longer than that
+/// (or one that never ends, `/dev/zero` or an endless pipe) is refused
+/// without being held whole.
+fn read_openings_file(path: &str) -> Result<String, UsageError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| UsageError(format!("cannot read openings file {path}: {e}"));
+    let mut bytes = Vec::new();
+    File::open(path)
+        .map_err(cannot)?
+        .take(openings::MAX_FILE_LEN as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    // The length first: a character cut at the limit is no encoding error.
+    if bytes.len() > openings::MAX_FILE_LEN {
+        return Err(UsageError(format!(
+            "{path}: openings file too long (more than {} bytes)",
+            openings::MAX_FILE_LEN
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        cannot(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ))
     })
 }
 

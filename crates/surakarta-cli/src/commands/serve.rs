@@ -2,7 +2,7 @@
 //! (docs/serve.md). This module only reads and checks the arguments; the
 //! server is in `crate::serve`.
 
-use crate::common::memory::{new_engine, usable_memory};
+use crate::common::memory::{new_engine, usable_memory, RESERVE_BYTES};
 use crate::common::tables;
 use crate::common::threads::MAX_THREADS;
 use crate::common::usage::UsageError;
@@ -76,7 +76,8 @@ pub(crate) struct ServeArgs {
 
 /// The analyses' memory budget in MiB: `given` if it holds one table of
 /// `hash_mib` and fits in what the process may use (`usable` bytes, if
-/// known), else half of `usable` (at least one table; every analysis's
+/// known) less the [`RESERVE_BYTES`] every table leaves for the process
+/// itself, else half of `usable` (at least one table; every analysis's
 /// table if `usable` is unknown).
 fn analysis_memory(
     given: Option<usize>,
@@ -96,10 +97,13 @@ fn analysis_memory(
             "--analysis-memory {mib} is out of range: it must hold one analysis's transposition table (--hash {hash_mib} MiB)"
         )));
     }
-    let most = usable_mib.unwrap_or(MAX_ANALYSIS_MEMORY_MIB);
+    let reserve_mib = usize::try_from(RESERVE_BYTES >> 20).unwrap_or(usize::MAX);
+    let most = usable_mib.map_or(MAX_ANALYSIS_MEMORY_MIB, |usable| {
+        usable.saturating_sub(reserve_mib)
+    });
     if mib > most {
         return Err(UsageError(format!(
-            "--analysis-memory {mib} is out of range: this process may use only {most} MiB"
+            "--analysis-memory {mib} is out of range: this process may use only {most} MiB for tables (keeping {reserve_mib} MiB for itself)"
         )));
     }
     Ok(mib)
@@ -221,6 +225,18 @@ mod tests {
         assert!(analysis_memory(Some(63), 64, 3, gib).is_err());
         assert!(analysis_memory(Some(4097), 64, 3, gib).is_err());
         assert!(analysis_memory(Some(usize::MAX), 64, 3, None).is_err());
+    }
+
+    #[test]
+    fn the_memory_budget_leaves_the_reserve_free() {
+        // A budget taking all the room would let the analyses' tables push
+        // the server itself over a cgroup limit: the reserve a single table
+        // keeps aside stays free of the budget too.
+        let gib = Some(1u64 << 30);
+        assert!(analysis_memory(Some(1024), 64, 2, gib).is_err());
+        assert!(analysis_memory(Some(1000), 64, 2, gib).is_err());
+        assert_eq!(analysis_memory(Some(992), 64, 2, gib).unwrap(), 992);
+        assert_eq!(analysis_memory(None, 64, 2, gib).unwrap(), 512);
     }
 
     #[test]

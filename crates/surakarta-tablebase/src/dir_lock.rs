@@ -22,6 +22,7 @@
 
 use crate::atomic_file::open_own_file;
 use crate::error::TablebaseError;
+use crate::file::FileProblem;
 use crate::pair::Pair;
 use crate::table::file_error;
 use std::fs::File;
@@ -99,6 +100,43 @@ impl DirLock {
             _pair: Some(held),
             ..shared
         })
+    }
+
+    /// The directory's lock, shared, for a run that only reads its tables
+    /// and must not see them half written (verification): refused while a
+    /// run holds the whole directory, so `tb verify` during `tb generate
+    /// --pieces` says the directory is in use instead of reporting the pair
+    /// being written as a failure. `None` when the lock file cannot be made
+    /// because the directory is not writable (a read-only mount, another
+    /// user's tables): whoever cannot write there reads without a lock.
+    ///
+    /// ```
+    /// use surakarta_tablebase::DirLock;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("dir-lock-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let reading = DirLock::acquire_for_reading(&dir)?;
+    /// assert!(reading.is_some());
+    /// assert!(DirLock::acquire(&dir).is_err(), "a writer waits for the reader");
+    /// drop(reading);
+    /// assert!(DirLock::acquire(&dir).is_ok());
+    /// std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn acquire_for_reading(dir: &Path) -> Result<Option<DirLock>, TablebaseError> {
+        match DirLock::acquire_shared(dir) {
+            Err(TablebaseError::File {
+                problem: FileProblem::Io(e),
+                ..
+            }) if matches!(
+                e.kind(),
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+            ) =>
+            {
+                Ok(None)
+            }
+            other => other.map(Some),
+        }
     }
 
     /// The directory's lock, shared: what every pair's lock holds.

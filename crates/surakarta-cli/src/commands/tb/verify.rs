@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use surakarta_index::{Indexer, Material};
-use surakarta_tablebase::{Tablebase, TablebaseError, VerifyCheckpoints, VerifyReport};
+use surakarta_tablebase::{DirLock, Tablebase, TablebaseError, VerifyCheckpoints, VerifyReport};
 
 /// The arguments of `surakarta tb verify`.
 #[derive(Args, Debug)]
@@ -48,6 +48,14 @@ pub(super) struct VerifyArgs {
 pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, UsageError> {
     let pool = thread_pool(check_threads(args.threads)?)?;
     let memory_limit = memory_limit(args.memory_limit)?;
+    // A run that writes the whole directory (generate --pieces, compress)
+    // holds its lock: the directory is in use, rather than a pair half
+    // written reported as a failure. With checkpoints the verification
+    // takes the lock itself.
+    let _reading = match args.checkpoint_every {
+        None if args.dir.is_dir() => DirLock::acquire_for_reading(&args.dir)?,
+        _ => None,
+    };
     let mut tb = open_partial(&args.dir)?;
     let chosen = |m: Material| args.classes.is_empty() || args.classes.contains(&m);
     let open_errors: Vec<TablebaseError> = tb

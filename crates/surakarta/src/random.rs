@@ -98,6 +98,7 @@ pub fn random_position(
 /// assert_eq!((pos.fullmoves(), pos.turn()), (6, Color::Black)); // five moves each
 /// assert_eq!(random_playout(&mut SplitMix::new(1), Position::new(), 10), pos);
 /// ```
+#[must_use]
 pub fn random_playout(rng: &mut SplitMix, start: Position, plies: usize) -> Position {
     let mut position = start;
     for _ in 0..plies {

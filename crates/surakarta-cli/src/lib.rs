@@ -60,6 +60,7 @@ enum Command {
 }
 
 /// Runs the command line of `std::env::args` and returns the exit code.
+#[must_use = "the exit code says whether the command succeeded"]
 pub fn main() -> ExitCode {
     end_quietly_when_stdout_closes();
     let cli = Cli::parse();

@@ -52,6 +52,18 @@ fn fixed_positions(sym: Symmetry, us: usize, them: usize) -> u64 {
 
 /// The number of orbits of positions of a material class under the eight
 /// symmetries: the least possible size of a symmetry-reduced table.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::{position_orbits, Material};
+///
+/// // 1v1: 36 · 35 placements; only those symmetric under some symmetry are
+/// // fixed by it, so the orbit count is a little over 36 · 35 / 8.
+/// let orbits = position_orbits(Material::new(1, 1)?);
+/// assert!(orbits * 8 >= 36 * 35 && orbits * 8 < 36 * 35 + 8 * 36);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[must_use]
 pub fn position_orbits(material: Material) -> u64 {
     let (us, them) = (material.us() as usize, material.them() as usize);
@@ -64,6 +76,15 @@ pub fn position_orbits(material: Material) -> u64 {
 
 /// The number of orbits of sets of `pieces` points under the symmetries
 /// (`pieces <= 36`): the number of canonical occupied sets.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::occupancy_orbits;
+///
+/// assert_eq!(occupancy_orbits(0), 1);
+/// assert_eq!(occupancy_orbits(1), 6); // a1, b1, c1, b2, c2, c3 up to symmetry
+/// ```
 #[must_use]
 pub fn occupancy_orbits(pieces: u32) -> u64 {
     Symmetry::ALL

@@ -130,6 +130,16 @@ pub(crate) fn is_canonical(b: u64) -> bool {
 /// Canonical `n`-point sets, ranked; shared by every material with `n`
 /// pieces. Memory: `C(36, n) / 8` bytes plus a little (about 32 MB for
 /// `n = 10`).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::{occupancy_orbits, OccupancyDirectory};
+///
+/// let directory = OccupancyDirectory::build(4);
+/// assert_eq!(directory.pieces(), 4);
+/// assert_eq!(directory.canonical_count(), occupancy_orbits(4));
+/// ```
 #[derive(Clone, Debug)]
 pub struct OccupancyDirectory {
     pieces: u32,

@@ -102,6 +102,24 @@ pub struct Ranked {
 
 /// A bijection between the positions of one material class (up to
 /// symmetry, for the symmetric scheme) and the slots `0..size()`.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::{Indexer, Material, PlainIndexer, SymmetricIndexer};
+///
+/// /// Checks that every used slot of an indexer ranks back to itself.
+/// fn round_trips(indexer: &dyn Indexer) -> bool {
+///     (0..indexer.size()).all(|i| match indexer.unrank(i) {
+///         Ok(sides) => indexer.rank(sides).map(|r| r.index) == Ok(i),
+///         Err(_) => true, // an unused slot of the symmetric scheme
+///     })
+/// }
+/// let material = Material::new(1, 1)?;
+/// assert!(round_trips(&PlainIndexer::new(material)));
+/// assert!(round_trips(&SymmetricIndexer::new(material)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Indexer {
     /// The material class.
     #[must_use]
@@ -122,6 +140,19 @@ pub trait Indexer {
 }
 
 /// The indexing schemes.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::{Material, Scheme};
+///
+/// let material: Material = "3v2".parse()?;
+/// assert_eq!("symmetric".parse::<Scheme>()?, Scheme::Symmetric);
+/// assert_eq!(Scheme::Plain.size(material), 376_992 * 10); // C(36, 5) · C(5, 3)
+/// assert!(Scheme::Symmetric.size(material) < Scheme::Plain.size(material) / 7);
+/// assert_eq!(Scheme::default().name(), Scheme::default().to_string());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Scheme {
     /// [`PlainIndexer`]: the paper's index, `C(36, n) · C(n, a)` slots.

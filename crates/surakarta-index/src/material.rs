@@ -10,6 +10,21 @@ use surakarta::{Bitboard, Excerpt, Position, Symmetry, MAX_PIECES_PER_SIDE};
 ///
 /// Both sides' pieces move alike, so one class serves Black to move and White
 /// to move.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::Material;
+///
+/// let m: Material = "4v3".parse()?;
+/// assert_eq!((m.us(), m.them(), m.pieces()), (4, 3, 7));
+/// assert_eq!(m.swapped().to_string(), "3v4"); // where a quiet move leads
+/// // After a capture the other side, one piece down, is to move.
+/// assert_eq!(m.after_capture(), Some(Material::new(2, 4)?));
+/// assert_eq!(Material::with_pieces(3).count(), 2); // 2v1 and 1v2
+/// assert!("13v1".parse::<Material>().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Material {
     us: u8,
@@ -116,6 +131,21 @@ impl FromStr for Material {
 
 /// The pieces of a position relative to the side to move: `us` moves next.
 /// This is all a table stores: the colour to move does not matter.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Bitboard, Position, Square};
+/// use surakarta_index::{Material, Sides};
+///
+/// let position: Position = "6/1w4/6/6/1b4/6 w".parse()?;
+/// let sides = Sides::of(&position); // seen from White, to move
+/// assert_eq!(sides.us, Bitboard::from_square(Square::B5));
+/// assert_eq!(sides.them, Bitboard::from_square(Square::B2));
+/// assert_eq!(sides.occupied().len(), 2);
+/// assert_eq!(Material::of(sides)?.to_string(), "1v1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Sides {
     /// Pieces of the side to move.

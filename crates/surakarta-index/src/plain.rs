@@ -18,6 +18,22 @@ use crate::{Indexer, Ranked};
 use surakarta::{Bitboard, Symmetry};
 
 /// The plain index of one material class (design and sizes: `docs/index.md`).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::{Indexer, Material, PlainIndexer};
+///
+/// let indexer = PlainIndexer::new("2v1".parse::<Material>()?);
+/// assert_eq!(indexer.size(), 7140 * 3); // C(36, 3) occupied sets, C(3, 2) patterns
+/// // Every slot is a position, and ranking gives the slot back.
+/// for index in [0, 1234, indexer.size() - 1] {
+///     let sides = indexer.unrank(index)?;
+///     assert_eq!(indexer.rank(sides)?.index, index);
+/// }
+/// assert_eq!(indexer.positions().count() as u64, indexer.size());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlainIndexer {
     material: Material,

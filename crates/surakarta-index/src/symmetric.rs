@@ -28,6 +28,22 @@ use surakarta::{Bitboard, Square, Symmetry};
 
 /// The representative of a position's orbit and the symmetry that maps the
 /// position onto it (`sides.transformed(symmetry) == representative`).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Position, Symmetry};
+/// use surakarta_index::{canonical_form, Sides};
+///
+/// let sides = Sides::of(&"6/1w4/6/6/bb4/6 w".parse::<Position>()?);
+/// let (representative, symmetry) = canonical_form(sides);
+/// assert_eq!(sides.transformed(symmetry), representative);
+/// // Every image of the position has the same representative.
+/// for sym in Symmetry::ALL {
+///     assert_eq!(canonical_form(sides.transformed(sym)).0, representative);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 #[must_use]
 pub fn canonical_form(sides: Sides) -> (Sides, Symmetry) {
@@ -109,6 +125,29 @@ fn is_least_pattern(us: u64, stabilizer: &[Symmetry]) -> bool {
 
 /// The symmetric index of one material class (design and sizes:
 /// `docs/index.md`).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_index::{position_orbits, Indexer, Material, Sides, SymmetricIndexer};
+///
+/// let material: Material = "1v2".parse()?;
+/// let indexer = SymmetricIndexer::new(material);
+/// // About an eighth of the plain index; the used slots are the orbits.
+/// assert!(indexer.size() < 7140 * 3 / 7);
+/// assert_eq!(indexer.positions().count() as u64, position_orbits(material));
+///
+/// // The eight images of a position share one slot.
+/// let position: Position = "6/1w4/6/6/bb4/6 w".parse()?;
+/// let sides = Sides::of(&position);
+/// let ranked = indexer.rank(sides)?;
+/// for sym in surakarta::Symmetry::ALL {
+///     assert_eq!(indexer.rank(sides.transformed(sym))?.index, ranked.index);
+/// }
+/// assert_eq!(indexer.unrank(ranked.index)?, sides.transformed(ranked.symmetry));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct SymmetricIndexer {
     material: Material,

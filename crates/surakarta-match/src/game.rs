@@ -69,6 +69,26 @@ pub struct FinishedGame {
 /// Plays one game from `start` under `rules`, `black` against `white`,
 /// until the rules end it, a player fails, or `max_plies` moves are
 /// played. Every move is checked again before it is played.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, Rules};
+/// use surakarta_match::{play_game, EnginePlayer, GameEnd};
+/// use surakarta_search::{Limits, Options};
+///
+/// let mut black = EnginePlayer::new("black".into(), Options::default(), None, Limits::depth(3))?;
+/// let mut white = EnginePlayer::new("white".into(), Options::default(), None, Limits::depth(3))?;
+/// // Black can take White's only piece at once.
+/// let start = "6/1w4/6/6/1b4/6 b".parse()?;
+/// let finished = play_game(&mut black, &mut white, start, Rules::ICGA, 100);
+/// assert_eq!(finished.game.moves().len(), 1);
+/// assert_eq!(finished.end.winner(), Some(Color::Black));
+/// assert!(matches!(finished.end, GameEnd::Rules(_)));
+/// assert_eq!(finished.end.to_string(), "1-0 (no pieces left)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
 pub fn play_game(
     black: &mut dyn Player,
     white: &mut dyn Player,

@@ -49,6 +49,8 @@ impl Line {
     /// The text of a line that was kept; `Err` says why a line was dropped
     /// (see [`DroppedLine`]).
     ///
+    /// # Examples
+    ///
     /// ```
     /// use surakarta_match::lines::Line;
     ///
@@ -86,6 +88,20 @@ pub enum DroppedLine {
 
 /// Reads lines of at most a limit of bytes from a buffered reader, holding
 /// at most the limit plus one buffer in memory whatever the input.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_match::lines::{Line, LineReader};
+///
+/// let input = format!("uci\n{}\nisready", "x".repeat(100));
+/// let mut reader = LineReader::with_limit(input.as_bytes(), 64);
+/// assert_eq!(reader.next_line()?, Some(Line::Text("uci".into())));
+/// assert_eq!(reader.next_line()?, Some(Line::TooLong { bytes: 100 })); // dropped, not kept
+/// assert_eq!(reader.next_line()?, Some(Line::Text("isready".into())));
+/// assert_eq!(reader.next_line()?, None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct LineReader<R> {
     inner: R,
     limit: usize,
@@ -101,11 +117,13 @@ impl<R> fmt::Debug for LineReader<R> {
 
 impl<R: BufRead> LineReader<R> {
     /// A reader with the limit [`MAX_LINE_BYTES`].
+    #[must_use]
     pub fn new(inner: R) -> LineReader<R> {
         LineReader::with_limit(inner, MAX_LINE_BYTES)
     }
 
     /// A reader that keeps lines of at most `limit` bytes.
+    #[must_use]
     pub fn with_limit(inner: R, limit: usize) -> LineReader<R> {
         LineReader { inner, limit }
     }

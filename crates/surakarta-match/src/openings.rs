@@ -45,6 +45,19 @@ pub enum OpeningError {
 
 /// `count` openings: the start position after `plies` random legal moves
 /// each (a playout stops early rather than end the game).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_match::openings;
+///
+/// let starts = openings::from_start(10, 4, 1);
+/// assert_eq!(starts.len(), 10);
+/// assert!(starts.iter().all(|p| p.fullmoves() == 3)); // four plies: two moves each
+/// assert_eq!(openings::from_start(10, 4, 1), starts); // the same seed, the same openings
+/// assert_eq!(openings::from_start(1, 0, 1), [Position::new()]);
+/// ```
 #[must_use]
 pub fn from_start(count: usize, plies: usize, seed: u64) -> Vec<Position> {
     let mut rng = SplitMix::new(seed);
@@ -58,6 +71,16 @@ pub fn from_start(count: usize, plies: usize, seed: u64) -> Vec<Position> {
 
 /// The black piece counts allowed by `pieces` in total and a bound on the
 /// difference between the sides.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_match::openings::splits;
+///
+/// assert_eq!(splits(10, 4), [3, 4, 5, 6, 7]); // 3:7 … 7:3
+/// assert_eq!(splits(24, 0), [12]);
+/// assert!(splits(25, 30).is_empty()); // a side has at most 12
+/// ```
 #[must_use]
 pub fn splits(pieces: u32, max_difference: u32) -> Vec<u32> {
     (1..=MAX_PIECES_PER_SIDE)
@@ -76,6 +99,20 @@ pub fn splits(pieces: u32, max_difference: u32) -> Vec<u32> {
 /// 7:3), every placement equally likely; Black is to move on the first,
 /// third, … board and White on the others ("alternating Black or White
 /// first"). Boards where the game is already over are drawn again.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Color;
+/// use surakarta_match::openings::random_boards;
+///
+/// let boards = random_boards(4, 10, 4, 7)?;
+/// assert_eq!(boards.len(), 4);
+/// assert!(boards.iter().all(|b| b.occupied().len() == 10 && b.outcome().is_none()));
+/// assert_eq!((boards[0].turn(), boards[1].turn()), (Color::Black, Color::White));
+/// assert!(random_boards(1, 30, 0, 7).is_err()); // 15:15 is no position
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn random_boards(
     count: usize,
     pieces: u32,
@@ -114,6 +151,20 @@ pub fn random_boards(
 /// Reads an openings file: one position per line in the notation of
 /// `docs/notation.md`; blank lines and lines starting with `#` are skipped.
 /// Positions where the game is already over are rejected.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_match::openings::{parse_file, OpeningError};
+///
+/// let text = "# two openings\nwwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n\n6/1w4/6/6/1b4/6 b\n";
+/// assert_eq!(parse_file(text)?.len(), 2);
+/// let error = parse_file("6/1w4/6/6/1b4/6 b\nbad\n").unwrap_err();
+/// assert!(matches!(error, OpeningError::Line { line: 2, .. }));
+/// // A position where the game is over is no opening.
+/// assert!(matches!(parse_file("6/6/6/6/1b4/6 w"), Err(OpeningError::GameOver { line: 1, .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn parse_file(text: &str) -> Result<Vec<Position>, OpeningError> {
     if text.len() > MAX_FILE_LEN {
         return Err(OpeningError::TooLong(text.len()));

@@ -46,6 +46,31 @@ pub enum PlayerError {
 }
 
 /// A side in a match: it is told when a game starts and asked for moves.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Game, Move, Rules};
+/// use surakarta_match::{play_game, Player, PlayerError};
+///
+/// /// Plays the first legal move, always.
+/// struct FirstMove;
+///
+/// impl Player for FirstMove {
+///     fn name(&self) -> &str {
+///         "first move"
+///     }
+///     fn new_game(&mut self, _rules: Rules) -> Result<(), PlayerError> {
+///         Ok(())
+///     }
+///     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+///         Ok(game.legal_moves()[0])
+///     }
+/// }
+///
+/// let finished = play_game(&mut FirstMove, &mut FirstMove, Default::default(), Rules::ICGA, 40);
+/// assert!(finished.game.moves().len() <= 40);
+/// ```
 pub trait Player: Send {
     /// The name written into game records.
     #[must_use]
@@ -60,6 +85,21 @@ pub trait Player: Send {
 }
 
 /// The in-process engine with fixed limits for every move.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Game;
+/// use surakarta_match::{EnginePlayer, Player};
+/// use surakarta_search::{Limits, Options};
+///
+/// let mut player = EnginePlayer::new("depth 2".into(), Options::default(), None, Limits::depth(2))?;
+/// assert_eq!(player.name(), "depth 2");
+/// let game = Game::default();
+/// let m = player.choose(&game)?;
+/// assert!(game.position().is_legal(m));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct EnginePlayer {
     name: String,
     engine: Engine,

@@ -108,6 +108,38 @@ pub enum MatchError {
 /// Fails only if a player cannot be started before any game has finished;
 /// a later failure ends the match with the games so far and
 /// [`MatchResult::error`] set.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+/// use surakarta::Rules;
+/// use surakarta_match::{openings, run_match, EnginePlayer, GameReport, MatchConfig, Player, PlayerError, Reporter};
+/// use surakarta_search::{Limits, Options};
+///
+/// /// Counts the games as they finish.
+/// struct Count(AtomicUsize);
+/// impl Reporter for Count {
+///     fn game_finished(&self, _report: &GameReport<'_>) {
+///         self.0.fetch_add(1, Ordering::Relaxed);
+///     }
+/// }
+///
+/// let player = |depth| move || -> Result<Box<dyn Player>, PlayerError> {
+///     let name = format!("depth {depth}");
+///     Ok(Box::new(EnginePlayer::new(name, Options::default(), None, Limits::depth(depth))?))
+/// };
+/// let starts = openings::from_start(2, 6, 1);
+/// let config = MatchConfig { rules: Rules::ICGA, max_plies: 200, concurrency: 2, sprt: None };
+/// let count = Count(AtomicUsize::new(0));
+/// let result = run_match(&player(2), &player(1), &starts, &config, &count, &AtomicBool::new(false))?;
+/// assert_eq!(result.scheduled, 4); // each opening twice, colours swapped
+/// assert_eq!(result.tally.games(), 4);
+/// assert_eq!(count.0.load(Ordering::Relaxed), 4);
+/// assert_eq!(result.pairs.pairs(), 2);
+/// assert!(!result.interrupted && result.error.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run_match(
     first: &PlayerFactory<'_>,
     second: &PlayerFactory<'_>,

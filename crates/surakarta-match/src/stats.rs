@@ -4,6 +4,22 @@
 use surakarta::Color;
 
 /// Wins, draws and losses from the first player's point of view.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Color;
+/// use surakarta_match::Tally;
+///
+/// let mut tally = Tally::default();
+/// tally.add(Color::Black, Some(Color::Black)); // the first player, as Black, won
+/// tally.add(Color::White, Some(Color::Black)); // as White, lost
+/// tally.add(Color::White, None); // a draw
+/// assert_eq!((tally.wins, tally.draws, tally.losses), (1, 1, 1));
+/// assert_eq!(tally.games(), 3);
+/// assert_eq!(tally.score(), 0.5);
+/// assert_eq!(tally.elo().unwrap().diff, 0.0);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Games the first player won.
@@ -16,6 +32,18 @@ pub struct Tally {
 
 /// An Elo difference and its 95% confidence interval. Infinite when the
 /// score (or a bound) is 0 or 1.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_match::Tally;
+///
+/// let tally = Tally { wins: 60, draws: 20, losses: 20 };
+/// let elo = tally.elo().unwrap();
+/// assert!(elo.low < elo.diff && elo.diff < elo.high);
+/// assert_eq!(elo.diff.round(), 147.0); // a score of 70%
+/// assert!(elo.low > 0.0); // stronger, with 95% confidence
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Elo {
     /// The estimate.
@@ -28,6 +56,16 @@ pub struct Elo {
 
 /// The Elo difference that gives an expected score `score` (logistic
 /// model).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_match::stats::{elo_from_score, score_from_elo};
+///
+/// assert_eq!(elo_from_score(0.5), 0.0);
+/// assert!((elo_from_score(0.75) - 190.85).abs() < 0.01);
+/// assert!((score_from_elo(elo_from_score(0.64)) - 0.64).abs() < 1e-12);
+/// ```
 #[must_use]
 pub fn elo_from_score(score: f64) -> f64 {
     // `+ 0.0` turns the −0 of an even score into 0.
@@ -93,6 +131,20 @@ impl Tally {
 /// correlated (a lopsided opening tends to win for whoever has the better
 /// side), so the spread of pair scores gives a tighter, truer interval than
 /// treating the games as independent.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_match::Pentanomial;
+///
+/// let mut pairs = Pentanomial::default();
+/// pairs.add(1.0, 0.5); // won one game of the pair, drew the other
+/// pairs.add(0.5, 0.5);
+/// pairs.add(1.0, 1.0);
+/// assert_eq!(pairs.counts, [0, 0, 1, 1, 1]);
+/// assert_eq!(pairs.pairs(), 3);
+/// assert!(pairs.elo().unwrap().diff > 0.0);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pentanomial {
     /// Pairs by half-points scored, 0 to 4.
@@ -169,6 +221,21 @@ fn elo_interval(mean: f64, variance: f64, n: u32) -> Elo {
 /// A sequential probability ratio test of H0: the first player is `elo0`
 /// stronger, against H1: `elo1` stronger (logistic Elo), with error rates
 /// `alpha` (accepting H1 when H0 holds) and `beta`.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_match::{Sprt, SprtDecision, Tally};
+///
+/// let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05)?;
+/// let (lower, upper) = sprt.bounds();
+/// assert!((upper - (0.95f64 / 0.05).ln()).abs() < 1e-12 && lower == -upper);
+/// assert_eq!(sprt.decide(&Tally { wins: 5, draws: 5, losses: 5 }), None); // go on
+/// assert_eq!(sprt.decide(&Tally { wins: 900, draws: 50, losses: 50 }), Some(SprtDecision::H1));
+/// assert_eq!(sprt.decide(&Tally { wins: 50, draws: 50, losses: 900 }), Some(SprtDecision::H0));
+/// assert!(Sprt::new(10.0, 0.0, 0.05, 0.05).is_err()); // elo0 must be below elo1
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     /// Elo difference under H0.

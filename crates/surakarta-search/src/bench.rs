@@ -56,6 +56,7 @@ pub struct BenchReport {
 
 impl BenchReport {
     /// Nodes per second.
+    #[must_use]
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
     }

@@ -37,6 +37,22 @@ use crate::tt::TranspositionTable;
 
 /// A search engine. Keeps its transposition table and history between
 /// searches of one game; [`Engine::new_game`] forgets them.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use surakarta::{Game, Rules};
+/// use surakarta_search::{Engine, Limits, Options, ScoreKind};
+///
+/// let mut engine = Engine::new(Options::default())?;
+/// // Black to move can take White's last piece: a win in one ply.
+/// let game = Game::new("6/1w4/6/6/1b4/6 b".parse()?, Rules::ICGA);
+/// let result = engine.search(&game, &Limits::depth(3), &AtomicBool::new(false), &mut |_| {});
+/// assert_eq!(result.best_move.map(|m| m.to_string()), Some("b2xb5".to_string()));
+/// assert_eq!(result.info.score.kind(), ScoreKind::Win(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Engine {
     options: Options,
     tt: TranspositionTable,
@@ -49,6 +65,20 @@ impl Engine {
     /// An engine with the given options and no tablebases. Fails on a
     /// thread count or hash size out of range, a transposition table the
     /// machine cannot allocate, or a thread pool that cannot start.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_search::{Engine, Options, SearchError};
+    ///
+    /// let engine = Engine::new(Options { threads: 2, hash_mb: 16, ..Options::default() })?;
+    /// assert_eq!(engine.options().threads, 2);
+    /// assert!(engine.tablebase().is_none());
+    /// // Out of range: refused before anything is allocated.
+    /// let error = Engine::new(Options { threads: 0, ..Options::default() }).err();
+    /// assert!(matches!(error, Some(SearchError::Threads(0))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(options: Options) -> Result<Engine, SearchError> {
         options.check()?;
         let tt = TranspositionTable::new(options.hash_mb)?;
@@ -63,16 +93,38 @@ impl Engine {
     }
 
     /// The options.
+    #[must_use]
     pub fn options(&self) -> &Options {
         &self.options
     }
 
     /// Uses these tablebases (or none) from the next search on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::{atomic::AtomicBool, Arc};
+    /// use surakarta::{Game, Rules};
+    /// use surakarta_index::Scheme;
+    /// use surakarta_search::{Engine, Limits, Options, ScoreKind};
+    /// use surakarta_tablebase::{NoProgress, Tablebase};
+    ///
+    /// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress)?;
+    /// let mut engine = Engine::new(Options::default())?;
+    /// engine.set_tablebase(Some(Arc::new(tables)));
+    /// // A position the tables hold is answered from them, without searching.
+    /// let game = Game::new("b5/6/6/6/6/w4w b".parse()?, Rules::PURE);
+    /// let result = engine.search(&game, &Limits::depth(6), &AtomicBool::new(false), &mut |_| {});
+    /// assert_eq!(result.best_move.map(|m| m.to_string()), Some("a6-a5".to_string()));
+    /// assert_eq!(result.info.score.kind(), ScoreKind::TbWin(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
         self.tablebase = tablebase;
     }
 
     /// The tablebases in use.
+    #[must_use]
     pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
         self.tablebase.as_ref()
     }
@@ -100,6 +152,31 @@ impl Engine {
     /// `Threads::with_helpers` starting the Lazy SMP helpers (`helper`)
     /// beside `iterative_deepening` (each iteration an `aspiration_search`),
     /// and `final_answer`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use surakarta::{Game, Position, Rules};
+    /// use surakarta_search::{Engine, Limits, Options};
+    ///
+    /// let mut engine = Engine::new(Options::default())?;
+    /// let game = Game::new(Position::new(), Rules::ICGA);
+    /// let stop = AtomicBool::new(false); // another thread may raise it to stop early
+    /// let mut reports = Vec::new();
+    /// let result = engine.search(&game, &Limits::nodes(20_000), &stop, &mut |info| {
+    ///     reports.push((info.depth, info.score, info.pv.len()))
+    /// });
+    /// let best = result.best_move.unwrap();
+    /// assert!(game.position().is_legal(best));
+    /// assert_eq!(result.info.pv.first(), Some(&best));
+    /// assert!(!reports.is_empty());
+    ///
+    /// // A game that is over has no move to play.
+    /// let over = Game::new("6/6/6/6/1b4/6 w".parse()?, Rules::ICGA);
+    /// assert_eq!(engine.search(&over, &Limits::depth(1), &stop, &mut |_| {}).best_move, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn search(
         &mut self,
         game: &Game,

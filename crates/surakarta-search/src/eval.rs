@@ -50,6 +50,7 @@ pub enum PointClass {
 
 impl PointClass {
     /// The class of a point.
+    #[must_use]
     pub const fn of(sq: Square) -> PointClass {
         const fn fold(v: u8) -> u8 {
             if v < 3 {
@@ -79,6 +80,18 @@ impl PointClass {
 /// mobility·Δsteps + attack·Δcaptures + points·Δpoint_values +
 /// arcs·Δarc_value + hanging·Δhanging + tempo`, each `Δ` being the side to
 /// move's count minus the opponent's.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::Weights;
+///
+/// assert_eq!(Weights::preset("paper"), Some(Weights::PAPER));
+/// assert_eq!(Weights::default(), Weights::DEFAULT);
+/// assert_eq!(Weights::preset("aggressive"), None);
+/// let greedy = Weights { attack: 20, ..Weights::DEFAULT };
+/// assert!(greedy.attack > Weights::DEFAULT.attack);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Per piece.
@@ -130,6 +143,7 @@ impl Weights {
     };
 
     /// A preset by name: `paper` or `default`.
+    #[must_use]
     pub fn preset(name: &str) -> Option<Weights> {
         match name {
             "paper" => Some(Weights::PAPER),
@@ -176,6 +190,7 @@ pub struct Features {
 impl Features {
     /// Computes the features of a position (hanging pieces only when
     /// `weights.hanging` is not 0: they cost a capture generation each).
+    #[must_use]
     pub fn of(position: &Position, weights: &Weights) -> Features {
         Features::with_captures(position, weights, None)
     }
@@ -183,6 +198,7 @@ impl Features {
     /// As [`Features::of`], given the number of captures the side to move
     /// has if the caller generated them already (one capture generation
     /// saved); `None` to count them here.
+    #[must_use]
     pub fn with_captures(
         position: &Position,
         weights: &Weights,
@@ -203,6 +219,7 @@ impl Features {
     }
 
     /// The weighted evaluation for the side to move.
+    #[must_use]
     pub fn score(&self, w: &Weights) -> i32 {
         let side = |s: &SideFeatures| {
             w.material * s.material
@@ -218,12 +235,28 @@ impl Features {
 
 /// Evaluates a position for the side to move with the given weights,
 /// clamped to `±EVAL_LIMIT`.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_search::{evaluate, Weights};
+///
+/// // Two pieces against one: good for the side with two, whoever moves.
+/// let black_to_move: Position = "6/2w3/6/6/bb4/6 b".parse()?;
+/// let white_to_move: Position = "6/2w3/6/6/bb4/6 w".parse()?;
+/// assert!(evaluate(&black_to_move, &Weights::DEFAULT) > 0);
+/// assert!(evaluate(&white_to_move, &Weights::DEFAULT) < 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
 pub fn evaluate(position: &Position, weights: &Weights) -> i32 {
     evaluate_with_captures(position, weights, None)
 }
 
 /// [`evaluate`], given the side to move's number of captures if the caller
 /// has generated them (as quiescence has).
+#[must_use]
 pub fn evaluate_with_captures(
     position: &Position,
     weights: &Weights,

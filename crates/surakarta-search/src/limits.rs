@@ -24,6 +24,24 @@ pub struct Clock {
 
 /// When to stop searching. Every limit given applies; with none the search
 /// runs until stopped (or to [`crate::MAX_PLY`]).
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use surakarta_search::{Clock, Limits};
+///
+/// assert_eq!(Limits::depth(8).depth, Some(8));
+/// assert_eq!(Limits::movetime(Duration::from_millis(500)).budget().1, Some(Duration::from_millis(500)));
+/// // Limits combine: whichever is reached first ends the search.
+/// let both = Limits { nodes: Some(100_000), ..Limits::depth(12) };
+/// assert_eq!((both.depth, both.nodes), (Some(12), Some(100_000)));
+///
+/// // With a clock the engine spends a share of the time left.
+/// let clock = Clock { time: Duration::from_secs(60), increment: Duration::ZERO, moves_to_go: None };
+/// let (soft, hard) = Limits { clock: Some(clock), ..Limits::default() }.budget();
+/// assert!(soft.unwrap() < hard.unwrap() && hard.unwrap() < Duration::from_secs(60));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest iteration.
@@ -38,6 +56,7 @@ pub struct Limits {
 
 impl Limits {
     /// Search to a fixed depth.
+    #[must_use]
     pub fn depth(depth: u32) -> Limits {
         Limits {
             depth: Some(depth),
@@ -46,6 +65,7 @@ impl Limits {
     }
 
     /// Search about `nodes` nodes.
+    #[must_use]
     pub fn nodes(nodes: u64) -> Limits {
         Limits {
             nodes: Some(nodes),
@@ -54,6 +74,7 @@ impl Limits {
     }
 
     /// Search for `movetime`.
+    #[must_use]
     pub fn movetime(movetime: Duration) -> Limits {
         Limits {
             movetime: Some(movetime),
@@ -63,6 +84,7 @@ impl Limits {
 
     /// The time budget: `(soft, hard)`. No new iteration starts after the
     /// soft limit; the search is aborted at the hard limit.
+    #[must_use]
     pub fn budget(&self) -> (Option<Duration>, Option<Duration>) {
         let mut soft = self.movetime;
         let mut hard = self.movetime;

@@ -17,6 +17,22 @@ const MAX_THREADS: usize = 1024;
 const MAX_HASH_MB: usize = 65_536;
 
 /// Engine settings.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::{Options, Smp, Techniques, Weights};
+///
+/// let options = Options {
+///     threads: 4,
+///     hash_mb: 256,
+///     weights: Weights::PAPER,
+///     techniques: Techniques { reductions: false, ..Techniques::default() },
+///     smp: Smp::Siblings,
+/// };
+/// assert!(options.check().is_ok());
+/// assert_eq!(Options::default().threads, 1); // deterministic by default
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Search threads (1 = deterministic).
@@ -47,6 +63,8 @@ impl Options {
     /// Checks the ranges: 1 to 1024 threads, 1 to 65,536 MiB of hash (what
     /// [`Engine::new`](crate::Engine::new) checks first, for callers that
     /// check more before they allocate).
+    ///
+    /// # Examples
     ///
     /// ```
     /// use surakarta_search::Options;

@@ -19,6 +19,7 @@ pub struct History {
 
 impl History {
     /// Empty scores.
+    #[must_use]
     pub fn new() -> History {
         History {
             scores: (0..2 * 36 * 36).map(|_| AtomicI32::new(0)).collect(),
@@ -30,6 +31,7 @@ impl History {
     }
 
     /// The score of a quiet move.
+    #[must_use]
     pub fn get(&self, color: Color, m: Move) -> i32 {
         self.slot(color, m).load(Ordering::Relaxed)
     }

@@ -15,6 +15,19 @@ pub const MAX_PLY: usize = 128;
 ///   `TB_WIN - plies` where `plies` counts from the root to the conversion;
 /// - `|s| >= WIN_BAND`: the game ends, `WIN - plies` where `plies` counts from
 ///   the root to the end.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::{Score, ScoreKind};
+///
+/// assert_eq!(Score(35).to_string(), "cp 35");
+/// assert_eq!(Score::win_at(7).kind(), ScoreKind::Win(7));
+/// assert_eq!(Score::tb_loss_at(9).to_string(), "tbloss 9");
+/// assert!(Score::tb_win_at(12).is_decisive() && !Score(35).is_decisive());
+/// assert!(Score::win_at(3) > Score::win_at(5)); // a faster win is better
+/// assert_eq!(Score::loss_at(4).kind().parts(), ("loss", 4));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(pub i32);
 
@@ -36,31 +49,37 @@ impl Score {
     pub const DRAW: Score = Score(0);
 
     /// The side to move wins at `ply` plies from the root.
+    #[must_use]
     pub const fn win_at(ply: usize) -> Score {
         Score(WIN - ply as i32)
     }
 
     /// The side to move loses at `ply` plies from the root.
+    #[must_use]
     pub const fn loss_at(ply: usize) -> Score {
         Score(-WIN + ply as i32)
     }
 
     /// A tablebase win converted `plies` plies from the root.
+    #[must_use]
     pub const fn tb_win_at(plies: u32) -> Score {
         Score(TB_WIN - plies as i32)
     }
 
     /// A tablebase loss converted `plies` plies from the root.
+    #[must_use]
     pub const fn tb_loss_at(plies: u32) -> Score {
         Score(-TB_WIN + plies as i32)
     }
 
     /// Whether the score is a known win or loss (game end or tablebase).
+    #[must_use]
     pub const fn is_decisive(self) -> bool {
         self.0.abs() >= TB_BAND
     }
 
     /// The kind of score and its number, for display.
+    #[must_use]
     pub const fn kind(self) -> ScoreKind {
         let s = self.0;
         if s >= WIN_BAND {
@@ -78,6 +97,7 @@ impl Score {
 
     /// The score as stored in the transposition table: distances counted
     /// from the node at `ply` instead of from the root.
+    #[must_use]
     pub const fn to_table(self, ply: usize) -> i32 {
         let (s, p) = (self.0, ply as i32);
         if s >= TB_BAND {
@@ -90,6 +110,7 @@ impl Score {
     }
 
     /// The inverse of [`Score::to_table`] for a node at `ply`.
+    #[must_use]
     pub const fn from_table(stored: i32, ply: usize) -> Score {
         let p = ply as i32;
         Score(if stored >= TB_BAND {

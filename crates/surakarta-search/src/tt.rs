@@ -40,6 +40,7 @@ pub struct Entry {
 
 impl Entry {
     /// The score as seen from a node at `ply`.
+    #[must_use]
     pub fn score_at(&self, ply: usize) -> Score {
         Score::from_table(self.score, ply)
     }
@@ -109,6 +110,7 @@ impl TranspositionTable {
     }
 
     /// The size in bytes.
+    #[must_use]
     pub fn bytes(&self) -> usize {
         self.clusters.len() * 64
     }
@@ -136,6 +138,7 @@ impl TranspositionTable {
     }
 
     /// The entry stored for `key`, if any.
+    #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         for slot in &self.cluster(key).0 {
             let data = slot.data.load(Ordering::Relaxed);
@@ -186,6 +189,7 @@ impl TranspositionTable {
     }
 
     /// Permille of sampled slots written by the current search.
+    #[must_use]
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation();
         let sample = self.clusters.len().min(250);

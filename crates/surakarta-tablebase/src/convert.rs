@@ -964,6 +964,22 @@ pub struct CompressOutcome {
 ///
 /// The directory is read into memory ([`Tablebase::open_dir`]); for one
 /// larger than memory, map it and use [`compress_tables`].
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::Scheme;
+/// use surakarta_tablebase::{compress_dir, generate_dir, CompactOptions, NoProgress, Tablebase};
+///
+/// let dir = std::env::temp_dir().join(format!("surakarta-doc-compress-{}", std::process::id()));
+/// generate_dir(&dir, 3, Scheme::Symmetric, 1, &NoProgress)?; // format 1
+/// let outcomes = compress_dir(&dir, &[], &CompactOptions::default(), &NoProgress)?;
+/// assert!(outcomes.iter().all(|o| o.after <= o.before));
+/// let tables = Tablebase::open_dir(&dir)?;
+/// assert!(tables.materials().all(|m| tables.table(m).is_some_and(|t| t.format() == 2)));
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn compress_dir(
     dir: &std::path::Path,
     classes: &[Material],

@@ -33,6 +33,16 @@ pub struct ClassOutcome {
 
 /// The classes with 2 to `max_pieces` pieces in dependency order, each
 /// with its swap: `[a v b, b v a]` with `a > b`, or `[a v a]`.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::pairs;
+///
+/// let names: Vec<Vec<String>> =
+///     pairs(4).iter().map(|p| p.iter().map(|m| m.to_string()).collect()).collect();
+/// assert_eq!(names, [vec!["1v1"], vec!["2v1", "1v2"], vec!["3v1", "1v3"], vec!["2v2"]]);
+/// ```
 #[must_use]
 pub fn pairs(max_pieces: u32) -> Vec<Vec<Material>> {
     let mut out = Vec::new();
@@ -52,6 +62,23 @@ pub fn pairs(max_pieces: u32) -> Vec<Vec<Material>> {
 }
 
 /// The table files of a directory by class, in class order.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::Material;
+/// use surakarta_tablebase::table_files;
+///
+/// let dir = std::env::temp_dir().join(format!("surakarta-doc-files-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// std::fs::write(dir.join("2v1.sktb"), b"")?;
+/// std::fs::write(dir.join("notes.txt"), b"")?; // not a table: ignored
+/// let files = table_files(&dir)?;
+/// assert_eq!(files.keys().copied().collect::<Vec<_>>(), [Material::new(2, 1)?]);
+/// assert_eq!(files[&Material::new(2, 1)?], dir.join("2v1.sktb"));
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn table_files(dir: &Path) -> Result<BTreeMap<Material, PathBuf>, TablebaseError> {
     let dir_error = |source| TablebaseError::Directory {
         path: dir.to_path_buf(),
@@ -82,6 +109,28 @@ pub fn table_files(dir: &Path) -> Result<BTreeMap<Material, PathBuf>, TablebaseE
 /// back and checked, then renamed into place. Tables are kept in memory
 /// one byte per slot while the later classes need them (a compact table
 /// found in the directory is expanded).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_index::Scheme;
+/// use surakarta_tablebase::{generate_dir, table_files, NoProgress, Tablebase, Value};
+///
+/// let dir = std::env::temp_dir().join(format!("surakarta-doc-generate-{}", std::process::id()));
+/// let outcomes = generate_dir(&dir, 3, Scheme::Symmetric, 2, &NoProgress)?;
+/// assert_eq!(outcomes.len(), 3); // 1v1, 2v1, 1v2
+/// assert_eq!(table_files(&dir)?.len(), 3);
+///
+/// // A second run finds the tables there and skips them.
+/// assert!(generate_dir(&dir, 3, Scheme::Symmetric, 2, &NoProgress)?.iter().all(|o| o.skipped));
+///
+/// let tables = Tablebase::open_dir(&dir)?;
+/// let position: Position = "b5/6/6/6/6/w4w b".parse()?;
+/// assert_eq!(tables.probe_position(&position)?, Value::Win(3));
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate_dir(
     dir: &Path,
     max_pieces: u32,
@@ -98,6 +147,27 @@ pub fn generate_dir(
 }
 
 /// How [`generate_dir_with`] generates.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use surakarta_index::Scheme;
+/// use surakarta_tablebase::{generate_dir_with, GenerateOptions, NoProgress};
+///
+/// let dir = std::env::temp_dir().join(format!("surakarta-doc-options-{}", std::process::id()));
+/// let options = GenerateOptions {
+///     scheme: Scheme::Plain,
+///     format: 1, // a byte per slot
+///     checkpoint_every: Duration::from_secs(60),
+///     memory_limit: Some(1 << 30),
+///     ..GenerateOptions::default()
+/// };
+/// let outcomes = generate_dir_with(&dir, 3, &options, &NoProgress)?;
+/// assert!(outcomes.iter().all(|o| !o.skipped && o.stats.positions > 0));
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GenerateOptions {
     /// The index scheme of new tables.

@@ -32,6 +32,23 @@ impl Tablebase {
 
     /// Every legal move with its value for the side to move, in move
     /// generation order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::Position;
+    /// use surakarta_index::Scheme;
+    /// use surakarta_tablebase::{NoProgress, Tablebase, Value};
+    ///
+    /// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress)?;
+    /// let position: Position = "6/1w4/6/6/1b4/6 b".parse()?;
+    /// let values = tables.move_values(&position)?;
+    /// assert_eq!(values.len(), position.legal_moves().len());
+    /// // The capture wins at once: White has no piece left.
+    /// assert_eq!(values[0].0.to_string(), "b2xb5");
+    /// assert_eq!(values[0].1, Value::Win(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn move_values(&self, position: &Position) -> Result<Vec<(Move, Value)>, TablebaseError> {
         position
             .legal_moves()
@@ -43,6 +60,22 @@ impl Tablebase {
     /// The best move (the first in generation order among the equally
     /// good: fastest win, else a draw, else slowest loss) and its value;
     /// `None` when the side to move has no move (lost in 0).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::Position;
+    /// use surakarta_index::Scheme;
+    /// use surakarta_tablebase::{NoProgress, Tablebase, Value};
+    ///
+    /// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress)?;
+    /// // White, to move, is lost; the best defence holds out longest.
+    /// let position: Position = "6/1w4/6/6/bb4/6 w".parse()?;
+    /// let (m, value) = tables.best_move(&position)?.unwrap();
+    /// assert_eq!((m.to_string(), value), ("b5-a4".to_string(), Value::Loss(4)));
+    /// assert_eq!(tables.derive(&position)?, value); // what the table stores
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn best_move(&self, position: &Position) -> Result<Option<(Move, Value)>, TablebaseError> {
         let mut best: Option<(Move, Value)> = None;
         for &m in position.legal_moves().iter() {
@@ -65,6 +98,20 @@ impl Tablebase {
     /// The principal conversion line: best moves for both sides up to and
     /// including the capture that converts (or until the side to move has
     /// no move). Empty for a draw, which never converts.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::Position;
+    /// use surakarta_index::Scheme;
+    /// use surakarta_tablebase::{NoProgress, Tablebase};
+    ///
+    /// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress)?;
+    /// let position: Position = "b5/6/6/6/6/w4w b".parse()?; // a win in 3
+    /// let line: Vec<String> = tables.line(&position)?.iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(line, ["a6-a5", "a1-b1", "a5xb1"]); // ends with the converting capture
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn line(&self, position: &Position) -> Result<Vec<Move>, TablebaseError> {
         let mut line = Vec::new();
         let mut position = *position;

@@ -20,6 +20,23 @@ use surakarta_index::{IndexError, Material};
 /// `a >= b` (`4v3`, `3v3`). Ordered by piece count, then by the first
 /// class's side to move descending: the order of [`crate::pairs`], in which
 /// every pair comes after the pairs it depends on.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::Material;
+/// use surakarta_tablebase::Pair;
+///
+/// let pair = Pair::of(Material::new(3, 4)?);
+/// assert_eq!(pair.to_string(), "4v3");
+/// assert_eq!(pair.classes(), [Material::new(4, 3)?, Material::new(3, 4)?]);
+/// assert_eq!(pair.file_names(), ["4v3.sktb", "3v4.sktb"]);
+/// // Captures from 4v3 lead to 2v4, from 3v4 to 3v3: those pairs come first.
+/// let dependencies: Vec<String> = pair.dependencies().iter().map(|p| p.to_string()).collect();
+/// assert_eq!(dependencies, ["4v2", "3v3"]);
+/// assert_eq!(Pair::all(3).len(), 2); // 1v1, then 2v1 with 1v2
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Pair {
     first: Material,
@@ -39,6 +56,7 @@ impl Pair {
 
     /// Every pair with 2 to `max_pieces` pieces (at most 24), in
     /// dependency order.
+    #[must_use]
     pub fn all(max_pieces: u32) -> Vec<Pair> {
         (2..=max_pieces.min(24))
             .flat_map(Material::with_pieces)
@@ -101,6 +119,7 @@ impl Pair {
     }
 
     /// The file names of the pair's tables (`4v3.sktb`, `3v4.sktb`).
+    #[must_use]
     pub fn file_names(self) -> Vec<String> {
         self.classes().into_iter().map(file::file_name).collect()
     }

@@ -104,6 +104,7 @@ pub const STREAMING_SAMPLE_BYTES: u64 = 448 << 20;
 /// default options: [`COMPACTION_BYTES_PER_SLOT`] per slot up to
 /// [`STREAMING_ABOVE`] slots, above that [`STREAMING_BYTES_PER_SLOT`] per
 /// slot plus [`STREAMING_SAMPLE_BYTES`].
+#[must_use]
 pub fn compaction_bytes(slots: u64) -> u64 {
     if slots > STREAMING_ABOVE {
         (slots as f64 * STREAMING_BYTES_PER_SLOT).ceil() as u64 + STREAMING_SAMPLE_BYTES
@@ -325,6 +326,7 @@ impl Plan {
     /// The least wall time with as many machines as pairs can run at
     /// once: the longest chain of estimated seconds through the
     /// dependencies (each pair starts when its last dependency ends).
+    #[must_use]
     pub fn critical_path_seconds(&self) -> f64 {
         let mut finish: Vec<f64> = Vec::with_capacity(self.pairs.len());
         for p in &self.pairs {
@@ -671,6 +673,15 @@ fn join(dir: &str, name: &str) -> String {
 }
 
 /// Bytes in binary units, for comments (`1.3 GiB`).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::plan::human_bytes;
+///
+/// assert_eq!(human_bytes(512), "512 B");
+/// assert_eq!(human_bytes(3 << 29), "1.5 GiB");
+/// ```
 #[must_use]
 pub fn human_bytes(bytes: u64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];

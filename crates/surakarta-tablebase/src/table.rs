@@ -30,6 +30,7 @@ pub enum TableIndexer {
 impl TableIndexer {
     /// The indexer of `material` in `scheme`, taking the occupancy directory
     /// from (or adding it to) `directories`.
+    #[must_use]
     pub fn new(material: Material, scheme: Scheme, directories: &mut Directories) -> TableIndexer {
         match scheme {
             Scheme::Plain => TableIndexer::Plain(PlainIndexer::new(material)),
@@ -456,37 +457,44 @@ impl Table {
     }
 
     /// The material class.
+    #[must_use]
     pub fn material(&self) -> Material {
         self.indexer.material()
     }
 
     /// The index.
+    #[must_use]
     pub fn indexer(&self) -> &TableIndexer {
         &self.indexer
     }
 
     /// The figures (from the header for files).
+    #[must_use]
     pub fn stats(&self) -> ClassStats {
         self.stats
     }
 
     /// The payload's CRC-32 (from the header for files).
+    #[must_use]
     pub fn checksum(&self) -> u32 {
         self.checksum
     }
 
     /// The file the table came from, if any.
+    #[must_use]
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
 
     /// The format version: 1 (a byte per slot) or 2 (compact).
+    #[must_use]
     pub fn format(&self) -> u16 {
         self.header().version()
     }
 
     /// Whether the payload is compact (format 2), so that stored wins may
     /// stand for wins in 1 by a capture.
+    #[must_use]
     pub fn is_compact(&self) -> bool {
         self.compact.is_some()
     }
@@ -494,6 +502,7 @@ impl Table {
     /// Whether this compact table may store any draw or loss for a drawn
     /// position with a capture into a drawn one (so a stored loss is
     /// exact only once the captures are probed; header byte 71).
+    #[must_use]
     pub fn capture_draws(&self) -> bool {
         self.compact
             .as_ref()
@@ -501,11 +510,13 @@ impl Table {
     }
 
     /// Bytes of the table as a file (header and payload).
+    #[must_use]
     pub fn file_len(&self) -> u64 {
         (HEADER_LEN + self.raw().len()) as u64
     }
 
     /// The header describing this table.
+    #[must_use]
     pub fn header(&self) -> Header {
         Header {
             scheme: self.indexer.scheme(),

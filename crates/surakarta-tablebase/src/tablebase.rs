@@ -18,6 +18,22 @@ use surakarta::capture_moves;
 use surakarta_index::{Indexer, Material, Scheme, Sides};
 
 /// Tables of material classes, in memory or mapped from files.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_index::Scheme;
+/// use surakarta_tablebase::{NoProgress, Tablebase, Value};
+///
+/// // Every class up to 3 pieces, solved in memory in a moment.
+/// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress)?;
+/// let position: Position = "b5/6/6/6/6/w4w b".parse()?;
+/// assert_eq!(tables.probe_position(&position)?, Value::Win(3));
+/// let (best, _) = tables.best_move(&position)?.unwrap();
+/// assert_eq!(best.to_string(), "a6-a5");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Tablebase {
     pub(crate) tables: BTreeMap<Material, Table>,
@@ -39,6 +55,21 @@ impl Tablebase {
 
     /// Generates every class with 2 to `max_pieces` pieces in `scheme`, in
     /// dependency order, in memory, on the current rayon thread pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_index::{Material, Scheme};
+    /// use surakarta_tablebase::{NoProgress, Tablebase};
+    ///
+    /// let (tables, stats) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress)?;
+    /// assert_eq!(tables.complete_pieces(), 4);
+    /// assert_eq!(tables.materials().count(), 6); // 1v1, 2v1, 1v2, 3v1, 2v2, 1v3
+    /// let two_v_two = stats.iter().find(|s| s.material == Material::new(2, 2).unwrap()).unwrap();
+    /// assert_eq!(two_v_two.positions, 44_481); // up to symmetry
+    /// assert_eq!((two_v_two.wins, two_v_two.draws, two_v_two.losses), (30_616, 10_185, 3_680));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn generate(
         max_pieces: u32,
         scheme: Scheme,
@@ -163,6 +194,7 @@ impl Tablebase {
     }
 
     /// The table of a class.
+    #[must_use]
     pub fn table(&self, material: Material) -> Option<&Table> {
         self.tables.get(&material)
     }
@@ -195,12 +227,14 @@ impl Tablebase {
     }
 
     /// The directory the tables came from, if any.
+    #[must_use]
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }
 
     /// The largest piece count `n` such that every class with 2 to `n`
     /// pieces is present (0 if not even the 2-piece class is).
+    #[must_use]
     pub fn complete_pieces(&self) -> u32 {
         (2..=24)
             .take_while(|&n| Material::with_pieces(n).all(|m| self.tables.contains_key(&m)))
@@ -255,6 +289,20 @@ impl Tablebase {
     /// move first): one stored value, and capture probes only where a
     /// compact table stores a loss that may stand for a draw
     /// ([`Table::capture_draws`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::Position;
+    /// use surakarta_index::{Scheme, Sides};
+    /// use surakarta_tablebase::{NoProgress, Tablebase, Wdl};
+    ///
+    /// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress)?;
+    /// let position: Position = "6/1w4/6/6/bb4/6 w".parse()?;
+    /// assert_eq!(tables.probe_wdl(Sides::of(&position))?, Wdl::Loss);
+    /// assert_eq!(tables.probe(Sides::of(&position))?.wdl(), Wdl::Loss);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe_wdl(&self, sides: Sides) -> Result<Wdl, TablebaseError> {
         if sides.us.is_empty() {
             return Ok(Wdl::Loss);

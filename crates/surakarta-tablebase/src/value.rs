@@ -4,6 +4,15 @@
 use core::fmt;
 
 /// Win, draw or loss for the side to move.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::Wdl;
+///
+/// assert_eq!(Wdl::Win.to_string(), "win");
+/// assert!(Wdl::Loss < Wdl::Draw && Wdl::Draw < Wdl::Win); // ordered for the side to move
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Wdl {
     /// The side to move loses with best play.
@@ -35,6 +44,22 @@ impl fmt::Display for Wdl {
 /// The value of a position for the side to move: the result with best play
 /// and, for wins and losses, the distance to conversion in plies (the winner
 /// minimising, the loser maximising; see `docs/tablebase.md`).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::{Value, Wdl};
+///
+/// let win = Value::Win(3);
+/// assert_eq!((win.wdl(), win.dtc()), (Wdl::Win, Some(3)));
+/// // One ply earlier, for the side that moved into it, a win is a loss.
+/// assert_eq!(Value::Win(3).back(), Value::Loss(4));
+/// assert!(Value::Win(1).is_better_than(Value::Win(3)));
+/// assert!(Value::Loss(9).is_better_than(Value::Loss(2))); // hold out longer
+/// assert!(Value::Draw.is_better_than(Value::Loss(100)));
+/// // The one-byte encoding of the tables.
+/// assert_eq!(Value::from_byte(win.to_byte().unwrap()), Some(win));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     /// A win converted in `dtc` plies (at least 1).

@@ -180,6 +180,22 @@ impl Tablebase {
     /// reach must be present. Problems in this table are counted in the
     /// report; an error is returned only when verification cannot run
     /// (missing or damaged tables it depends on).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_index::{Material, Scheme};
+    /// use surakarta_tablebase::{NoProgress, Tablebase};
+    ///
+    /// let (tables, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress)?;
+    /// for material in [Material::new(2, 1)?, Material::new(1, 2)?] {
+    ///     let report = tables.verify(material, &NoProgress)?;
+    ///     assert!(report.checksum_ok && report.stats_ok);
+    ///     assert_eq!(report.errors(), 0);
+    ///     assert!(report.positions > 0);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn verify(
         &self,
         material: Material,

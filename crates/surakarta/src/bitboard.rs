@@ -152,6 +152,16 @@ impl Bitboard {
 
     /// Iterates over every subset of this set (including the empty set and the
     /// set itself), by the carry-rippler trick: `2^count` subsets.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Bitboard, Square};
+    ///
+    /// let set: Bitboard = [Square::A1, Square::B2, Square::C3].into_iter().collect();
+    /// assert_eq!(set.subsets().count(), 8);
+    /// assert!(set.subsets().all(|s| (s - set).is_empty()));
+    /// ```
     #[inline]
     #[must_use]
     pub fn subsets(self) -> Subsets {
@@ -163,6 +173,16 @@ impl Bitboard {
 
     /// All points one step away from the set in any of the eight directions
     /// (the set itself excluded only where no other member reaches it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Bitboard, Square};
+    ///
+    /// let corner = Bitboard::from_square(Square::A1);
+    /// let expected: Bitboard = [Square::B1, Square::A2, Square::B2].into_iter().collect();
+    /// assert_eq!(corner.neighbours(), expected);
+    /// ```
     #[inline]
     #[must_use]
     pub const fn neighbours(self) -> Bitboard {

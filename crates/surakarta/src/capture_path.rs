@@ -52,6 +52,7 @@ impl CapturePath {
     }
 
     /// The points travelled, the origin first and the target last.
+    #[must_use]
     pub fn points(&self) -> Vec<Square> {
         (0..=self.steps)
             .map(|k| self.circuit.at(self.index(k)))
@@ -59,6 +60,7 @@ impl CapturePath {
     }
 
     /// The steps travelled, in order.
+    #[must_use]
     pub fn hops(&self) -> Vec<Hop> {
         (0..self.steps)
             .map(|k| Hop {
@@ -70,11 +72,13 @@ impl CapturePath {
     }
 
     /// The arcs passed.
+    #[must_use]
     pub fn arcs(&self) -> usize {
         (0..self.steps).filter(|&k| self.arc_at(k)).count()
     }
 
     /// The path as text, `~` marking an arc: `b5 c5 d5 e5 f5 ~ e6 …`.
+    #[must_use]
     pub fn text(&self) -> String {
         let mut out = self.circuit.at(self.start).to_string();
         for hop in self.hops() {
@@ -91,6 +95,22 @@ impl CapturePath {
 /// origin counts as empty), past at least one arc, stopping at the first
 /// occupied point, which must be `to`. Empty if there is no such capture,
 /// which includes `from` being empty and `to` not holding an enemy piece.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::capture_path::capture_paths;
+/// use surakarta::{Circuit, Position, Square};
+///
+/// let pos: Position = "6/1w4/6/6/1b4/6 b".parse()?;
+/// let paths = capture_paths(&pos, Square::B2, Square::B5);
+/// assert_eq!(paths[0].circuit, Circuit::Small);
+/// assert_eq!(paths[0].text(), "b2 a2 ~ b1 b2 b3 b4 b5"); // round the a1 arc
+/// assert_eq!(paths[0].arcs(), 1);
+/// assert!(capture_paths(&pos, Square::B2, Square::C3).is_empty()); // nothing there
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
 pub fn capture_paths(position: &Position, from: Square, to: Square) -> Vec<CapturePath> {
     let (Some(mover), Some(victim)) = (position.piece_at(from), position.piece_at(to)) else {
         return Vec::new();

@@ -25,6 +25,20 @@ use core::fmt;
 pub const PATH_LEN: usize = 24;
 
 /// One of the two capture circuits.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Circuit, Square, PATH_LEN};
+///
+/// let small = Circuit::Small;
+/// assert_eq!(small.path().len(), PATH_LEN);
+/// assert!(small.squares().contains(Square::B2));
+/// assert!(!Circuit::Large.squares().contains(Square::B2));
+/// // b2 is one of the small circuit's self-crossings: it lies on the path twice.
+/// assert_eq!(small.positions(Square::B2).count(), 2);
+/// assert!(small.crossings().contains(Square::B2));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Circuit {
     /// The inner circuit: files b and e, ranks 2 and 5, radius-1 corner arcs.

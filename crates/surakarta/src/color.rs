@@ -4,6 +4,18 @@ use core::fmt;
 use core::ops::Not;
 
 /// A side: Black moves first and starts on ranks 1–2, White starts on ranks 5–6.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Color;
+///
+/// assert_eq!(!Color::Black, Color::White);
+/// assert_eq!(Color::White.char(), 'w');
+/// assert_eq!(Color::from_char('b'), Some(Color::Black));
+/// assert_eq!("white".parse::<Color>(), Ok(Color::White));
+/// assert_eq!(Color::Black.to_string(), "black");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Color {
     /// The side that starts on ranks 1 and 2 and moves first.

@@ -16,6 +16,8 @@ use std::fmt;
 /// names: `tables/4v3.sktb`, `/tmp/bbbb… (1048581 bytes)`. The command line
 /// uses it for every piece of input it echoes.
 ///
+/// # Examples
+///
 /// ```
 /// use surakarta::Excerpt;
 ///

@@ -104,6 +104,21 @@ impl Game {
 
     /// How many times the current placement with the current side to move has
     /// occurred in this game, counting the current one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Game, Position, Rules, Termination};
+    ///
+    /// let mut game = Game::new(Position::new(), Rules::new(Some(3), None)?);
+    /// for m in ["b2-b3", "e5-e4", "b3-b2", "e4-e5"].repeat(2) {
+    ///     game.play_text(m)?;
+    /// }
+    /// assert_eq!(game.repetitions(), 3); // the start position, a third time
+    /// assert_eq!(game.outcome().map(|o| o.termination), Some(Termination::Repetition));
+    /// assert!(game.play_text("b2-b3").is_err()); // the game is over
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn repetitions(&self) -> u32 {
         let current = self.position();
@@ -155,6 +170,19 @@ impl Game {
     }
 
     /// Reads a move (`b2-c3`, `b2xe5` or `b2c3`) and plays it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Game, GameError};
+    ///
+    /// let mut game = Game::default();
+    /// let m = game.play_text("b2-b3")?;
+    /// assert_eq!(game.moves(), [m]);
+    /// assert_eq!(game.positions().len(), 2); // the start and the position after b2-b3
+    /// assert!(matches!(game.play_text("b3-b4"), Err(GameError::Move(_)))); // White's turn
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
         if let Some(outcome) = self.outcome() {
             return Err(GameError::GameOver(outcome));

@@ -509,6 +509,16 @@ fn distinct_captures(us: Bitboard, them: Bitboard, out: &mut [Move; 16]) -> usiz
 /// side to move. Meant for code that stores positions as bitboard pairs, such
 /// as tablebase generators. Overlapping or off-board bits give meaningless
 /// moves, never a panic.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{capture_moves, Bitboard, Move, Square};
+///
+/// let us = Bitboard::from_square(Square::B2);
+/// let them = Bitboard::from_square(Square::B5);
+/// assert_eq!(capture_moves(us, them)[..], [Move::capture(Square::B2, Square::B5)]);
+/// ```
 #[inline]
 #[must_use]
 pub fn capture_moves(us: Bitboard, them: Bitboard) -> MoveList {
@@ -567,6 +577,17 @@ pub(crate) fn count(us: Bitboard, them: Bitboard) -> u32 {
 
 /// The enemy points that the side owning `us` can capture (as if it were to
 /// move), from raw bitboards like [`capture_moves`].
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{capture_targets, has_capture, Bitboard, Square};
+///
+/// let us = Bitboard::from_square(Square::B2);
+/// let them = Bitboard::from_square(Square::B5) | Bitboard::from_square(Square::C3);
+/// assert_eq!(capture_targets(us, them), Bitboard::from_square(Square::B5));
+/// assert!(has_capture(us, them));
+/// ```
 #[inline]
 #[must_use]
 pub fn capture_targets(us: Bitboard, them: Bitboard) -> Bitboard {

@@ -125,6 +125,22 @@ impl fmt::Debug for Move {
 pub const MAX_MOVES: usize = 112;
 
 /// A list of at most [`MAX_MOVES`] moves that lives on the stack.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Move, MoveList, Position, Square};
+///
+/// let mut list = MoveList::new();
+/// list.push(Move::step(Square::B2, Square::B3));
+/// assert_eq!(list.len(), 1); // a slice of moves, through Deref
+/// assert!(list.contains(&Move::step(Square::B2, Square::B3)));
+///
+/// let moves = Position::new().legal_moves();
+/// let steps: Vec<String> = moves.iter().take(2).map(|m| m.to_string()).collect();
+/// assert_eq!(steps.len(), 2);
+/// assert!(moves.iter().all(|m| !m.is_capture()));
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [Move; MAX_MOVES],

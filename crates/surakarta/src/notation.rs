@@ -207,6 +207,20 @@ impl fmt::Display for Setup {
 
 /// A move as written, before it is checked against a position: origin, target
 /// and, if the text said so, whether it is a capture.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{MoveText, Position, Square};
+///
+/// let written: MoveText = "b2-b3".parse()?;
+/// assert_eq!((written.from, written.to, written.capture), (Square::B2, Square::B3, Some(false)));
+/// let bare: MoveText = "b2b3".parse()?;
+/// assert_eq!(bare.capture, None); // whichever the move is
+/// // A position resolves it to its legal move.
+/// assert_eq!(Position::new().check_move(bare)?.to_string(), "b2-b3");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveText {
     /// The origin point.
@@ -218,6 +232,8 @@ pub struct MoveText {
 }
 
 /// Why a move's text could not be read: what was wrong with it.
+///
+/// # Examples
 ///
 /// ```
 /// use surakarta::{MoveText, ParseMoveError, ParseSquareError};

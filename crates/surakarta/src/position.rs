@@ -144,6 +144,18 @@ pub struct Undo {
 
 impl Position {
     /// The start position.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Color, Position};
+    ///
+    /// let start = Position::new();
+    /// assert_eq!(start.turn(), Color::Black); // Black moves first
+    /// assert_eq!(start.pieces(Color::Black).len(), 12);
+    /// assert_eq!(start.to_string(), "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1");
+    /// assert_eq!(start, Position::default());
+    /// ```
     #[must_use]
     pub fn new() -> Position {
         Position::from_setup(Setup::start()).unwrap_or_else(|_| unreachable!())
@@ -151,6 +163,23 @@ impl Position {
 
     /// Validates a setup: pieces on the board, no point claimed twice, at most
     /// 12 pieces a side, the side not to move has a piece, move number ≥ 1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Bitboard, Position, PositionError, Setup, Square};
+    ///
+    /// let mut setup = Setup::empty();
+    /// setup.black = Bitboard::from_square(Square::B2);
+    /// setup.white = Bitboard::from_square(Square::B5);
+    /// let pos = Position::from_setup(setup.clone())?;
+    /// assert_eq!(pos.to_string(), "6/1w4/6/6/1b4/6 b 0 1");
+    ///
+    /// // Two pieces on one point is no position.
+    /// setup.white = setup.white | Bitboard::from_square(Square::B2);
+    /// assert!(matches!(Position::from_setup(setup), Err(PositionError::Overlap(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
         for bb in [setup.black, setup.white] {
             if Bitboard::new(bb.bits()).is_none() {
@@ -187,6 +216,21 @@ impl Position {
     /// The position from the side to move's pieces `us` and the other side's
     /// `them`, with counters at their start values; validated like
     /// [`Position::from_setup`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Bitboard, Color, Position, Square};
+    ///
+    /// let us = Bitboard::from_square(Square::B5);
+    /// let them = Bitboard::from_square(Square::B2);
+    /// let pos = Position::from_sides(us, them, Color::White)?;
+    /// assert_eq!(pos.to_string(), "6/1w4/6/6/1b4/6 w 0 1");
+    /// assert_eq!((pos.us(), pos.them()), (us, them));
+    /// // The side that just moved must have a piece.
+    /// assert!(Position::from_sides(us, Bitboard::EMPTY, Color::White).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_sides(
         us: Bitboard,
         them: Bitboard,
@@ -246,6 +290,17 @@ impl Position {
     }
 
     /// The colour of the piece on `sq`, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Color, Position, Square};
+    ///
+    /// let start = Position::new();
+    /// assert_eq!(start.piece_at(Square::A1), Some(Color::Black));
+    /// assert_eq!(start.piece_at(Square::F6), Some(Color::White));
+    /// assert_eq!(start.piece_at(Square::C3), None);
+    /// ```
     #[inline]
     #[must_use]
     pub const fn piece_at(&self, sq: Square) -> Option<Color> {
@@ -311,6 +366,20 @@ impl Position {
     }
 
     /// All legal moves: captures first, then steps.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::Position;
+    ///
+    /// // Black on b2 can capture White's b5 round the small circuit's a1 arc.
+    /// let pos: Position = "6/1w4/6/6/1b4/6 b".parse()?;
+    /// let moves = pos.legal_moves();
+    /// assert_eq!(moves.len(), 9); // one capture and eight steps
+    /// assert_eq!(moves[0].to_string(), "b2xb5"); // captures come first
+    /// assert_eq!(moves.len(), pos.count_moves());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
@@ -320,6 +389,17 @@ impl Position {
     }
 
     /// The legal captures.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Move, Position, Square};
+    ///
+    /// let pos: Position = "6/1w4/6/6/1b4/6 b".parse()?;
+    /// assert_eq!(pos.captures()[..], [Move::capture(Square::B2, Square::B5)]);
+    /// assert!(Position::new().captures().is_empty()); // no capture at the start
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn captures(&self) -> MoveList {
@@ -350,6 +430,17 @@ impl Position {
     }
 
     /// Whether `m` is legal here.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Move, Position, Square};
+    ///
+    /// let start = Position::new();
+    /// assert!(start.is_legal(Move::step(Square::B2, Square::B3)));
+    /// assert!(!start.is_legal(Move::step(Square::B1, Square::B2))); // b2 is taken
+    /// assert!(!start.is_legal(Move::step(Square::B5, Square::B4))); // White's piece
+    /// ```
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
         if !self.us().contains(m.from()) {
@@ -364,6 +455,21 @@ impl Position {
 
     /// The result under the pure rules, if the game is over: the side to move
     /// loses if it has no pieces or no legal move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Color, Position, Termination};
+    ///
+    /// assert_eq!(Position::new().outcome(), None);
+    /// // White to move with no piece left: Black has won.
+    /// let over: Position = "6/6/6/6/1b4/6 w".parse()?;
+    /// let outcome = over.outcome().unwrap();
+    /// assert_eq!(outcome.winner, Some(Color::Black));
+    /// assert_eq!(outcome.termination, Termination::NoPieces);
+    /// assert_eq!(outcome.result(), "1-0");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         if self.us().is_empty() {
@@ -442,6 +548,19 @@ impl Position {
     }
 
     /// The position after `m`, or an error if `m` is not legal here.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Move, Position, Square};
+    ///
+    /// let start = Position::new();
+    /// let next = start.play(Move::step(Square::B2, Square::B3))?;
+    /// assert_eq!(next.to_string(), "wwwwww/wwwwww/6/1b4/b1bbbb/bbbbbb w 1 1");
+    /// // An illegal move is an error, and the position is unchanged.
+    /// assert!(start.play(Move::step(Square::B2, Square::B4)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play(self, m: Move) -> Result<Position, MoveError> {
         self.check_move(MoveText {
             from: m.from(),
@@ -453,6 +572,20 @@ impl Position {
 
     /// Reads a move in `b2-c3`, `b2xe5` or `b2c3` form and checks it is legal
     /// here; the error says what is wrong.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{MoveError, Position};
+    ///
+    /// let pos: Position = "6/1w4/6/6/1b4/6 b".parse()?;
+    /// assert!(pos.parse_move("b2xb5")?.is_capture());
+    /// assert!(pos.parse_move("b2b5")?.is_capture()); // no separator: whichever it is
+    /// assert!(matches!(pos.parse_move("b2-b5"), Err(MoveError::WrongKind { .. })));
+    /// assert!(matches!(pos.parse_move("b5-b4"), Err(MoveError::NotYourPiece { .. })));
+    /// assert!(matches!(pos.parse_move("b2-b9"), Err(MoveError::Syntax { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let written = text.parse().map_err(|error| MoveError::Syntax {
             text: Excerpt::new(text),
@@ -486,6 +619,19 @@ impl Position {
     }
 
     /// The image of this position under a board symmetry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{perft, Position, Symmetry};
+    ///
+    /// let pos: Position = "6/1w4/6/6/1b4/6 b".parse()?;
+    /// for sym in Symmetry::ALL {
+    ///     let image = pos.transformed(sym);
+    ///     assert_eq!(perft(&image, 2), perft(&pos, 2)); // the same game up to symmetry
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn transformed(&self, sym: Symmetry) -> Position {
         let mut pos = *self;

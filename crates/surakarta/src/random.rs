@@ -35,6 +35,22 @@ pub enum RandomPositionError {
 
 /// A position with `black` and `white` pieces on uniformly random distinct
 /// points, `turn` to move and counters at their start values.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::random::{random_position, SplitMix};
+/// use surakarta::Color;
+///
+/// let mut rng = SplitMix::new(7);
+/// let pos = random_position(&mut rng, 3, 2, Color::White)?;
+/// assert_eq!(pos.pieces(Color::Black).len(), 3);
+/// assert_eq!(pos.pieces(Color::White).len(), 2);
+/// // The same seed gives the same position, on every platform.
+/// assert_eq!(random_position(&mut SplitMix::new(7), 3, 2, Color::White)?, pos);
+/// assert!(random_position(&mut rng, 13, 2, Color::White).is_err()); // at most 12
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn random_position(
     rng: &mut SplitMix,
     black: u32,
@@ -70,6 +86,19 @@ pub fn random_position(
 /// The position after up to `plies` uniformly random legal moves from
 /// `start`; it stops early rather than reach a position where the game is
 /// over (no pieces or no moves for the side to move).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::random::{random_playout, SplitMix};
+/// use surakarta::{Color, Position};
+///
+/// let mut rng = SplitMix::new(1);
+/// let pos = random_playout(&mut rng, Position::new(), 10);
+/// assert_eq!((pos.fullmoves(), pos.turn()), (6, Color::Black)); // five moves each
+/// assert_eq!(random_playout(&mut SplitMix::new(1), Position::new(), 10), pos);
+/// ```
+#[must_use]
 pub fn random_playout(rng: &mut SplitMix, start: Position, plies: usize) -> Position {
     let mut position = start;
     for _ in 0..plies {

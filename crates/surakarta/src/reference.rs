@@ -57,6 +57,7 @@ impl ArrayBoard {
     }
 
     /// Every legal move, sorted, each `(from, to)` once.
+    #[must_use]
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         let loops = CIRCUITS.map(circuit_loop);

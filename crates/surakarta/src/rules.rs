@@ -6,6 +6,15 @@ use core::fmt;
 use core::str::FromStr;
 
 /// How a game ended.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Termination;
+///
+/// assert_eq!(Termination::NoPieces.describe(), "no pieces left");
+/// assert_eq!(Termination::NoCaptureLimit.describe(), "no-capture limit");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Termination {
     /// The side to move has no pieces left; it has lost.
@@ -33,6 +42,19 @@ impl Termination {
 }
 
 /// The end of a game: who won (`None` for a draw) and why.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, Outcome, Rules, Termination};
+///
+/// let win = Outcome::win(Color::White, Termination::NoMoves);
+/// assert_eq!(win.result(), "0-1");
+/// // Adjudicated by piece count: 3 black v 2 white wins for Black.
+/// let adjudicated = Rules::adjudicate(3, 2, Termination::Repetition);
+/// assert_eq!(adjudicated.winner, Some(Color::Black));
+/// assert_eq!(Rules::adjudicate(2, 2, Termination::NoCaptureLimit).result(), "1/2-1/2");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Outcome {
     /// The winner, or `None` for a draw.
@@ -200,6 +222,8 @@ impl Default for Rules {
 }
 
 /// Why a rule set's text could not be read: the part that is wrong.
+///
+/// # Examples
 ///
 /// ```
 /// use surakarta::{ParseRulesError, Rules, RulesError};

@@ -9,6 +9,23 @@ use crate::symmetry::Symmetry;
 /// counters. Parse it from [notation](crate::notation) and turn it into a
 /// [`Position`](crate::Position) with [`Position::from_setup`](crate::Position::from_setup),
 /// which validates it.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, Position, Setup, Square};
+///
+/// let setup: Setup = "6/1w4/6/6/1b4/6 b".parse()?;
+/// assert_eq!(setup.piece_at(Square::B5), Some(Color::White));
+/// let pos = Position::from_setup(setup)?;
+/// assert_eq!(pos.legal_moves().len(), 9);
+///
+/// // A setup may be impossible; only a Position is checked.
+/// let mut empty = Setup::empty();
+/// empty.turn = Color::White;
+/// assert!(Position::from_setup(empty).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Setup {
     /// Points holding a black piece.

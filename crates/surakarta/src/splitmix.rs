@@ -14,6 +14,17 @@ pub(crate) const fn splitmix64(state: u64) -> (u64, u64) {
 
 /// A seeded pseudo-random generator (SplitMix64): fast, 64 bits of state,
 /// not for cryptography.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::random::SplitMix;
+///
+/// let mut a = SplitMix::new(42);
+/// let mut b = SplitMix::new(42);
+/// assert_eq!(a.next_u64(), b.next_u64()); // seeded: reproducible
+/// assert!(a.below(6) < 6);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplitMix(u64);
 

@@ -258,6 +258,8 @@ impl Square {
 
 /// Why a point name such as `c3` could not be read: what was wrong with it.
 ///
+/// # Examples
+///
 /// ```
 /// use surakarta::{ParseSquareError, Square};
 ///

@@ -76,6 +76,22 @@ fn loop_command(from: Square, to: Square, radius: f64) -> String {
 /// The picture of `position` with `highlight` marked; `path`, if given, is
 /// the way the highlighted capture travels. `title` becomes the picture's
 /// `<title>` (escaped here).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{capture_path::capture_paths, svg, Position, Square};
+///
+/// let pos: Position = "6/1w4/6/6/1b4/6 b".parse()?;
+/// let capture = pos.parse_move("b2xb5")?;
+/// let paths = capture_paths(&pos, capture.from(), capture.to());
+/// let picture = svg::board(&pos, Some(capture), paths.first(), "b2 takes b5");
+/// assert!(picture.starts_with("<svg"));
+/// assert!(picture.contains("<title>b2 takes b5</title>"));
+/// assert!(picture.contains(r#"data-square="c3""#)); // a hit target per point
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
 pub fn board(
     position: &Position,
     highlight: Option<Move>,

@@ -12,6 +12,20 @@ use core::fmt;
 /// indices `0..6`) by first swapping `x` and `y` if [`Symmetry::transposes`],
 /// then mirroring `x` (`x → 5 - x`) if [`Symmetry::flips_files`], then
 /// mirroring `y` if [`Symmetry::flips_ranks`].
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Square, Symmetry};
+///
+/// assert_eq!(Symmetry::ALL.len(), 8);
+/// let mirror = Symmetry::ALL.into_iter().find(|s| s.flips_files() && !s.flips_ranks() && !s.transposes()).unwrap();
+/// assert_eq!(mirror.square(Square::A1), Square::F1);
+/// assert_eq!(mirror.then(mirror), Symmetry::IDENTITY);
+/// for s in Symmetry::ALL {
+///     assert_eq!(s.inverse().square(s.square(Square::B3)), Square::B3);
+/// }
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Symmetry(u8);
 

@@ -35,6 +35,7 @@ pub enum Smp {
 
 impl Smp {
     /// The name [`Smp::parse`] reads: `siblings` or `lazy`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Smp::Siblings => "siblings",
@@ -43,6 +44,7 @@ impl Smp {
     }
 
     /// Reads `siblings` or `lazy`.
+    #[must_use]
     pub fn parse(text: &str) -> Option<Smp> {
         match text {
             "siblings" | "ybw" => Some(Smp::Siblings),

@@ -56,6 +56,17 @@ pub const MAX_RECORD_TAGS: usize = 1_000;
 pub const RECORD_LINE_WIDTH: usize = 80;
 
 /// The result field of a record.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, GameResult};
+///
+/// assert_eq!("1-0".parse::<GameResult>(), Ok(GameResult::BlackWins));
+/// assert_eq!(GameResult::from_winner(Some(Color::White)).as_str(), "0-1");
+/// assert_eq!(GameResult::from_outcome(None), GameResult::Unfinished);
+/// assert!("2-0".parse::<GameResult>().is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GameResult {
     /// Black won: `1-0`.

@@ -18,6 +18,23 @@ use std::collections::HashSet;
 impl GameRecord {
     /// Reads a file of any number of records (none for an empty text),
     /// separated by blank lines. Stops at the first error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{GameRecord, GameResult};
+    ///
+    /// let text = "[Event \"Club\"]\n[Rules \"icga\"]\n\n1. b2-b3 e5-e4 2. b3-b4 *\n";
+    /// let records = GameRecord::parse_all(text)?;
+    /// assert_eq!(records.len(), 1);
+    /// assert_eq!(records[0].tag("Event"), Some("Club"));
+    /// assert_eq!(records[0].moves.len(), 3);
+    /// assert_eq!(records[0].result, GameResult::Unfinished);
+    /// // Line numbers in errors.
+    /// let error = GameRecord::parse_all("[Event \"x\"]\n\n1. b2-b5 *\n").unwrap_err();
+    /// assert!(error.to_string().contains("line 3"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, RecordError> {
         let mut parser = Parser::new(text)?;
         let mut records = Vec::new();

@@ -10,6 +10,19 @@ use core::fmt;
 impl GameRecord {
     /// Writes records as one file that [`GameRecord::parse_all`] reads back:
     /// each record's text, separated by blank lines.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Game, GameRecord};
+    ///
+    /// let mut game = Game::default();
+    /// game.play_text("b2-b3")?;
+    /// let records = vec![GameRecord::from_game(&game), GameRecord::from_game(&Game::default())];
+    /// let text = GameRecord::format_all(&records);
+    /// assert_eq!(GameRecord::parse_all(&text)?, records); // reads back as equal records
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn format_all(records: &[GameRecord]) -> String {
         let mut out = String::new();

@@ -9,6 +9,7 @@ mod batch;
 mod engine;
 mod errors;
 mod game;
+mod limit;
 mod position;
 mod tables;
 
@@ -38,6 +39,7 @@ fn _surakarta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<tables::PyTablebase>()?;
     m.add_class::<tables::PyProbe>()?;
+    m.add_class::<limit::PyLimit>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyScore>()?;
     m.add_class::<engine::PySearchInfo>()?;

@@ -244,6 +244,27 @@ class SearchResult:
     tb_hits: int
     tb_errors: int
 
+class Limit:
+    """A search limit: ``time`` seconds, ``depth`` plies, ``nodes`` (at least one)."""
+
+    def __init__(
+        self,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+    ) -> None:
+        """``ValueError`` for a time not in (0, 86400], a depth not in 1..64, nodes below 1."""
+    @property
+    def time(self) -> Optional[float]:
+        """Seconds to think."""
+    @property
+    def depth(self) -> Optional[int]:
+        """Plies to search."""
+    @property
+    def nodes(self) -> Optional[int]:
+        """Nodes to search (about)."""
+    def __eq__(self, other: object) -> bool: ...
+
 class Engine:
     """The search engine."""
 
@@ -258,12 +279,14 @@ class Engine:
     def search(
         self,
         position: Union[PositionLike, Game],
+        limit: Optional[Limit] = None,
+        *,
+        time: Optional[float] = None,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
-        movetime: Optional[float] = None,
         callback: Optional[Callable[[SearchInfo], object]] = None,
     ) -> SearchResult:
-        """Searches to a depth, a node count or for ``movetime`` seconds."""
+        """Searches within ``limit``, or ``time`` seconds, ``depth`` plies, ``nodes``."""
     def new_game(self) -> None:
         """Clears what the engine learnt."""
     @property

@@ -189,6 +189,8 @@ pub(crate) enum TargetArg<'py> {
 pub(crate) struct PyEngine {
     engine: Mutex<Engine>,
     rules: Rules,
+    /// The constructor's arguments as `repr` shows them.
+    settings: String,
 }
 
 #[pymethods]
@@ -218,10 +220,18 @@ impl PyEngine {
         let mut engine = py
             .allow_threads(|| Engine::new(options))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let tables = match &tablebase {
+            None => "None".to_string(),
+            Some(tb) => tb.dir().map_or("<Tablebase>".to_string(), |dir| {
+                format!("'{}'", dir.display())
+            }),
+        };
+        let settings = format!("threads={threads}, hash={hash}, tables={tables}, rules='{rules}'");
         engine.set_tablebase(tablebase);
         Ok(PyEngine {
             engine: Mutex::new(engine),
             rules,
+            settings,
         })
     }
 
@@ -330,6 +340,10 @@ impl PyEngine {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .new_game();
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine({})", self.settings)
     }
 
     /// The rules used for positions searched without a `Game`.

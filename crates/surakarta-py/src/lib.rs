@@ -47,6 +47,7 @@ fn _surakarta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::perft, m)?)?;
     m.add_function(wrap_pyfunction!(position::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(position::parse_square, m)?)?;
+    m.add_function(wrap_pyfunction!(position::_move_text, m)?)?;
     m.add_function(wrap_pyfunction!(tables::generate_tables, m)?)?;
     m.add_function(wrap_pyfunction!(batch::encode, m)?)?;
     m.add_function(wrap_pyfunction!(batch::legal_move_masks, m)?)?;

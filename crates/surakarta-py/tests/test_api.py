@@ -14,7 +14,8 @@ def public_names():
         yield name, obj
         if inspect.isclass(obj):
             for attr in dir(obj):
-                if not attr.startswith("_") and attr not in dir(OSError):
+                inherited = dir(OSError) + dir(list)
+                if not attr.startswith("_") and attr not in inherited:
                     yield f"{name}.{attr}", getattr(obj, attr)
 
 

@@ -31,6 +31,7 @@ from ._surakarta import (
     perft,
     square_name,
 )
+from ._movelist import MoveList
 
 #: The side that moves first.
 BLACK = "black"
@@ -53,6 +54,7 @@ __all__ = [
     "Limit",
     "MissingTableError",
     "Move",
+    "MoveList",
     "Outcome",
     "Position",
     "Probe",

@@ -35,3 +35,11 @@ def test_stubs_name_everything():
     for name, _ in public_names():
         last = name.split(".")[-1]
         assert last in stubs, name
+
+
+def test_the_typing_check_runs():
+    """tests/typing_check.py, which CI checks with mypy --strict, also runs:
+    every call it makes with the stubs' types exists and works."""
+    import typing_check
+
+    typing_check.main()

@@ -11,6 +11,37 @@ WHITE: str
 SQUARES: List[int]
 STARTING_POSITION: str
 
+__all__ = [
+    "BLACK",
+    "WHITE",
+    "SQUARES",
+    "STARTING_POSITION",
+    "Engine",
+    "Game",
+    "IllegalMoveError",
+    "InvalidNotationError",
+    "Limit",
+    "MissingTableError",
+    "Move",
+    "MoveList",
+    "Outcome",
+    "Position",
+    "Probe",
+    "Rules",
+    "Score",
+    "SearchInfo",
+    "SearchResult",
+    "Tablebase",
+    "TablebaseError",
+    "encode",
+    "generate_tables",
+    "legal_move_counts",
+    "legal_move_masks",
+    "parse_square",
+    "perft",
+    "square_name",
+]
+
 Square = Union[int, str]
 MoveLike = Union["Move", str]
 PositionLike = Union["Position", str]

@@ -1,18 +1,20 @@
 //! `Engine` and its answers: `Score`, `SearchInfo`, `SearchResult`.
 
 use crate::game::{PyGame, RulesArg};
+use crate::limit::{PyLimit, MOVETIME_REMOVED};
 use crate::position::{moves_of, PositionArg, PyMove};
 use crate::tables::PyTablebase;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use surakarta::{Game, Rules};
-use surakarta_search::{Engine, Info, Limits, Options, Score, SearchResult};
+use surakarta_search::{Engine, Info, Options, Score, SearchResult};
 use surakarta_tablebase::Tablebase;
 
 /// How often a search checks for Ctrl-C (and other signals).
@@ -187,6 +189,8 @@ pub(crate) enum TargetArg<'py> {
 pub(crate) struct PyEngine {
     engine: Mutex<Engine>,
     rules: Rules,
+    /// The constructor's arguments as `repr` shows them.
+    settings: String,
 }
 
 #[pymethods]
@@ -216,61 +220,76 @@ impl PyEngine {
         let mut engine = py
             .allow_threads(|| Engine::new(options))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let tables = match &tablebase {
+            None => "None".to_string(),
+            Some(tb) => tb.dir().map_or("<Tablebase>".to_string(), |dir| {
+                format!("'{}'", dir.display())
+            }),
+        };
+        let settings = format!("threads={threads}, hash={hash}, tables={tables}, rules='{rules}'");
         engine.set_tablebase(tablebase);
         Ok(PyEngine {
             engine: Mutex::new(engine),
             rules,
+            settings,
         })
     }
 
-    /// Searches `position` (a `Position`, its notation, or a `Game`) to
-    /// `depth` plies, about `nodes` nodes, or for `movetime` seconds (at
-    /// least one limit; the first reached stops it). `callback`, if given,
-    /// is called with a `SearchInfo` after each iteration; an exception it
-    /// raises stops the search and is raised here. The GIL is released while
-    /// the engine thinks; Ctrl-C stops the search and raises
-    /// `KeyboardInterrupt`.
-    #[pyo3(signature = (position, depth = None, nodes = None, movetime = None, callback = None))]
+    /// Searches `position` (a `Position`, its notation, or a `Game`) within
+    /// `limit` (a `Limit`), or within the limits given as keywords:
+    /// `time` seconds, `depth` plies, about `nodes` nodes (at least one; the
+    /// first reached stops it). `callback`, if given, is called with a
+    /// `SearchInfo` after each iteration; an exception it raises stops the
+    /// search and is raised here. The GIL is released while the engine
+    /// thinks; Ctrl-C stops the search and raises `KeyboardInterrupt`.
+    #[pyo3(signature = (
+        position, limit = None, *, time = None, depth = None, nodes = None, callback = None,
+        **unknown
+    ))]
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,
         position: TargetArg<'_>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        movetime: Option<f64>,
+        limit: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
         callback: Option<PyObject>,
+        unknown: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PySearchResult> {
+        if let Some((key, _)) = unknown.and_then(|kwargs| kwargs.iter().next()) {
+            let key: String = key.extract()?;
+            return Err(PyTypeError::new_err(if key == "movetime" {
+                MOVETIME_REMOVED.to_string()
+            } else {
+                format!("search() got an unexpected keyword argument '{key}'")
+            }));
+        }
+        let limits = match limit {
+            None => PyLimit::checked(time, depth, nodes)?,
+            Some(_) if time.is_some() || depth.is_some() || nodes.is_some() => {
+                return Err(PyValueError::new_err(
+                    "give a Limit or the keywords time=, depth=, nodes=, not both",
+                ))
+            }
+            Some(given) => match given.downcast::<PyLimit>() {
+                Ok(limit) => *limit.get(),
+                Err(_) => {
+                    return Err(PyTypeError::new_err(format!(
+                        "the limit must be a Limit, not {}: write Limit(depth=4), \
+                         Limit(time=0.5) (seconds) or Limit(nodes=100000), or the keywords \
+                         depth=, time=, nodes=",
+                        given.repr()?
+                    )))
+                }
+            },
+        }
+        .limits();
         let game = match position {
             TargetArg::Game(g) => g.try_borrow()?.inner.clone(),
             TargetArg::Position(p) => Game::new(p.position()?, self.rules),
         };
-        if let Some(d) = depth {
-            if !(1..=64).contains(&d) {
-                return Err(PyValueError::new_err(format!(
-                    "invalid depth {d}: expected 1 to 64"
-                )));
-            }
-        }
-        let movetime = movetime
-            .map(|s| {
-                Duration::try_from_secs_f64(s).map_err(|_| {
-                    PyValueError::new_err(format!(
-                        "invalid movetime {s}: expected seconds, 0 or more"
-                    ))
-                })
-            })
-            .transpose()?;
-        let limits = Limits {
-            depth,
-            nodes,
-            movetime,
-            clock: None,
-        };
-        if limits == Limits::default() {
-            return Err(PyValueError::new_err(
-                "give a limit: depth=PLIES, nodes=N or movetime=SECONDS",
-            ));
-        }
         let stop = AtomicBool::new(false);
         let error: Mutex<Option<PyErr>> = Mutex::new(None);
         let fail = |e: PyErr| {
@@ -321,6 +340,10 @@ impl PyEngine {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .new_game();
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine({})", self.settings)
     }
 
     /// The rules used for positions searched without a `Game`.

@@ -1,9 +1,10 @@
 //! `Rules`, `Outcome` and `Game`.
 
 use crate::errors::{game_error, InvalidNotationError};
-use crate::position::{color_name, moves_of, MoveArg, PyMove, PyPosition};
+use crate::position::{board_text, color_name, move_list, moves_of, MoveArg, PyMove, PyPosition};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyIterator, PyList};
 use surakarta::{Game, Outcome, Position, Rules, Termination};
 
 /// A rule set: when a game ends besides a side having no pieces or no
@@ -271,10 +272,22 @@ impl PyGame {
         self.inner.repetitions()
     }
 
-    /// The legal moves now (none once the game is over).
+    /// The legal moves now (none once the game is over), as a `MoveList`
+    /// (a list in which `"b2-b3" in game.legal_moves` works).
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
-        moves_of(self.inner.legal_moves())
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        move_list(py, self.inner.legal_moves())
+    }
+
+    /// The side to move: `"black"` or `"white"`.
+    #[getter]
+    fn turn(&self) -> &'static str {
+        color_name(self.inner.position().turn())
+    }
+
+    /// The notation of the current position: python-chess's `Board.fen()`.
+    fn fen(&self) -> String {
+        self.inner.position().to_string()
     }
 
     /// How the game has ended, or `None` while it goes on.
@@ -287,6 +300,12 @@ impl PyGame {
         self.inner.is_over()
     }
 
+    /// Whether the game has ended (the same as `is_over`): python-chess's
+    /// `Board.is_game_over()`.
+    fn is_game_over(&self) -> bool {
+        self.inner.is_over()
+    }
+
     /// A copy of the game.
     fn copy(&self) -> PyGame {
         PyGame {
@@ -294,9 +313,27 @@ impl PyGame {
         }
     }
 
+    fn __copy__(&self) -> PyGame {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.copy()
+    }
+
     /// The number of moves played.
     fn __len__(&self) -> usize {
         self.inner.moves().len()
+    }
+
+    /// The moves played, in order (`for move in game`).
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        PyList::new(py, moves_of(self.inner.moves().iter().copied()))?.try_iter()
+    }
+
+    /// The board of the current position, as `print(game.position)` draws it.
+    fn __str__(&self) -> String {
+        board_text(self.inner.position()).trim_end().to_string()
     }
 
     fn __repr__(&self) -> String {

@@ -9,6 +9,7 @@ mod batch;
 mod engine;
 mod errors;
 mod game;
+mod limit;
 mod position;
 mod tables;
 
@@ -38,6 +39,7 @@ fn _surakarta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<tables::PyTablebase>()?;
     m.add_class::<tables::PyProbe>()?;
+    m.add_class::<limit::PyLimit>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyScore>()?;
     m.add_class::<engine::PySearchInfo>()?;
@@ -45,6 +47,7 @@ fn _surakarta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::perft, m)?)?;
     m.add_function(wrap_pyfunction!(position::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(position::parse_square, m)?)?;
+    m.add_function(wrap_pyfunction!(position::_move_text, m)?)?;
     m.add_function(wrap_pyfunction!(tables::generate_tables, m)?)?;
     m.add_function(wrap_pyfunction!(batch::encode, m)?)?;
     m.add_function(wrap_pyfunction!(batch::legal_move_masks, m)?)?;

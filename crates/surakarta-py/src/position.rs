@@ -3,7 +3,8 @@
 use crate::errors::{bad_position, move_error, InvalidNotationError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyType};
 use std::collections::HashSet;
 use std::fmt::Write;
 use surakarta::capture_path::capture_paths;
@@ -73,12 +74,7 @@ impl PyMove {
     /// `Position.parse_move`.
     #[new]
     fn new(text: &str) -> PyResult<PyMove> {
-        let written: MoveText = text.parse().map_err(|error| {
-            move_error(surakarta::MoveError::Syntax {
-                text: surakarta::Excerpt::new(text),
-                error,
-            })
-        })?;
+        let written = read_move_text(text)?;
         let inner = match written.capture {
             Some(true) => Move::capture(written.from, written.to),
             Some(false) => Move::step(written.from, written.to),
@@ -90,6 +86,19 @@ impl PyMove {
             }
         };
         Ok(PyMove { inner })
+    }
+
+    /// The move written `b2-c3` or `b2xe5`, as the engine protocol writes
+    /// moves: python-chess's `Move.from_uci`, the same as `Move(text)`.
+    #[staticmethod]
+    fn from_uci(text: &str) -> PyResult<PyMove> {
+        PyMove::new(text)
+    }
+
+    /// The move as the engine protocol writes it (`b2-c3`, `b2xe5`), the
+    /// same as `str(move)`: python-chess's `Move.uci()`.
+    fn uci(&self) -> String {
+        self.inner.to_string()
     }
 
     /// A step from one square to a neighbouring one.
@@ -194,6 +203,57 @@ pub(crate) fn parse_position(text: &str) -> PyResult<Position> {
     text.parse().map_err(|e| bad_position(text, e))
 }
 
+/// The Python class `surakarta.MoveList`, imported once.
+static MOVE_LIST: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+
+/// Moves as a `surakarta.MoveList`: a Python list of `Move` in which `in`
+/// also takes a move's text.
+pub(crate) fn move_list(
+    py: Python<'_>,
+    moves: impl IntoIterator<Item = Move>,
+) -> PyResult<Bound<'_, PyAny>> {
+    MOVE_LIST
+        .import(py, "surakarta._movelist", "MoveList")?
+        .call1((moves_of(moves),))
+}
+
+/// The squares and kind (`True` capture, `False` step, `None` not said) of
+/// a move's text, for `MoveList`; `InvalidNotationError` for text that is
+/// not a move.
+#[pyfunction]
+pub(crate) fn _move_text(text: &str) -> PyResult<(usize, usize, Option<bool>)> {
+    let written = read_move_text(text)?;
+    Ok((written.from.index(), written.to.index(), written.capture))
+}
+
+/// Reads a move's text (`b2-c3`, `b2xe5` or `b2c3`) without a position;
+/// `InvalidNotationError` for text that is not a move.
+fn read_move_text(text: &str) -> PyResult<MoveText> {
+    text.parse().map_err(|error| {
+        move_error(surakarta::MoveError::Syntax {
+            text: surakarta::Excerpt::new(text),
+            error,
+        })
+    })
+}
+
+/// The board as text: rank 6 at the top, `b`, `w` and `.` for the points.
+pub(crate) fn board_text(position: &Position) -> String {
+    let mut out = String::new();
+    for rank in (0..6).rev() {
+        let _ = write!(out, "{} ", rank + 1);
+        for file in 0..6 {
+            let sq = Square::from_xy(file, rank).unwrap_or(Square::ALL[0]);
+            let piece = position.piece_at(sq).map_or('.', Color::char);
+            let _ = write!(out, " {piece} ");
+        }
+        out = out.trim_end().to_string();
+        out.push('\n');
+    }
+    out.push_str("   a  b  c  d  e  f\n");
+    out
+}
+
 /// Moves as a Python list of `Move`.
 pub(crate) fn moves_of(moves: impl IntoIterator<Item = Move>) -> Vec<PyMove> {
     moves.into_iter().map(|inner| PyMove { inner }).collect()
@@ -223,16 +283,43 @@ impl PyPosition {
         })
     }
 
-    /// The legal moves, captures and steps.
+    /// The legal moves, captures and steps, as a `MoveList` (a list in
+    /// which `"b2-b3" in position.legal_moves` works).
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
-        moves_of(self.inner.legal_moves())
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        move_list(py, self.inner.legal_moves())
     }
 
-    /// The legal captures.
+    /// The legal captures, as a `MoveList`.
     #[getter]
-    fn captures(&self) -> Vec<PyMove> {
-        moves_of(self.inner.captures())
+    fn captures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        move_list(py, self.inner.captures())
+    }
+
+    /// The notation of the position (docs/notation.md), which
+    /// `Position(text)` reads back: python-chess's `Board.fen()`.
+    fn fen(&self) -> String {
+        self.inner.to_string()
+    }
+
+    /// The same position (positions are immutable, so this is only for
+    /// code written for python-chess's `Board.copy()`).
+    fn copy(&self) -> PyPosition {
+        *self
+    }
+
+    fn __copy__(&self) -> PyPosition {
+        *self
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyPosition {
+        *self
+    }
+
+    /// Whether the game is over here under the pure rules (a side has no
+    /// pieces or no moves); repetitions and the no-capture limit need a `Game`.
+    fn is_game_over(&self) -> bool {
+        self.inner.outcome().is_some()
     }
 
     /// The side to move: `"black"` or `"white"`.
@@ -292,12 +379,7 @@ impl PyPosition {
                 to: m.inner.to(),
                 capture: Some(m.inner.is_capture()),
             },
-            MoveArg::Text(text) => text.parse().map_err(|error| {
-                move_error(surakarta::MoveError::Syntax {
-                    text: surakarta::Excerpt::new(&text),
-                    error,
-                })
-            })?,
+            MoveArg::Text(text) => read_move_text(&text)?,
         };
         Ok(self.inner.check_move(written).is_ok())
     }
@@ -332,21 +414,10 @@ impl PyPosition {
         Ok(out)
     }
 
-    /// The board as text: rank 6 at the top, `b`, `w` and `.` for the points.
+    /// The board as text: rank 6 at the top, `b`, `w` and `.` for the
+    /// points, the files and ranks named; `print(position)` shows it.
     fn board(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..6).rev() {
-            let _ = write!(out, "{} ", rank + 1);
-            for file in 0..6 {
-                let sq = Square::from_xy(file, rank).unwrap_or(Square::ALL[0]);
-                let piece = self.inner.piece_at(sq).map_or('.', Color::char);
-                let _ = write!(out, " {piece} ");
-            }
-            out = out.trim_end().to_string();
-            out.push('\n');
-        }
-        out.push_str("   a  b  c  d  e  f\n");
-        out
+        board_text(&self.inner)
     }
 
     /// The board as an SVG picture with both circuits, as `surakarta show
@@ -375,7 +446,7 @@ impl PyPosition {
     }
 
     fn __str__(&self) -> String {
-        self.inner.to_string()
+        board_text(&self.inner).trim_end().to_string()
     }
 
     fn __repr__(&self) -> String {

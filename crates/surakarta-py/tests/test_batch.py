@@ -7,7 +7,7 @@ from conftest import random_positions
 
 
 def test_encode_and_masks_agree_with_positions():
-    texts = random_positions(300, 12, seed=11) + [str(surakarta.Position())]
+    texts = random_positions(300, 12, seed=11) + [surakarta.Position().fen()]
     positions = [surakarta.Position(t) for t in texts]
     planes = surakarta.encode(positions)
     masks = surakarta.legal_move_masks(texts)  # notation works too

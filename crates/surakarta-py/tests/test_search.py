@@ -57,7 +57,7 @@ def test_node_and_time_limits():
     by_nodes = engine.search(surakarta.Position(), nodes=5000)
     assert by_nodes.best_move is not None
     start = time.monotonic()
-    by_time = engine.search(surakarta.Position(), movetime=0.2)
+    by_time = engine.search(surakarta.Position(), time=0.2)
     assert by_time.best_move is not None and time.monotonic() - start < 5
 
 
@@ -88,7 +88,7 @@ def test_gil_is_released_while_searching():
     thread = threading.Thread(target=ticker)
     thread.start()
     try:
-        surakarta.Engine(hash=8).search(surakarta.Position(), movetime=0.5)
+        surakarta.Engine(hash=8).search(surakarta.Position(), time=0.5)
     finally:
         stop.set()
         thread.join()
@@ -105,7 +105,7 @@ def test_ctrl_c_stops_the_search():
         timer.start()
         start = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
-            surakarta.Engine(hash=8).search(surakarta.Position(), movetime=60)
+            surakarta.Engine(hash=8).search(surakarta.Position(), time=60)
         assert time.monotonic() - start < 10
         timer.join()
     finally:

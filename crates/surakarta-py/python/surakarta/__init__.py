@@ -11,6 +11,7 @@ from ._surakarta import (
     Game,
     IllegalMoveError,
     InvalidNotationError,
+    Limit,
     MissingTableError,
     Move,
     Outcome,
@@ -30,6 +31,7 @@ from ._surakarta import (
     perft,
     square_name,
 )
+from ._movelist import MoveList
 
 #: The side that moves first.
 BLACK = "black"
@@ -49,8 +51,10 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "InvalidNotationError",
+    "Limit",
     "MissingTableError",
     "Move",
+    "MoveList",
     "Outcome",
     "Position",
     "Probe",

@@ -1,7 +1,7 @@
 """Type stubs for the ``surakarta`` package (docs/python.md)."""
 
 import os
-from typing import Callable, Dict, List, Optional, Sequence, Set, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -10,6 +10,37 @@ BLACK: str
 WHITE: str
 SQUARES: List[int]
 STARTING_POSITION: str
+
+__all__ = [
+    "BLACK",
+    "WHITE",
+    "SQUARES",
+    "STARTING_POSITION",
+    "Engine",
+    "Game",
+    "IllegalMoveError",
+    "InvalidNotationError",
+    "Limit",
+    "MissingTableError",
+    "Move",
+    "MoveList",
+    "Outcome",
+    "Position",
+    "Probe",
+    "Rules",
+    "Score",
+    "SearchInfo",
+    "SearchResult",
+    "Tablebase",
+    "TablebaseError",
+    "encode",
+    "generate_tables",
+    "legal_move_counts",
+    "legal_move_masks",
+    "parse_square",
+    "perft",
+    "square_name",
+]
 
 Square = Union[int, str]
 MoveLike = Union["Move", str]
@@ -34,6 +65,11 @@ class Move:
     def __init__(self, text: str) -> None:
         """Reads ``b2-c3`` or ``b2xe5``; ``b2c3`` needs ``Position.parse_move``."""
     @staticmethod
+    def from_uci(text: str) -> "Move":
+        """The same as ``Move(text)``: the engine protocol's ``b2-c3`` or ``b2xe5``."""
+    def uci(self) -> str:
+        """The engine protocol's text, the same as ``str(move)``."""
+    @staticmethod
     def step(from_square: Square, to_square: Square) -> "Move":
         """A step from one square to a neighbouring one."""
     @staticmethod
@@ -51,17 +87,31 @@ class Move:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
+class MoveList(List[Move]):
+    """A list of moves in which ``in`` also takes text (``"b2-b3"``, ``"b2b3"``)."""
+
+    def __contains__(self, item: object) -> bool:
+        """Whether the move (a ``Move`` or its text) is in the list."""
+
 class Position:
-    """An immutable position; ``str(position)`` is its notation."""
+    """An immutable position; ``fen()`` is its notation, ``str()`` draws the board."""
 
     def __init__(self, notation: Optional[str] = None) -> None:
         """The position in ``notation``, or the start position."""
     @property
-    def legal_moves(self) -> List[Move]:
+    def legal_moves(self) -> MoveList:
         """The legal moves."""
     @property
-    def captures(self) -> List[Move]:
+    def captures(self) -> MoveList:
         """The legal captures."""
+    def fen(self) -> str:
+        """The notation (docs/notation.md), which ``Position(text)`` reads."""
+    def copy(self) -> "Position":
+        """The same position (positions are immutable)."""
+    def __copy__(self) -> "Position": ...
+    def __deepcopy__(self, memo: Any) -> "Position": ...
+    def is_game_over(self) -> bool:
+        """Whether a side has no pieces or no moves (the pure rules)."""
     @property
     def turn(self) -> str:
         """The side to move: ``"black"`` or ``"white"``."""
@@ -91,11 +141,13 @@ class Position:
     def symmetries(self) -> Dict[str, "Position"]:
         """The position under each of the 8 board symmetries, by name."""
     def board(self) -> str:
-        """The board as text."""
+        """The board as text, with the files and ranks named."""
     def svg(self, move: Optional[MoveLike] = None) -> str:
         """The board as SVG (``surakarta show --svg``), with ``move`` marked."""
     def _repr_svg_(self) -> str:
         """The SVG picture, for Jupyter."""
+    def __str__(self) -> str:
+        """The board as ``board()`` draws it, without the last newline."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -176,15 +228,29 @@ class Game:
     def repetitions(self) -> int:
         """How often the current position has occurred."""
     @property
-    def legal_moves(self) -> List[Move]:
+    def legal_moves(self) -> MoveList:
         """The legal moves now."""
+    @property
+    def turn(self) -> str:
+        """The side to move: ``"black"`` or ``"white"``."""
+    def fen(self) -> str:
+        """The current position's notation."""
     def outcome(self) -> Optional[Outcome]:
         """How the game has ended, or ``None``."""
     def is_over(self) -> bool:
         """Whether the game has ended."""
+    def is_game_over(self) -> bool:
+        """Whether the game has ended (the same as ``is_over``)."""
     def copy(self) -> "Game":
         """A copy of the game."""
-    def __len__(self) -> int: ...
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, memo: Any) -> "Game": ...
+    def __len__(self) -> int:
+        """The number of moves played."""
+    def __iter__(self) -> Iterator[Move]:
+        """The moves played, in order."""
+    def __str__(self) -> str:
+        """The current position's board."""
 
 class Probe:
     """A tablebase answer."""
@@ -244,6 +310,27 @@ class SearchResult:
     tb_hits: int
     tb_errors: int
 
+class Limit:
+    """A search limit: ``time`` seconds, ``depth`` plies, ``nodes`` (at least one)."""
+
+    def __init__(
+        self,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+    ) -> None:
+        """``ValueError`` for a time not in (0, 86400], a depth not in 1..64, nodes below 1."""
+    @property
+    def time(self) -> Optional[float]:
+        """Seconds to think."""
+    @property
+    def depth(self) -> Optional[int]:
+        """Plies to search."""
+    @property
+    def nodes(self) -> Optional[int]:
+        """Nodes to search (about)."""
+    def __eq__(self, other: object) -> bool: ...
+
 class Engine:
     """The search engine."""
 
@@ -258,12 +345,14 @@ class Engine:
     def search(
         self,
         position: Union[PositionLike, Game],
+        limit: Optional[Limit] = None,
+        *,
+        time: Optional[float] = None,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
-        movetime: Optional[float] = None,
         callback: Optional[Callable[[SearchInfo], object]] = None,
     ) -> SearchResult:
-        """Searches to a depth, a node count or for ``movetime`` seconds."""
+        """Searches within ``limit``, or ``time`` seconds, ``depth`` plies, ``nodes``."""
     def new_game(self) -> None:
         """Clears what the engine learnt."""
     @property

@@ -114,6 +114,25 @@ impl Server {
         get(&self.addr, target)
     }
 
+    /// Asks for a one-ply analysis until one is accepted (a search just
+    /// stopped gives back its slot and memory); fails the test if 503s go
+    /// on for 3 s, naming `what` the stopped search still holds.
+    fn wait_for_an_analysis(&self, what: &str) {
+        let since = Instant::now();
+        loop {
+            let reply = self.get("/api/analysis?depth=1");
+            if reply.status == 200 {
+                return;
+            }
+            reply.error(503);
+            assert!(
+                since.elapsed() < Duration::from_secs(3),
+                "the closed client's search still holds {what}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     /// Sends `signal` (`INT`, `TERM`) and waits for the exit, at most 10 s.
     #[cfg(unix)]
     fn signal_and_wait(mut self, signal: &str) -> (ExitStatus, Duration) {
@@ -757,19 +776,7 @@ fn full_server_answers_503_and_a_closed_client_stops_its_search() {
     // The client goes away: its search stops, the slot is free again long
     // before the 30 s it asked for.
     drop(first);
-    let closed = Instant::now();
-    loop {
-        let reply = server.get("/api/analysis?depth=1");
-        if reply.status == 200 {
-            break;
-        }
-        reply.error(503);
-        assert!(
-            closed.elapsed() < Duration::from_secs(3),
-            "the closed client's search still holds the slot"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    server.wait_for_an_analysis("the slot");
 }
 
 #[cfg(unix)]
@@ -994,19 +1001,7 @@ fn analyses_share_one_memory_budget() {
     assert!(message.contains("100 MiB"), "{message}");
     // The first one ends: its memory is free again.
     drop(first);
-    let closed = Instant::now();
-    loop {
-        let reply = server.get("/api/analysis?depth=1");
-        if reply.status == 200 {
-            break;
-        }
-        reply.error(503);
-        assert!(
-            closed.elapsed() < Duration::from_secs(3),
-            "the closed client's search still holds its memory"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    server.wait_for_an_analysis("its memory");
     // A budget below one table, or above what the machine has, is refused.
     for (args, needle) in [
         (

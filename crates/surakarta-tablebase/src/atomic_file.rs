@@ -18,6 +18,12 @@ use std::fs::{File, FileType, Metadata, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// Opening never waits for a FIFO's writer (Unix).
+#[cfg(unix)]
+const NONBLOCK: i32 = libc::O_NONBLOCK;
+#[cfg(not(unix))]
+const NONBLOCK: i32 = 0;
+
 /// Bytes buffered per write.
 const BUFFER: usize = 1 << 20;
 
@@ -91,12 +97,13 @@ impl std::fmt::Display for FileKind {
 }
 
 /// Options that never follow a symbolic link at the last component of the
-/// path and keep the descriptor out of child processes.
-fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+/// path and keep the descriptor out of child processes; on Unix, `flags`
+/// (`O_NONBLOCK`) are added.
+fn no_follow(options: &mut OpenOptions, #[allow(unused)] flags: i32) -> &mut OpenOptions {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | flags);
     }
     options
 }
@@ -117,12 +124,7 @@ fn in_the_way(path: &Path, metadata: &Metadata) -> TablebaseError {
 pub(crate) fn open_own_file(path: &Path) -> Result<File, TablebaseError> {
     let mut options = OpenOptions::new();
     options.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK);
-    }
-    let file = match options.open(path) {
+    let file = match no_follow(&mut options, NONBLOCK).open(path) {
         Ok(file) => file,
         Err(e) => {
             // A link (ELOOP), a directory (EISDIR), a socket (ENXIO): say what.
@@ -168,8 +170,13 @@ impl TempFile {
         let mut name = destination.as_os_str().to_owned();
         name.push(".tmp");
         let path = PathBuf::from(name);
-        let create =
-            || no_follow(OpenOptions::new().read(true).write(true).create_new(true)).open(&path);
+        let create = || {
+            no_follow(
+                OpenOptions::new().read(true).write(true).create_new(true),
+                0,
+            )
+            .open(&path)
+        };
         let file = match create() {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {

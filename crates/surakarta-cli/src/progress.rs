@@ -136,7 +136,7 @@ impl Progress for Bars {
             let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
             self.eprintln(&format!(
                 "{name}: modelled peak memory {}",
-                surakarta_tablebase::plan::human_bytes(bytes)
+                surakarta_tablebase::human_bytes(bytes)
             ));
         }
     }

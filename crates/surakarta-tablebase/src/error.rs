@@ -1,8 +1,8 @@
 //! Errors of generation and probing.
 
-use crate::atomic_file::FileKind;
-use crate::file::FileProblem;
+use crate::format::FileProblem;
 use crate::pair::Pair;
+use std::fs::FileType;
 use std::path::{Path, PathBuf};
 use surakarta::Excerpt;
 use surakarta_index::{IndexError, Material};
@@ -11,7 +11,7 @@ fn looked_in(dir: &Option<PathBuf>, material: &Material) -> String {
     match dir {
         Some(dir) => format!(
             " ({} not found)",
-            shown(&dir.join(crate::file::file_name(*material)))
+            shown(&dir.join(crate::format::file_name(*material)))
         ),
         None => String::new(),
     }
@@ -24,13 +24,10 @@ fn shown(path: &Path) -> String {
 }
 
 /// The message of [`TablebaseError::DirectoryInUse`].
-fn in_use(dir: &Path, pair: Option<Pair>, pids: &[u32]) -> String {
-    let (what, file) = match pair {
-        Some(pair) => (
-            format!("pair {pair} in {}", shown(dir)),
-            crate::dir_lock::pair_lock_name(pair),
-        ),
-        None => (shown(dir), crate::dir_lock::LOCK_FILE_NAME.to_string()),
+fn in_use(dir: &Path, pair: Option<Pair>, lock_file: &Path, pids: &[u32]) -> String {
+    let what = match pair {
+        Some(pair) => format!("pair {pair} in {}", shown(dir)),
+        None => shown(dir),
     };
     let list = |pids: &[u32]| {
         let ids: Vec<String> = pids.iter().map(u32::to_string).collect();
@@ -43,7 +40,7 @@ fn in_use(dir: &Path, pair: Option<Pair>, pids: &[u32]) -> String {
     };
     format!(
         "{what} is in use by {who} {}): wait for it to finish, or stop it",
-        shown(&dir.join(file))
+        shown(lock_file)
     )
 }
 
@@ -121,14 +118,14 @@ pub enum TablebaseError {
     },
     /// A pair would need more memory than allowed, to be generated (see
     /// [`crate::GenerateOptions::memory_limit`]) or verified (see
-    /// [`Tablebase::verify_memory_bytes`](crate::Tablebase::verify_memory_bytes)):
+    /// [`Tablebase::verify_memory_bytes`](crate::probe::tablebase::Tablebase::verify_memory_bytes)):
     /// refused before it starts.
     #[error(
         "{}pair {pair} needs about {} of memory at its peak ({}), more than the limit of {}",
         work.verb(),
-        crate::plan::human_bytes(*needed),
+        crate::units::human_bytes(*needed),
         work.held(),
-        crate::plan::human_bytes(*limit)
+        crate::units::human_bytes(*limit)
     )]
     NotEnoughMemory {
         /// The pair.
@@ -159,14 +156,16 @@ pub enum TablebaseError {
         /// What it is.
         kind: FileKind,
     },
-    /// Another run holds a lock of the directory ([`crate::DirLock`]):
+    /// Another run holds a lock of the directory ([`crate::files::lock::DirLock`]):
     /// the whole directory's, or (`pair`) one pair's.
-    #[error("{}", in_use(dir, *pair, pids))]
+    #[error("{}", in_use(dir, *pair, lock_file, pids))]
     DirectoryInUse {
         /// The directory.
         dir: PathBuf,
         /// The pair whose lock is held, if it is one pair's.
         pair: Option<Pair>,
+        /// The lock file held.
+        lock_file: PathBuf,
         /// The holders' process ids, where the system or the lock file
         /// gives them.
         pids: Vec<u32>,
@@ -252,7 +251,7 @@ impl FileProblem {
 pub enum PairWork {
     /// Generating it ([`crate::generate_pair`]).
     Generate,
-    /// Verifying it ([`Tablebase::expand_pair`](crate::Tablebase::expand_pair)).
+    /// Verifying it ([`Tablebase::expand_pair`](crate::probe::tablebase::Tablebase::expand_pair)).
     Verify,
 }
 
@@ -340,9 +339,15 @@ impl TablebaseError {
                 path: path.clone(),
                 kind: *kind,
             },
-            TablebaseError::DirectoryInUse { dir, pair, pids } => TablebaseError::DirectoryInUse {
+            TablebaseError::DirectoryInUse {
+                dir,
+                pair,
+                lock_file,
+                pids,
+            } => TablebaseError::DirectoryInUse {
                 dir: dir.clone(),
                 pair: *pair,
+                lock_file: lock_file.clone(),
                 pids: pids.clone(),
             },
             TablebaseError::Format(format) => TablebaseError::Format(*format),
@@ -365,6 +370,83 @@ impl TablebaseError {
             TablebaseError::UnusableDependency { error, .. } => error.path(),
             _ => None,
         }
+    }
+}
+
+/// What a file system entry is, where the tablebase expected a regular file
+/// of its own or nothing ([`TablebaseError::InTheWay`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FileKind {
+    /// A symbolic link (never followed).
+    SymbolicLink,
+    /// A directory.
+    Directory,
+    /// A named pipe (opening one could wait for ever).
+    Fifo,
+    /// A Unix domain socket.
+    Socket,
+    /// A block device.
+    BlockDevice,
+    /// A character device.
+    CharacterDevice,
+    /// A regular file that has other names too (writing it would change
+    /// what they name).
+    HardLink,
+    /// Another kind of special file.
+    Other,
+}
+
+impl FileKind {
+    /// The kind of an entry of type `file_type` (one that is not a regular
+    /// file).
+    pub(crate) fn of(file_type: FileType) -> FileKind {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if file_type.is_fifo() {
+                return FileKind::Fifo;
+            }
+            if file_type.is_socket() {
+                return FileKind::Socket;
+            }
+            if file_type.is_block_device() {
+                return FileKind::BlockDevice;
+            }
+            if file_type.is_char_device() {
+                return FileKind::CharacterDevice;
+            }
+        }
+        if file_type.is_symlink() {
+            FileKind::SymbolicLink
+        } else if file_type.is_dir() {
+            FileKind::Directory
+        } else {
+            FileKind::Other
+        }
+    }
+}
+
+impl std::fmt::Display for FileKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileKind::SymbolicLink => "symbolic link",
+            FileKind::Directory => "directory",
+            FileKind::Fifo => "FIFO",
+            FileKind::Socket => "socket",
+            FileKind::BlockDevice => "block device",
+            FileKind::CharacterDevice => "character device",
+            FileKind::HardLink => "hard link to a file with other names",
+            FileKind::Other => "special file",
+        })
+    }
+}
+
+/// A file error naming the file.
+pub(crate) fn file_error(path: &Path, problem: FileProblem) -> TablebaseError {
+    TablebaseError::File {
+        path: path.to_path_buf(),
+        problem,
     }
 }
 

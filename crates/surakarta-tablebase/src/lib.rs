@@ -20,57 +20,47 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-mod atomic_file;
-mod cache;
-mod checkpoint;
-mod compact;
-mod context;
-mod convert;
-mod dir;
-mod dir_lock;
 mod error;
-pub mod file;
+mod files;
+pub mod format;
 mod generate;
-mod huffman;
-mod moves;
-mod open;
 mod pair;
-pub mod plan;
+mod probe;
 mod progress;
-mod repair;
-mod table;
-mod tablebase;
-mod timing;
+mod units;
 mod value;
 mod verify;
-mod verify_checkpoint;
 
-pub use atomic_file::FileKind;
-pub use context::ContextModel;
-pub use convert::{
+pub use error::{FileKind, PairWork, TablebaseError};
+pub use files::lock::{DirLock, LOCK_FILE_NAME};
+pub use files::open::table_files;
+pub use format::compact::ContextModel;
+pub use format::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
+pub use generate::convert::{
     compress_dir, compress_tables, ClassSummary, CompactOptions, CompressOutcome, CompressStep,
     SAMPLE_SLOTS, STREAMING_ABOVE,
 };
-pub use dir::generate_pair;
-pub use dir::{generate_dir, generate_dir_with, pairs, table_files, ClassOutcome, GenerateOptions};
-pub use dir_lock::{DirLock, LOCK_FILE_NAME};
-pub use error::{PairWork, TablebaseError};
-pub use file::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
+pub use generate::plan;
+pub use generate::runs::{
+    generate_dir, generate_dir_with, generate_pair, ClassOutcome, GenerateOptions,
+};
 pub use pair::Pair;
+pub use probe::table::{Directories, Histogram, StepRanker, Table, TableIndexer};
+pub use probe::tablebase::Tablebase;
+pub use probe::timing::{time_probes, ProbeTiming};
 pub use progress::{NoProgress, Pass, Progress, Stage};
-pub use table::{Directories, Histogram, StepRanker, Table, TableIndexer};
-pub use tablebase::Tablebase;
-pub use timing::{time_probes, ProbeTiming};
+pub use units::{human_bytes, human_seconds, thousands};
 pub use value::{Value, Wdl, MAX_DTC};
-pub use verify::{ExpandedPair, Mismatch, VerifyReport};
-pub use verify_checkpoint::VerifyCheckpoints;
+pub use verify::checkpoint::VerifyCheckpoints;
+pub use verify::report::{Mismatch, VerifyReport};
+pub use verify::ExpandedPair;
 
 /// Bytes of the compact body `values` would get with every slot exact (a
 /// measuring aid for format studies, not part of the API).
 #[doc(hidden)]
 #[must_use]
 pub fn study_compact_len(values: &[u8], freedom: &[u8]) -> u64 {
-    compact::encode(values, freedom, compact::Stored::Values)
+    format::compact::encode(values, freedom, format::compact::Stored::Values)
         .1
         .len() as u64
 }

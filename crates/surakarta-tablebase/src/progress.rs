@@ -1,7 +1,7 @@
 //! Progress of long work (generation, verification, compaction): the
 //! library never prints; it calls a [`Progress`] the caller gives it.
 
-use crate::file::ClassStats;
+use crate::format::ClassStats;
 use std::path::Path;
 use std::time::Duration;
 use surakarta_index::Material;

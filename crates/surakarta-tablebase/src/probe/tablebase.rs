@@ -2,20 +2,16 @@
 //! mapped from a directory) and how a position is probed in them,
 //! including the resolution of a compact table's don't-care slots.
 
-use crate::cache;
-use crate::dir::{pairs, table_files};
 use crate::error::TablebaseError;
-use crate::file::ClassStats;
-use crate::file::FileProblem;
-use crate::generate;
-use crate::progress::Progress;
-use crate::table::{self, Directories, Table, TableIndexer};
+use crate::files::open::table_files;
+use crate::format::FileProblem;
+use crate::probe::cache;
+use crate::probe::table::{Directories, Table, TableIndexer};
 use crate::value::{Value, Wdl};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 use surakarta::capture_moves;
-use surakarta_index::{Indexer, Material, Scheme, Sides};
+use surakarta_index::{Indexer, Material, Sides};
 
 /// Tables of material classes, in memory or mapped from files.
 ///
@@ -51,53 +47,6 @@ impl Tablebase {
     #[must_use]
     pub fn new() -> Tablebase {
         Tablebase::default()
-    }
-
-    /// Generates every class with 2 to `max_pieces` pieces in `scheme`, in
-    /// dependency order, in memory, on the current rayon thread pool.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use surakarta_index::{Material, Scheme};
-    /// use surakarta_tablebase::{NoProgress, Tablebase};
-    ///
-    /// let (tables, stats) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress)?;
-    /// assert_eq!(tables.complete_pieces(), 4);
-    /// assert_eq!(tables.materials().count(), 6); // 1v1, 2v1, 1v2, 3v1, 2v2, 1v3
-    /// let two_v_two = stats.iter().find(|s| s.material == Material::new(2, 2).unwrap()).unwrap();
-    /// assert_eq!(two_v_two.positions, 44_481); // up to symmetry
-    /// assert_eq!((two_v_two.wins, two_v_two.draws, two_v_two.losses), (30_616, 10_185, 3_680));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn generate(
-        max_pieces: u32,
-        scheme: Scheme,
-        reporter: &dyn Progress,
-    ) -> Result<(Tablebase, Vec<ClassStats>), TablebaseError> {
-        let mut tablebase = Tablebase::new();
-        let mut all_stats = Vec::new();
-        let pairs: Vec<(Vec<Material>, Vec<TableIndexer>)> = pairs(max_pieces)
-            .into_iter()
-            .map(|pair| {
-                let indexers = pair
-                    .iter()
-                    .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
-                    .collect();
-                (pair, indexers)
-            })
-            .collect();
-        reporter.started(pairs.iter().flat_map(|(_, i)| i).map(Indexer::size).sum());
-        for (pair, indexers) in pairs {
-            reporter.pair_started(&pair, indexers.iter().map(|i| i.size()).sum());
-            let start = Instant::now();
-            for table in generate::generate_pair(indexers, &tablebase, reporter, None)?.0 {
-                reporter.class_done(&table.stats(), start.elapsed());
-                all_stats.push(table.stats());
-                tablebase.insert(table);
-            }
-        }
-        Ok((tablebase, all_stats))
     }
 
     /// Reads every table file (`{material}.sktb`) of a directory into
@@ -169,7 +118,7 @@ impl Tablebase {
                 if table.material() == material {
                     Ok(table)
                 } else {
-                    Err(table::file_error(
+                    Err(crate::error::file_error(
                         &path,
                         FileProblem::WrongMaterial {
                             expected: material,
@@ -370,12 +319,12 @@ impl Tablebase {
     /// opponent (or of the opponent's last piece): the opponent's exact
     /// win/draw/loss, so a stored loss there is resolved (by
     /// [`Tablebase::draws_by_capture`], which does not recurse further).
-    /// `target` is the class's [`generate::capture_target`] where the
+    /// `target` is the class's [`capture_target`] where the
     /// caller has it (a format 1 target is then read directly), else
     /// `None`.
     pub(crate) fn wins_by_capture(
         &self,
-        target: generate::Target<'_>,
+        target: CaptureTarget<'_>,
         sides: Sides,
     ) -> Result<bool, TablebaseError> {
         for m in capture_moves(sides.us, sides.them) {
@@ -383,7 +332,7 @@ impl Tablebase {
                 sides.them.without(m.to()),
                 sides.us.without(m.from()).with(m.to()),
             );
-            if after.us.is_empty() || generate::capture_wdl(self, target, after)? == Wdl::Loss {
+            if after.us.is_empty() || capture_wdl(self, target, after)? == Wdl::Loss {
                 return Ok(true);
             }
         }
@@ -398,7 +347,7 @@ impl Tablebase {
     /// [`Tablebase::wins_by_capture`].
     pub(crate) fn draws_by_capture(
         &self,
-        target: generate::Target<'_>,
+        target: CaptureTarget<'_>,
         sides: Sides,
     ) -> Result<bool, TablebaseError> {
         for m in capture_moves(sides.us, sides.them) {
@@ -410,7 +359,7 @@ impl Tablebase {
                 return Ok(true);
             }
             let opponent_wins = match target {
-                Some(_) => generate::capture_wdl(self, target, after)? == Wdl::Win,
+                Some(_) => capture_wdl(self, target, after)? == Wdl::Win,
                 None => self.wins(after)?,
             };
             if !opponent_wins {
@@ -435,4 +384,38 @@ impl Tablebase {
         }
         Ok(table.stored_wdl(sides)? == Wdl::Win)
     }
+}
+
+/// A capture target table held as its indexer and value bytes (a format-1
+/// table), so a capture's probe is a rank and a read: no map lookup, no
+/// checksum flag, no compact decoding.
+pub(crate) type CaptureTarget<'a> = Option<(&'a TableIndexer, &'a [u8])>;
+
+/// The table that captures from a position of `material` reach, if it is a
+/// format-1 table in `smaller` whose checksum holds (otherwise probes go
+/// through [`Tablebase::probe_wdl`], which reports any problem).
+pub(crate) fn capture_target(smaller: &Tablebase, material: Material) -> CaptureTarget<'_> {
+    let table = smaller.lookup(material.after_capture()?).ok()?;
+    if table.is_compact() {
+        return None;
+    }
+    Some((table.indexer(), table.payload().ok()?))
+}
+
+/// The value of `after`, a position reached by a capture (its side to move
+/// has a piece) into the class of `target`: [`Tablebase::probe_wdl`] (the
+/// reference, and the path for compact tables), read directly from a
+/// format-1 target table.
+#[inline]
+pub(crate) fn capture_wdl(
+    smaller: &Tablebase,
+    target: CaptureTarget<'_>,
+    after: Sides,
+) -> Result<Wdl, TablebaseError> {
+    if let Some((indexer, bytes)) = target {
+        if let Some(&byte) = bytes.get(indexer.rank(after)?.index as usize) {
+            return Ok(Value::from_table_byte(byte).wdl());
+        }
+    }
+    smaller.probe_wdl(after)
 }

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use surakarta_index::{Indexer, Material, Sides};
 
-use crate::{Tablebase, TablebaseError};
+use crate::probe::tablebase::Tablebase;
+
+use crate::error::TablebaseError;
 
 /// What timing the probes of a set of classes measured.
 #[derive(Clone, Debug, PartialEq, Eq)]

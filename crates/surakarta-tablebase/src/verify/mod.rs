@@ -7,13 +7,22 @@
 //! position without moves or a conversion, and every real win or loss is
 //! stored with its distance (see `docs/tablebase.md`).
 
-use crate::convert::Replaced;
+pub(crate) mod checkpoint;
+pub(crate) mod report;
+
 use crate::error::{PairWork, TablebaseError};
-use crate::generate::{capture_target, capture_wdl, Target};
-use crate::table::Table;
+use crate::generate::convert::Replaced;
+use crate::generate::plan;
+use crate::pair::Pair;
+use crate::probe::table::Table;
+use crate::probe::tablebase::Tablebase;
+use crate::probe::tablebase::{capture_target, capture_wdl, CaptureTarget};
+use crate::progress::Pass;
+use crate::progress::Progress;
+use crate::progress::Stage;
 use crate::value::{Value, Wdl};
-use crate::verify_checkpoint::{Saved, VerifyCheckpoints, SEGMENT_SLOTS};
-use crate::{plan, Pair, Pass, Progress, Stage, Tablebase};
+use crate::verify::checkpoint::{Saved, VerifyCheckpoints, SEGMENT_SLOTS};
+use crate::verify::report::{Mismatch, VerifyReport, EXAMPLES};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::ops::Deref;
@@ -22,48 +31,6 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use surakarta::{capture_moves, step_targets, Bitboard};
 use surakarta_index::{Indexer, Material, Sides};
-
-/// How many mismatches a report keeps as examples.
-pub(crate) const EXAMPLES: usize = 10;
-
-/// An entry that differs from what its moves imply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mismatch {
-    /// Its slot.
-    pub index: u64,
-    /// The position (side to move first).
-    pub sides: Sides,
-    /// The value stored.
-    pub stored: Value,
-    /// The value its moves imply.
-    pub derived: Value,
-}
-
-/// The result of verifying one table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerifyReport {
-    /// The class.
-    pub material: Material,
-    /// Positions re-derived (0 if the checksum failed).
-    pub positions: u64,
-    /// Whether the payload matches its checksum.
-    pub checksum_ok: bool,
-    /// Whether the header's counts match the payload.
-    pub stats_ok: bool,
-    /// Entries that differ from what their moves imply.
-    pub mismatches: u64,
-    /// The first few of them.
-    pub examples: Vec<Mismatch>,
-}
-
-impl VerifyReport {
-    /// Errors found: mismatched entries, plus one for a bad checksum, plus
-    /// one for wrong header counts.
-    #[must_use]
-    pub fn errors(&self) -> u64 {
-        self.mismatches + u64::from(!self.checksum_ok) + u64::from(!self.stats_ok)
-    }
-}
 
 /// Where the moves of a class's positions lead, looked up once per class:
 /// the partner class's table (quiet moves) and the table captures reach.
@@ -77,7 +44,7 @@ struct Successors<'a> {
     /// The capture target's table when it is format 1 (see
     /// [`capture_target`]); `None`: captures through
     /// [`Tablebase::probe_wdl`].
-    target: Target<'a>,
+    target: CaptureTarget<'a>,
 }
 
 impl<'a> Successors<'a> {
@@ -212,7 +179,7 @@ impl Tablebase {
     /// ([`Progress::checkpoint_rejected`]) and ignored. Failing to write
     /// one is an error. The caller removes the checkpoints when its run is
     /// over ([`VerifyCheckpoints::remove`]). With checkpoints it holds the
-    /// lock of the class's pair ([`crate::DirLock::acquire_pair`]): another
+    /// lock of the class's pair ([`crate::files::lock::DirLock::acquire_pair`]): another
     /// run holding it is [`TablebaseError::DirectoryInUse`].
     pub fn verify_with(
         &self,
@@ -221,7 +188,7 @@ impl Tablebase {
         checkpoints: Option<&VerifyCheckpoints>,
     ) -> Result<VerifyReport, TablebaseError> {
         let _lock = checkpoints
-            .map(|c| c.lock_pair(crate::Pair::of(material)))
+            .map(|c| c.lock_pair(crate::pair::Pair::of(material)))
             .transpose()?;
         let table = self.lookup(material)?;
         let indexer = table.indexer();
@@ -273,7 +240,8 @@ impl Tablebase {
                     material,
                     positions: 0,
                     checksum_ok,
-                    stats_ok: crate::table::histogram_of(indexer, &bytes).stats(material, size)
+                    stats_ok: crate::probe::table::histogram_of(indexer, &bytes)
+                        .stats(material, size)
                         == table.stats(),
                     mismatches: 0,
                     examples: Vec::new(),
@@ -526,7 +494,8 @@ mod tests {
     /// fast path meets compact and format 1 tables on either side).
     #[test]
     fn fast_and_reference_derivations_equal_the_position_one() {
-        let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &crate::NoProgress).unwrap();
+        let (plain, _) =
+            Tablebase::generate(5, Scheme::Symmetric, &crate::progress::NoProgress).unwrap();
         let mut mixed = Tablebase::new();
         for material in plain.materials() {
             mixed.insert(if material.pieces() % 2 == 0 {
@@ -575,7 +544,8 @@ mod tests {
     /// the memory limit is refused before anything is expanded.
     #[test]
     fn expanding_a_pair_is_undone_and_guarded() {
-        let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &crate::NoProgress).unwrap();
+        let (plain, _) =
+            Tablebase::generate(5, Scheme::Symmetric, &crate::progress::NoProgress).unwrap();
         let mut tb = Tablebase::new();
         for material in plain.materials() {
             tb.insert(plain.compacted(material).unwrap());
@@ -614,7 +584,9 @@ mod tests {
                 );
             }
             for class in ["3v2", "2v3"] {
-                let report = expanded.verify(m(class), &crate::NoProgress).unwrap();
+                let report = expanded
+                    .verify(m(class), &crate::progress::NoProgress)
+                    .unwrap();
                 assert_eq!(report.errors(), 0, "{report:?}");
             }
         }
@@ -630,9 +602,15 @@ mod tests {
     /// table) is found, with its position as an example.
     #[test]
     fn a_wrong_value_with_a_right_checksum_is_a_mismatch() {
-        let (mut tb, _) = Tablebase::generate(4, Scheme::Symmetric, &crate::NoProgress).unwrap();
+        let (mut tb, _) =
+            Tablebase::generate(4, Scheme::Symmetric, &crate::progress::NoProgress).unwrap();
         let material: Material = "2v2".parse().unwrap();
-        assert_eq!(tb.verify(material, &crate::NoProgress).unwrap().errors(), 0);
+        assert_eq!(
+            tb.verify(material, &crate::progress::NoProgress)
+                .unwrap()
+                .errors(),
+            0
+        );
         let table = tb.lookup(material).unwrap();
         let mut values = tb.values(material).unwrap().into_owned();
         let mut target = None;
@@ -649,7 +627,7 @@ mod tests {
         values[index as usize] = Value::Win(5).to_byte().unwrap();
         let forged = Table::new(table.indexer().clone(), values).unwrap();
         tb.insert(forged);
-        let report = tb.verify(material, &crate::NoProgress).unwrap();
+        let report = tb.verify(material, &crate::progress::NoProgress).unwrap();
         assert!(report.checksum_ok, "the checksum is the forged table's own");
         assert!(!report.stats_ok || report.mismatches >= 1);
         assert!(report.mismatches >= 1, "{report:?}");

@@ -1,19 +1,71 @@
-//! Directories of table files: listing them, generating every class up to
-//! a piece count into one, or one [`Pair`] into one that holds the tables
-//! it needs (resumable by pair, checkpointed).
+//! Runs of the solver: every class up to a piece count, in memory or into
+//! a directory of table files, or one [`Pair`] into a directory that holds
+//! the tables it needs (resumable by pair, checkpointed).
 
-use crate::convert::CompactOptions;
-use crate::dir_lock::DirLock;
+use crate::error::file_error;
 use crate::error::{PairWork, TablebaseError};
-use crate::file::{self, ClassStats, FileProblem};
+use crate::files::lock::DirLock;
+use crate::files::open::table_files;
+use crate::format::{self, ClassStats, FileProblem};
+use crate::generate::convert::CompactOptions;
+use crate::generate::{checkpoint, plan, solver as generate};
 use crate::pair::Pair;
+use crate::probe::table::{Directories, Table, TableIndexer};
+use crate::probe::tablebase::Tablebase;
 use crate::progress::{Pass, Progress, Stage};
-use crate::table::{file_error, Directories, Table, TableIndexer};
-use crate::{checkpoint, generate, plan, Tablebase};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 use surakarta_index::{Indexer, Material, Scheme};
+
+impl Tablebase {
+    /// Generates every class with 2 to `max_pieces` pieces in `scheme`, in
+    /// dependency order, in memory, on the current rayon thread pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_index::{Material, Scheme};
+    /// use surakarta_tablebase::{NoProgress, Tablebase};
+    ///
+    /// let (tables, stats) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress)?;
+    /// assert_eq!(tables.complete_pieces(), 4);
+    /// assert_eq!(tables.materials().count(), 6); // 1v1, 2v1, 1v2, 3v1, 2v2, 1v3
+    /// let two_v_two = stats.iter().find(|s| s.material == Material::new(2, 2).unwrap()).unwrap();
+    /// assert_eq!(two_v_two.positions, 44_481); // up to symmetry
+    /// assert_eq!((two_v_two.wins, two_v_two.draws, two_v_two.losses), (30_616, 10_185, 3_680));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn generate(
+        max_pieces: u32,
+        scheme: Scheme,
+        reporter: &dyn Progress,
+    ) -> Result<(Tablebase, Vec<ClassStats>), TablebaseError> {
+        let mut tablebase = Tablebase::new();
+        let mut all_stats = Vec::new();
+        let pairs: Vec<(Vec<Material>, Vec<TableIndexer>)> = Pair::all(max_pieces)
+            .into_iter()
+            .map(|pair| {
+                let pair = pair.classes();
+                let indexers = pair
+                    .iter()
+                    .map(|&m| TableIndexer::new(m, scheme, &mut tablebase.directories))
+                    .collect();
+                (pair, indexers)
+            })
+            .collect();
+        reporter.started(pairs.iter().flat_map(|(_, i)| i).map(Indexer::size).sum());
+        for (pair, indexers) in pairs {
+            reporter.pair_started(&pair, indexers.iter().map(|i| i.size()).sum());
+            let start = Instant::now();
+            for table in generate::generate_pair(indexers, &tablebase, reporter, None)?.0 {
+                reporter.class_done(&table.stats(), start.elapsed());
+                all_stats.push(table.stats());
+                tablebase.insert(table);
+            }
+        }
+        Ok((tablebase, all_stats))
+    }
+}
 
 /// What [`generate_dir`] did with one class.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,76 +81,6 @@ pub struct ClassOutcome {
     /// Its pair's modelled peak memory in bytes ([`plan::memory_bytes`];
     /// 0 when skipped).
     pub memory_estimate: u64,
-}
-
-/// The classes with 2 to `max_pieces` pieces in dependency order, each
-/// with its swap: `[a v b, b v a]` with `a > b`, or `[a v a]`.
-///
-/// # Examples
-///
-/// ```
-/// use surakarta_tablebase::pairs;
-///
-/// let names: Vec<Vec<String>> =
-///     pairs(4).iter().map(|p| p.iter().map(|m| m.to_string()).collect()).collect();
-/// assert_eq!(names, [vec!["1v1"], vec!["2v1", "1v2"], vec!["3v1", "1v3"], vec!["2v2"]]);
-/// ```
-#[must_use]
-pub fn pairs(max_pieces: u32) -> Vec<Vec<Material>> {
-    let mut out = Vec::new();
-    for pieces in 2..=max_pieces.min(24) {
-        for material in Material::with_pieces(pieces) {
-            if material.us() < material.them() {
-                continue;
-            }
-            if material.swapped() == material {
-                out.push(vec![material]);
-            } else {
-                out.push(vec![material, material.swapped()]);
-            }
-        }
-    }
-    out
-}
-
-/// The table files of a directory by class, in class order.
-///
-/// # Examples
-///
-/// ```
-/// use surakarta_index::Material;
-/// use surakarta_tablebase::table_files;
-///
-/// let dir = std::env::temp_dir().join(format!("surakarta-doc-files-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// std::fs::write(dir.join("2v1.sktb"), b"")?;
-/// std::fs::write(dir.join("notes.txt"), b"")?; // not a table: ignored
-/// let files = table_files(&dir)?;
-/// assert_eq!(files.keys().copied().collect::<Vec<_>>(), [Material::new(2, 1)?]);
-/// assert_eq!(files[&Material::new(2, 1)?], dir.join("2v1.sktb"));
-/// std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn table_files(dir: &Path) -> Result<BTreeMap<Material, PathBuf>, TablebaseError> {
-    let dir_error = |source| TablebaseError::Directory {
-        path: dir.to_path_buf(),
-        source,
-    };
-    let mut out = BTreeMap::new();
-    for entry in std::fs::read_dir(dir).map_err(dir_error)? {
-        let path = entry.map_err(dir_error)?.path();
-        if path.extension().and_then(|e| e.to_str()) != Some(file::EXTENSION) {
-            continue;
-        }
-        let material = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .and_then(|s| s.parse::<Material>().ok());
-        if let Some(material) = material {
-            out.insert(material, path);
-        }
-    }
-    Ok(out)
 }
 
 /// Generates every class with 2 to `max_pieces` pieces into `dir` (created
@@ -193,7 +175,7 @@ impl Default for GenerateOptions {
     fn default() -> GenerateOptions {
         GenerateOptions {
             scheme: Scheme::Symmetric,
-            format: file::FORMAT_VERSION,
+            format: format::FORMAT_VERSION,
             compact: CompactOptions::default(),
             checkpoint_every: Duration::from_secs(300),
             memory_limit: None,
@@ -207,7 +189,7 @@ impl Default for GenerateOptions {
 /// pair from its checkpoint (a damaged or mismatching one is reported to
 /// [`Progress::checkpoint_rejected`] and the pair starts over), and the
 /// checkpoint is removed once the pair's tables are written. The run holds
-/// the directory's lock ([`crate::DirLock`]): another run there is
+/// the directory's lock ([`crate::files::lock::DirLock`]): another run there is
 /// [`TablebaseError::DirectoryInUse`].
 pub fn generate_dir_with(
     dir: &Path,
@@ -219,7 +201,10 @@ pub fn generate_dir_with(
     let _lock = DirLock::acquire(dir)?;
     let mut directories = Directories::default();
     let present = table_files(dir)?;
-    let pairs = pairs(max_pieces);
+    let pairs: Vec<Vec<Material>> = Pair::all(max_pieces)
+        .into_iter()
+        .map(Pair::classes)
+        .collect();
     let total = pairs
         .iter()
         .filter(|pair| !pair.iter().all(|m| present.contains_key(m)))
@@ -249,7 +234,7 @@ pub fn generate_dir_with(
 /// Checks the options' format and creates `dir` if missing: what every
 /// generation into a directory does first.
 pub(crate) fn prepare_dir(dir: &Path, options: &GenerateOptions) -> Result<(), TablebaseError> {
-    if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&options.format) {
+    if !(format::OLDEST_VERSION..=format::FORMAT_VERSION).contains(&options.format) {
         return Err(TablebaseError::Format(options.format));
     }
     std::fs::create_dir_all(dir).map_err(|source| TablebaseError::Directory {
@@ -273,7 +258,7 @@ pub(crate) fn write_pair(
     resumed_at: Option<Stage>,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
     for &material in materials {
-        let path = dir.join(file::file_name(material));
+        let path = dir.join(format::file_name(material));
         if options.format == 1 {
             tablebase.lookup(material)?.write(&path)?;
         } else {
@@ -315,7 +300,7 @@ pub(crate) fn write_pair(
 /// (1 or 2) to a temporary file, read back, checked and renamed into place:
 /// the same files, byte for byte, as [`crate::generate_dir`] writes. The
 /// pair checkpoints and resumes as in [`crate::generate_dir_with`]. It
-/// holds the pair's lock ([`crate::DirLock::acquire_pair`]), so that jobs
+/// holds the pair's lock ([`crate::files::lock::DirLock::acquire_pair`]), so that jobs
 /// of other pairs run beside it but not a second one of the same pair nor
 /// one that holds the whole directory ([`TablebaseError::DirectoryInUse`]).
 pub fn generate_pair(
@@ -324,7 +309,7 @@ pub fn generate_pair(
     options: &GenerateOptions,
     reporter: &dyn Progress,
 ) -> Result<Vec<ClassOutcome>, TablebaseError> {
-    crate::dir::prepare_dir(dir, options)?;
+    crate::generate::runs::prepare_dir(dir, options)?;
     let _lock = DirLock::acquire_pair(dir, pair)?;
     let mut directories = Directories::default();
     let present = crate::table_files(dir)?;
@@ -409,7 +394,7 @@ pub(crate) fn solve(
     tablebase.expand_capture_targets(
         &targets,
         |material, directories| {
-            let path = dir.join(file::file_name(material));
+            let path = dir.join(format::file_name(material));
             if !present.contains_key(&material) {
                 return Err(TablebaseError::MissingDependency {
                     material,
@@ -442,7 +427,7 @@ pub(crate) fn solve(
     for table in tables {
         tablebase.insert(table);
     }
-    let mut outcomes = crate::dir::write_pair(
+    let mut outcomes = crate::generate::runs::write_pair(
         &tablebase, &classes, dir, options, reporter, start, resumed_at,
     )?;
     for outcome in &mut outcomes {

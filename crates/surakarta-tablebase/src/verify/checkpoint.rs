@@ -36,16 +36,16 @@
 //! | 64 | 16·e | each example: slot (u64), stored byte, derived byte (table bytes, as in format 1), six zero bytes |
 //! | 64 + 16·e | 4 | CRC-32 of every byte before it |
 
-use crate::atomic_file::write_atomically;
-use crate::checkpoint::{remove, Rejected};
-use crate::dir_lock::DirLock;
 use crate::error::TablebaseError;
-use crate::file::HEADER_LEN;
-use crate::open::open_table_file;
-use crate::table::TableIndexer;
+use crate::files::atomic::write_atomically;
+use crate::files::lock::DirLock;
+use crate::files::open::open_table_file;
+use crate::format::HEADER_LEN;
+use crate::generate::checkpoint::{remove, Rejected};
+use crate::pair::Pair;
+use crate::probe::table::TableIndexer;
 use crate::value::Value;
-use crate::verify::{Mismatch, VerifyReport, EXAMPLES};
-use crate::Pair;
+use crate::verify::report::{Mismatch, VerifyReport, EXAMPLES};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -59,7 +59,7 @@ const MAGIC: &[u8; 8] = b"SKVRFY\0\x01";
 const FIXED: usize = 64;
 const EXAMPLE_BYTES: usize = 16;
 
-/// Where a verification saves its progress ([`crate::Tablebase::verify_with`]),
+/// Where a verification saves its progress ([`crate::probe::tablebase::Tablebase::verify_with`]),
 /// and how often; holds the directory's lock, shared ([`DirLock`]), while
 /// it (or a clone of it) lives, and `verify_with` the lock of the pair it
 /// verifies.
@@ -122,7 +122,7 @@ impl VerifyCheckpoints {
     pub fn path(&self, material: Material) -> PathBuf {
         self.dir.join(format!(
             "{material}-verify.{}",
-            crate::checkpoint::EXTENSION
+            crate::generate::checkpoint::EXTENSION
         ))
     }
 
@@ -131,7 +131,11 @@ impl VerifyCheckpoints {
     /// again with these checkpoints reports at once, so its pair need not
     /// be expanded.
     #[must_use]
-    pub fn is_finished(&self, tablebase: &crate::Tablebase, material: Material) -> bool {
+    pub fn is_finished(
+        &self,
+        tablebase: &crate::probe::tablebase::Tablebase,
+        material: Material,
+    ) -> bool {
         tablebase.table(material).is_some_and(|table| {
             matches!(
                 self.read(material, table.indexer(), self.digest(material)),
@@ -154,7 +158,7 @@ impl VerifyCheckpoints {
         let mut crc = crc32fast::Hasher::new();
         for m in pair.classes().into_iter().chain(pair.capture_targets()) {
             crc.update(m.to_string().as_bytes());
-            let path = self.dir.join(crate::file::file_name(m));
+            let path = self.dir.join(crate::format::file_name(m));
             let mut header = [0u8; HEADER_LEN];
             let read = open_table_file(&path)
                 .ok()
@@ -232,7 +236,7 @@ fn encode(material: Material, digest: u32, segment: u64, saved: &Saved) -> Vec<u
             0,
         ]);
     }
-    let crc = crate::file::checksum(&b);
+    let crc = crate::format::checksum(&b);
     b.extend_from_slice(&crc.to_le_bytes());
     b
 }
@@ -248,7 +252,7 @@ fn decode(
         return Err(Rejected::Mismatch("not a verification checkpoint"));
     }
     let (body, crc) = b.split_at(b.len() - 4);
-    if crate::file::checksum(body).to_le_bytes() != crc {
+    if crate::format::checksum(body).to_le_bytes() != crc {
         return Err(Rejected::Checksum);
     }
     let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
@@ -318,7 +322,12 @@ fn decode(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{generate_dir, NoProgress, Progress, Stage, Table, Tablebase};
+    use crate::generate::runs::generate_dir;
+    use crate::probe::table::Table;
+    use crate::probe::tablebase::Tablebase;
+    use crate::progress::NoProgress;
+    use crate::progress::Progress;
+    use crate::progress::Stage;
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::path::Path;
     use std::sync::Mutex;
@@ -376,12 +385,15 @@ mod tests {
                 spoiled += 1;
             }
         });
-        let indexer =
-            crate::TableIndexer::new(material, Scheme::Symmetric, &mut Default::default());
+        let indexer = crate::probe::table::TableIndexer::new(
+            material,
+            Scheme::Symmetric,
+            &mut Default::default(),
+        );
         let spoilt = Table::with_stats(indexer, values, table.stats()).unwrap();
         drop(tb);
         spoilt
-            .write(&dir.join(crate::file::file_name(material)))
+            .write(&dir.join(crate::format::file_name(material)))
             .unwrap();
         material
     }
@@ -451,7 +463,7 @@ mod tests {
         }
         // A finished checkpoint does not hide a payload damaged since (the
         // digest covers the headers only).
-        let file = dir.join(crate::file::file_name(material));
+        let file = dir.join(crate::format::file_name(material));
         let intact = std::fs::read(&file).unwrap();
         let mut damaged = intact.clone();
         *damaged.last_mut().unwrap() ^= 1;
@@ -500,7 +512,7 @@ mod tests {
         assert!(c.read(other, other_indexer, c.digest(other)).is_err());
         c.remove(other).unwrap();
         assert!(c.read(material, indexer, digest ^ 1).is_err());
-        let partner = dir.join(crate::file::file_name(material.swapped()));
+        let partner = dir.join(crate::format::file_name(material.swapped()));
         let before = c.digest(material);
         let mut bytes = std::fs::read(&partner).unwrap();
         bytes[HEADER_LEN - 1] ^= 1;

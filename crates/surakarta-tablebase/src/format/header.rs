@@ -182,7 +182,7 @@ pub struct CompactShape {
     /// context of the model.
     pub terminals: u32,
     /// How terminal symbols map to values (header byte 65).
-    pub model: crate::ContextModel,
+    pub model: crate::format::compact::context::ContextModel,
     /// How the block boundaries are stored (header byte 70).
     pub offsets: BlockOffsets,
     /// Whether the pairs and code lengths are bit-packed (header byte 80:
@@ -492,7 +492,8 @@ impl Header {
         let compact = if version == 1 {
             None
         } else {
-            let Some(model) = crate::ContextModel::from_code(bytes[65]) else {
+            let Some(model) = crate::format::compact::context::ContextModel::from_code(bytes[65])
+            else {
                 return field("context model", bytes[65].into());
             };
             let Some(offsets) = BlockOffsets::from_code(bytes[70]) else {
@@ -551,7 +552,7 @@ impl Header {
                 losses: stats.losses,
             });
         }
-        if stats.longest > crate::MAX_DTC {
+        if stats.longest > crate::value::MAX_DTC {
             return field("longest", stats.longest.into());
         }
         // The plain index bounds every scheme's size (the symmetric one
@@ -654,7 +655,7 @@ mod tests {
             let shape = CompactShape {
                 block_bits: 12,
                 terminals: 5,
-                model: crate::ContextModel::SafeSteps,
+                model: crate::format::compact::context::ContextModel::SafeSteps,
                 offsets: BlockOffsets::Grouped,
                 packed_dictionary: true,
                 capture_draws,

@@ -11,10 +11,10 @@
 //! touches no other name of the file) and the temporary created again;
 //! anything else there is [`TablebaseError::InTheWay`], naming it.
 
-use crate::error::TablebaseError;
-use crate::file::FileProblem;
-use crate::table::file_error;
-use std::fs::{File, FileType, Metadata, OpenOptions};
+use crate::error::file_error;
+use crate::error::{FileKind, TablebaseError};
+use crate::format::FileProblem;
+use std::fs::{File, Metadata, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -26,75 +26,6 @@ const NONBLOCK: i32 = 0;
 
 /// Bytes buffered per write.
 const BUFFER: usize = 1 << 20;
-
-/// What a file system entry is, where the tablebase expected a regular file
-/// of its own or nothing ([`TablebaseError::InTheWay`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FileKind {
-    /// A symbolic link (never followed).
-    SymbolicLink,
-    /// A directory.
-    Directory,
-    /// A named pipe (opening one could wait for ever).
-    Fifo,
-    /// A Unix domain socket.
-    Socket,
-    /// A block device.
-    BlockDevice,
-    /// A character device.
-    CharacterDevice,
-    /// A regular file that has other names too (writing it would change
-    /// what they name).
-    HardLink,
-    /// Another kind of special file.
-    Other,
-}
-
-impl FileKind {
-    /// The kind of an entry of type `file_type` (one that is not a regular
-    /// file).
-    pub(crate) fn of(file_type: FileType) -> FileKind {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::FileTypeExt;
-            if file_type.is_fifo() {
-                return FileKind::Fifo;
-            }
-            if file_type.is_socket() {
-                return FileKind::Socket;
-            }
-            if file_type.is_block_device() {
-                return FileKind::BlockDevice;
-            }
-            if file_type.is_char_device() {
-                return FileKind::CharacterDevice;
-            }
-        }
-        if file_type.is_symlink() {
-            FileKind::SymbolicLink
-        } else if file_type.is_dir() {
-            FileKind::Directory
-        } else {
-            FileKind::Other
-        }
-    }
-}
-
-impl std::fmt::Display for FileKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            FileKind::SymbolicLink => "symbolic link",
-            FileKind::Directory => "directory",
-            FileKind::Fifo => "FIFO",
-            FileKind::Socket => "socket",
-            FileKind::BlockDevice => "block device",
-            FileKind::CharacterDevice => "character device",
-            FileKind::HardLink => "hard link to a file with other names",
-            FileKind::Other => "special file",
-        })
-    }
-}
 
 /// Options that never follow a symbolic link at the last component of the
 /// path and keep the descriptor out of child processes; on Unix, `flags`

@@ -20,11 +20,11 @@
 //! the process ends in any way (even killed), so a lock is never left
 //! behind.
 
-use crate::atomic_file::open_own_file;
+use crate::error::file_error;
 use crate::error::TablebaseError;
-use crate::file::FileProblem;
+use crate::files::atomic::open_own_file;
+use crate::format::FileProblem;
 use crate::pair::Pair;
-use crate::table::file_error;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -159,6 +159,7 @@ fn lock(dir: &Path, name: &str, mode: Mode, pair: Option<Pair>) -> Result<Held, 
             return Err(TablebaseError::DirectoryInUse {
                 dir: dir.to_path_buf(),
                 pair,
+                lock_file: path.clone(),
                 pids: holders(&file, mode),
             });
         }
@@ -316,7 +317,7 @@ mod tests {
         let whole = DirLock::acquire(&dir).unwrap();
         let e = DirLock::acquire(&dir).unwrap_err();
         assert!(
-            matches!(&e, TablebaseError::DirectoryInUse { dir: d, pair: None, pids } if *d == dir && *pids == [pid]),
+            matches!(&e, TablebaseError::DirectoryInUse { dir: d, pair: None, pids, .. } if *d == dir && *pids == [pid]),
             "{e}"
         );
         assert_eq!(

@@ -14,17 +14,21 @@
 //!    passes are idempotent and run in parallel (rayon, atomic bytes).
 //! 3. What is never resolved is a draw.
 
-use crate::checkpoint::{self, LevelPlan, Phase, Resume};
 use crate::error::TablebaseError;
-use crate::table::{Table, TableIndexer};
+use crate::generate::checkpoint::{self, LevelPlan, Phase, Resume};
+use crate::probe::table::{Table, TableIndexer};
+use crate::probe::tablebase::Tablebase;
+use crate::probe::tablebase::{capture_target, capture_wdl, CaptureTarget};
+use crate::progress::Pass;
+use crate::progress::Progress;
+use crate::progress::Stage;
 use crate::value::{Value, Wdl, MAX_DTC};
-use crate::{Pass, Progress, Stage, Tablebase};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 use surakarta::{capture_moves, step_targets, Bitboard};
-use surakarta_index::{Indexer, Material, Sides};
+use surakarta_index::{Indexer, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: u64 = 1 << 14;
@@ -131,44 +135,12 @@ enum Evaluation {
     CaptureDraw,
 }
 
-/// A capture target table held as its indexer and value bytes (a format-1
-/// table), so a capture's probe is a rank and a read: no map lookup, no
-/// checksum flag, no compact decoding.
-pub(crate) type Target<'a> = Option<(&'a TableIndexer, &'a [u8])>;
-
-/// The table that captures from a position of `material` reach, if it is a
-/// format-1 table in `smaller` whose checksum holds (otherwise probes go
-/// through [`Tablebase::probe_wdl`], which reports any problem).
-pub(crate) fn capture_target(smaller: &Tablebase, material: Material) -> Target<'_> {
-    let table = smaller.lookup(material.after_capture()?).ok()?;
-    if table.is_compact() {
-        return None;
-    }
-    Some((table.indexer(), table.payload().ok()?))
-}
-
-/// The value of `after`, a position reached by a capture (its side to move
-/// has a piece) into the class of `target`: [`Tablebase::probe_wdl`] (the
-/// reference, and the path for compact tables), read directly from a
-/// format-1 target table.
-#[inline]
-pub(crate) fn capture_wdl(
-    smaller: &Tablebase,
-    target: Target<'_>,
-    after: Sides,
-) -> Result<Wdl, TablebaseError> {
-    if let Some((indexer, bytes)) = target {
-        if let Some(&byte) = bytes.get(indexer.rank(after)?.index as usize) {
-            return Ok(Value::from_table_byte(byte).wdl());
-        }
-    }
-    smaller.probe_wdl(after)
-}
-
-struct Pair<'a> {
+/// The state of one pair of classes being solved: their value bytes, the
+/// tables captures reach, and the progress of the current pass.
+struct Solver<'a> {
     classes: Vec<ClassState>,
     /// By class: its capture target's table, see [`capture_target`].
-    targets: Vec<Target<'a>>,
+    targets: Vec<CaptureTarget<'a>>,
     smaller: &'a Tablebase,
     reporter: &'a dyn Progress,
     /// Slots of both classes.
@@ -180,7 +152,7 @@ struct Pair<'a> {
     reference: bool,
 }
 
-impl Pair<'_> {
+impl Solver<'_> {
     /// The index of the other class of the pair (where quiet moves lead).
     fn partner(&self, class: usize) -> usize {
         if self.classes.len() == 1 {
@@ -753,7 +725,7 @@ fn solve_pair(
         indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
             || indexers.len() == 2 && indexers[0].material() == indexers[1].material().swapped()
     );
-    let pair = Pair {
+    let solver = Solver {
         slots: indexers.iter().map(|i| i.size()).sum(),
         targets: indexers
             .iter()
@@ -765,9 +737,10 @@ fn solve_pair(
         done: AtomicU64::new(0),
         reference,
     };
-    let saved = checkpointing.map(|c| checkpoint::path(c.dir, &pair.classes[0].indexer));
+    let saved = checkpointing.map(|c| checkpoint::path(c.dir, &solver.classes[0].indexer));
     let class_states = || -> Vec<checkpoint::ClassState<'_>> {
-        pair.classes
+        solver
+            .classes
             .iter()
             .map(|c| checkpoint::ClassState {
                 indexer: &c.indexer,
@@ -783,7 +756,7 @@ fn solve_pair(
             Ok(f) => found = f,
             Err(why) => {
                 reporter.checkpoint_rejected(path, &why.to_string());
-                for state in &pair.classes {
+                for state in &solver.classes {
                     state
                         .values
                         .par_iter()
@@ -795,7 +768,7 @@ fn solve_pair(
             }
         }
     }
-    let total = pair.slots;
+    let total = solver.slots;
     let stage = |r: Resume| match r.phase {
         Phase::FirstPass => Stage::Initial {
             done: r.done,
@@ -835,16 +808,16 @@ fn solve_pair(
         // A version 1 checkpoint holds the values only: the first pass
         // again notes the captures into draws of the positions it left
         // unresolved (and finds nothing to resolve).
-        if !found.capture_draws && !pair.reference {
-            let first_pass = |class, start, end| pair.first_pass(class, start, end);
-            pair.segmented(0, 0, &first_pass, &mut |_, _| Ok(()))?;
+        if !found.capture_draws && !solver.reference {
+            let first_pass = |class, start, end| solver.first_pass(class, start, end);
+            solver.segmented(0, 0, &first_pass, &mut |_, _| Ok(()))?;
         }
     }
     let mut deepest = at.deepest;
     if at.phase == Phase::FirstPass {
-        pair.done.store(at.done, Ordering::Relaxed);
-        let first_pass = |class, start, end| pair.first_pass(class, start, end);
-        deepest = pair.segmented(at.done, deepest, &first_pass, &mut |done, deepest| {
+        solver.done.store(at.done, Ordering::Relaxed);
+        let first_pass = |class, start, end| solver.first_pass(class, start, end);
+        deepest = solver.segmented(at.done, deepest, &first_pass, &mut |done, deepest| {
             checkpoint_if_due(Resume {
                 done,
                 deepest,
@@ -864,9 +837,9 @@ fn solve_pair(
                 break;
             }
             checkpoint_if_due(Resume::before_level(k, deepest))?;
-            (pair.plan_level(k)?, (Phase::Unmove, 0))
+            (solver.plan_level(k)?, (Phase::Unmove, 0))
         };
-        deepest = pair.level(k, plan, from, deepest, &mut |phase, done, deepest| {
+        deepest = solver.level(k, plan, from, deepest, &mut |phase, done, deepest| {
             checkpoint_if_due(Resume {
                 phase,
                 level: k,
@@ -879,7 +852,7 @@ fn solve_pair(
         k += 1;
     }
     let mut out = Vec::new();
-    for state in pair.classes {
+    for state in solver.classes {
         let values: Vec<u8> = state.values.into_iter().map(AtomicU8::into_inner).collect();
         out.push(Table::new(state.indexer, values)?);
     }
@@ -889,11 +862,13 @@ fn solve_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::NoProgress;
+    use crate::pair::Pair;
+    use crate::progress::NoProgress;
     use proptest::prelude::*;
     use std::sync::OnceLock;
     use surakarta::random::{random_position, SplitMix};
     use surakarta::Color;
+    use surakarta_index::Material;
     use surakarta_index::Scheme;
 
     fn tablebase() -> &'static Tablebase {
@@ -913,8 +888,8 @@ mod tests {
     fn fast_loss_checks_match_the_reference() {
         let tb = tablebase();
         for scheme in [Scheme::Symmetric, Scheme::Plain] {
-            let mut directories = crate::Directories::default();
-            for pair in crate::dir::pairs(5) {
+            let mut directories = crate::probe::table::Directories::default();
+            for pair in Pair::all(5).into_iter().map(Pair::classes) {
                 let indexers: Vec<TableIndexer> = pair
                     .iter()
                     .map(|&m| TableIndexer::new(m, scheme, &mut directories))
@@ -968,7 +943,7 @@ mod tests {
     #[test]
     fn a_pair_stopped_after_a_checkpoint_resumes_to_the_same_tables() {
         let tb = tablebase();
-        let mut directories = crate::Directories::default();
+        let mut directories = crate::probe::table::Directories::default();
         // Plain 4v1 + 1v4: 1.9 M slots a class, two segments each.
         let indexers: Vec<TableIndexer> =
             [Material::new(4, 1).unwrap(), Material::new(1, 4).unwrap()]

@@ -42,10 +42,10 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use surakarta_index::{Indexer, Scheme};
 
-use crate::atomic_file::{sync_dir, write_atomically};
 use crate::error::TablebaseError;
-use crate::open::open_table_file;
-use crate::table::TableIndexer;
+use crate::files::atomic::{sync_dir, write_atomically};
+use crate::files::open::open_table_file;
+use crate::probe::table::TableIndexer;
 
 /// The file name extension of checkpoints.
 pub(crate) const EXTENSION: &str = "ckpt";
@@ -282,7 +282,7 @@ pub(crate) enum Rejected {
     Io(#[from] std::io::Error),
     /// Not a regular file, or not openable as one.
     #[error("{0}")]
-    File(#[from] crate::file::FileProblem),
+    File(#[from] crate::format::FileProblem),
     /// Its header is not a checkpoint's, or of other classes or sizes.
     #[error("{0}")]
     Mismatch(&'static str),
@@ -431,7 +431,7 @@ pub(crate) fn remove(path: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::Directories;
+    use crate::probe::table::Directories;
     use surakarta_index::Material;
 
     fn indexers(us: u32, them: u32, scheme: Scheme) -> Vec<TableIndexer> {

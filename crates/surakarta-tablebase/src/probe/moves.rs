@@ -2,8 +2,8 @@
 //! and the principal line to the conversion.
 
 use crate::error::TablebaseError;
+use crate::probe::tablebase::Tablebase;
 use crate::value::{Value, Wdl, MAX_DTC};
-use crate::Tablebase;
 use surakarta::{Move, Position};
 use surakarta_index::Sides;
 

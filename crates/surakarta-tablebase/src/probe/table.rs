@@ -1,10 +1,10 @@
 //! One material class's table in memory, and the index over either scheme.
 
-use crate::atomic_file::TempFile;
-use crate::compact::Compact;
-use crate::context::ContextModel;
-use crate::error::TablebaseError;
-use crate::file::{self, ClassStats, CompactShape, FileProblem, Header, HEADER_LEN};
+use crate::error::{file_error, TablebaseError};
+use crate::files::atomic::TempFile;
+use crate::format::compact::Compact;
+use crate::format::compact::ContextModel;
+use crate::format::{self, ClassStats, CompactShape, FileProblem, Header, HEADER_LEN};
 use crate::value::{Value, Wdl, MAX_DTC};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -299,8 +299,8 @@ enum Storage {
 /// payload (format 2).
 ///
 /// A compact table may store any win where the value is a win in 1 that a
-/// capture proves; [`Tablebase::probe`](crate::Tablebase::probe) resolves
-/// those, so probe through a [`Tablebase`](crate::Tablebase) for exact
+/// capture proves; [`Tablebase::probe`](crate::probe::tablebase::Tablebase::probe) resolves
+/// those, so probe through a [`Tablebase`](crate::probe::tablebase::Tablebase) for exact
 /// values.
 #[derive(Debug)]
 pub struct Table {
@@ -328,7 +328,7 @@ impl Table {
             });
         }
         let stats = histogram_of(&indexer, &values).stats(indexer.material(), indexer.size());
-        let checksum = file::checksum(&values);
+        let checksum = format::checksum(&values);
         Ok(Table {
             indexer,
             storage: Storage::Owned(values, 0),
@@ -361,7 +361,7 @@ impl Table {
     ) -> Result<Table, TablebaseError> {
         let compact = Compact::parse(shape, indexer.size(), &body)
             .map_err(|p| file_error(Path::new("(memory)"), p))?;
-        let checksum = file::checksum(&body);
+        let checksum = format::checksum(&body);
         Ok(Table {
             indexer,
             storage: Storage::Owned(body, 0),
@@ -376,7 +376,7 @@ impl Table {
     /// Reads a table file into memory. The header is checked at once, the
     /// payload checksum on first use (or with [`Table::check`]).
     pub fn read(path: &Path, directories: &mut Directories) -> Result<Table, TablebaseError> {
-        let bytes = crate::open::read_table_file(path).map_err(|p| file_error(path, p))?;
+        let bytes = crate::files::open::read_table_file(path).map_err(|p| file_error(path, p))?;
         let header = Header::parse(&bytes, bytes.len() as u64).map_err(|p| file_error(path, p))?;
         Table::from_parts(path, header, Storage::Owned(bytes, HEADER_LEN), directories)
     }
@@ -391,7 +391,7 @@ impl Table {
     /// process with `SIGBUS`).
     #[allow(unsafe_code)]
     pub unsafe fn map(path: &Path, directories: &mut Directories) -> Result<Table, TablebaseError> {
-        let file = crate::open::open_table_file(path).map_err(|p| file_error(path, p))?;
+        let file = crate::files::open::open_table_file(path).map_err(|p| file_error(path, p))?;
         // SAFETY: the caller promises the file does not change while mapped;
         // the map is read-only and lives as long as the table.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| file_error(path, e.into()))?;
@@ -538,7 +538,7 @@ impl Table {
     pub fn check(&self) -> Result<(), TablebaseError> {
         if *self
             .intact
-            .get_or_init(|| file::checksum(self.raw()) == self.checksum)
+            .get_or_init(|| format::checksum(self.raw()) == self.checksum)
         {
             return Ok(());
         }
@@ -546,7 +546,7 @@ impl Table {
             self.path.as_deref().unwrap_or(Path::new("(memory)")),
             FileProblem::PayloadChecksum {
                 expected: self.checksum,
-                found: file::checksum(self.raw()),
+                found: format::checksum(self.raw()),
             },
         ))
     }
@@ -840,7 +840,7 @@ impl Table {
         })();
         read.map_err(|e| file_error(path, e.into()))?;
         let header = Header::parse(&back, back.len() as u64).map_err(|p| file_error(path, p))?;
-        let found = file::checksum(&back[HEADER_LEN..]);
+        let found = format::checksum(&back[HEADER_LEN..]);
         self.check_read_back(header, found)
             .map_err(|p| file_error(path, p))?;
         check(back)?;
@@ -889,14 +889,6 @@ fn read_back(file: &mut std::fs::File) -> Result<(Header, u32), FileProblem> {
         crc.update(&buffer[..n]);
     }
     Ok((header, crc.finalize()))
-}
-
-/// A file error naming the file.
-pub(crate) fn file_error(path: &Path, problem: FileProblem) -> TablebaseError {
-    TablebaseError::File {
-        path: path.to_path_buf(),
-        problem,
-    }
 }
 
 /// Counts the positions of each value in exact value bytes (unused slots

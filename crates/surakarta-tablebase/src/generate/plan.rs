@@ -22,9 +22,10 @@
 //!   2 is slots times [`FORMAT2_STRONG_BYTES_PER_SLOT`] or
 //!   [`FORMAT2_WEAK_BYTES_PER_SLOT`], ratios measured on the 8-piece tables.
 
-use crate::convert::STREAMING_ABOVE;
-use crate::file::{self, HEADER_LEN};
+use crate::format::{self, HEADER_LEN};
+use crate::generate::convert::STREAMING_ABOVE;
 use crate::pair::Pair;
+use crate::units::{human_bytes, human_seconds, thousands};
 use core::fmt::Write as _;
 use quote::{check_path, make_value, python_string, snakemake_path, snakemake_shell_word};
 use std::path::Path;
@@ -177,7 +178,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             scheme: Scheme::Symmetric,
-            format: file::FORMAT_VERSION,
+            format: format::FORMAT_VERSION,
             threads: 2,
         }
     }
@@ -276,7 +277,7 @@ impl Plan {
         if !(2..=MAX_PIECES).contains(&pieces) {
             return Err(PlanError::Pieces(pieces));
         }
-        if !(file::OLDEST_VERSION..=file::FORMAT_VERSION).contains(&settings.format) {
+        if !(format::OLDEST_VERSION..=format::FORMAT_VERSION).contains(&settings.format) {
             return Err(PlanError::Format(settings.format));
         }
         if settings.threads == 0 {
@@ -377,7 +378,7 @@ impl Plan {
             self.pieces,
             python_string(dir)
         );
-        let table = |m: Material| snakemake_path("--dir", &join(dir, &file::file_name(m)));
+        let table = |m: Material| snakemake_path("--dir", &join(dir, &format::file_name(m)));
         s.push_str("\nlocalrules: all\n\nrule all:\n    input:\n");
         for p in &self.pairs {
             for &m in &p.classes {
@@ -670,62 +671,6 @@ fn binomial36(k: u32) -> u64 {
 /// `dir/name` as text (`name` alone for an empty or `.` dir).
 fn join(dir: &str, name: &str) -> String {
     Path::new(dir).join(name).display().to_string()
-}
-
-/// Bytes in binary units, for comments (`1.3 GiB`).
-///
-/// # Examples
-///
-/// ```
-/// use surakarta_tablebase::plan::human_bytes;
-///
-/// assert_eq!(human_bytes(512), "512 B");
-/// assert_eq!(human_bytes(3 << 29), "1.5 GiB");
-/// ```
-#[must_use]
-pub fn human_bytes(bytes: u64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < units.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", units[unit])
-    }
-}
-
-/// Seconds in a readable unit, for comments (`45 s`, `3.2 h`).
-#[must_use]
-pub fn human_seconds(seconds: f64) -> String {
-    if seconds < 1.0 {
-        "<1 s".to_string()
-    } else if seconds < 120.0 {
-        format!("{seconds:.0} s")
-    } else if seconds < 7200.0 {
-        format!("{:.1} min", seconds / 60.0)
-    } else if seconds < 172_800.0 {
-        format!("{:.1} h", seconds / 3600.0)
-    } else {
-        format!("{:.1} days", seconds / 86_400.0)
-    }
-}
-
-/// A count with thousands separators (`73,054,320`).
-#[must_use]
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

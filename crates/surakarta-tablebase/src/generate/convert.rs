@@ -1,15 +1,15 @@
 //! Between the formats: a compact (format 2) copy of a table, and the
 //! exact values of any table (a compact one's don't-care slots resolved).
 
-use crate::compact::{self, Freedom, Stored};
-use crate::context::ContextModel;
 use crate::error::TablebaseError;
-use crate::file::CompactShape;
-use crate::generate::{capture_target, Target};
-use crate::repair;
-use crate::table::{histogram_of, Directories, Histogram, Table, TableIndexer};
+use crate::format::compact::re_pair;
+use crate::format::compact::ContextModel;
+use crate::format::compact::{self, Freedom, Stored};
+use crate::format::CompactShape;
+use crate::probe::table::{histogram_of, Directories, Histogram, Table, TableIndexer};
+use crate::probe::tablebase::Tablebase;
+use crate::probe::tablebase::{capture_target, CaptureTarget};
 use crate::value::Value;
-use crate::Tablebase;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use surakarta_index::{Indexer, Material, Sides};
@@ -212,7 +212,7 @@ impl Tablebase {
     fn exact_byte(
         &self,
         table: &Table,
-        target: Target<'_>,
+        target: CaptureTarget<'_>,
         b: u8,
         sides: Sides,
         index: u64,
@@ -316,11 +316,11 @@ impl Tablebase {
     /// the map existed), as the words [`compact::append_draw_map`] takes:
     /// a unit's bit is set where some slot stores a loss that a capture
     /// draws. Each stored loss with a capture is resolved once, part by
-    /// part on all cores (`reporter` hears [`crate::Pass::Compact`]).
+    /// part on all cores (`reporter` hears [`crate::progress::Pass::Compact`]).
     fn draw_map_words(
         &self,
         material: Material,
-        reporter: &dyn crate::Progress,
+        reporter: &dyn crate::progress::Progress,
     ) -> Result<Vec<u64>, TablebaseError> {
         let table = self.lookup(material)?;
         let indexer = table.indexer();
@@ -351,7 +351,7 @@ impl Tablebase {
                     }
                 });
                 let so_far = done.fetch_add(end - start, std::sync::atomic::Ordering::Relaxed);
-                reporter.progress(crate::Pass::Compact, so_far + end - start, size);
+                reporter.progress(crate::progress::Pass::Compact, so_far + end - start, size);
                 result.map(|()| units)
             })
             .collect::<Result<_, TablebaseError>>()?;
@@ -371,7 +371,7 @@ impl Tablebase {
     pub(crate) fn with_draw_map(
         &self,
         material: Material,
-        reporter: &dyn crate::Progress,
+        reporter: &dyn crate::progress::Progress,
     ) -> Result<Option<(Table, Vec<u64>)>, TablebaseError> {
         let table = self.lookup(material)?;
         let Some(mut shape) = table.header().compact else {
@@ -637,15 +637,15 @@ fn compact_streaming(
         })
         .collect();
     // (The sample's own parse is dropped: every chunk is parsed below.)
-    let repair::Grammar {
+    let re_pair::Grammar {
         terminals, pairs, ..
-    } = repair::compress(sample, ranking.ranks, compact::max_symbols(slots));
-    let table = repair::PairTable::new(terminals, &pairs);
+    } = re_pair::compress(sample, ranking.ranks, compact::max_symbols(slots));
+    let table = re_pair::PairTable::new(terminals, &pairs);
     // 3. Every chunk, parsed with the grammar.
     let per_item = STREAM_ITEM / chunk;
     let items: Vec<(Vec<Vec<u16>>, u64)> = (0..chunks.div_ceil(per_item))
         .into_par_iter()
-        .map_init(repair::Parser::default, |parser, item| {
+        .map_init(re_pair::Parser::default, |parser, item| {
             let first = item * per_item;
             let start = first * chunk;
             let len = (slots - start).min(STREAM_ITEM) as usize;
@@ -662,7 +662,7 @@ fn compact_streaming(
         })
         .collect::<Result<_, TablebaseError>>()?;
     let (items, draw_map): (Vec<_>, Vec<u64>) = items.into_iter().unzip();
-    let grammar = repair::Grammar {
+    let grammar = re_pair::Grammar {
         terminals,
         pairs,
         chunks: items.into_iter().flatten().collect(),
@@ -984,7 +984,7 @@ pub fn compress_dir(
     dir: &std::path::Path,
     classes: &[Material],
     options: &CompactOptions,
-    reporter: &dyn crate::Progress,
+    reporter: &dyn crate::progress::Progress,
 ) -> Result<Vec<CompressOutcome>, TablebaseError> {
     compress_tables(&Tablebase::open_dir(dir)?, dir, classes, options, reporter)
 }
@@ -993,16 +993,16 @@ pub fn compress_dir(
 /// (memory-mapped with [`Tablebase::map_dir`], a 10-piece directory's
 /// format 1 tables are not read into memory: a table being replaced keeps
 /// answering from the old file, which the rename leaves whole). Holds the
-/// lock of `dir` ([`crate::DirLock`]) while it works: another run there is
+/// lock of `dir` ([`crate::files::lock::DirLock`]) while it works: another run there is
 /// [`TablebaseError::DirectoryInUse`].
 pub fn compress_tables(
     tablebase: &Tablebase,
     dir: &std::path::Path,
     classes: &[Material],
     options: &CompactOptions,
-    reporter: &dyn crate::Progress,
+    reporter: &dyn crate::progress::Progress,
 ) -> Result<Vec<CompressOutcome>, TablebaseError> {
-    let _lock = crate::DirLock::acquire(dir)?;
+    let _lock = crate::files::lock::DirLock::acquire(dir)?;
     for &class in classes {
         tablebase.lookup(class)?;
     }
@@ -1018,13 +1018,13 @@ pub fn compress_tables(
         .sum();
     reporter.started(total);
     let mut outcomes = Vec::new();
-    let mut directories = crate::Directories::default();
+    let mut directories = crate::probe::table::Directories::default();
     for material in materials {
         let start = std::time::Instant::now();
         let table = tablebase.lookup(material)?;
         let before = table.file_len();
         if table.is_compact() {
-            let path = dir.join(crate::file::file_name(material));
+            let path = dir.join(crate::format::file_name(material));
             let mut step = CompressStep::Unchanged;
             let mut after = before;
             if needs_draw_map(table) {
@@ -1045,9 +1045,11 @@ pub fn compress_tables(
                         if same {
                             Ok(())
                         } else {
-                            Err(crate::table::file_error(
+                            Err(crate::error::file_error(
                                 &path,
-                                crate::FileProblem::Corrupt("the table with its draw map differs"),
+                                crate::format::FileProblem::Corrupt(
+                                    "the table with its draw map differs",
+                                ),
                             ))
                         }
                     })?;
@@ -1070,10 +1072,10 @@ pub fn compress_tables(
             continue;
         }
         reporter.pair_started(&[material], table.indexer().size());
-        reporter.progress(crate::Pass::Compact, 0, table.indexer().size());
+        reporter.progress(crate::progress::Pass::Compact, 0, table.indexer().size());
         let old = tablebase.values(material)?;
         let (compact, contexts) = tablebase.compacted_keeping_contexts(material, options)?;
-        let path = dir.join(crate::file::file_name(material));
+        let path = dir.join(crate::format::file_name(material));
         compact.write_checked(&path, |bytes| {
             let back = Table::from_file_bytes(&path, bytes, &mut directories)?;
             // The contexts the writer computed, not computed again: the
@@ -1085,9 +1087,9 @@ pub fn compress_tables(
             if tablebase.answers_as(&back, stored, &old)? {
                 Ok(())
             } else {
-                Err(crate::table::file_error(
+                Err(crate::error::file_error(
                     &path,
-                    crate::FileProblem::Corrupt("the compact table answers differently"),
+                    crate::format::FileProblem::Corrupt("the compact table answers differently"),
                 ))
             }
         })?;
@@ -1115,7 +1117,7 @@ fn needs_draw_map(table: &Table) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::NoProgress;
+    use crate::progress::NoProgress;
     use std::collections::BTreeSet;
     use surakarta::capture_moves;
     use surakarta_index::Scheme;
@@ -1336,7 +1338,7 @@ mod tests {
             let table = plain.compacted(material).unwrap();
             let indexer = table.indexer().clone();
             let shape = table.header().compact.unwrap();
-            let path = dir.join(crate::file::file_name(material));
+            let path = dir.join(crate::format::file_name(material));
             let Some(bits) = shape.draw_map_bits else {
                 table.write(&path).unwrap();
                 continue;

@@ -38,12 +38,12 @@ fn main() {
     let seconds = start.elapsed().as_secs_f64();
     let shape = compact.header().compact.expect("compact");
     println!(
-        "{material} {path}: {} slots -> {} bytes in {seconds:.1} s (block 2^{}, {} terminals, {} pairs, {} bytes of codes)",
+        "{material} {path}: {} slots -> {} bytes in {seconds:.1} s (block 2^{}, {} terminals, {} rules, {} bytes of codes)",
         table.indexer().size(),
         compact.file_len(),
         shape.block_bits,
         shape.terminals,
-        shape.pairs,
+        shape.rules,
         shape.bits_len,
     );
     if let Some(out) = flag("--out") {

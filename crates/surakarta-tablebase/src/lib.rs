@@ -54,13 +54,3 @@ pub use value::{Value, Wdl, MAX_DTC};
 pub use verify::checkpoint::VerifyCheckpoints;
 pub use verify::report::{Mismatch, VerifyReport};
 pub use verify::ExpandedPair;
-
-/// Bytes of the compact body `values` would get with every slot exact (a
-/// measuring aid for format studies, not part of the API).
-#[doc(hidden)]
-#[must_use]
-pub fn study_compact_len(values: &[u8], freedom: &[u8]) -> u64 {
-    format::compact::encode(values, freedom, format::compact::Stored::Values)
-        .1
-        .len() as u64
-}

@@ -363,7 +363,7 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
             let t = good_tb.table(m).unwrap();
             (m, t.header().compact.unwrap(), t.stats().slots)
         })
-        .max_by_key(|&(_, s, slots)| (slots.div_ceil(1 << s.block_bits), s.pairs))
+        .max_by_key(|&(_, s, slots)| (slots.div_ceil(1 << s.block_bits), s.rules))
         .unwrap();
     let blocks = slots.div_ceil(1 << shape.block_bits) as usize;
     assert_eq!(shape.offsets, surakarta_tablebase::BlockOffsets::Grouped);
@@ -376,7 +376,7 @@ fn every_region_of_a_compact_table_is_covered_by_a_checksum() {
     for (name, len) in [
         ("header", 128),
         ("terminals", shape.terminals_len() as usize),
-        ("pairs", shape.pairs_len() as usize),
+        ("rules", shape.rules_len() as usize),
         ("lengths", shape.lengths_len() as usize),
         ("offsets", shape.offsets_len(slots).unwrap() as usize),
         ("bits", shape.bits_len as usize),

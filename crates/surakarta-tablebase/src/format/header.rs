@@ -23,7 +23,7 @@
 //!     64    1 version 2: block bits            (version 1: 0)
 //!     65    1 reserved, 0
 //!     66    2 version 2: terminal symbols      (version 1: 0)
-//!     68    2 version 2: pair symbols          (version 1: 0)
+//!     68    2 version 2: rule symbols          (version 1: 0)
 //!     70    2 reserved, 0
 //!     72    8 version 2: bytes of the bit stream (version 1: 0)
 //!     80   44 reserved, 0
@@ -185,8 +185,8 @@ pub struct CompactShape {
     pub model: crate::format::compact::context::ContextModel,
     /// How the block boundaries are stored (header byte 70).
     pub offsets: BlockOffsets,
-    /// Whether the pairs and code lengths are bit-packed (header byte 80:
-    /// 1) rather than u16 pairs and a byte per code length (0).
+    /// Whether the rules and code lengths are bit-packed (header byte 80:
+    /// 1) rather than u16 rules and a byte per code length (0).
     pub packed_dictionary: bool,
     /// Whether a drawn position with a capture into a drawn position may
     /// store any draw or loss (header byte 71 not 0); a reader resolves
@@ -197,8 +197,8 @@ pub struct CompactShape {
     /// stored loss may stand for a draw, so a reader resolves only the
     /// stored losses of set units. `None` (byte 71 = 0 or 1): no map.
     pub draw_map_bits: Option<u32>,
-    /// Pair symbols of the grammar.
-    pub pairs: u32,
+    /// Rule symbols of the grammar (each expands to two older symbols).
+    pub rules: u32,
     /// Bytes of the Huffman-coded bit stream.
     pub bits_len: u64,
 }
@@ -269,7 +269,7 @@ impl CompactShape {
     /// Bits of a symbol number in a packed dictionary: enough for the
     /// largest symbol, at least 1.
     pub(crate) fn symbol_bits(self) -> u32 {
-        let symbols = self.terminals + self.pairs;
+        let symbols = self.terminals + self.rules;
         (u32::BITS - symbols.saturating_sub(1).leading_zeros()).max(1)
     }
 
@@ -280,21 +280,21 @@ impl CompactShape {
         u64::from(self.terminals) * self.model.contexts() as u64
     }
 
-    /// Bytes of the pairs section.
+    /// Bytes of the rules section.
     #[must_use]
-    pub fn pairs_len(self) -> u64 {
-        let pairs = u64::from(self.pairs);
+    pub fn rules_len(self) -> u64 {
+        let rules = u64::from(self.rules);
         if self.packed_dictionary {
-            (2 * pairs * u64::from(self.symbol_bits())).div_ceil(8)
+            (2 * rules * u64::from(self.symbol_bits())).div_ceil(8)
         } else {
-            4 * pairs
+            4 * rules
         }
     }
 
     /// Bytes of the code lengths section.
     #[must_use]
     pub fn lengths_len(self) -> u64 {
-        let symbols = u64::from(self.terminals) + u64::from(self.pairs);
+        let symbols = u64::from(self.terminals) + u64::from(self.rules);
         if self.packed_dictionary {
             (symbols * u64::from(PACKED_LENGTH_BITS)).div_ceil(8)
         } else {
@@ -320,7 +320,7 @@ impl CompactShape {
     /// `slots` slots, or `None` if the sizes overflow.
     pub(crate) fn body_len(self, slots: u64) -> Option<u64> {
         self.terminals_len()
-            .checked_add(self.pairs_len())?
+            .checked_add(self.rules_len())?
             .checked_add(self.lengths_len())?
             .checked_add(self.offsets_len(slots)?)?
             .checked_add(self.bits_len)?
@@ -418,7 +418,7 @@ impl Header {
             };
             b[80] = u8::from(c.packed_dictionary);
             b[66..68].copy_from_slice(&(c.terminals as u16).to_le_bytes());
-            b[68..70].copy_from_slice(&(c.pairs as u16).to_le_bytes());
+            b[68..70].copy_from_slice(&(c.rules as u16).to_le_bytes());
             b[72..80].copy_from_slice(&c.bits_len.to_le_bytes());
         }
         for (at, v) in [
@@ -520,13 +520,13 @@ impl Header {
                 capture_draws,
                 draw_map_bits,
                 terminals: u16::from_le_bytes([bytes[66], bytes[67]]).into(),
-                pairs: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
+                rules: u16::from_le_bytes([bytes[68], bytes[69]]).into(),
                 bits_len: u64_at(bytes, 72),
             };
             if !BLOCK_BITS.contains(&shape.block_bits) {
                 return field("block bits", shape.block_bits.into());
             }
-            let symbols = shape.terminals + shape.pairs;
+            let symbols = shape.terminals + shape.rules;
             if shape.terminals == 0 || shape.terminals > 256 || symbols > u16::MAX.into() {
                 return field("symbols", symbols.into());
             }
@@ -660,7 +660,7 @@ mod tests {
                 packed_dictionary: true,
                 capture_draws,
                 draw_map_bits,
-                pairs: 100,
+                rules: 100,
                 bits_len: 1000,
             };
             let h = Header {

@@ -638,9 +638,9 @@ fn compact_streaming(
         .collect();
     // (The sample's own parse is dropped: every chunk is parsed below.)
     let re_pair::Grammar {
-        terminals, pairs, ..
+        terminals, rules, ..
     } = re_pair::compress(sample, ranking.ranks, compact::max_symbols(slots));
-    let table = re_pair::PairTable::new(terminals, &pairs);
+    let table = re_pair::RuleTable::new(terminals, &rules);
     // 3. Every chunk, parsed with the grammar.
     let per_item = STREAM_ITEM / chunk;
     let items: Vec<(Vec<Vec<u16>>, u64)> = (0..chunks.div_ceil(per_item))
@@ -664,7 +664,7 @@ fn compact_streaming(
     let (items, draw_map): (Vec<_>, Vec<u64>) = items.into_iter().unzip();
     let grammar = re_pair::Grammar {
         terminals,
-        pairs,
+        rules,
         chunks: items.into_iter().flatten().collect(),
     };
     let (shape, body) = compact::assemble(grammar, slots, model, &ranking.maps);

@@ -10,7 +10,7 @@ use crate::format::header::{
 use crate::value::{Value, Wdl};
 
 /// Reads fields packed by [`BitPacker`] (or, unpacked, little-endian u16
-/// pairs and byte lengths) from a dictionary section.
+/// rules and byte lengths) from a dictionary section.
 struct FieldReader<'a> {
     bytes: &'a [u8],
     pos: u64,
@@ -59,8 +59,8 @@ pub(crate) struct Compact {
     /// Per terminal: its value's win/draw/loss if that is the same in
     /// every context, `None` if it depends on the context.
     wdl: Vec<Option<Wdl>>,
-    pairs: Vec<[u16; 2]>,
-    /// Pair `i` for [`Compact::descend`]: its left symbol's expansion
+    rules: Vec<[u16; 2]>,
+    /// Rule `i` for [`Compact::descend`]: its left symbol's expansion
     /// length beside the two symbols, so each step reads one entry.
     nodes: Vec<Node>,
     /// Expansion length of each symbol.
@@ -97,8 +97,8 @@ enum HiddenDraws {
     InMap { unit_bits: u32, at: usize },
 }
 
-/// A pair with its left symbol's expansion length (six bytes: the
-/// descent reads one per step, from a table of up to 65,535 pairs).
+/// A rule with its left symbol's expansion length (six bytes: the
+/// descent reads one per step, from a table of up to 65,535 rules).
 #[derive(Clone, Copy, Debug)]
 struct Node {
     left_len: u16,
@@ -161,7 +161,7 @@ impl Compact {
             });
         }
         let t = shape.terminals as usize;
-        let p = shape.pairs as usize;
+        let p = shape.rules as usize;
         if t == 0 || t > 256 || t + p > u16::MAX as usize {
             return Err(FileProblem::Field {
                 field: "symbols",
@@ -178,11 +178,11 @@ impl Compact {
                 (1..contexts).all(|c| wdl(c) == first).then_some(first)
             })
             .collect();
-        let pairs_at = terminals_len;
-        let lengths_at = pairs_at + shape.pairs_len() as usize;
+        let rules_at = terminals_len;
+        let lengths_at = rules_at + shape.rules_len() as usize;
         let offsets_at = lengths_at + shape.lengths_len() as usize;
         let mut fields = FieldReader {
-            bytes: &body[pairs_at..lengths_at],
+            bytes: &body[rules_at..lengths_at],
             pos: 0,
         };
         let symbol_bits = shape.symbol_bits();
@@ -193,13 +193,13 @@ impl Compact {
                 fields.get(16) as u16
             }
         };
-        let mut pairs = Vec::with_capacity(p);
+        let mut rules = Vec::with_capacity(p);
         let block_len = 1u64 << shape.block_bits;
         let mut expansion: Vec<u32> = vec![1; t];
         for i in 0..p {
             let (a, b) = (next_symbol(), next_symbol());
             if a as usize >= t + i || b as usize >= t + i {
-                return Err(corrupt("a pair refers to a later symbol"));
+                return Err(corrupt("a rule refers to a later symbol"));
             }
             let len = u64::from(expansion[a as usize]) + u64::from(expansion[b as usize]);
             if len > block_len {
@@ -209,10 +209,10 @@ impl Compact {
                 return Err(corrupt("a symbol longer than 65,535 slots"));
             }
             expansion.push(len as u32);
-            pairs.push([a, b]);
+            rules.push([a, b]);
         }
         if !fields.rest_is_zero() {
-            return Err(corrupt("padding bits of the pairs"));
+            return Err(corrupt("padding bits of the rules"));
         }
         let lengths_section = &body[lengths_at..offsets_at];
         let lengths: Vec<u8> = if shape.packed_dictionary {
@@ -235,7 +235,7 @@ impl Compact {
         let ranked_expansion = (0..code.used() as u32)
             .map(|rank| expansion[code.symbol_of_rank(rank) as usize] as u16)
             .collect();
-        let nodes = pairs
+        let nodes = rules
             .iter()
             .map(|&[left, right]| Node {
                 left_len: expansion[left as usize] as u16,
@@ -271,7 +271,7 @@ impl Compact {
             t,
             wdl,
             terminals,
-            pairs,
+            rules,
             nodes,
             expansion,
             ranked_expansion,
@@ -429,7 +429,7 @@ impl Compact {
                 match (s as usize).checked_sub(self.t) {
                     None => out.push(s as u8),
                     Some(i) => {
-                        let [a, b] = self.pairs[i];
+                        let [a, b] = self.rules[i];
                         stack.push(b);
                         stack.push(a);
                     }
@@ -601,7 +601,7 @@ mod tests {
         }
     }
 
-    /// The same body in the first layout of format 2 (u16 pairs, a byte
+    /// The same body in the first layout of format 2 (u16 rules, a byte
     /// per code length, u32 offsets), which readers still accept.
     fn unpacked(shape: Shape, slots: u64, body: &[u8]) -> (Shape, Vec<u8>) {
         let c = Compact::parse(shape, slots, body).unwrap();
@@ -611,16 +611,16 @@ mod tests {
             ..shape
         };
         let mut out = body[..shape.terminals_len() as usize].to_vec();
-        for [a, b] in &c.pairs {
+        for [a, b] in &c.rules {
             out.extend_from_slice(&a.to_le_bytes());
             out.extend_from_slice(&b.to_le_bytes());
         }
-        let lengths_at = (shape.terminals_len() + shape.pairs_len()) as usize;
+        let lengths_at = (shape.terminals_len() + shape.rules_len()) as usize;
         let mut fields = FieldReader {
             bytes: &body[lengths_at..],
             pos: 0,
         };
-        for _ in 0..shape.terminals + shape.pairs {
+        for _ in 0..shape.terminals + shape.rules {
             out.push(fields.get(PACKED_LENGTH_BITS) as u8);
         }
         let boundaries: Vec<u64> = (0..=c.blocks()).map(|i| c.boundary(body, i)).collect();
@@ -724,12 +724,12 @@ mod tests {
         let build = |doublings: u16| {
             let slots = 1u64 << doublings;
             // Symbol k + 1 is symbol k twice: the last expands to 2^doublings.
-            let pairs: Vec<[u16; 2]> = (0..doublings).map(|k| [k, k]).collect();
+            let rules: Vec<[u16; 2]> = (0..doublings).map(|k| [k, k]).collect();
             let mut chunks = vec![Vec::new(); (slots >> CHUNK_BITS) as usize];
             chunks[0].push(doublings);
             let grammar = re_pair::Grammar {
                 terminals: 1,
-                pairs,
+                rules,
                 chunks,
             };
             let (shape, body) = assemble(grammar, slots, ContextModel::None, &[7]);

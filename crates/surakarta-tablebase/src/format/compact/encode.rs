@@ -135,7 +135,7 @@ pub(crate) fn max_symbols(slots: u64) -> usize {
 /// so the symbols of the blocks written are freed as it goes.
 const ASSEMBLE_BATCH_SLOTS: u64 = 1 << 26;
 
-/// The body of a class from its grammar (pairs, and the symbols of each
+/// The body of a class from its grammar (rules, and the symbols of each
 /// chunk of `1 << CHUNK_BITS` slots, in order) and its terminals section
 /// (the value of each terminal in each context of `model`): Huffman code
 /// lengths from the symbols' frequencies, blocks of whole chunks, their
@@ -163,7 +163,7 @@ pub(crate) fn assemble(
         Err(e) => unreachable!("Huffman lengths are a prefix code: {e:?}"),
     };
     let terminals = grammar.terminals as u32;
-    let pairs = grammar.pairs.len() as u32;
+    let rules = grammar.rules.len() as u32;
     let mut shape = Shape {
         block_bits,
         model,
@@ -172,14 +172,14 @@ pub(crate) fn assemble(
         capture_draws: false,
         draw_map_bits: None,
         terminals,
-        pairs,
+        rules,
         bits_len: 0,
     };
     let mut body = Vec::new();
     body.extend_from_slice(terminals_section);
     let symbol_bits = shape.symbol_bits();
     let mut packer = BitPacker::default();
-    for &[a, b] in &grammar.pairs {
+    for &[a, b] in &grammar.rules {
         packer.put(a.into(), symbol_bits);
         packer.put(b.into(), symbol_bits);
     }

@@ -2,7 +2,7 @@
 
 use crate::format::header::BLOCK_BITS;
 
-/// Slots per chunk that pairs never cross; blocks are whole chunks, so
+/// Slots per chunk that rules never cross; blocks are whole chunks, so
 /// the smallest block a file may use.
 pub(crate) const CHUNK_BITS: u32 = *BLOCK_BITS.start();
 /// The largest block.

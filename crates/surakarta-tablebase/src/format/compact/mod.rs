@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! terminals  T bytes          the value byte of each terminal symbol
-//! pairs      P × (u16, u16)   symbol T + i expands to left, then right
+//! rules      P × (u16, u16)   symbol T + i expands to left, then right
 //! lengths    T + P bytes      Huffman code length per symbol (0 = unused)
 //! offsets    (B + 1) × u32/u64  byte offset of each block in the bit stream
 //! bits       payload bytes    the blocks, each byte-aligned, MSB first

@@ -1,32 +1,32 @@
 //! Grammar compression by recursive pairing (Re-Pair, in the approximate
-//! many-pairs-per-pass form that large tables need): the most frequent
-//! pairs of adjacent symbols become new symbols, pass after pass, until
-//! the symbol budget is spent or no pair repeats enough to pay for its
+//! many-digrams-per-pass form that large tables need): the most frequent
+//! digrams (pairs of adjacent symbols) become new symbols, pass after pass, until
+//! the symbol budget is spent or no digram repeats enough to pay for its
 //! dictionary entry. A symbol then stands for a string of values (its
 //! expansion), so runs and repeated patterns anywhere in a table shrink
 //! to a few symbols, and a reader can skip a symbol by its expansion
 //! length without expanding it.
 //!
-//! The sequence is cut into chunks that pairs never cross, so every chunk
+//! The sequence is cut into chunks that rules never cross, so every chunk
 //! (and every block of whole chunks) decodes on its own.
 
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A pair must occur this often to become a symbol (a dictionary entry
+/// A digram must occur this often to become a symbol (a dictionary entry
 /// costs five bytes; 6 measured best of 3, 6 and 12 on the 6- and 7-piece
 /// tables).
 const MIN_COUNT: u32 = 6;
 
 /// A grammar: terminals `0..terminals`, then symbol `terminals + i`
-/// expands to `pairs[i][0]` followed by `pairs[i][1]` (both older).
+/// expands to `rules[i][0]` followed by `rules[i][1]` (both older).
 #[derive(Clone, Debug)]
 pub(crate) struct Grammar {
     /// The number of terminal symbols.
     pub(crate) terminals: usize,
-    /// The pair symbols, oldest first.
-    pub(crate) pairs: Vec<[u16; 2]>,
+    /// The rules, oldest first.
+    pub(crate) rules: Vec<[u16; 2]>,
     /// The compressed sequence, one list of symbols per chunk.
     pub(crate) chunks: Vec<Vec<u16>>,
 }
@@ -34,7 +34,7 @@ pub(crate) struct Grammar {
 impl Grammar {
     /// The number of symbols.
     pub(crate) fn symbols(&self) -> usize {
-        self.terminals + self.pairs.len()
+        self.terminals + self.rules.len()
     }
 
     /// How often each symbol occurs in the chunks.
@@ -63,21 +63,21 @@ impl Grammar {
     }
 }
 
-/// Pair counts, dense while the alphabet is small.
+/// Digram counts, dense while the alphabet is small.
 enum Counts {
     Dense(Vec<u32>, usize),
-    Sparse(HashMap<u32, u32, BuildHasherDefault<PairHasher>>),
+    Sparse(HashMap<u32, u32, BuildHasherDefault<DigramHasher>>),
 }
 
-/// A hasher for a pair's key (`left << 16 | right`, one `u32`): a
+/// A hasher for a digram's key (`left << 16 | right`, one `u32`): a
 /// multiply and a shift, instead of the standard library's SipHash, which
 /// is built to resist chosen keys (these are a table's own symbols) and
 /// costs several times as much per key. The counts do not depend on the
 /// hasher: [`Counts::frequent`] is sorted before use.
 #[derive(Default)]
-struct PairHasher(u64);
+struct DigramHasher(u64);
 
-impl Hasher for PairHasher {
+impl Hasher for DigramHasher {
     fn finish(&self) -> u64 {
         self.0
     }
@@ -137,7 +137,7 @@ impl Counts {
         self
     }
 
-    /// Pairs with at least `min` occurrences: (count, left, right).
+    /// Digrams with at least `min` occurrences: (count, left, right).
     fn frequent(&self, min: u32) -> Vec<(u32, u16, u16)> {
         match self {
             Counts::Dense(c, n) => c
@@ -155,7 +155,7 @@ impl Counts {
     }
 }
 
-/// Counts the non-overlapping occurrences of each adjacent pair in a chunk
+/// Counts the non-overlapping occurrences of each digram in a chunk
 /// (`aaa` holds one `aa`).
 fn count_chunk(chunk: &[u16], counts: &mut Counts) {
     let mut i = 0;
@@ -175,10 +175,10 @@ fn count_chunk(chunk: &[u16], counts: &mut Counts) {
 /// at most `max_symbols` symbols (at most 65,535).
 pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols: usize) -> Grammar {
     let max_symbols = max_symbols.clamp(terminals, u16::MAX as usize);
-    let mut pairs: Vec<[u16; 2]> = Vec::new();
+    let mut rules: Vec<[u16; 2]> = Vec::new();
     let threads = rayon::current_num_threads().max(1);
     loop {
-        let symbols = terminals + pairs.len();
+        let symbols = terminals + rules.len();
         if symbols >= max_symbols {
             break;
         }
@@ -200,7 +200,7 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols:
             break;
         }
         frequent.sort_unstable_by(|x, y| y.cmp(x));
-        // Take many pairs per pass, but only pairs that cannot compete
+        // Take many digrams per pass, but only digrams that cannot compete
         // for the same symbol occurrence (so their counts stay true).
         let budget = (max_symbols - symbols).min((symbols / 4).max(8));
         let top = frequent[0].0;
@@ -213,7 +213,7 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols:
                 break;
             }
             let (ua, ub) = (a as usize, b as usize);
-            // (For `aa` this also keeps `a` out of every other chosen pair.)
+            // (For `aa` this also keeps `a` out of every other chosen digram.)
             if is_right[ua] || is_left[ub] {
                 continue;
             }
@@ -221,7 +221,7 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols:
             is_right[ub] = true;
             let new = (symbols + added) as u16;
             by_left[ua].push((b, new));
-            pairs.push([a, b]);
+            rules.push([a, b]);
             added += 1;
         }
         chunks.par_iter_mut().for_each(|chunk| {
@@ -253,41 +253,41 @@ pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols:
     }
     Grammar {
         terminals,
-        pairs,
+        rules,
         chunks,
     }
 }
 
-/// A grammar's pairs as a lookup from `(left, right)` to the pair's
+/// A grammar's rules as a lookup from a digram `(left, right)` to its rule's
 /// symbol: an open-addressing hash table (a few probes per lookup, no
 /// hasher state), built once and shared by every thread that applies the
 /// grammar.
 #[derive(Clone, Debug)]
-pub(crate) struct PairTable {
+pub(crate) struct RuleTable {
     /// `left << 16 | right` per bucket, [`EMPTY`] where none.
     keys: Vec<u32>,
-    /// The pair's symbol per bucket.
+    /// The rule's symbol per bucket.
     symbols: Vec<u16>,
     /// `buckets - 1` (a power of two).
     mask: usize,
 }
 
-/// A bucket without a pair (no pair has two symbols `0xFFFF`: symbols stay
+/// A bucket without a rule (no rule has two symbols `0xFFFF`: symbols stay
 /// below 65,535).
 const EMPTY: u32 = u32::MAX;
 
-impl PairTable {
-    /// The table of a grammar with `terminals` terminals and these pairs
-    /// (symbol `terminals + i` is `pairs[i]`). Where a pair occurs twice,
+impl RuleTable {
+    /// The table of a grammar with `terminals` terminals and these rules
+    /// (symbol `terminals + i` is `rules[i]`). Where a digram occurs twice,
     /// its older symbol is found.
-    pub(crate) fn new(terminals: usize, pairs: &[[u16; 2]]) -> PairTable {
-        let buckets = (2 * pairs.len()).next_power_of_two().max(16);
-        let mut table = PairTable {
+    pub(crate) fn new(terminals: usize, rules: &[[u16; 2]]) -> RuleTable {
+        let buckets = (2 * rules.len()).next_power_of_two().max(16);
+        let mut table = RuleTable {
             keys: vec![EMPTY; buckets],
             symbols: vec![0; buckets],
             mask: buckets - 1,
         };
-        for (i, &[a, b]) in pairs.iter().enumerate() {
+        for (i, &[a, b]) in rules.iter().enumerate() {
             let key = u32::from(a) << 16 | u32::from(b);
             let mut at = table.bucket(key);
             while table.keys[at] != EMPTY && table.keys[at] != key {
@@ -306,7 +306,7 @@ impl PairTable {
         (key.wrapping_mul(0x9E37_79B1) >> 7) as usize & self.mask
     }
 
-    /// The symbol of the pair `a b`, if the grammar has one.
+    /// The symbol of the rule for the digram `a b`, if the grammar has one.
     #[inline]
     pub(crate) fn get(&self, a: u16, b: u16) -> Option<u16> {
         let key = u32::from(a) << 16 | u32::from(b);
@@ -324,10 +324,10 @@ impl PairTable {
 /// No neighbour (in [`Parser`]'s linked list).
 const NONE: u32 = u32::MAX;
 
-/// Rewrites sequences with a given grammar, BPE-style: the adjacent pair
+/// Rewrites sequences with a given grammar, BPE-style: the digram
 /// with the lowest symbol present is merged, leftmost first, until no
-/// adjacent pair is in the grammar. Since Re-Pair makes older pairs from
-/// older symbols only, and the pairs made in one pass never compete for a
+/// digram has a rule in the grammar. Since Re-Pair makes older rules from
+/// older symbols only, and the rules made in one pass never compete for a
 /// symbol occurrence, this parses a sequence the grammar was made from
 /// exactly as [`compress`] did; any other sequence gets a parse that
 /// expands back to it. O(n log n) per sequence (a heap of candidate
@@ -343,8 +343,8 @@ pub(crate) struct Parser {
 }
 
 impl Parser {
-    /// The parse of `input` with the pairs of `table`.
-    pub(crate) fn parse(&mut self, table: &PairTable, input: &[u16]) -> Vec<u16> {
+    /// The parse of `input` with the rules of `table`.
+    pub(crate) fn parse(&mut self, table: &RuleTable, input: &[u16]) -> Vec<u16> {
         let n = input.len();
         self.symbols.clear();
         self.symbols.extend_from_slice(input);
@@ -412,7 +412,7 @@ mod tests {
         if (s as usize) < g.terminals {
             out.push(s);
         } else {
-            let [a, b] = g.pairs[s as usize - g.terminals];
+            let [a, b] = g.rules[s as usize - g.terminals];
             expand(g, a, out);
             expand(g, b, out);
         }
@@ -436,7 +436,7 @@ mod tests {
             })
             .collect();
         let g = compress(input.clone(), 5, 4000);
-        assert!(!g.pairs.is_empty());
+        assert!(!g.rules.is_empty());
         let compressed: usize = g.chunks.iter().map(Vec::len).sum();
         assert!(compressed < 40 * 1000 / 2, "{compressed}");
         for (chunk, original) in g.chunks.iter().zip(&input) {
@@ -446,7 +446,7 @@ mod tests {
             }
             assert_eq!(&out, original);
         }
-        for (i, &[a, b]) in g.pairs.iter().enumerate() {
+        for (i, &[a, b]) in g.rules.iter().enumerate() {
             assert!((a as usize) < g.terminals + i && (b as usize) < g.terminals + i);
         }
     }
@@ -481,8 +481,8 @@ mod tests {
     fn parsing_the_learned_sequence_repeats_re_pair_and_expands_back() {
         let input = random_chunks(12345, 40, 1000);
         let g = compress(input.clone(), 5, 4000);
-        assert!(g.pairs.len() > 20);
-        let table = PairTable::new(g.terminals, &g.pairs);
+        assert!(g.rules.len() > 20);
+        let table = RuleTable::new(g.terminals, &g.rules);
         let mut parser = Parser::default();
         for (original, chunk) in input.iter().zip(&g.chunks) {
             let parsed = parser.parse(&table, original);
@@ -494,7 +494,7 @@ mod tests {
     #[test]
     fn parsing_another_sequence_expands_back_to_it() {
         let g = compress(random_chunks(12345, 40, 1000), 5, 4000);
-        let table = PairTable::new(g.terminals, &g.pairs);
+        let table = RuleTable::new(g.terminals, &g.rules);
         let mut parser = Parser::default();
         let mut total = 0;
         let others = random_chunks(999, 20, 1024);
@@ -520,11 +520,11 @@ mod tests {
     #[test]
     fn the_pair_table_finds_every_pair_and_nothing_else() {
         let g = compress(random_chunks(7, 30, 1000), 5, 4000);
-        let table = PairTable::new(g.terminals, &g.pairs);
-        for (i, &[a, b]) in g.pairs.iter().enumerate() {
+        let table = RuleTable::new(g.terminals, &g.rules);
+        for (i, &[a, b]) in g.rules.iter().enumerate() {
             assert_eq!(table.get(a, b), Some((g.terminals + i) as u16));
         }
-        let known: std::collections::HashSet<[u16; 2]> = g.pairs.iter().copied().collect();
+        let known: std::collections::HashSet<[u16; 2]> = g.rules.iter().copied().collect();
         for a in 0..g.symbols() as u16 {
             for b in 0..g.symbols() as u16 {
                 assert_eq!(table.get(a, b).is_some(), known.contains(&[a, b]));

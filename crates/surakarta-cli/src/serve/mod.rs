@@ -19,7 +19,7 @@ mod connections;
 mod error;
 mod query;
 
-use crate::common::usage::UsageError;
+use crate::common::error::CliError;
 pub(crate) use analysis::AnalysisRequest;
 use axum::http::StatusCode;
 use axum::routing::get;
@@ -177,12 +177,12 @@ pub(crate) fn app(state: Arc<State>) -> Router {
 /// Serves `config` until SIGINT or SIGTERM: prints the URL (with the port
 /// actually bound) on stdout, and on the signal stops the analyses, lets
 /// open answers finish (at most [`SHUTDOWN_GRACE`]) and returns.
-pub(crate) fn run(config: Config) -> Result<(), UsageError> {
+pub(crate) fn run(config: Config) -> Result<(), CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("serve")
         .build()
-        .map_err(|e| UsageError(format!("cannot start the server's threads: {e}")))?;
+        .map_err(|e| CliError(format!("cannot start the server's threads: {e}")))?;
     let result = runtime.block_on(serve(config));
     // The searches were stopped; do not wait long for their threads.
     runtime.shutdown_timeout(Duration::from_secs(2));
@@ -190,14 +190,14 @@ pub(crate) fn run(config: Config) -> Result<(), UsageError> {
 }
 
 /// The server's main task.
-async fn serve(config: Config) -> Result<(), UsageError> {
+async fn serve(config: Config) -> Result<(), CliError> {
     let bind = config.bind;
     let listener = tokio::net::TcpListener::bind(bind)
         .await
-        .map_err(|e| UsageError(format!("cannot listen on {bind}: {e}")))?;
+        .map_err(|e| CliError(format!("cannot listen on {bind}: {e}")))?;
     let local = listener
         .local_addr()
-        .map_err(|e| UsageError(format!("cannot listen on {bind}: {e}")))?;
+        .map_err(|e| CliError(format!("cannot listen on {bind}: {e}")))?;
     println!("http://{local}/");
     let limits = config.connections;
     eprintln!(
@@ -223,7 +223,7 @@ async fn serve(config: Config) -> Result<(), UsageError> {
     state.stop_all();
     let _ = stop_tx.send(true);
     tokio::select! {
-        done = server => done.map_err(|e| UsageError(format!("the server failed: {e}"))),
+        done = server => done.map_err(|e| CliError(format!("the server failed: {e}"))),
         () = tokio::time::sleep(SHUTDOWN_GRACE) => {
             eprintln!("closing the connections still open");
             Ok(())

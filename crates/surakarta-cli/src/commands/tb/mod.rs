@@ -9,7 +9,7 @@ mod probe;
 mod stats;
 mod verify;
 
-use crate::common::usage::UsageError;
+use crate::common::error::CliError;
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::process::ExitCode;
@@ -50,7 +50,7 @@ enum TbCommand {
 
 /// Runs `surakarta tb`: exit code 1 if `tb verify` found errors, 2 if
 /// `tb probe` could not answer a position.
-pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
+pub(crate) fn run(args: TbArgs) -> Result<ExitCode, CliError> {
     match args.command {
         TbCommand::Generate(a) => generate::run(a),
         TbCommand::Probe(a) => probe::run(a),

@@ -13,7 +13,7 @@ use crate::common::info::{outcome_json, score_json};
 use crate::common::memory::new_engine;
 use crate::serve::error::ApiError;
 use crate::serve::query::Params;
-use crate::serve::State;
+use crate::serve::state::State;
 use axum::extract::{RawQuery, State as Shared};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};

@@ -1,7 +1,7 @@
 //! `surakarta tb compress`: format 1 tables converted to format 2 in place,
 //! and compact tables without a draw map given one.
 
-use super::compact_options;
+use super::shared::compact_options;
 use crate::common::error::CliError;
 use crate::common::threads::{check_threads, thread_pool};
 use crate::progress::Bars;

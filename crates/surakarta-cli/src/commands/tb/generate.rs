@@ -1,7 +1,7 @@
 //! `surakarta tb generate`: every class up to N pieces, or one pair, with
 //! resume, checkpoints and a memory limit.
 
-use super::{compact_options, stats_json};
+use super::shared::{compact_options, stats_json};
 use crate::common::error::CliError;
 use crate::common::memory::memory_limit;
 use crate::common::threads::{check_threads, thread_pool};

@@ -1,7 +1,7 @@
 //! `surakarta tb stats`: per class positions, wins, draws and losses, the
 //! DTC histogram, the longest win and the file.
 
-use super::{fen, stats_json};
+use super::shared::{fen, stats_json};
 use crate::common::error::CliError;
 use crate::common::tables::open_partial;
 use clap::Args;

@@ -1,7 +1,7 @@
 //! `surakarta tb verify`: every entry re-derived from its successors and
 //! every checksum checked; exit code 1 on any error.
 
-use super::fen;
+use super::shared::fen;
 use crate::common::error::CliError;
 use crate::common::memory::memory_limit;
 use crate::common::tables::open_partial;

@@ -26,7 +26,7 @@ mod serve;
 
 use clap::{Parser, Subcommand};
 use commands::{bench, engine, matches, perft, play, search, show, tb};
-use common::usage::UsageError;
+use common::error::CliError;
 use std::process::ExitCode;
 
 /// Surakarta from the command line: perft, endgame tablebases, search, an engine protocol, drawing and playing.
@@ -77,7 +77,7 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        Err(UsageError(message)) => {
+        Err(CliError(message)) => {
             eprintln!("error: {message}");
             ExitCode::from(2)
         }

@@ -177,14 +177,14 @@ fn tb_generate_resume_probe_verify_stats() {
         "--memory-limit",
         "0.000001",
     ]);
-    assert_usage_error(&o, "verifying pair 2v2 needs about ");
+    assert_cli_error(&o, "verifying pair 2v2 needs about ");
     assert!(
         stderr(&o).contains("more than the limit of"),
         "{}",
         stderr(&o)
     );
     let o = run(&["tb", "verify", "--dir", d, "--memory-limit", "0"]);
-    assert_usage_error(&o, "--memory-limit 0 is out of range");
+    assert_cli_error(&o, "--memory-limit 0 is out of range");
     let o = run(&["tb", "verify", "--dir", d, "--memory-limit", "1", "--json"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -314,7 +314,7 @@ fn tb_fifo_or_directory_named_like_a_table_is_an_error_not_a_hang() {
         let o = run_within(&["tb", "stats", "--dir", d, "1v1"], limit);
         assert!(o.status.success(), "{kind}: {}", stderr(&o));
         let o = run_within(&["search", "--depth", "1", "--tb", d], limit);
-        assert_usage_error(&o, needle);
+        assert_cli_error(&o, needle);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -448,14 +448,14 @@ fn search_depth_out_of_range_exits_2_at_once() {
     // Depth 0 used to search depth 1, and a huge depth to run for ever.
     for depth in ["0", "65", "100000"] {
         let o = run_within(&["search", "--depth", depth], Duration::from_secs(20));
-        assert_usage_error(
+        assert_cli_error(
             &o,
             &format!("--depth {depth} is out of range: give 1 to 64"),
         );
     }
     for args in [["bench", "--depth", "0"], ["play", "--depth", "65"]] {
         let o = run_within(&args, Duration::from_secs(20));
-        assert_usage_error(&o, &format!("--depth {} is out of range", args[2]));
+        assert_cli_error(&o, &format!("--depth {} is out of range", args[2]));
     }
 }
 
@@ -528,7 +528,7 @@ fn long_input_is_cut_in_error_lines() {
         ),
     ] {
         let o = run(&args);
-        assert_usage_error(&o, &message);
+        assert_cli_error(&o, &message);
         assert!(stderr(&o).len() < 400, "{}", stderr(&o));
     }
     let o = run(&[
@@ -657,7 +657,7 @@ fn a_hash_table_that_cannot_be_allocated_is_an_error() {
     );
     for command in ["search", "bench"] {
         let o = run_with_2gib_address_space(&[command, "--hash", "65536", "--depth", "1"], "");
-        assert_usage_error(
+        assert_cli_error(
             &o,
             "the transposition table (hash): 65536 MiB needed, but this process may use only",
         );

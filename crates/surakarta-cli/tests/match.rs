@@ -128,7 +128,7 @@ fn an_external_engine_gets_its_timeout_for_the_handshake() {
         ],
         std::time::Duration::from_secs(8),
     );
-    assert_usage_error(&o, "cannot start a player: mute: no answer within 1.0 s");
+    assert_cli_error(&o, "cannot start a player: mute: no answer within 1.0 s");
 }
 
 #[test]

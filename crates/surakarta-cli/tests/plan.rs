@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_usage_error, run, scratch_dir, stderr, stdout, BIN};
+use common::{assert_cli_error, run, scratch_dir, stderr, stdout, BIN};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use surakarta_index::{Indexer, Material, SymmetricIndexer};
@@ -204,7 +204,7 @@ fn plan_input_errors_exit_2() {
             "cannot go in a Makefile",
         ),
     ] {
-        assert_usage_error(&run(&args), needle);
+        assert_cli_error(&run(&args), needle);
     }
     let o = run(&["tb", "plan", "--pieces", "5", "--format", "xml"]);
     assert_eq!(o.status.code(), Some(2));
@@ -219,7 +219,7 @@ fn pair_by_pair_equals_pieces_and_missing_dependencies_are_named() {
     let o = run(&[
         "tb", "generate", "--pair", "1v3", "--dir", d, "--format", "1",
     ]);
-    assert_usage_error(
+    assert_cli_error(
         &o,
         &format!(
             "missing table 2v1 needed by pair 3v1: {}",
@@ -250,7 +250,7 @@ fn pair_by_pair_equals_pieces_and_missing_dependencies_are_named() {
     std::fs::write(&path, bytes).unwrap();
     std::fs::remove_file(dir.join("3v1.sktb")).unwrap();
     let o = run(&["tb", "generate", "--pair", "3v1", "--dir", d]);
-    assert_usage_error(&o, "table 2v1 needed by pair 3v1 is unusable");
+    assert_cli_error(&o, "table 2v1 needed by pair 3v1 is unusable");
     // --pair and --pieces exclude each other; one is needed.
     let o = run(&[
         "tb", "generate", "--pair", "3v1", "--pieces", "4", "--dir", d,
@@ -732,7 +732,7 @@ fn workflow_values_that_cannot_be_made_safe_exit_2() {
         let o = run(&[
             "tb", "plan", "--pieces", "3", "--format", format, "--dir", dir, "--binary", binary,
         ]);
-        assert_usage_error(&o, needle);
+        assert_cli_error(&o, needle);
     };
     // Snakemake reads `{name}` in a file name as a wildcard.
     refused(

@@ -819,12 +819,12 @@ fn bad_arguments_exit_2() {
     ] {
         let mut all = vec!["serve", "--bind", "127.0.0.1:0"];
         all.extend(args);
-        common::assert_usage_error(&run(&all), needle);
+        common::assert_cli_error(&run(&all), needle);
     }
     // A port already taken.
     let server = Server::start(&[]);
     let o = run(&["serve", "--bind", &server.addr]);
-    common::assert_usage_error(&o, "cannot listen on");
+    common::assert_cli_error(&o, "cannot listen on");
     // Not an address: clap's error.
     let o = run(&["serve", "--bind", "localhost"]);
     assert_eq!(o.status.code(), Some(2));
@@ -1016,7 +1016,7 @@ fn analyses_share_one_memory_budget() {
     ] {
         let mut all = vec!["serve", "--bind", "127.0.0.1:0"];
         all.extend(args);
-        common::assert_usage_error(&run(&all), needle);
+        common::assert_cli_error(&run(&all), needle);
     }
 }
 

@@ -143,16 +143,16 @@ fn step_highlight_has_no_path() {
 
 #[test]
 fn errors_exit_2_with_one_line() {
-    assert_usage_error(&run(&["show", "6/6/6 b"]), "expected 6 ranks");
-    assert_usage_error(
+    assert_cli_error(&run(&["show", "6/6/6 b"]), "expected 6 ranks");
+    assert_cli_error(
         &run(&["show", "no-such-file.txt"]),
         "\"no-such-file.txt\" is neither a record file nor a valid position",
     );
-    assert_usage_error(
+    assert_cli_error(
         &run(&["show", "ww3w/wb4/5w/6/6/b1w3 b", "--move", "b5-b6"]),
         "--move: b5-b6: this move is b5xb6",
     );
-    assert_usage_error(
+    assert_cli_error(
         &run(&[
             "show",
             "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b",
@@ -161,13 +161,13 @@ fn errors_exit_2_with_one_line() {
         ]),
         "illegal move",
     );
-    assert_usage_error(
+    assert_cli_error(
         &run(&["show", "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b", "--ply", "1"]),
         "--ply needs a game record",
     );
     let dir = scratch_dir("errors");
     let missing_dir = dir.join("no").join("such.svg");
-    assert_usage_error(
+    assert_cli_error(
         &run(&[
             "show",
             "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b",
@@ -297,27 +297,27 @@ fn record_errors_exit_2_with_one_line() {
     let file = dir.join("games.txt");
     std::fs::write(&file, RECORDS).unwrap();
     let f = file.to_str().unwrap();
-    assert_usage_error(
+    assert_cli_error(
         &run(&["show", f, "--ply", "3"]),
         "--ply 3 is beyond the end of the game (2 plies)",
     );
-    assert_usage_error(
+    assert_cli_error(
         &run(&["show", f, "--game", "1", "--ply", "5"]),
         "--ply 5 is beyond the end of the game (4 plies)",
     );
-    assert_usage_error(&run(&["show", f, "--game", "3"]), "holds 2 games");
-    assert_usage_error(&run(&["show", f, "--game", "0"]), "holds 2 games");
-    assert_usage_error(&run(&["show", f, "--move", "b2-b3"]), "no piece on b2");
+    assert_cli_error(&run(&["show", f, "--game", "3"]), "holds 2 games");
+    assert_cli_error(&run(&["show", f, "--game", "0"]), "holds 2 games");
+    assert_cli_error(&run(&["show", f, "--move", "b2-b3"]), "no piece on b2");
 
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "[Event \"x\"]\n\n1. b2-b3 e5-e4 2. b3-b5 *\n").unwrap();
     let o = run(&["show", bad.to_str().unwrap()]);
-    assert_usage_error(&o, "line 3: ply 3: b3-b5: illegal move");
+    assert_cli_error(&o, "line 3: ply 3: b3-b5: illegal move");
     assert!(stderr(&o).contains("bad.txt"), "{}", stderr(&o));
 
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "\n").unwrap();
-    assert_usage_error(
+    assert_cli_error(
         &run(&["show", empty.to_str().unwrap()]),
         "no game in the file",
     );

@@ -271,7 +271,7 @@ fn a_second_run_on_a_locked_directory_fails_at_once_naming_the_holder() {
         &["tb", "verify", "--dir", d],
     ] {
         let o = run_within(args, LIMIT);
-        assert_usage_error(&o, &in_use);
+        assert_cli_error(&o, &in_use);
     }
     assert_eq!(std::fs::read(dir.join("2v1.sktb")).unwrap(), before);
     assert!(!dir.join("3v1.sktb").exists());
@@ -290,12 +290,12 @@ fn a_second_run_on_a_locked_directory_fails_at_once_naming_the_holder() {
     let o = run_within(&["tb", "generate", "--pair", "2v2", "--dir", d], LIMIT);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = run_within(&["tb", "generate", "--pair", "1v3", "--dir", d], LIMIT);
-    assert_usage_error(
+    assert_cli_error(
         &o,
         &format!("pair 3v1 in {d} is in use by process {pid} (it holds {d}/.surakarta-3v1.lock)"),
     );
     let o = run_within(&["tb", "generate", "--pieces", "4", "--dir", d], LIMIT);
-    assert_usage_error(&o, &in_use);
+    assert_cli_error(&o, &in_use);
     drop(three);
     let o = run_within(&["tb", "generate", "--pieces", "4", "--dir", d], LIMIT);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -1,6 +1,6 @@
 //! Material classes and positions as seen from the side to move.
 
-use crate::IndexError;
+use crate::error::IndexError;
 use core::fmt;
 use core::str::FromStr;
 use surakarta::{Bitboard, Excerpt, Position, Symmetry, MAX_PIECES_PER_SIDE};
@@ -246,8 +246,6 @@ mod tests {
             )),
             "{message}"
         );
-        let message = long.parse::<crate::Scheme>().unwrap_err().to_string();
-        assert!(message.contains("…\" (100002 bytes)"), "{message}");
     }
 
     #[test]

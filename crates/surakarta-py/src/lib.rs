@@ -6,10 +6,12 @@
 //! values and errors and manages the GIL.
 
 mod batch;
+mod color;
 mod engine;
 mod errors;
 mod game;
 mod limit;
+mod outcome;
 mod position;
 mod tables;
 
@@ -35,7 +37,7 @@ fn _surakarta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::PyMove>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<game::PyRules>()?;
-    m.add_class::<game::PyOutcome>()?;
+    m.add_class::<outcome::PyOutcome>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<tables::PyTablebase>()?;
     m.add_class::<tables::PyProbe>()?;

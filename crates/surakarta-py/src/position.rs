@@ -1,6 +1,8 @@
 //! `Move`, `Position`, squares and `perft`.
 
+use crate::color::{color_name, parse_color};
 use crate::errors::{bad_position, move_error, InvalidNotationError};
+use crate::outcome::PyOutcome;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -9,17 +11,6 @@ use std::collections::HashSet;
 use std::fmt::Write;
 use surakarta::capture_path::capture_paths;
 use surakarta::{svg, Color, Move, MoveText, Position, Square, Symmetry};
-
-/// A side as Python sees it: `"black"` or `"white"`.
-pub(crate) fn color_name(color: Color) -> &'static str {
-    color.name()
-}
-
-/// Reads a side: `"black"`, `"white"`, `"b"` or `"w"`.
-pub(crate) fn parse_color(text: &str) -> PyResult<Color> {
-    text.parse()
-        .map_err(|e: surakarta::ParseColorError| PyValueError::new_err(e.to_string()))
-}
 
 /// A square given as its index (`0` = a1 … `35` = f6) or its name (`"b2"`).
 #[derive(FromPyObject)]
@@ -397,8 +388,8 @@ impl PyPosition {
     /// How the game has ended here under the pure rules (a side with no
     /// pieces or no moves has lost), or `None`; repetitions and the
     /// no-capture limit need a `Game`.
-    fn outcome(&self) -> Option<crate::game::PyOutcome> {
-        self.inner.outcome().map(crate::game::PyOutcome::from)
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.inner.outcome().map(PyOutcome::from)
     }
 
     /// The position under each of the 8 symmetries of the board, by name

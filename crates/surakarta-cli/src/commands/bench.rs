@@ -1,10 +1,11 @@
 //! `surakarta bench`: the fixed benchmark (a node-count signature and the
 //! speed), optionally with tablebase probes timed.
 
+use crate::common::checks::{at_least_one, check_depth};
 use crate::common::engine_args::EngineArgs;
+use crate::common::error::CliError;
 use crate::common::memory::check_engine_fits;
 use crate::common::tables;
-use crate::common::usage::{at_least_one, check_depth, UsageError};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -35,15 +36,15 @@ pub(crate) struct BenchArgs {
 }
 
 /// Runs `surakarta bench`.
-pub(crate) fn run(args: BenchArgs) -> Result<(), UsageError> {
-    check_depth("--depth", args.depth.into()).map_err(UsageError)?;
+pub(crate) fn run(args: BenchArgs) -> Result<(), CliError> {
+    check_depth("--depth", args.depth.into()).map_err(CliError)?;
     let json = args.json;
     let tablebase = match &args.tb {
         Some(dir) => Some(Arc::new(tables::open(dir)?)),
         None => None,
     };
     let options = args.engine.options()?;
-    check_engine_fits(&options).map_err(UsageError)?;
+    check_engine_fits(&options).map_err(CliError)?;
     let report = bench::run(
         options,
         tablebase.clone(),

@@ -2,9 +2,10 @@
 //! programs) play a match; live progress, a record file, the final score
 //! with Elo and an optional SPRT stop.
 
+use crate::common::checks::{at_least_one, MAX_DEPTH};
+use crate::common::error::CliError;
 use crate::common::memory::check_table_fits;
 use crate::common::tables;
-use crate::common::usage::{at_least_one, UsageError, MAX_DEPTH};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -100,8 +101,8 @@ struct PlayerSpec {
 }
 
 impl PlayerSpec {
-    fn parse(flag: &str, text: &str) -> Result<PlayerSpec, UsageError> {
-        let bad = |message: String| UsageError(format!("--{flag}: {message}"));
+    fn parse(flag: &str, text: &str) -> Result<PlayerSpec, CliError> {
+        let bad = |message: String| CliError(format!("--{flag}: {message}"));
         let mut spec = PlayerSpec {
             name: None,
             limits: Limits::default(),
@@ -132,7 +133,7 @@ impl PlayerSpec {
                 )));
             }
             keys.push(key);
-            let number = |what: &str, max: u64| -> Result<u64, UsageError> {
+            let number = |what: &str, max: u64| -> Result<u64, CliError> {
                 value
                     .parse::<u64>()
                     .ok()
@@ -234,10 +235,10 @@ impl PlayerSpec {
     }
 
     /// The engine options of an in-process player.
-    fn options(&self) -> Result<Options, UsageError> {
+    fn options(&self) -> Result<Options, CliError> {
         let eval = self.eval.as_deref().unwrap_or("default");
         let weights = Weights::preset(eval).ok_or_else(|| {
-            UsageError(format!(
+            CliError(format!(
                 "unknown eval {}: expected default or paper",
                 Excerpt::new(eval)
             ))
@@ -282,7 +283,7 @@ fn factory(
     spec: PlayerSpec,
     name: String,
     tables: &mut HashMap<PathBuf, Arc<Tablebase>>,
-) -> Result<Factory, UsageError> {
+) -> Result<Factory, CliError> {
     if let Some(command) = spec.command.clone() {
         let options = spec.protocol_options();
         let timeout = spec.timeout.unwrap_or(Duration::from_secs(60));
@@ -292,17 +293,17 @@ fn factory(
             Ok(Box::new(engine) as Box<dyn Player>)
         }));
     }
-    let prefixed = |e: UsageError| UsageError(format!("--{flag}: {}", e.0));
+    let prefixed = |e: CliError| CliError(format!("--{flag}: {}", e.0));
     let options = spec.options().map_err(prefixed)?;
     let tablebase = match &spec.tb {
         None => None,
         Some(dir) => Some(match tables.get(dir) {
             Some(tb) => tb.clone(),
             None => {
-                let tb =
-                    Arc::new(tables::open(dir).map_err(|e| {
-                        UsageError(format!("--{flag}: tablebase directory {}", e.0))
-                    })?);
+                let tb = Arc::new(
+                    tables::open(dir)
+                        .map_err(|e| CliError(format!("--{flag}: tablebase directory {}", e.0)))?,
+                );
                 tables.insert(dir.clone(), tb.clone());
                 tb
             }
@@ -315,9 +316,9 @@ fn factory(
     }))
 }
 
-fn parse_sprt(text: &str) -> Result<Sprt, UsageError> {
+fn parse_sprt(text: &str) -> Result<Sprt, CliError> {
     let bad = || {
-        UsageError(format!(
+        CliError(format!(
             "--sprt {}: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,10",
             Excerpt::new(text)
         ))
@@ -331,7 +332,7 @@ fn parse_sprt(text: &str) -> Result<Sprt, UsageError> {
         [a, b, c, d] => (a, b, c, d),
         _ => return Err(bad()),
     };
-    Sprt::new(elo0, elo1, alpha, beta).map_err(|e| UsageError(format!("--sprt: {e}")))
+    Sprt::new(elo0, elo1, alpha, beta).map_err(|e| CliError(format!("--sprt: {e}")))
 }
 
 /// The first player's result line: `W-D-L, score, Elo`.
@@ -428,13 +429,13 @@ struct Settings {
 
 /// Checks the rules, both players, the SPRT, the concurrency and the game
 /// count, and makes or reads the openings.
-fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
+fn check(args: &MatchArgs) -> Result<Settings, CliError> {
     let rules: Rules = args.rules.parse()?;
     let first = PlayerSpec::parse("first", &args.first)?;
     let second = PlayerSpec::parse("second", &args.second)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if args.concurrency == 0 || args.concurrency > 256 {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "--concurrency {} is out of range: give 1 to 256",
             args.concurrency
         )));
@@ -456,10 +457,10 @@ fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
             },
             tables,
         )
-        .map_err(UsageError)?;
+        .map_err(CliError)?;
     }
     if args.games.is_some_and(|g| g == 0 || g > MAX_GAMES) {
-        return Err(UsageError(format!("--games must be 1 to {MAX_GAMES}")));
+        return Err(CliError(format!("--games must be 1 to {MAX_GAMES}")));
     }
     let pairs = |default: usize| args.games.map_or(default, |g| g.div_ceil(2));
     let starts = match args.openings.as_str() {
@@ -468,10 +469,10 @@ fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
         path => {
             let text = read_openings_file(path)?;
             let mut all =
-                openings::parse_file(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
+                openings::parse_file(&text).map_err(|e| CliError(format!("{path}: {e}")))?;
             let n = pairs(all.len());
             if n > all.len() {
-                return Err(UsageError(format!(
+                return Err(CliError(format!(
                     "{path} has {} positions: at most {} games",
                     all.len(),
                     2 * all.len()
@@ -494,9 +495,9 @@ fn check(args: &MatchArgs) -> Result<Settings, UsageError> {
 /// [`openings::MAX_FILE_LEN`] bytes and one more: a file longer than that
 /// (or one that never ends, `/dev/zero` or an endless pipe) is refused
 /// without being held whole.
-fn read_openings_file(path: &str) -> Result<String, UsageError> {
+fn read_openings_file(path: &str) -> Result<String, CliError> {
     use std::io::Read;
-    let cannot = |e: std::io::Error| UsageError(format!("cannot read openings file {path}: {e}"));
+    let cannot = |e: std::io::Error| CliError(format!("cannot read openings file {path}: {e}"));
     let mut bytes = Vec::new();
     File::open(path)
         .map_err(cannot)?
@@ -505,7 +506,7 @@ fn read_openings_file(path: &str) -> Result<String, UsageError> {
         .map_err(cannot)?;
     // The length first: a character cut at the limit is no encoding error.
     if bytes.len() > openings::MAX_FILE_LEN {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "{path}: openings file too long (more than {} bytes)",
             openings::MAX_FILE_LEN
         )));
@@ -520,7 +521,7 @@ fn read_openings_file(path: &str) -> Result<String, UsageError> {
 
 /// Runs `surakarta match`: the games (with progress and records as they
 /// finish), then the result.
-pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
+pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
     let Settings {
         rules,
         first,
@@ -540,7 +541,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
     let record = match &args.record {
         None => None,
         Some(path) => Some(Mutex::new(File::create(path).map_err(|e| {
-            UsageError(format!("cannot create record file {}: {e}", path.display()))
+            CliError(format!("cannot create record file {}: {e}", path.display()))
         })?)),
     };
     let terminal = std::io::stderr().is_terminal() && !args.json;
@@ -603,7 +604,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
     }
     // Failures after games were played: the results above stand.
     if let Some(e) = report.result.error {
-        return Err(UsageError(format!("the match ended early: {e}")));
+        return Err(CliError(format!("the match ended early: {e}")));
     }
     if let Some(e) = progress
         .record_error
@@ -611,7 +612,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), UsageError> {
         .unwrap_or_else(|p| p.into_inner())
         .take()
     {
-        return Err(UsageError(format!("cannot write the record file: {e}")));
+        return Err(CliError(format!("cannot write the record file: {e}")));
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `surakarta perft`: move path counts, split over threads with rayon.
 
+use crate::common::error::CliError;
 use crate::common::threads::{check_threads, thread_pool};
-use crate::common::usage::UsageError;
 use clap::Args;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -51,17 +51,17 @@ struct Report {
 }
 
 /// Checks the depth, the position and the thread count.
-fn check(args: &PerftArgs) -> Result<Settings, UsageError> {
+fn check(args: &PerftArgs) -> Result<Settings, CliError> {
     if args.depth == 0 || args.depth > MAX_DEPTH {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "depth {} is out of range: give a depth from 1 to {MAX_DEPTH}",
             args.depth
         )));
     }
     let position: Position = match &args.position {
-        Some(text) => text.parse().map_err(|e| {
-            UsageError(format!("--position {}: {e}", surakarta::Excerpt::new(text)))
-        })?,
+        Some(text) => text
+            .parse()
+            .map_err(|e| CliError(format!("--position {}: {e}", surakarta::Excerpt::new(text))))?,
         None => Position::new(),
     };
     Ok(Settings {
@@ -73,7 +73,7 @@ fn check(args: &PerftArgs) -> Result<Settings, UsageError> {
 }
 
 /// Runs `surakarta perft`.
-pub(crate) fn run(args: PerftArgs) -> Result<(), UsageError> {
+pub(crate) fn run(args: PerftArgs) -> Result<(), CliError> {
     let settings = check(&args)?;
     let report = count(&settings)?;
     if args.json {
@@ -85,7 +85,7 @@ pub(crate) fn run(args: PerftArgs) -> Result<(), UsageError> {
 }
 
 /// Counts on a pool of the settings' threads, timing the count.
-fn count(settings: &Settings) -> Result<Report, UsageError> {
+fn count(settings: &Settings) -> Result<Report, CliError> {
     let &Settings {
         position,
         depth,

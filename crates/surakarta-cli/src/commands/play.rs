@@ -2,10 +2,11 @@
 //! are read line by line from stdin, so a game can also be scripted by
 //! piping them in; the board (`render::draw`) is drawn after every move.
 
+use crate::common::checks::check_depth;
 use crate::common::engine_args::EngineArgs;
+use crate::common::error::CliError;
 use crate::common::game::parse_position;
 use crate::common::info::tb_warning;
-use crate::common::usage::{check_depth, UsageError};
 use crate::render::draw;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -184,14 +185,14 @@ struct Settings {
 
 /// Checks that the record file can be written, the rules, the position, the
 /// engine's limits and the clocks.
-fn check(args: &PlayArgs) -> Result<Settings, UsageError> {
+fn check(args: &PlayArgs) -> Result<Settings, CliError> {
     if let Some(file) = &args.save {
         // Find out now, not after the game, that the record cannot be written.
         std::fs::OpenOptions::new()
             .append(true)
             .create(true)
             .open(file)
-            .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
+            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
     }
     let rules: Rules = args.rules.parse()?;
     let start = match &args.position {
@@ -204,23 +205,23 @@ fn check(args: &PlayArgs) -> Result<Settings, UsageError> {
         Color::Black
     };
     if let Some(depth) = args.depth {
-        check_depth("--depth", depth.into()).map_err(UsageError)?;
+        check_depth("--depth", depth.into()).map_err(CliError)?;
     }
     if args.movetime == Some(0) {
-        return Err(UsageError("--movetime must be at least 1".into()));
+        return Err(CliError("--movetime must be at least 1".into()));
     }
     let clocks = match (args.clock, args.increment) {
-        (None, Some(_)) => return Err(UsageError("--increment needs --clock".into())),
+        (None, Some(_)) => return Err(CliError("--increment needs --clock".into())),
         (None, None) => None,
         (Some(minutes), increment) => {
             let increment = increment.unwrap_or(0.0);
             if !(minutes > 0.0 && minutes <= 10_000.0) {
-                return Err(UsageError(format!(
+                return Err(CliError(format!(
                     "--clock {minutes} is out of range: give more than 0 and at most 10000 minutes"
                 )));
             }
             if !(0.0..=3_600.0).contains(&increment) {
-                return Err(UsageError(format!(
+                return Err(CliError(format!(
                     "--increment {increment} is out of range: give 0 to 3600 seconds"
                 )));
             }
@@ -267,7 +268,7 @@ fn check(args: &PlayArgs) -> Result<Settings, UsageError> {
 }
 
 /// Runs `surakarta play`: the game, then its end, then the record.
-pub(crate) fn run(args: PlayArgs) -> Result<(), UsageError> {
+pub(crate) fn run(args: PlayArgs) -> Result<(), CliError> {
     let settings = check(&args)?;
     let engine = args.engine.engine(args.tb.as_deref())?;
     let mut session = Session::new(settings, engine, draw::use_color(args.no_color));
@@ -381,8 +382,7 @@ impl Session {
                 "undo" => self.undo(),
                 "save" => match (words.next(), words.next()) {
                     (Some(file), None) => {
-                        if let Err(UsageError(message)) = self.save(Path::new(file), End::Abandoned)
-                        {
+                        if let Err(CliError(message)) = self.save(Path::new(file), End::Abandoned) {
                             println!("error: {message}");
                         }
                     }
@@ -547,9 +547,9 @@ impl Session {
     }
 
     /// Writes the record of the game so far to `file`.
-    fn save(&self, file: &Path, end: End) -> Result<(), UsageError> {
+    fn save(&self, file: &Path, end: End) -> Result<(), CliError> {
         std::fs::write(file, self.record(end).to_string())
-            .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
+            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
         println!("saved the game to {}", file.display());
         Ok(())
     }

@@ -1,10 +1,11 @@
 //! `surakarta search`: one search from the command line, its iterations as
 //! `info` lines and the best move (or one JSON object).
 
+use crate::common::checks::{at_least_one, check_depth};
 use crate::common::engine_args::EngineArgs;
+use crate::common::error::CliError;
 use crate::common::game::build_game;
 use crate::common::info::{info_line, outcome_json, score_json, tb_warning};
-use crate::common::usage::{at_least_one, check_depth, UsageError};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -51,12 +52,12 @@ struct Settings {
 }
 
 /// Checks the depth, rules, position, moves and that a limit was given.
-fn check(args: &SearchArgs) -> Result<Settings, UsageError> {
+fn check(args: &SearchArgs) -> Result<Settings, CliError> {
     let depth = args
         .depth
         .map(|d| check_depth("--depth", d.into()))
         .transpose()
-        .map_err(UsageError)?;
+        .map_err(CliError)?;
     let rules: Rules = args.rules.parse()?;
     let game = build_game(args.position.as_deref(), &args.moves, rules)?;
     let limits = Limits {
@@ -66,7 +67,7 @@ fn check(args: &SearchArgs) -> Result<Settings, UsageError> {
         clock: None,
     };
     if limits == Limits::default() {
-        return Err(UsageError(
+        return Err(CliError(
             "give a limit: --depth PLIES, --nodes N or --movetime MS".into(),
         ));
     }
@@ -74,7 +75,7 @@ fn check(args: &SearchArgs) -> Result<Settings, UsageError> {
 }
 
 /// Runs `surakarta search`.
-pub(crate) fn run(args: SearchArgs) -> Result<(), UsageError> {
+pub(crate) fn run(args: SearchArgs) -> Result<(), CliError> {
     let Settings { game, limits } = check(&args)?;
     let mut engine = args.engine.engine(args.tb.as_deref())?;
     let stop = AtomicBool::new(false);

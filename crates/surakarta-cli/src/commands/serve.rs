@@ -2,10 +2,10 @@
 //! (docs/serve.md). This module only reads and checks the arguments; the
 //! server is in `crate::serve`.
 
+use crate::common::error::CliError;
 use crate::common::memory::{new_engine, usable_memory, RESERVE_BYTES};
 use crate::common::tables;
 use crate::common::threads::MAX_THREADS;
-use crate::common::usage::UsageError;
 use crate::serve::{self, Config, ConnectionLimits};
 use clap::Args;
 use std::net::SocketAddr;
@@ -84,7 +84,7 @@ fn analysis_memory(
     hash_mib: usize,
     max_analyses: usize,
     usable: Option<u64>,
-) -> Result<usize, UsageError> {
+) -> Result<usize, CliError> {
     let usable_mib = usable.map(|bytes| usize::try_from(bytes >> 20).unwrap_or(usize::MAX));
     let Some(mib) = given else {
         return Ok(match usable_mib {
@@ -93,7 +93,7 @@ fn analysis_memory(
         });
     };
     if mib < hash_mib {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "--analysis-memory {mib} is out of range: it must hold one analysis's transposition table (--hash {hash_mib} MiB)"
         )));
     }
@@ -102,7 +102,7 @@ fn analysis_memory(
         usable.saturating_sub(reserve_mib)
     });
     if mib > most {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "--analysis-memory {mib} is out of range: this process may use only {most} MiB for tables (keeping {reserve_mib} MiB for itself)"
         )));
     }
@@ -126,13 +126,13 @@ fn file_room() -> Option<(u64, u64)> {
 
 /// The connection cap: `wanted`, lowered so that the connections, the
 /// files open now and [`SPARE_FILES`] fit under the open-file limit.
-fn connection_cap(wanted: usize, room: Option<(u64, u64)>) -> Result<usize, UsageError> {
+fn connection_cap(wanted: usize, room: Option<(u64, u64)>) -> Result<usize, CliError> {
     let Some((limit, open)) = room else {
         return Ok(wanted);
     };
     let free = limit.saturating_sub(open).saturating_sub(SPARE_FILES);
     if free < 4 {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "the open-file limit ({limit}, ulimit -n) leaves room for {free} connections: raise it"
         )));
     }
@@ -142,27 +142,27 @@ fn connection_cap(wanted: usize, room: Option<(u64, u64)>) -> Result<usize, Usag
 /// Checks the numbers, builds one engine with the analyses' options (so a
 /// hash size the machine cannot give fails now, not per request) and opens
 /// the tables.
-fn check(args: &ServeArgs) -> Result<Config, UsageError> {
+fn check(args: &ServeArgs) -> Result<Config, CliError> {
     if args.threads == 0 || args.threads > MAX_THREADS {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "--threads {} is out of range: give 1 to {MAX_THREADS}",
             args.threads
         )));
     }
     if !(1..=MAX_MOVETIME_MS).contains(&args.max_movetime) {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "--max-movetime {} is out of range: give 1 to {MAX_MOVETIME_MS}",
             args.max_movetime
         )));
     }
     if !(1..=MAX_ANALYSES).contains(&args.max_analyses) {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "--max-analyses {} is out of range: give 1 to {MAX_ANALYSES}",
             args.max_analyses
         )));
     }
     if !(1..=MAX_CONNECTIONS).contains(&args.max_connections) {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "--max-connections {} is out of range: give 1 to {MAX_CONNECTIONS}",
             args.max_connections
         )));
@@ -172,7 +172,7 @@ fn check(args: &ServeArgs) -> Result<Config, UsageError> {
         ("--header-timeout", args.header_timeout),
     ] {
         if !(1..=MAX_TIMEOUT_SECS).contains(&secs) {
-            return Err(UsageError(format!(
+            return Err(CliError(format!(
                 "{flag} {secs} is out of range: give 1 to {MAX_TIMEOUT_SECS}"
             )));
         }
@@ -202,12 +202,12 @@ fn check(args: &ServeArgs) -> Result<Config, UsageError> {
         analysis_memory_mib,
         connections,
     };
-    drop(new_engine(config.engine_options()).map_err(UsageError)?);
+    drop(new_engine(config.engine_options()).map_err(CliError)?);
     Ok(config)
 }
 
 /// Runs `surakarta serve` until SIGINT or SIGTERM.
-pub(crate) fn run(args: ServeArgs) -> Result<(), UsageError> {
+pub(crate) fn run(args: ServeArgs) -> Result<(), CliError> {
     serve::run(check(&args)?)
 }
 

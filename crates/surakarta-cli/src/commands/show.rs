@@ -1,8 +1,8 @@
 //! `surakarta show`: draw a position or a point of a game record in the
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
+use crate::common::error::CliError;
 use crate::common::picture::{capture_path, svg_picture};
-use crate::common::usage::UsageError;
 use crate::render::draw;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -51,9 +51,9 @@ struct View {
 }
 
 /// Reads the argument as a position.
-fn view_of_position(text: &str, args: &ShowArgs) -> Result<View, UsageError> {
+fn view_of_position(text: &str, args: &ShowArgs) -> Result<View, CliError> {
     let position: Position = text.parse().map_err(|e| {
-        UsageError(format!(
+        CliError(format!(
             "{} is neither a record file nor a valid position: {e}",
             surakarta::Excerpt::new(text)
         ))
@@ -63,7 +63,7 @@ fn view_of_position(text: &str, args: &ShowArgs) -> Result<View, UsageError> {
         (args.game.is_some(), "--game"),
     ] {
         if given {
-            return Err(UsageError(format!(
+            return Err(CliError(format!(
                 "{flag} needs a game record file, not a position"
             )));
         }
@@ -78,19 +78,19 @@ fn view_of_position(text: &str, args: &ShowArgs) -> Result<View, UsageError> {
 }
 
 /// Reads the file as game records and picks the game and ply to show.
-fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, UsageError> {
+fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, CliError> {
     let name = file.display();
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
-    let records = GameRecord::parse_all(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
+    let text =
+        std::fs::read_to_string(file).map_err(|e| CliError(format!("cannot read {name}: {e}")))?;
+    let records = GameRecord::parse_all(&text).map_err(|e| CliError(format!("{name}: {e}")))?;
     let count = records.len();
     let index = match args.game {
-        _ if count == 0 => return Err(UsageError(format!("{name}: no game in the file"))),
+        _ if count == 0 => return Err(CliError(format!("{name}: no game in the file"))),
         None => count - 1,
         Some(k) if (1..=count).contains(&k) => k - 1,
         Some(k) => {
             let games = if count == 1 { "game" } else { "games" };
-            return Err(UsageError(format!(
+            return Err(CliError(format!(
                 "--game {k}: {name} holds {count} {games} (give 1 to {count})"
             )));
         }
@@ -100,7 +100,7 @@ fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, UsageError> {
     let ply = args.ply.unwrap_or(plies);
     if ply > plies {
         let unit = if plies == 1 { "ply" } else { "plies" };
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "--ply {ply} is beyond the end of the game ({plies} {unit})"
         )));
     }
@@ -108,7 +108,7 @@ fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, UsageError> {
     for (i, &m) in record.moves[..ply].iter().enumerate() {
         // A record that was read replays; say where if not.
         game.play(m)
-            .map_err(|e| UsageError(format!("{name}: ply {}: {e}", i + 1)))?;
+            .map_err(|e| CliError(format!("{name}: ply {}: {e}", i + 1)))?;
     }
 
     let mut header = Vec::new();
@@ -134,7 +134,7 @@ fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, UsageError> {
 
 /// What the arguments ask to show: a record's game and ply or a position,
 /// with `--move` highlighted if given.
-fn view(args: &ShowArgs) -> Result<View, UsageError> {
+fn view(args: &ShowArgs) -> Result<View, CliError> {
     let text = args.input.join(" ");
     let file = Path::new(&text);
     let mut view = if args.input.len() == 1 && file.is_file() {
@@ -146,7 +146,7 @@ fn view(args: &ShowArgs) -> Result<View, UsageError> {
         let m = view
             .position
             .parse_move(mv)
-            .map_err(|e| UsageError(format!("--move: {e}")))?;
+            .map_err(|e| CliError(format!("--move: {e}")))?;
         // Drawn in the shown position, not played.
         view.before = Some(view.position);
         view.highlight = Some((m, "highlighted move".into()));
@@ -156,7 +156,7 @@ fn view(args: &ShowArgs) -> Result<View, UsageError> {
 
 /// Runs `surakarta show`: writes the SVG picture if asked, then prints the
 /// board.
-pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
+pub(crate) fn run(args: ShowArgs) -> Result<(), CliError> {
     let view = view(&args)?;
     let path = capture_path(
         view.highlight.as_ref().map(|(m, _)| *m),
@@ -170,7 +170,7 @@ pub(crate) fn run(args: ShowArgs) -> Result<(), UsageError> {
             .map(|(m, label)| (*m, label.as_str()));
         let picture = svg_picture(&view.position, highlight, path.as_ref());
         std::fs::write(file, picture)
-            .map_err(|e| UsageError(format!("cannot write {}: {e}", file.display())))?;
+            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
     }
     print!("{out}");
     Ok(())

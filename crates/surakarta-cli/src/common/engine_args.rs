@@ -2,9 +2,9 @@
 //! ([`EngineArgs`]), checked into the library's [`Options`], and an engine
 //! built from them.
 
+use crate::common::error::CliError;
 use crate::common::memory::new_engine;
 use crate::common::tables;
-use crate::common::usage::UsageError;
 use clap::Args;
 use std::path::Path;
 use std::sync::Arc;
@@ -37,9 +37,9 @@ impl EngineArgs {
     /// The engine options these arguments name; an unknown `--eval`,
     /// `--without` technique or `--smp` mode is an error. (Threads and hash
     /// size are checked when the engine is made.)
-    pub(crate) fn options(&self) -> Result<Options, UsageError> {
+    pub(crate) fn options(&self) -> Result<Options, CliError> {
         let weights = Weights::preset(&self.eval).ok_or_else(|| {
-            UsageError(format!(
+            CliError(format!(
                 "unknown --eval {}: expected default or paper",
                 Excerpt::new(&self.eval)
             ))
@@ -54,7 +54,7 @@ impl EngineArgs {
                 "history" => &mut techniques.history,
                 "reductions" => &mut techniques.reductions,
                 other => {
-                    return Err(UsageError(format!(
+                    return Err(CliError(format!(
                         "unknown technique {} in --without: expected tt, aspiration, quiescence, killers, history, reductions",
                         Excerpt::new(other)
                     )))
@@ -63,7 +63,7 @@ impl EngineArgs {
             *flag = false;
         }
         let smp = Smp::parse(&self.smp).ok_or_else(|| {
-            UsageError(format!(
+            CliError(format!(
                 "unknown --smp {}: expected siblings or lazy",
                 Excerpt::new(&self.smp)
             ))
@@ -81,8 +81,8 @@ impl EngineArgs {
     /// the process may use), probing the tables of `tb` if given
     /// (opened with [`tables::open`]: a table that does not open is an
     /// error).
-    pub(crate) fn engine(&self, tb: Option<&Path>) -> Result<Engine, UsageError> {
-        let mut engine = new_engine(self.options()?).map_err(UsageError)?;
+    pub(crate) fn engine(&self, tb: Option<&Path>) -> Result<Engine, CliError> {
+        let mut engine = new_engine(self.options()?).map_err(CliError)?;
         if let Some(dir) = tb {
             engine.set_tablebase(Some(Arc::new(tables::open(dir)?)));
         }

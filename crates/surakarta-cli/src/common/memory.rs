@@ -11,7 +11,7 @@
 //! kernel reports available and the room left under every cgroup memory
 //! limit above the process (v1 `memory.limit_in_bytes`, v2 `memory.max`).
 
-use crate::common::usage::UsageError;
+use crate::common::error::CliError;
 use std::path::{Path, PathBuf};
 use surakarta_search::{Engine, Options};
 
@@ -27,10 +27,10 @@ const GIB: f64 = (1u64 << 30) as f64;
 /// the command starts ([`usable_memory`]; `None` if unknown: no limit). A
 /// value above what the process may use is lowered to it: a pair that does
 /// not fit is refused before it starts rather than killed halfway.
-pub(crate) fn memory_limit(gib: Option<f64>) -> Result<Option<u64>, UsageError> {
+pub(crate) fn memory_limit(gib: Option<f64>) -> Result<Option<u64>, CliError> {
     let usable = usable_memory();
     match gib {
-        Some(gib) if !(gib > 0.0 && gib.is_finite()) => Err(UsageError(format!(
+        Some(gib) if !(gib > 0.0 && gib.is_finite()) => Err(CliError(format!(
             "--memory-limit {gib} is out of range: give a positive number of GiB"
         ))),
         Some(gib) => {

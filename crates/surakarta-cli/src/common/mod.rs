@@ -1,11 +1,13 @@
-//! What more than one subcommand uses: the usage error and argument checks,
+//! What more than one subcommand uses: the error type, the argument checks,
 //! the thread pool, opening tablebase directories, the shared engine
 //! arguments, the memory limit, building a game from the command line, the engine's info
 //! line and score, a tablebase probe's answer as JSON and the SVG picture. Subcommands import from here (and from `render`, `progress` and the
 //! library crates), never from each other; nothing here imports a
 //! subcommand.
 
+pub(crate) mod checks;
 pub(crate) mod engine_args;
+pub(crate) mod error;
 pub(crate) mod game;
 pub(crate) mod info;
 pub(crate) mod memory;
@@ -13,4 +15,3 @@ pub(crate) mod picture;
 pub(crate) mod probe;
 pub(crate) mod tables;
 pub(crate) mod threads;
-pub(crate) mod usage;

@@ -1,16 +1,16 @@
 //! Worker threads: the `--threads` check and the rayon pool of `perft` and
 //! the `tb` subcommands.
 
-use crate::common::usage::UsageError;
+use crate::common::error::CliError;
 
 /// Most worker threads accepted.
 pub(crate) const MAX_THREADS: usize = 1024;
 
 /// The number of worker threads for `--threads`: the value given if it is 1
 /// to [`MAX_THREADS`], one per core if none was given.
-pub(crate) fn check_threads(threads: Option<usize>) -> Result<usize, UsageError> {
+pub(crate) fn check_threads(threads: Option<usize>) -> Result<usize, CliError> {
     match threads {
-        Some(n) if n == 0 || n > MAX_THREADS => Err(UsageError(format!(
+        Some(n) if n == 0 || n > MAX_THREADS => Err(CliError(format!(
             "--threads {n} is out of range: give 1 to {MAX_THREADS}"
         ))),
         Some(n) => Ok(n),
@@ -19,9 +19,9 @@ pub(crate) fn check_threads(threads: Option<usize>) -> Result<usize, UsageError>
 }
 
 /// A rayon pool of `threads` workers (checked by [`check_threads`]).
-pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, UsageError> {
+pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))
+        .map_err(|e| CliError(format!("cannot start {threads} threads: {e}")))
 }

@@ -8,12 +8,12 @@
 //! searches running at once (503 when full); the permit lives as long as
 //! the search thread.
 
+use crate::common::checks::MAX_DEPTH;
 use crate::common::info::{outcome_json, score_json};
 use crate::common::memory::new_engine;
-use crate::common::usage::MAX_DEPTH;
 use crate::serve::error::ApiError;
 use crate::serve::query::Params;
-use crate::serve::State;
+use crate::serve::state::State;
 use axum::extract::{RawQuery, State as Shared};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};

@@ -7,7 +7,7 @@ use crate::common::picture::{capture_path, svg_picture};
 use crate::common::probe::{probe as probe_tables, probe_json};
 use crate::serve::error::{json_response, ApiError};
 use crate::serve::query::Params;
-use crate::serve::State;
+use crate::serve::state::State;
 use axum::extract::{RawQuery, State as Shared};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};

@@ -10,114 +10,34 @@
 //! Server-Sent Events), `assets` (the embedded page), `query` (the query
 //! string and its limits), `error` (`ApiError`, a status and `{"error"}`),
 //! `connections` (the accept loop, the connection cap, the timeouts and
-//! the limits of a request head).
+//! the limits of a request head). The handlers share `state` (`State`:
+//! the settings of `config`, the tables, the analysis slots and stop
+//! flags).
 
 mod analysis;
 mod api;
 mod assets;
+mod config;
 mod connections;
 mod error;
 mod query;
+mod state;
 
-use crate::common::usage::UsageError;
+use crate::common::error::CliError;
 pub(crate) use analysis::AnalysisRequest;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
+pub(crate) use config::Config;
 pub(crate) use connections::ConnectionLimits;
 pub(crate) use error::ApiError;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use state::State;
+use std::sync::Arc;
 use std::time::Duration;
-use surakarta_search::Options;
-use surakarta_tablebase::Tablebase;
-use tokio::sync::Semaphore;
 
 /// How long connections may stay open after a shutdown signal before the
 /// server closes them anyway.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
-
-/// The server's settings, checked.
-#[derive(Debug)]
-pub(crate) struct Config {
-    /// Where to listen.
-    pub(crate) bind: SocketAddr,
-    /// The tables, if the server has any.
-    pub(crate) tb: Option<Arc<Tablebase>>,
-    /// Search threads of each analysis.
-    pub(crate) threads: usize,
-    /// Transposition table of each analysis, in MiB.
-    pub(crate) hash_mb: usize,
-    /// The longest analysis, in milliseconds.
-    pub(crate) max_movetime_ms: u64,
-    /// The most analyses running at once.
-    pub(crate) max_analyses: usize,
-    /// The memory all analyses' transposition tables may take together,
-    /// in MiB.
-    pub(crate) analysis_memory_mib: usize,
-    /// The cap on connections and their timeouts.
-    pub(crate) connections: ConnectionLimits,
-}
-
-impl Config {
-    /// The engine options of one analysis.
-    pub(crate) fn engine_options(&self) -> Options {
-        Options {
-            threads: self.threads,
-            hash_mb: self.hash_mb,
-            ..Options::default()
-        }
-    }
-}
-
-/// What every request shares: the settings, the tables, the analysis
-/// slots and the stop flags of the running analyses.
-#[derive(Debug)]
-pub(crate) struct State {
-    config: Config,
-    tb: Option<Arc<Tablebase>>,
-    analyses: Arc<Semaphore>,
-    /// The analyses' memory budget, one permit per MiB.
-    memory: Arc<Semaphore>,
-    /// The stop flags of the analyses (dead ones pruned on each new one),
-    /// and whether the server is shutting down.
-    running: Mutex<(Vec<Weak<AtomicBool>>, bool)>,
-}
-
-impl State {
-    /// The state of a server with these settings.
-    pub(crate) fn new(config: Config) -> State {
-        State {
-            tb: config.tb.clone(),
-            analyses: Arc::new(Semaphore::new(config.max_analyses)),
-            memory: Arc::new(Semaphore::new(config.analysis_memory_mib)),
-            running: Mutex::new((Vec::new(), false)),
-            config,
-        }
-    }
-
-    /// Registers an analysis's stop flag so that a shutdown raises it;
-    /// false if the server is already shutting down.
-    fn register(&self, stop: &Arc<AtomicBool>) -> bool {
-        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-        if running.1 {
-            return false;
-        }
-        running.0.retain(|w| w.strong_count() > 0);
-        running.0.push(Arc::downgrade(stop));
-        true
-    }
-
-    /// Raises the stop flag of every running analysis and refuses new ones.
-    fn stop_all(&self) {
-        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-        running.1 = true;
-        for stop in running.0.drain(..).filter_map(|w| w.upgrade()) {
-            stop.store(true, Ordering::Relaxed);
-        }
-    }
-}
 
 /// The parameters a route reads from its query string, checked: what
 /// each handler reads before it does its work (the fuzz target
@@ -177,12 +97,12 @@ pub(crate) fn app(state: Arc<State>) -> Router {
 /// Serves `config` until SIGINT or SIGTERM: prints the URL (with the port
 /// actually bound) on stdout, and on the signal stops the analyses, lets
 /// open answers finish (at most [`SHUTDOWN_GRACE`]) and returns.
-pub(crate) fn run(config: Config) -> Result<(), UsageError> {
+pub(crate) fn run(config: Config) -> Result<(), CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("serve")
         .build()
-        .map_err(|e| UsageError(format!("cannot start the server's threads: {e}")))?;
+        .map_err(|e| CliError(format!("cannot start the server's threads: {e}")))?;
     let result = runtime.block_on(serve(config));
     // The searches were stopped; do not wait long for their threads.
     runtime.shutdown_timeout(Duration::from_secs(2));
@@ -190,14 +110,14 @@ pub(crate) fn run(config: Config) -> Result<(), UsageError> {
 }
 
 /// The server's main task.
-async fn serve(config: Config) -> Result<(), UsageError> {
+async fn serve(config: Config) -> Result<(), CliError> {
     let bind = config.bind;
     let listener = tokio::net::TcpListener::bind(bind)
         .await
-        .map_err(|e| UsageError(format!("cannot listen on {bind}: {e}")))?;
+        .map_err(|e| CliError(format!("cannot listen on {bind}: {e}")))?;
     let local = listener
         .local_addr()
-        .map_err(|e| UsageError(format!("cannot listen on {bind}: {e}")))?;
+        .map_err(|e| CliError(format!("cannot listen on {bind}: {e}")))?;
     println!("http://{local}/");
     let limits = config.connections;
     eprintln!(
@@ -223,7 +143,7 @@ async fn serve(config: Config) -> Result<(), UsageError> {
     state.stop_all();
     let _ = stop_tx.send(true);
     tokio::select! {
-        done = server => done.map_err(|e| UsageError(format!("the server failed: {e}"))),
+        done = server => done.map_err(|e| CliError(format!("the server failed: {e}"))),
         () = tokio::time::sleep(SHUTDOWN_GRACE) => {
             eprintln!("closing the connections still open");
             Ok(())

@@ -203,7 +203,7 @@ pub(crate) fn scratch_dir(name: &str) -> PathBuf {
 
 /// The run failed with exit code 2 and exactly one `error:` line containing
 /// `needle`, and printed nothing on stdout.
-pub(crate) fn assert_usage_error(o: &Output, needle: &str) {
+pub(crate) fn assert_cli_error(o: &Output, needle: &str) {
     let err = stderr(o);
     assert_eq!(o.status.code(), Some(2), "stderr: {err}");
     assert_eq!(err.lines().count(), 1, "one line: {err}");

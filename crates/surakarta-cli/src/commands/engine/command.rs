@@ -3,7 +3,7 @@
 //! `mod.rs` does, so the parsing can be tested and fuzzed on its own
 //! (`surakarta_cli::fuzzing::engine_protocol`).
 
-use crate::common::usage::check_depth;
+use crate::common::checks::check_depth;
 use std::time::Duration;
 use surakarta::{Color, Excerpt, Rules};
 use surakarta_search::{Clock, Limits, Smp, Weights};

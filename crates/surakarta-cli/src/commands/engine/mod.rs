@@ -5,11 +5,11 @@
 
 pub(crate) mod command;
 
+use crate::common::error::CliError;
 use crate::common::game::build_game;
 use crate::common::info::{info_line, tb_warning};
 use crate::common::memory::new_engine;
 use crate::common::tables;
-use crate::common::usage::UsageError;
 use clap::Args;
 use command::{Command, Go, Setting};
 use std::io::Write;
@@ -59,7 +59,7 @@ fn error(message: &str) {
 
 /// Runs `surakarta engine`: answers commands from stdin until `quit` or the
 /// end of input.
-pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), UsageError> {
+pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), CliError> {
     let options = Options::default();
     let mut session = Session {
         settings: Settings {
@@ -67,7 +67,7 @@ pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), UsageError> {
             rules: Rules::ICGA,
             tablebase: None,
         },
-        engine: Some(new_engine(options).map_err(UsageError)?),
+        engine: Some(new_engine(options).map_err(CliError)?),
         running: None,
         game: Game::new(Position::new(), Rules::ICGA),
     };

@@ -1,9 +1,9 @@
 //! `surakarta tb compress`: format 1 tables converted to format 2 in place,
 //! and compact tables without a draw map given one.
 
-use super::compact_options;
+use super::shared::compact_options;
+use crate::common::error::CliError;
 use crate::common::threads::{check_threads, thread_pool};
-use crate::common::usage::UsageError;
 use crate::progress::Bars;
 use clap::Args;
 use serde_json::json;
@@ -36,7 +36,7 @@ pub(super) struct CompressArgs {
 }
 
 /// Runs `surakarta tb compress`.
-pub(super) fn run(args: CompressArgs) -> Result<ExitCode, UsageError> {
+pub(super) fn run(args: CompressArgs) -> Result<ExitCode, CliError> {
     let threads = check_threads(args.threads)?;
     let pool = thread_pool(threads)?;
     let bars = Bars::new(!args.json);
@@ -55,7 +55,7 @@ pub(super) fn run(args: CompressArgs) -> Result<ExitCode, UsageError> {
     bars.clear();
     let outcomes = result?;
     if outcomes.is_empty() {
-        return Err(UsageError(format!(
+        return Err(CliError(format!(
             "{}: no table files (*.sktb) found",
             args.dir.display()
         )));

@@ -1,10 +1,10 @@
 //! `surakarta tb generate`: every class up to N pieces, or one pair, with
 //! resume, checkpoints and a memory limit.
 
-use super::{compact_options, stats_json};
+use super::shared::{compact_options, stats_json};
+use crate::common::error::CliError;
 use crate::common::memory::memory_limit;
 use crate::common::threads::{check_threads, thread_pool};
-use crate::common::usage::UsageError;
 use crate::progress::Bars;
 use clap::Args;
 use serde_json::json;
@@ -74,17 +74,17 @@ struct Settings {
 }
 
 /// Checks the piece count, the thread count and the memory limit.
-fn check(args: &GenerateArgs) -> Result<Settings, UsageError> {
+fn check(args: &GenerateArgs) -> Result<Settings, CliError> {
     // clap requires exactly one of --pieces and --pair.
     let what = match (args.pieces, args.pair) {
         (_, Some(pair)) => What::Pair(pair),
         (Some(pieces), None) if (2..=MAX_PIECES).contains(&pieces) => What::Pieces(pieces),
         (Some(pieces), None) => {
-            return Err(UsageError(format!(
+            return Err(CliError(format!(
                 "--pieces {pieces} is out of range: give 2 to {MAX_PIECES}"
             )))
         }
-        (None, None) => return Err(UsageError("give --pieces N or --pair AvB".into())),
+        (None, None) => return Err(CliError("give --pieces N or --pair AvB".into())),
     };
     let threads = check_threads(args.threads)?;
     let memory_limit = memory_limit(args.memory_limit)?;
@@ -103,7 +103,7 @@ fn check(args: &GenerateArgs) -> Result<Settings, UsageError> {
 }
 
 /// Runs `surakarta tb generate`.
-pub(super) fn run(args: GenerateArgs) -> Result<ExitCode, UsageError> {
+pub(super) fn run(args: GenerateArgs) -> Result<ExitCode, CliError> {
     let settings = check(&args)?;
     let pool = thread_pool(settings.threads)?;
     let bars = Bars::new(!args.json);

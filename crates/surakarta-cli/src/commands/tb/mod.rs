@@ -1,20 +1,18 @@
 //! `surakarta tb`: generate, probe, verify and describe endgame tablebases.
-//! One submodule per `tb` subcommand; this module dispatches and holds the
-//! little they share (a class's figures as JSON, a position from bitboards).
+//! One submodule per `tb` subcommand, and `shared` for the little several
+//! of them use; this module only dispatches.
 
 mod compress;
 mod generate;
 mod plan;
 mod probe;
+mod shared;
 mod stats;
 mod verify;
 
-use crate::common::usage::UsageError;
+use crate::common::error::CliError;
 use clap::{Args, Subcommand};
-use serde_json::json;
 use std::process::ExitCode;
-use surakarta::{Bitboard, Color, Position};
-use surakarta_tablebase::{ClassStats, CompactOptions};
 
 /// The arguments of `surakarta tb`: one of its subcommands.
 #[derive(Args, Debug)]
@@ -50,7 +48,7 @@ enum TbCommand {
 
 /// Runs `surakarta tb`: exit code 1 if `tb verify` found errors, 2 if
 /// `tb probe` could not answer a position.
-pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
+pub(crate) fn run(args: TbArgs) -> Result<ExitCode, CliError> {
     match args.command {
         TbCommand::Generate(a) => generate::run(a),
         TbCommand::Probe(a) => probe::run(a),
@@ -58,34 +56,5 @@ pub(crate) fn run(args: TbArgs) -> Result<ExitCode, UsageError> {
         TbCommand::Stats(a) => stats::run(a),
         TbCommand::Compress(a) => compress::run(a),
         TbCommand::Plan(a) => plan::run(a),
-    }
-}
-
-/// A class's figures as a JSON object, for other fields to be added to.
-fn stats_json(s: &ClassStats) -> serde_json::Value {
-    json!({
-        "class": s.material.to_string(),
-        "slots": s.slots,
-        "positions": s.positions,
-        "wins": s.wins,
-        "draws": s.draws,
-        "losses": s.losses,
-        "longest": s.longest,
-    })
-}
-
-/// A position in notation with the side owning `us` (Black) to move.
-fn fen(us: Bitboard, them: Bitboard) -> String {
-    Position::from_sides(us, them, Color::Black)
-        .map(|p| p.to_string())
-        .unwrap_or_else(|e| format!("(invalid: {e})"))
-}
-
-/// How format 2 tables are written, from the `--no-capture-draws` flag of
-/// `generate` and `compress`.
-fn compact_options(no_capture_draws: bool) -> CompactOptions {
-    CompactOptions {
-        capture_draws: !no_capture_draws,
-        ..CompactOptions::default()
     }
 }

@@ -1,8 +1,8 @@
 //! `surakarta tb plan`: the pairs up to N pieces in dependency order with
 //! their estimates, as JSON or as a workflow (Snakemake, Slurm, make).
 
+use crate::common::error::CliError;
 use crate::common::threads::check_threads;
-use crate::common::usage::UsageError;
 use clap::Args;
 use serde_json::json;
 use std::path::Path;
@@ -54,20 +54,20 @@ pub(super) struct PlanArgs {
 }
 
 /// Runs `surakarta tb plan`.
-pub(super) fn run(args: PlanArgs) -> Result<ExitCode, UsageError> {
+pub(super) fn run(args: PlanArgs) -> Result<ExitCode, CliError> {
     let threads = check_threads(args.threads)?;
     let binary = match args.binary {
         Some(b) => b,
         None => std::env::current_exe()
             .map_err(|e| {
-                UsageError(format!(
+                CliError(format!(
                     "cannot find this program's path (give --binary): {e}"
                 ))
             })?
             .into_os_string()
             .into_string()
             .map_err(|path| {
-                UsageError(format!(
+                CliError(format!(
                     "this program's path {:#} is not UTF-8 (give --binary)",
                     Excerpt::new(&path.to_string_lossy())
                 ))

@@ -1,8 +1,8 @@
 //! `surakarta tb probe`: value, best move and conversion line of positions.
 
+use crate::common::error::CliError;
 use crate::common::probe::{probe, probe_json, ProbeAnswer};
 use crate::common::tables::open_partial;
-use crate::common::usage::UsageError;
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -32,7 +32,7 @@ fn answer(tb: &Tablebase, text: &str) -> Result<ProbeAnswer, String> {
 }
 
 /// Runs `surakarta tb probe`.
-pub(super) fn run(args: ProbeArgs) -> Result<ExitCode, UsageError> {
+pub(super) fn run(args: ProbeArgs) -> Result<ExitCode, CliError> {
     let tb = open_partial(&args.dir)?;
     // Lines from stdin longer than MAX_LINE_BYTES or not UTF-8 are
     // reported like a bad position and skipped, never held in memory.
@@ -49,7 +49,7 @@ pub(super) fn run(args: ProbeArgs) -> Result<ExitCode, UsageError> {
         };
     let mut failures = 0;
     for input in inputs {
-        let input = input.map_err(|e| UsageError(format!("reading stdin: {e}")))?;
+        let input = input.map_err(|e| CliError(format!("reading stdin: {e}")))?;
         let text = match input.text() {
             Ok(line) => line.trim().to_string(),
             Err(dropped) => {

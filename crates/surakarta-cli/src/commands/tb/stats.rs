@@ -1,9 +1,9 @@
 //! `surakarta tb stats`: per class positions, wins, draws and losses, the
 //! DTC histogram, the longest win and the file.
 
-use super::{fen, stats_json};
+use super::shared::{fen, stats_json};
+use crate::common::error::CliError;
 use crate::common::tables::open_partial;
-use crate::common::usage::UsageError;
 use clap::Args;
 use serde_json::json;
 use std::collections::BTreeSet;
@@ -27,7 +27,7 @@ pub(super) struct StatsArgs {
 }
 
 /// Runs `surakarta tb stats`.
-pub(super) fn run(args: StatsArgs) -> Result<ExitCode, UsageError> {
+pub(super) fn run(args: StatsArgs) -> Result<ExitCode, CliError> {
     let tb = open_partial(&args.dir)?;
     let materials: Vec<Material> = if args.classes.is_empty() {
         // Classes whose files did not open too: their errors are reported.

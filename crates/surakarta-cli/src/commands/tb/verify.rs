@@ -1,11 +1,11 @@
 //! `surakarta tb verify`: every entry re-derived from its successors and
 //! every checksum checked; exit code 1 on any error.
 
-use super::fen;
+use super::shared::fen;
+use crate::common::error::CliError;
 use crate::common::memory::memory_limit;
 use crate::common::tables::open_partial;
 use crate::common::threads::{check_threads, thread_pool};
-use crate::common::usage::UsageError;
 use crate::progress::Bars;
 use clap::Args;
 use serde_json::json;
@@ -45,7 +45,7 @@ pub(super) struct VerifyArgs {
 }
 
 /// Runs `surakarta tb verify`.
-pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, UsageError> {
+pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, CliError> {
     let pool = thread_pool(check_threads(args.threads)?)?;
     let memory_limit = memory_limit(args.memory_limit)?;
     // A run that writes the whole directory (generate --pieces, compress)
@@ -135,7 +135,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, UsageError> {
     if let Some(c) = &checkpoints {
         for &material in &checkpointed {
             c.remove(material)
-                .map_err(|e| UsageError(format!("{}: {e}", c.path(material).display())))?;
+                .map_err(|e| CliError(format!("{}: {e}", c.path(material).display())))?;
         }
     }
     let seconds = start.elapsed().as_secs_f64();

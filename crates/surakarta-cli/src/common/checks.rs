@@ -1,15 +1,5 @@
-//! [`UsageError`], the one error type of the subcommands, and the argument
-//! checks that several subcommands share.
-
-/// A failure the user must fix: printed as one line, exit code 2.
-#[derive(Debug)]
-pub(crate) struct UsageError(pub(crate) String);
-
-impl<E: std::error::Error> From<E> for UsageError {
-    fn from(e: E) -> UsageError {
-        UsageError(e.to_string())
-    }
-}
+//! The argument checks that several subcommands share: counts where 0
+//! means nothing and the search depth.
 
 /// A number that must be at least 1 (`--nodes`, `--movetime`, `--probes`,
 /// `--max-plies`), as clap's value parser: clap's error names the flag and

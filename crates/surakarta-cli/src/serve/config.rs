@@ -1,0 +1,40 @@
+//! [`Config`]: the server's settings, as `surakarta serve` checked them.
+
+use crate::serve::connections::ConnectionLimits;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use surakarta_search::Options;
+use surakarta_tablebase::Tablebase;
+
+/// The server's settings, checked.
+#[derive(Debug)]
+pub(crate) struct Config {
+    /// Where to listen.
+    pub(crate) bind: SocketAddr,
+    /// The tables, if the server has any.
+    pub(crate) tb: Option<Arc<Tablebase>>,
+    /// Search threads of each analysis.
+    pub(crate) threads: usize,
+    /// Transposition table of each analysis, in MiB.
+    pub(crate) hash_mb: usize,
+    /// The longest analysis, in milliseconds.
+    pub(crate) max_movetime_ms: u64,
+    /// The most analyses running at once.
+    pub(crate) max_analyses: usize,
+    /// The memory all analyses' transposition tables may take together,
+    /// in MiB.
+    pub(crate) analysis_memory_mib: usize,
+    /// The cap on connections and their timeouts.
+    pub(crate) connections: ConnectionLimits,
+}
+
+impl Config {
+    /// The engine options of one analysis.
+    pub(crate) fn engine_options(&self) -> Options {
+        Options {
+            threads: self.threads,
+            hash_mb: self.hash_mb,
+            ..Options::default()
+        }
+    }
+}

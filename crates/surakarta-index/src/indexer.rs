@@ -1,8 +1,8 @@
 //! [`Indexer`], what both schemes' indexers are, and [`Ranked`], the slot
 //! of a position with its symmetry.
 
-use crate::error::IndexError;
 use crate::material::{Material, Sides};
+use crate::IndexError;
 use surakarta::Symmetry;
 
 /// An index and the symmetry that maps the ranked position onto the position

@@ -7,7 +7,6 @@ mod bits;
 mod burnside;
 mod combinatorics;
 mod directory;
-mod error;
 mod indexer;
 mod material;
 mod plain;
@@ -16,10 +15,79 @@ mod symmetric;
 
 pub use burnside::{occupancy_orbits, position_orbits};
 pub use directory::OccupancyDirectory;
-pub use error::IndexError;
 pub use indexer::{Indexer, Ranked};
 pub use material::{Material, Sides};
 pub use plain::{PlainIndexer, PlainPositions};
 pub use scheme::{ParseSchemeError, Scheme};
 pub use surakarta::Symmetry;
 pub use symmetric::{canonical_form, StepRanks, SymmetricIndexer, SymmetricPositions};
+
+// IndexError is defined here, not in a module of its own: it names
+// materials and `material` returns it, so the two would import each other.
+/// Why a position or an index was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum IndexError {
+    /// A material class needs 1 to 12 pieces on each side.
+    #[error("invalid material {us}v{them}: each side needs 1 to 12 pieces")]
+    InvalidMaterial {
+        /// Pieces of the side to move.
+        us: u32,
+        /// Pieces of the other side.
+        them: u32,
+    },
+    /// A material class written other than as `AvB`, e.g. `4v3`.
+    #[error("invalid material {text}: expected pieces of the side to move, `v`, pieces of the other side, e.g. 4v3")]
+    MaterialSyntax {
+        /// The rejected text.
+        text: surakarta::Excerpt,
+    },
+    /// The position's piece counts differ from the indexer's material.
+    #[error("position has material {us}v{them}, the index is for {expected}")]
+    MaterialMismatch {
+        /// The indexer's material.
+        expected: Material,
+        /// Pieces of the side to move in the position.
+        us: u32,
+        /// Pieces of the other side in the position.
+        them: u32,
+    },
+    /// A point holds pieces of both sides.
+    #[error("a point holds pieces of both sides")]
+    Overlap,
+    /// A bitboard has bits above the 36 points of the board.
+    #[error("a bitboard has bits outside the board")]
+    OffBoard,
+    /// An index at or beyond the size of the index space.
+    #[error("index {index} is out of range for {material} (size {size})")]
+    OutOfRange {
+        /// The rejected index.
+        index: u64,
+        /// The indexer's material.
+        material: Material,
+        /// The number of slots.
+        size: u64,
+    },
+    /// A slot of the symmetric scheme that no position maps to (a colour
+    /// pattern on a symmetric occupancy that is not its pattern's
+    /// representative).
+    #[error("index {index} is an unused slot of the symmetric index for {material}")]
+    UnusedSlot {
+        /// The rejected index.
+        index: u64,
+        /// The indexer's material.
+        material: Material,
+    },
+    /// The directory of canonical occupancies was built for another piece count.
+    #[error(
+        "the occupancy directory is for {directory} pieces, the material {material} has {pieces}"
+    )]
+    DirectoryMismatch {
+        /// Pieces the directory was built for.
+        directory: u32,
+        /// The requested material.
+        material: Material,
+        /// Its piece count.
+        pieces: u32,
+    },
+}

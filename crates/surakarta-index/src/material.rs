@@ -1,6 +1,6 @@
 //! Material classes and positions as seen from the side to move.
 
-use crate::error::IndexError;
+use crate::IndexError;
 use core::fmt;
 use core::str::FromStr;
 use surakarta::{Bitboard, Excerpt, Position, Symmetry, MAX_PIECES_PER_SIDE};

@@ -12,9 +12,9 @@ use crate::combinatorics::{
     binomial, colex_rank_and_pext, colex_unrank, highest_bits, lowest_bits, next_combination,
     next_subset_within, pattern_rank,
 };
-use crate::error::IndexError;
 use crate::indexer::{Indexer, Ranked};
 use crate::material::{Material, Sides};
+use crate::IndexError;
 use surakarta::{Bitboard, Symmetry};
 
 /// The plain index of one material class (design and sizes: `docs/index.md`).

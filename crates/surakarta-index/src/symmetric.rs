@@ -20,9 +20,9 @@ use crate::combinatorics::{
     ranks_fit_u32, wide_colex_rank,
 };
 use crate::directory::{wide_orbit, OccupancyDirectory};
-use crate::error::IndexError;
 use crate::indexer::{Indexer, Ranked};
 use crate::material::{Material, Sides};
+use crate::IndexError;
 use std::sync::Arc;
 use surakarta::{Bitboard, Square, Symmetry};
 

@@ -15,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 use surakarta_index::Indexer;
-use surakarta_tablebase::{file, Directories, Table, Tablebase, TablebaseError};
+use surakarta_tablebase::{format, Directories, Table, Tablebase, TablebaseError};
 
 fn directories() -> &'static Mutex<Directories> {
     static CACHE: OnceLock<Mutex<Directories>> = OnceLock::new();
@@ -27,8 +27,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut bytes = rest.to_vec();
-    if mode & 1 == 1 && bytes.len() >= file::HEADER_LEN {
-        let payload = file::checksum(&bytes[file::HEADER_LEN..]);
+    if mode & 1 == 1 && bytes.len() >= format::HEADER_LEN {
+        let payload = format::checksum(&bytes[format::HEADER_LEN..]);
         bytes[60..64].copy_from_slice(&payload.to_le_bytes());
         let header = crc32fast::hash(&bytes[..124]);
         bytes[124..128].copy_from_slice(&header.to_le_bytes());
@@ -39,12 +39,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     drop(dirs);
-    assert_eq!(table.header().to_bytes()[..], original[..file::HEADER_LEN]);
+    assert_eq!(table.header().to_bytes()[..], original[..format::HEADER_LEN]);
     let size = table.indexer().size();
     if table.format() == 1 {
         assert_eq!(
             table.payload().expect("checked table"),
-            &original[file::HEADER_LEN..]
+            &original[format::HEADER_LEN..]
         );
     }
     let Ok(stored) = table.stored_bytes() else {

@@ -7,8 +7,7 @@
 //!   memory; [`generate_dir`] does the same into a directory of files,
 //!   skipping the tables already there; [`generate_pair`] solves one
 //!   [`Pair`] into a directory that holds the tables it needs (one process
-//!   per pair, for clusters), and [`plan`] estimates what each pair costs
-//!   and writes the workflow files that run them in order.
+//!   per pair, for clusters), and [`plan`] estimates what each pair costs.
 //! - [`Tablebase::open_dir`] (reads) or [`Tablebase::map_dir`] (memory maps)
 //!   a directory; [`Tablebase::probe`], [`Tablebase::best_move`] and
 //!   [`Tablebase::line`] answer for positions.
@@ -16,6 +15,21 @@
 //!   successors.
 //!
 //! The library never prints; long work reports through a [`Progress`].
+//!
+//! # Modules
+//!
+//! Folders by concern; each imports only the ones listed before it.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `value`, `units` | [`Value`] and [`Wdl`] with their one-byte encoding; quantities as people read them ([`human_bytes`]) |
+//! | [`format`](mod@format) | the file formats: the 128-byte [`Header`] (every field checked on parse), [`ClassStats`], [`CompactShape`], [`FileProblem`], CRC-32; `format::compact` is format 2's body with its writer (`encode`: don't-care filling, blocks, offsets, draw map) and reader (`decode`: the dictionary checked, one slot or a whole block decoded) apart, the constants they share (`layout`), canonical Huffman codes (`huffman`), the Re-Pair grammar (`re_pair`: frequent digrams become rules) and the [`ContextModel`]s |
+//! | `pair`, `progress` | [`Pair`] (a class and its swap, the unit of generation and of cluster runs); the [`Progress`] trait long work reports through |
+//! | `error` | [`TablebaseError`] (one complete line per failure, naming the file, class or pair) and [`FileKind`] |
+//! | `files` | the file system under a directory of tables, handled as hostile: `open` (regular files only, never blocking; [`table_files`] lists a directory), `atomic` (our files written through temporary files created new and renamed into place), `lock` ([`DirLock`]: advisory locks of a directory and of one pair; the crate's one `unsafe` call) |
+//! | `probe` | `table` ([`Table`]: one class, owned or mapped, its checksum checked on first use; [`TableIndexer`] for either scheme), `tablebase` ([`Tablebase`]: the tables of many classes, probing, a compact table's stored wins and capture draws resolved), `moves` (move values, best move, the line to the conversion), `cache` (a lock-free cache of decoded values), `timing` ([`time_probes`]) |
+//! | `generate` | `solver` (the retrograde passes over one pair, segmented so they can checkpoint), `checkpoint` (a pair's state saved and read back with every field checked), `runs` ([`Tablebase::generate`], [`generate_dir_with`], [`generate_pair`]), `convert` (exact values of any table, [`compress_dir`] to format 2), [`plan`] (what each pair costs: positions, memory, disk, time) |
+//! | `verify` | [`Tablebase::verify`] (every entry re-derived from its successors), pair by pair with expansion of compact tables ([`ExpandedPair`]), `checkpoint` ([`VerifyCheckpoints`]), `report` ([`VerifyReport`], [`Mismatch`]) |
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]

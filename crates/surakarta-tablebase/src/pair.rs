@@ -6,7 +6,7 @@
 //! 3v4). Captures from a pair lead to classes with one piece fewer
 //! ([`Pair::capture_targets`]), which belong to the pairs it depends on
 //! ([`Pair::dependencies`]); [`generate_pair`] solves one pair into a
-//! directory that already holds those tables (`dir.rs`), so separate processes (a
+//! directory that already holds those tables (`generate/runs.rs`), so separate processes (a
 //! Makefile, Snakemake, Slurm jobs) can solve the pairs in dependency order.
 
 use crate::format;

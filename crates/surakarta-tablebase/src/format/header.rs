@@ -1,7 +1,7 @@
 //! The table file formats (specified byte by byte in
 //! `docs/tablebase-format.md`): a 128-byte header, then the payload.
 //! Version 1 stores one value byte per index slot; version 2 a compact
-//! body (see `compact.rs`).
+//! body (see the `compact` module).
 //!
 //! ```text
 //! offset size field

@@ -140,7 +140,7 @@ const ASSEMBLE_BATCH_SLOTS: u64 = 1 << 26;
 /// (the value of each terminal in each context of `model`): Huffman code
 /// lengths from the symbols' frequencies, blocks of whole chunks, their
 /// offsets. Both ways of compacting ([`encode`], and the streaming one of
-/// `convert.rs`) end here. The chunks' symbols are freed as their blocks
+/// `generate/convert.rs`) end here. The chunks' symbols are freed as their blocks
 /// are written, and the blocks are written straight into the body, so
 /// beyond the symbols this holds little more than the body.
 pub(crate) fn assemble(

@@ -1,4 +1,21 @@
 #![doc = include_str!("../README.md")]
+//!
+//! ## Modules
+//!
+//! All modules are private; their public items are re-exported at the root.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | crate root | the module list and re-exports, and [`IndexError`] (why a position, a material class or an index was rejected): it names materials and `material` fails with it, so in a module of its own the two would import each other |
+//! | `indexer` | the common trait [`Indexer`] (`material`, `size`, `rank` → [`Ranked`] `{ index, symmetry }`, `unrank`) that both schemes implement |
+//! | `scheme` | [`Scheme`] (`plain`, `symmetric`) by name, for file headers and the command line, with [`ParseSchemeError`]; [`Scheme::size`] gives a class's slot count without building its indexer |
+//! | `material` | [`Material`] (`4v3`: pieces of the side to move v the other side), [`Sides`] `{ us, them }` |
+//! | `combinatorics` | binomials, colex rank and unrank of 36-bit sets six bits at a time, Gosper's and masked-subset successors |
+//! | `bits` | PEXT/PDEP by tables (the 6-bit `PEXT6`/`PDEP6` tables) or by BMI2 (`BitCompress`); the `Bmi2` token, made only by run-time detection (BMI2 and POPCNT, not an AMD CPU before Zen 3; examined once per process); `dispatch` to code compiled for BMI2. All of the crate's `unsafe` |
+//! | `plain` | [`PlainIndexer`]: `colex(occupied) · C(n, a) + colex(pattern)`; enumeration in index order, [`PlainPositions`] |
+//! | `directory` | [`OccupancyDirectory`]: a bitmap over the colex ranks of the `n`-point sets marking the canonical ones (least of their eight images), with rank and select; the eight images of a set in the wide layout (rank `r` in byte `r`) |
+//! | `symmetric` | [`SymmetricIndexer`], [`canonical_form`], enumeration of the used slots ([`SymmetricPositions`]), [`StepRanks`] (the ranks of the positions one step from a base position, from the base's eight images with two bits toggled) |
+//! | `burnside` | exact orbit counts by Burnside's lemma: [`position_orbits`], [`occupancy_orbits`] |
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

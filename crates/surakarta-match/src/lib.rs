@@ -5,13 +5,6 @@
 //! Players are the in-process engine ([`EnginePlayer`]) or any program that
 //! speaks the engine protocol of `docs/protocol.md` ([`ExternalEngine`]).
 //!
-//! Module map: [`openings`] (start positions: random plies, random boards
-//! with a piece count, files), [`player`] (the [`Player`] trait and the
-//! in-process engine), [`external`] (engines in other processes), [`game`]
-//! (one game and how it ended), [`lines`] (lines from a pipe with a length
-//! limit, for the protocol), [`runner`] (parallel games, SPRT stop),
-//! [`stats`] (tally, Elo with its interval, SPRT).
-//!
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //! use surakarta::Rules;
@@ -27,6 +20,20 @@
 //! let result = run_match(&deep, &shallow, &starts, &config, &Silent, &AtomicBool::new(false)).unwrap();
 //! assert_eq!(result.tally.games(), 4);
 //! ```
+//!
+//! ## Modules
+//!
+//! The design and the formulas are in `docs/match.md` of the repository.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`openings`] | the positions games start from, each generator reproducible from its seed: random plies from the start ([`openings::from_start`]), FuChou's random boards with a piece count and a bound on the difference ([`openings::random_boards`]), files of positions ([`openings::parse_file`], text given by the caller) |
+//! | [`player`] | the [`Player`] trait (name, new game, choose a move) and [`EnginePlayer`], the in-process [`surakarta_search::Engine`] with fixed limits and optional tablebases |
+//! | [`external`] | [`ExternalEngine`]: another process driven through the engine protocol, with a reader thread feeding a channel so that every wait has a timeout; told to quit, then killed, when dropped |
+//! | [`lines`] | [`lines::LineReader`]: lines from a pipe with a limit ([`lines::MAX_LINE_BYTES`], 64 KiB), a longer line counted and dropped as it is read; an engine's output here, standard input in the command line's `engine`, `play` and `tb probe` |
+//! | [`game`] | [`play_game`]: one game under the rules with a ply cap, every move checked again before it is played; [`GameEnd`] (the rules, the ply cap, or a forfeit) |
+//! | [`runner`] | [`run_match`]: worker threads take the jobs (each opening with either colour first) from a shared counter, each worker with its own pair of players (made again after a forfeit); a [`Reporter`] receives each finished game; the SPRT's decision, a failing worker or the stop flag ends it |
+//! | [`stats`] | [`Tally`], [`Pentanomial`] (game pairs), [`Elo`] with its 95% interval, [`Sprt`] |
 
 #![forbid(unsafe_code)]
 

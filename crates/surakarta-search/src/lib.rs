@@ -19,25 +19,31 @@
 //! assert!(game.position().is_legal(result.best_move.unwrap()));
 //! ```
 //!
-//! Module map, in the manner of Stockfish's source tree (details in
-//! `ARCHITECTURE.md` and `docs/search.md`):
+//! ## Modules
 //!
-//! - [`score`]: score bands (evaluation, tablebase, game end) and their
-//!   display;
-//! - [`eval`]: the evaluation's features and [`Weights`];
-//! - [`tt`]: the lock-free transposition table;
-//! - `ordering`: move ordering (table move, captures, killers, history);
-//! - [`limits`]: [`Limits`] and the time budget;
-//! - `parameters`: the tuning constants (aspiration, reductions, ordering
-//!   bonuses, table replacement, splits, time);
-//! - `options`: what a user sets, [`Options`] and [`Techniques`];
-//! - `error`: [`SearchError`];
-//! - `search`: the tree walk of one thread (PVS, quiescence, probes);
-//! - `smp`: both parallel schemes, [`Smp`] (parallel siblings, Lazy SMP);
-//! - `engine`: the [`Engine`] and [`Engine::search`], the driver, in named
-//!   steps (root tablebase move, helper threads, iterative deepening with
-//!   aspiration windows, the final answer);
-//! - [`bench`](mod@bench): the fixed benchmark.
+//! Laid out like Stockfish's source tree (table, move picking, evaluation,
+//! time, threads, parameters); the design is in `docs/search.md` of the
+//! repository. Modules without a link are private; what they make public
+//! is re-exported at the root.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`score`] | [`Score`]: evaluations below ±20,000, the tablebase and game-end bands, node-relative storage ([`Score::to_table`], [`Score::from_table`]), display; [`MAX_PLY`] |
+//! | [`eval`] | the evaluation's features ([`eval::Features`], [`eval::PointClass`]) and [`Weights`] (`PAPER`, `DEFAULT`): the weights define the evaluation, so they stay here rather than in `parameters` |
+//! | [`tt`] | [`tt::TranspositionTable`]: lock-free entries (key xor data) in 64-byte clusters of four, replacement by depth and age |
+//! | `ordering` | move picking (Stockfish's movepick): `MoveOrder` (table move, captures, killers, then quiet moves by history, picked one at a time), [`History`] (shared relaxed atomics), `Killers` |
+//! | [`limits`] | [`Limits`] (depth, nodes, move time, [`Clock`]) and the time budget (soft and hard limits) |
+//! | `parameters` | every tuning constant: aspiration window, late move reductions, ordering bonuses, history bounds, table replacement, split depth, limit polling, time management; crate-private, imports nothing of the crate |
+//! | `options` | what a user sets per engine: [`Options`] (threads, hash, weights, techniques, parallel scheme; [`Options::check`]) and [`Techniques`] (switches); public and chosen at run time, unlike `parameters` |
+//! | `error` | [`SearchError`] (bad options, table allocation, thread pool); its own module so that `tt`, `options` and `smp` need not import `engine` |
+//! | `search` | one thread's tree walk: `Worker::negamax` (PVS, late move reductions, table cut-offs), `enter` (at every node: stop, no pieces left, the rules' ends, ply cap, tablebases), `quiesce` and `captures_only`, `younger_brother`; `Shared` (what the threads of a search share), [`Info`], [`SearchResult`] |
+//! | `smp` | both parallel schemes: [`Smp`] names them; `Threads` holds the rayon pool (siblings only); `smp::siblings` (`Split`: Young Brothers Wait, FuChou's parallel siblings, driven through closures so that `smp` imports neither `search` nor `engine`); `smp::lazy` (Lazy SMP helper threads and the guard that stops them) |
+//! | `engine` | [`Engine`] (what persists between searches: options, table, history, tablebases, threads) and the driver [`Engine::search`], in named steps (the tables' answer at the root, helper threads, iterative deepening with aspiration windows, the final answer) |
+//! | [`bench`](mod@bench) | the 15 benchmark positions and [`bench::run`] (the node-count signature) |
+//!
+//! Module imports form no circle: `parameters`, `error` and `score` import
+//! nothing of the crate, `smp` only `error`, and `engine` and `bench` sit on
+//! top.
 //!
 //! Games and matches between engines are in the `surakarta-match` crate.
 

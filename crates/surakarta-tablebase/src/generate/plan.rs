@@ -163,6 +163,19 @@ pub enum PlanError {
 }
 
 /// How the tables of a plan are made.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::Scheme;
+/// use surakarta_tablebase::plan::Settings;
+///
+/// // The default is what was measured: symmetric index, format 2, 2 threads.
+/// let settings = Settings::default();
+/// assert_eq!((settings.scheme, settings.format, settings.threads), (Scheme::Symmetric, 2, 2));
+/// let wider = Settings { threads: 8, ..Settings::default() };
+/// assert_eq!(wider.threads, 8);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// The index scheme.
@@ -184,7 +197,26 @@ impl Default for Settings {
     }
 }
 
-/// One pair's entry of a plan.
+/// One pair's entry of a plan: what it writes and needs, and its estimates.
+///
+/// File names are bare (`3v2.sktb`): a workflow puts them in the directory
+/// it generates into.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::plan::{PairPlan, Settings, MIN_MEMORY_MIB};
+///
+/// let p = PairPlan::new("3v2".parse()?, Settings::default());
+/// assert_eq!(p.outputs, ["3v2.sktb", "2v3.sktb"]);
+/// // Captures lead to 1v3 (from 3v2) and 2v2 (from 2v3).
+/// let needs: Vec<String> = p.depends_on.iter().map(|d| d.to_string()).collect();
+/// assert_eq!(needs, ["3v1", "2v2"]);
+/// assert_eq!(p.inputs, ["3v1.sktb", "1v3.sktb", "2v2.sktb"]);
+/// assert_eq!(p.positions(), p.slots.iter().sum::<u64>());
+/// assert_eq!(p.memory_request_mib(), MIN_MEMORY_MIB);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairPlan {
     /// The pair.
@@ -195,6 +227,12 @@ pub struct PairPlan {
     pub slots: Vec<u64>,
     /// The pairs whose tables it needs ([`Pair::dependencies`]).
     pub depends_on: Vec<Pair>,
+    /// The file names of the tables it writes, in the order of `classes`
+    /// ([`Pair::file_names`]).
+    pub outputs: Vec<String>,
+    /// The file names of the tables it needs: each pair's of `depends_on`
+    /// in turn, in the order of that pair's classes.
+    pub inputs: Vec<String>,
     /// Estimated peak memory of its process ([`memory_bytes`]).
     pub memory_bytes: u64,
     /// Estimated bytes of its table files ([`disk_bytes`]).
@@ -213,6 +251,12 @@ impl PairPlan {
             slots: classes.iter().map(|&m| settings.scheme.size(m)).collect(),
             classes,
             depends_on: pair.dependencies(),
+            outputs: pair.file_names(),
+            inputs: pair
+                .dependencies()
+                .into_iter()
+                .flat_map(Pair::file_names)
+                .collect(),
             memory_bytes: memory_bytes(pair, settings),
             disk_bytes: pair
                 .classes()
@@ -245,7 +289,21 @@ impl PairPlan {
     }
 }
 
-/// Sums over the pairs of one piece count (or all).
+/// Sums over the pairs of one piece count (or all): [`Plan::totals`].
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::plan::{Plan, Settings};
+///
+/// let plan = Plan::new(4, Settings::default())?;
+/// let all = plan.totals(None);
+/// let four = plan.totals(Some(4));
+/// // 1v1, 2v1, 3v1 and 2v2: two of them with 4 pieces.
+/// assert_eq!((all.pairs, four.pairs), (4, 2));
+/// assert!(four.positions < all.positions && four.seconds <= all.seconds);
+/// # Ok::<(), surakarta_tablebase::plan::PlanError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Totals {
     /// Number of pairs.
@@ -260,7 +318,25 @@ pub struct Totals {
     pub max_memory_bytes: u64,
 }
 
-/// Every pair up to a piece count, in dependency order, with estimates.
+/// Every pair up to a piece count, in dependency order, with estimates:
+/// the data a workflow file is written from (`surakarta tb plan` writes a
+/// Snakefile, a Makefile or a Slurm script from it).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::plan::{Plan, PlanError, Settings};
+///
+/// let plan = Plan::new(5, Settings::default())?;
+/// // Each pair comes after the pairs it needs.
+/// for (i, p) in plan.pairs.iter().enumerate() {
+///     assert!(p.depends_on.iter().all(|d| plan.pairs[..i].iter().any(|q| q.pair == *d)));
+/// }
+/// // With a machine per pair, the longest chain of dependencies decides.
+/// assert!(plan.critical_path_seconds() <= plan.totals(None).seconds);
+/// assert_eq!(Plan::new(25, Settings::default()), Err(PlanError::Pieces(25)));
+/// # Ok::<(), PlanError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     /// The largest piece count.
@@ -692,6 +768,15 @@ mod tests {
                 for d in &p.depends_on {
                     assert!(plan.pairs[..i].iter().any(|q| q.pair == *d));
                 }
+                // What a pair reads is what its dependencies wrote.
+                let written: Vec<String> = p
+                    .depends_on
+                    .iter()
+                    .flat_map(|d| plan.pairs[..i].iter().find(|q| q.pair == *d))
+                    .flat_map(|q| q.outputs.iter().cloned())
+                    .collect();
+                assert_eq!(p.inputs, written, "{}", p.pair);
+                assert_eq!(p.outputs.len(), p.classes.len());
             }
         }
         // The longest chain: at least the largest pair, at most everything.

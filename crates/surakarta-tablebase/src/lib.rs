@@ -7,7 +7,9 @@
 //!   memory; [`generate_dir`] does the same into a directory of files,
 //!   skipping the tables already there; [`generate_pair`] solves one
 //!   [`Pair`] into a directory that holds the tables it needs (one process
-//!   per pair, for clusters), and [`plan`] estimates what each pair costs.
+//!   per pair, for clusters), and [`plan`] lists the pairs in dependency
+//!   order with the tables each writes and needs and what it costs (the
+//!   data a workflow file that runs them is written from).
 //! - [`Tablebase::open_dir`] (reads) or [`Tablebase::map_dir`] (memory maps)
 //!   a directory; [`Tablebase::probe`], [`Tablebase::best_move`] and
 //!   [`Tablebase::line`] answer for positions.

@@ -56,3 +56,18 @@ pub fn thousands(n: u64) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readable_units() {
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(12), "12 B");
+        assert_eq!(thousands(73_054_320), "73,054,320");
+        assert_eq!(thousands(186), "186");
+        assert_eq!(human_seconds(0.2), "<1 s");
+        assert_eq!(human_seconds(7300.0), "2.0 h");
+    }
+}

@@ -1,8 +1,10 @@
 //! Plans for generating the tables pair by pair on many machines: the
-//! [`Pair`]s up to a piece count in dependency order, each with what it
-//! needs (positions, memory, disk, time) by the model below, and the
-//! workflow files that run `surakarta tb generate --pair` for each pair in
-//! that order: a Snakefile, a Slurm script or a Makefile.
+//! [`Pair`]s up to a piece count in dependency order, each with the tables
+//! it writes and needs and what it costs (positions, memory, disk, time)
+//! by the model below, with totals and the critical path. A plan is data:
+//! the workflow files that run `surakarta tb generate --pair` for each
+//! pair in that order (a Snakefile, a Slurm script or a Makefile) are
+//! written from it by `surakarta tb plan`.
 //!
 //! **The figures are estimates from a model**, fitted to what was measured
 //! up to 9 pieces on the project's machine (2 cores of an AMD EPYC, KVM,
@@ -25,16 +27,7 @@
 use crate::format::{self, HEADER_LEN};
 use crate::generate::convert::STREAMING_ABOVE;
 use crate::pair::Pair;
-use crate::units::{human_bytes, human_seconds, thousands};
-use core::fmt::Write as _;
-use quote::{check_path, make_value, python_string, snakemake_path, snakemake_shell_word};
-use std::path::Path;
-use surakarta::Excerpt;
 use surakarta_index::{Material, Scheme};
-
-mod quote;
-
-pub use quote::shell_quote;
 
 /// Generation speed: slots solved per second per thread. Measured on the
 /// machine shared with other jobs, where long runs run: the 8-piece step
@@ -133,7 +126,7 @@ pub const MIN_MEMORY_MIB: u64 = 256;
 /// Most pieces a plan covers (every class [`Material`] can name).
 pub const MAX_PIECES: u32 = 24;
 
-/// Why a plan cannot be made or written.
+/// Why a plan cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlanError {
@@ -146,23 +139,22 @@ pub enum PlanError {
     /// No threads.
     #[error("a pair needs at least one thread")]
     Threads,
-    /// A path that a workflow file cannot hold: no escaping would make the
-    /// tool reading the file see it as it is (a line break in a Makefile,
-    /// `{` in a Snakemake file name, an empty path, …).
-    #[error("{what} {value} cannot go in {workflow}: {problem}")]
-    Unwritable {
-        /// Which path (`--dir`, `--binary`).
-        what: &'static str,
-        /// The path (its start, if long).
-        value: Excerpt,
-        /// The workflow file (`a Makefile`, `a Snakefile`, `a Slurm script`).
-        workflow: &'static str,
-        /// Why it cannot be written there.
-        problem: String,
-    },
 }
 
 /// How the tables of a plan are made.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_index::Scheme;
+/// use surakarta_tablebase::plan::Settings;
+///
+/// // The default is what was measured: symmetric index, format 2, 2 threads.
+/// let settings = Settings::default();
+/// assert_eq!((settings.scheme, settings.format, settings.threads), (Scheme::Symmetric, 2, 2));
+/// let wider = Settings { threads: 8, ..Settings::default() };
+/// assert_eq!(wider.threads, 8);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// The index scheme.
@@ -184,7 +176,26 @@ impl Default for Settings {
     }
 }
 
-/// One pair's entry of a plan.
+/// One pair's entry of a plan: what it writes and needs, and its estimates.
+///
+/// File names are bare (`3v2.sktb`): a workflow puts them in the directory
+/// it generates into.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::plan::{PairPlan, Settings, MIN_MEMORY_MIB};
+///
+/// let p = PairPlan::new("3v2".parse()?, Settings::default());
+/// assert_eq!(p.outputs, ["3v2.sktb", "2v3.sktb"]);
+/// // Captures lead to 1v3 (from 3v2) and 2v2 (from 2v3).
+/// let needs: Vec<String> = p.depends_on.iter().map(|d| d.to_string()).collect();
+/// assert_eq!(needs, ["3v1", "2v2"]);
+/// assert_eq!(p.inputs, ["3v1.sktb", "1v3.sktb", "2v2.sktb"]);
+/// assert_eq!(p.positions(), p.slots.iter().sum::<u64>());
+/// assert_eq!(p.memory_request_mib(), MIN_MEMORY_MIB);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairPlan {
     /// The pair.
@@ -195,6 +206,12 @@ pub struct PairPlan {
     pub slots: Vec<u64>,
     /// The pairs whose tables it needs ([`Pair::dependencies`]).
     pub depends_on: Vec<Pair>,
+    /// The file names of the tables it writes, in the order of `classes`
+    /// ([`Pair::file_names`]).
+    pub outputs: Vec<String>,
+    /// The file names of the tables it needs: each pair's of `depends_on`
+    /// in turn, in the order of that pair's classes.
+    pub inputs: Vec<String>,
     /// Estimated peak memory of its process ([`memory_bytes`]).
     pub memory_bytes: u64,
     /// Estimated bytes of its table files ([`disk_bytes`]).
@@ -213,6 +230,12 @@ impl PairPlan {
             slots: classes.iter().map(|&m| settings.scheme.size(m)).collect(),
             classes,
             depends_on: pair.dependencies(),
+            outputs: pair.file_names(),
+            inputs: pair
+                .dependencies()
+                .into_iter()
+                .flat_map(Pair::file_names)
+                .collect(),
             memory_bytes: memory_bytes(pair, settings),
             disk_bytes: pair
                 .classes()
@@ -245,7 +268,21 @@ impl PairPlan {
     }
 }
 
-/// Sums over the pairs of one piece count (or all).
+/// Sums over the pairs of one piece count (or all): [`Plan::totals`].
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::plan::{Plan, Settings};
+///
+/// let plan = Plan::new(4, Settings::default())?;
+/// let all = plan.totals(None);
+/// let four = plan.totals(Some(4));
+/// // 1v1, 2v1, 3v1 and 2v2: two of them with 4 pieces.
+/// assert_eq!((all.pairs, four.pairs), (4, 2));
+/// assert!(four.positions < all.positions && four.seconds <= all.seconds);
+/// # Ok::<(), surakarta_tablebase::plan::PlanError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Totals {
     /// Number of pairs.
@@ -260,7 +297,25 @@ pub struct Totals {
     pub max_memory_bytes: u64,
 }
 
-/// Every pair up to a piece count, in dependency order, with estimates.
+/// Every pair up to a piece count, in dependency order, with estimates:
+/// the data a workflow file is written from (`surakarta tb plan` writes a
+/// Snakefile, a Makefile or a Slurm script from it).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::plan::{Plan, PlanError, Settings};
+///
+/// let plan = Plan::new(5, Settings::default())?;
+/// // Each pair comes after the pairs it needs.
+/// for (i, p) in plan.pairs.iter().enumerate() {
+///     assert!(p.depends_on.iter().all(|d| plan.pairs[..i].iter().any(|q| q.pair == *d)));
+/// }
+/// // With a machine per pair, the longest chain of dependencies decides.
+/// assert!(plan.critical_path_seconds() <= plan.totals(None).seconds);
+/// assert_eq!(Plan::new(25, Settings::default()), Err(PlanError::Pieces(25)));
+/// # Ok::<(), PlanError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     /// The largest piece count.
@@ -311,19 +366,6 @@ impl Plan {
         t
     }
 
-    /// A comment line with a pair's estimates.
-    fn comment(&self, p: &PairPlan) -> String {
-        format!(
-            "# {}: {} positions; estimated {} memory, {} on disk, {} on {} threads",
-            p.pair,
-            thousands(p.positions()),
-            human_bytes(p.memory_bytes),
-            human_bytes(p.disk_bytes),
-            human_seconds(p.seconds),
-            self.settings.threads
-        )
-    }
-
     /// The least wall time with as many machines as pairs can run at
     /// once: the longest chain of estimated seconds through the
     /// dependencies (each pair starts when its last dependency ends).
@@ -340,233 +382,6 @@ impl Plan {
             finish.push(start + p.seconds);
         }
         finish.into_iter().fold(0.0, f64::max)
-    }
-
-    /// The command that generates one pair, from words already written for
-    /// the place it goes (`--dir=DIR`: a directory starting with `-` is
-    /// still the option's value).
-    fn command(&self, pair: Pair, binary: &str, dir: &str, threads: &str) -> String {
-        format!(
-            "{binary} tb generate --pair {pair} --dir={dir} --threads={threads} --format {} --index {}",
-            self.settings.format, self.settings.scheme
-        )
-    }
-
-    /// A Snakefile: a rule per pair whose `output` is its table files in
-    /// `dir`, `input` its dependencies' files, with `threads`, `resources`
-    /// (`mem_mb`, `runtime` in minutes, from the estimates with margins)
-    /// and a `shell` command running `binary tb generate --pair`; and a
-    /// first rule `all` asking for every table. Snakemake's own resume and
-    /// its cluster executors (`--executor slurm`) then apply.
-    ///
-    /// Paths are written as Python literals, and in the command as shell
-    /// words with doubled braces; a `dir` with `{` (which Snakemake would
-    /// read as a wildcard) or an empty path is refused.
-    pub fn snakefile(&self, dir: &str, binary: &str) -> Result<String, PlanError> {
-        snakemake_path("--dir", dir)?;
-        check_path("--binary", binary, "a Snakefile")?;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "# Snakefile from `surakarta tb plan --pieces {} --format snakemake`: the\n\
-             # tables up to {} pieces, one rule per pair (a class and its swap), in\n\
-             # the directory {}.\n\
-             # Run: snakemake --cores N (locally) or snakemake --executor slurm --jobs J.\n\
-             # mem_mb and runtime (minutes) are the plan's estimates times {MEMORY_MARGIN} and\n\
-             # {TIME_MARGIN}: a model (docs/tablebase.md), not measurements.",
-            self.pieces,
-            self.pieces,
-            python_string(dir)
-        );
-        let table = |m: Material| snakemake_path("--dir", &join(dir, &format::file_name(m)));
-        s.push_str("\nlocalrules: all\n\nrule all:\n    input:\n");
-        for p in &self.pairs {
-            for &m in &p.classes {
-                let _ = writeln!(s, "        {},", table(m)?);
-            }
-        }
-        for p in &self.pairs {
-            let _ = writeln!(s, "\n{}\nrule pair_{}:", self.comment(p), p.pair);
-            if !p.depends_on.is_empty() {
-                s.push_str("    input:\n");
-                for d in &p.depends_on {
-                    for m in d.classes() {
-                        let _ = writeln!(s, "        {},", table(m)?);
-                    }
-                }
-            }
-            s.push_str("    output:\n");
-            for &m in &p.classes {
-                let _ = writeln!(s, "        {},", table(m)?);
-            }
-            let _ = writeln!(s, "    threads: {}", self.settings.threads);
-            let _ = writeln!(
-                s,
-                "    resources:\n        mem_mb={},\n        runtime={},",
-                p.memory_request_mib(),
-                p.time_limit_minutes()
-            );
-            let command = self.command(
-                p.pair,
-                &snakemake_shell_word(binary),
-                &snakemake_shell_word(dir),
-                "{threads}",
-            );
-            let _ = writeln!(s, "    shell:\n        {}", python_string(&command));
-        }
-        Ok(s)
-    }
-
-    /// A Makefile (GNU make 4.3 or newer): a grouped target (`&:`) per
-    /// pair, its table files in `$(DIR)`, with its dependencies' files as
-    /// prerequisites, so `make -j J` runs each pair once, after its
-    /// dependencies; `all` (the default goal) asks for every table.
-    /// `DIR`, `SURAKARTA` and `THREADS` can be overridden on make's
-    /// command line.
-    ///
-    /// The values are written with make's escapes (`$$`, `\#`) and the
-    /// recipes single-quote them for the shell; a value make cannot hold
-    /// (a line break, a backslash, and in `dir`, which names targets,
-    /// blanks and make's rule syntax) is refused.
-    pub fn makefile(&self, dir: &str, binary: &str) -> Result<String, PlanError> {
-        let dir = make_value("--dir", dir, true)?;
-        let binary = make_value("--binary", binary, false)?;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "# Makefile from `surakarta tb plan --pieces {} --format make`: the tables up\n\
-             # to {} pieces in $(DIR), one grouped target per pair (GNU make 4.3 or newer).\n\
-             # Run: make -j J [DIR=...] [THREADS=...] [SURAKARTA=...]\n\
-             # Each pair needs the memory in its comment (an estimate from a model,\n\
-             # docs/tablebase.md): keep J times it within the machine's memory.\n\n\
-             SURAKARTA := {binary}\nDIR := {dir}\nTHREADS := {}\n\n\
-             # $(call quote,WORD): WORD as one shell word, in single quotes.\n\
-             quote = '$(subst ','\\'',$(1))'\n\n.PHONY: all\n",
-            self.pieces, self.pieces, self.settings.threads
-        );
-        let files = |p: Pair| -> String {
-            p.file_names()
-                .iter()
-                .map(|f| format!("$(DIR)/{f}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let all: Vec<String> = self.pairs.iter().map(|p| files(p.pair)).collect();
-        let _ = writeln!(s, "all: {}", all.join(" \\\n     "));
-        for p in &self.pairs {
-            let inputs: Vec<String> = p.depends_on.iter().map(|&d| files(d)).collect();
-            let _ = writeln!(
-                s,
-                "\n{}\n{} &:{}{}\n\t{}",
-                self.comment(p),
-                files(p.pair),
-                if inputs.is_empty() { "" } else { " " },
-                inputs.join(" "),
-                self.command(
-                    p.pair,
-                    "$(call quote,$(SURAKARTA))",
-                    "$(call quote,$(DIR))",
-                    "$(call quote,$(THREADS))"
-                )
-            );
-        }
-        Ok(s)
-    }
-
-    /// A bash script submitting one Slurm job per pair (`sbatch
-    /// --parsable`), each with `--dependency=afterok:` on the jobs of its
-    /// dependencies, `--mem` and `--time` from the estimates with margins,
-    /// and `--cpus-per-task` the plan's threads. Pairs whose tables are
-    /// all in `dir` already are not submitted (and not waited for). `dir`
-    /// must be on a filesystem every node shares.
-    ///
-    /// Paths are written as single-quoted shell words, and each job's
-    /// command is quoted again, word by word, for the `/bin/sh` that runs
-    /// `sbatch --wrap`; an empty path is refused.
-    pub fn slurm_script(&self, dir: &str, binary: &str) -> Result<String, PlanError> {
-        check_path("--dir", dir, "a Slurm script")?;
-        check_path("--binary", binary, "a Slurm script")?;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "#!/usr/bin/env bash\n\
-             # From `surakarta tb plan --pieces {} --format slurm`: one Slurm job per pair\n\
-             # for the tables up to {} pieces in $DIR, which every node must share. --mem and\n\
-             # --time are the plan's estimates times {MEMORY_MARGIN} and {TIME_MARGIN}: a model\n\
-             # (docs/tablebase.md), not measurements; a job that fails cancels the jobs\n\
-             # waiting for it. Pairs whose tables are all there are not submitted again.\n\
-             set -euo pipefail\n\
-             shopt -s inherit_errexit\n\n\
-             if [ -z \"${{SURAKARTA:-}}\" ]; then SURAKARTA={}; fi\n\
-             if [ -z \"${{DIR:-}}\" ]; then DIR={}; fi\n\
-             THREADS=${{THREADS:-{}}}\n\
-             mkdir -p -- \"$DIR\"\n",
-            self.pieces,
-            self.pieces,
-            shell_quote(binary),
-            shell_quote(dir),
-            self.settings.threads
-        );
-        let _ = writeln!(
-            s,
-            "# sh_words WORD...: the words as one command line for the /bin/sh that runs\n\
-             # sbatch --wrap, each in single quotes (a quote in a word as '\\'').\n\
-             sh_words() {{\n\
-             \x20   local q=\"'\" bs='\\' word line=\n\
-             \x20   for word in \"$@\"; do\n\
-             \x20       line+=\" $q${{word//$q/$q$bs$q$q}}$q\"\n\
-             \x20   done\n\
-             \x20   printf '%s' \"${{line# }}\"\n\
-             }}\n\n\
-             # submit PAIR MEM_MIB MINUTES [JOB_ID...]: submits PAIR's job to start after\n\
-             # the given jobs succeed, and prints its id (nothing if its tables are there).\n\
-             submit() {{\n\
-             \x20   local pair=$1 mem=$2 minutes=$3\n\
-             \x20   shift 3\n\
-             \x20   local a=${{pair%v*}} b=${{pair#*v}}\n\
-             \x20   if [ -e \"$DIR/${{a}}v${{b}}.sktb\" ] && [ -e \"$DIR/${{b}}v${{a}}.sktb\" ]; then\n\
-             \x20       return 0\n\
-             \x20   fi\n\
-             \x20   local after=() job\n\
-             \x20   for job in \"$@\"; do\n\
-             \x20       if [ -n \"$job\" ]; then after+=(\"$job\"); fi\n\
-             \x20   done\n\
-             \x20   local dependency=()\n\
-             \x20   if [ \"${{#after[@]}}\" -gt 0 ]; then\n\
-             \x20       dependency=(\"--dependency=afterok:$(IFS=:; echo \"${{after[*]}}\")\" --kill-on-invalid-dep=yes)\n\
-             \x20   fi\n\
-             \x20   local id\n\
-             \x20   id=$(sbatch --parsable --job-name=\"tb-$pair\" --cpus-per-task=\"$THREADS\" \\\n\
-             \x20       --mem=\"${{mem}}M\" --time=\"$minutes\" ${{dependency[@]+\"${{dependency[@]}}\"}} \\\n\
-             \x20       --wrap=\"$(sh_words \"$SURAKARTA\" tb generate --pair \"$pair\" \"--dir=$DIR\" \\\n\
-             \x20           \"--threads=$THREADS\" --format {} --index {})\") || id=\n\
-             \x20   if [ -z \"${{id%%;*}}\" ]; then\n\
-             \x20       echo \"sbatch gave no job id for pair $pair: stopping\" >&2\n\
-             \x20       exit 1\n\
-             \x20   fi\n\
-             \x20   echo \"${{id%%;*}}\"\n\
-             }}",
-            self.settings.format, self.settings.scheme
-        );
-        for p in &self.pairs {
-            let after: Vec<String> = p
-                .depends_on
-                .iter()
-                .map(|d| format!(" \"$job_{d}\""))
-                .collect();
-            let _ = writeln!(
-                s,
-                "\n{}\njob_{}=$(submit {} {} {}{})",
-                self.comment(p),
-                p.pair,
-                p.pair,
-                p.memory_request_mib(),
-                p.time_limit_minutes(),
-                after.concat()
-            );
-        }
-        s.push_str("\necho \"submitted; watch with: squeue --me\"\n");
-        Ok(s)
     }
 }
 
@@ -668,14 +483,10 @@ fn binomial36(k: u32) -> u64 {
     (0..u64::from(k.min(36))).fold(1u64, |acc, i| acc * (36 - i) / (i + 1))
 }
 
-/// `dir/name` as text (`name` alone for an empty or `.` dir).
-fn join(dir: &str, name: &str) -> String {
-    Path::new(dir).join(name).display().to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::human_bytes;
 
     fn pair(s: &str) -> Pair {
         s.parse().unwrap()
@@ -692,6 +503,15 @@ mod tests {
                 for d in &p.depends_on {
                     assert!(plan.pairs[..i].iter().any(|q| q.pair == *d));
                 }
+                // What a pair reads is what its dependencies wrote.
+                let written: Vec<String> = p
+                    .depends_on
+                    .iter()
+                    .flat_map(|d| plan.pairs[..i].iter().find(|q| q.pair == *d))
+                    .flat_map(|q| q.outputs.iter().cloned())
+                    .collect();
+                assert_eq!(p.inputs, written, "{}", p.pair);
+                assert_eq!(p.outputs.len(), p.classes.len());
             }
         }
         // The longest chain: at least the largest pair, at most everything.
@@ -808,83 +628,5 @@ mod tests {
             .sum();
         let writing = values + dependencies + compaction_bytes(p.slots[0]);
         assert!(p.memory_bytes > writing && p.memory_bytes < writing + (1 << 30));
-    }
-
-    #[test]
-    fn readable_units() {
-        assert_eq!(human_bytes(1536), "1.5 KiB");
-        assert_eq!(human_bytes(12), "12 B");
-        assert_eq!(thousands(73_054_320), "73,054,320");
-        assert_eq!(thousands(186), "186");
-        assert_eq!(human_seconds(0.2), "<1 s");
-        assert_eq!(human_seconds(7300.0), "2.0 h");
-    }
-
-    #[test]
-    fn workflows_escape_paths_or_refuse_them() {
-        let plan = Plan::new(3, Settings::default()).unwrap();
-        // Make: `$` and `#` escaped, the recipe quotes for the shell.
-        let make = plan.makefile("t$x#y", "/opt/x y/surakarta").unwrap();
-        assert!(make.contains("\nDIR := t$$x\\#y\n"), "{make}");
-        assert!(make.contains("SURAKARTA := /opt/x y/surakarta\n"), "{make}");
-        assert!(
-            make.contains(
-                "\t$(call quote,$(SURAKARTA)) tb generate --pair 2v1 --dir=$(call quote,$(DIR))"
-            ),
-            "{make}"
-        );
-        for dir in ["my tables", "a:b", "t\nx", ""] {
-            assert!(matches!(
-                plan.makefile(dir, "surakarta"),
-                Err(PlanError::Unwritable {
-                    what: "--dir",
-                    workflow: "a Makefile",
-                    ..
-                })
-            ));
-        }
-        // Snakemake: Python literals, doubled braces in the command only.
-        let snake = plan
-            .snakefile("my }tables\n", "/opt/x y/{surakarta}")
-            .unwrap();
-        assert!(
-            snake.contains("        \"my }tables\\n/1v1.sktb\","),
-            "{snake}"
-        );
-        assert!(
-            snake.contains(
-                "\"'/opt/x y/{{surakarta}}' tb generate --pair 2v1 --dir='my }}tables\\n' --threads={threads}"
-            ),
-            "{snake}"
-        );
-        // No raw line break from a path: every line is the generator's.
-        assert!(snake
-            .lines()
-            .all(|l| l.is_empty() || l.starts_with(['#', ' ', 'l', 'r'])));
-        assert!(matches!(
-            plan.snakefile("tabs{x}", "surakarta"),
-            Err(PlanError::Unwritable {
-                what: "--dir",
-                workflow: "a Snakefile",
-                ..
-            })
-        ));
-        // Slurm: shell words.
-        let slurm = plan.slurm_script("my tables", "surakarta").unwrap();
-        assert!(
-            slurm.contains("if [ -z \"${DIR:-}\" ]; then DIR='my tables'; fi"),
-            "{slurm}"
-        );
-        assert!(
-            slurm.contains("job_2v1=$(submit 2v1 256 10 \"$job_1v1\")"),
-            "{slurm}"
-        );
-        assert!(matches!(
-            plan.slurm_script("tables", ""),
-            Err(PlanError::Unwritable {
-                what: "--binary",
-                ..
-            })
-        ));
     }
 }

@@ -1,7 +1,7 @@
 //! Values (`--dir`, `--binary`) written into workflow files so that the
 //! tool reading each place gets the value back exactly: one function per
 //! place a value lands. A value a place cannot hold is refused with
-//! [`PlanError::Unwritable`], never written raw.
+//! [`Unwritable`], never written raw.
 //!
 //! - a POSIX shell word ([`shell_quote`]): single quotes, `'` as `'\''`;
 //! - a Python string literal ([`python_string`]): printable ASCII only, so
@@ -15,9 +15,35 @@
 //! - a make variable's value ([`make_value`]): `$` as `$$`, `#` as `\#`;
 //!   a file name make would split or read as syntax is refused.
 
-use super::PlanError;
-use core::fmt::Write as _;
+use core::fmt::{self, Write as _};
 use surakarta::Excerpt;
+
+/// A path that a workflow file cannot hold: no escaping would make the
+/// tool reading the file see it as it is (a line break in a Makefile, `{`
+/// in a Snakemake file name, an empty path, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Unwritable {
+    /// Which path (`--dir`, `--binary`).
+    pub(super) what: &'static str,
+    /// The path (its start, if long).
+    pub(super) value: Excerpt,
+    /// The workflow file (`a Makefile`, `a Snakefile`, `a Slurm script`).
+    pub(super) workflow: &'static str,
+    /// Why it cannot be written there.
+    pub(super) problem: String,
+}
+
+impl fmt::Display for Unwritable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} cannot go in {}: {}",
+            self.what, self.value, self.workflow, self.problem
+        )
+    }
+}
+
+impl std::error::Error for Unwritable {}
 
 /// The refusal of `value` (given as `what`) in `workflow`.
 fn unwritable(
@@ -25,8 +51,8 @@ fn unwritable(
     value: &str,
     workflow: &'static str,
     problem: impl Into<String>,
-) -> PlanError {
-    PlanError::Unwritable {
+) -> Unwritable {
+    Unwritable {
         what,
         value: Excerpt::new(value),
         workflow,
@@ -40,7 +66,7 @@ pub(super) fn check_path(
     what: &'static str,
     value: &str,
     workflow: &'static str,
-) -> Result<(), PlanError> {
+) -> Result<(), Unwritable> {
     if value.is_empty() {
         return Err(unwritable(what, value, workflow, "it is empty"));
     }
@@ -63,7 +89,7 @@ fn shell_safe(c: char) -> bool {
 /// A word for the POSIX shell (and bash): as it is when every character
 /// means itself, else in single quotes with each `'` written `'\''`.
 #[must_use]
-pub fn shell_quote(s: &str) -> String {
+pub(super) fn shell_quote(s: &str) -> String {
     if !s.is_empty() && s.chars().all(shell_safe) {
         s.to_string()
     } else {
@@ -105,7 +131,7 @@ pub(super) fn python_string(s: &str) -> String {
 /// A file of a Snakemake rule (`input:`, `output:`) as a Python literal.
 /// Refuses `{`: Snakemake reads `{name}` in a file name as a wildcard,
 /// and doubling the braces does not escape it.
-pub(super) fn snakemake_path(what: &'static str, path: &str) -> Result<String, PlanError> {
+pub(super) fn snakemake_path(what: &'static str, path: &str) -> Result<String, Unwritable> {
     check_path(what, path, "a Snakefile")?;
     if path.contains('{') {
         return Err(unwritable(
@@ -137,7 +163,7 @@ pub(super) fn make_value(
     what: &'static str,
     value: &str,
     target: bool,
-) -> Result<String, PlanError> {
+) -> Result<String, Unwritable> {
     const MAKEFILE: &str = "a Makefile";
     check_path(what, value, MAKEFILE)?;
     let refuse = |problem: String| Err(unwritable(what, value, MAKEFILE, problem));

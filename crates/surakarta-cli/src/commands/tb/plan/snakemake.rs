@@ -1,0 +1,105 @@
+//! `tb plan --format snakemake`: the plan as a Snakefile.
+
+use super::quote::{check_path, python_string, snakemake_path, snakemake_shell_word, Unwritable};
+use super::{command, comment, join};
+use core::fmt::Write as _;
+use surakarta_tablebase::plan::{Plan, MEMORY_MARGIN, TIME_MARGIN};
+
+/// A Snakefile: a rule per pair whose `output` is its table files in
+/// `dir`, `input` its dependencies' files, with `threads`, `resources`
+/// (`mem_mb`, `runtime` in minutes, from the estimates with margins) and a
+/// `shell` command running `binary tb generate --pair`; and a first rule
+/// `all` asking for every table. Snakemake's own resume and its cluster
+/// executors (`--executor slurm`) then apply.
+///
+/// Paths are written as Python literals, and in the command as shell words
+/// with doubled braces; a `dir` with `{` (which Snakemake would read as a
+/// wildcard) or an empty path is refused.
+pub(super) fn snakefile(plan: &Plan, dir: &str, binary: &str) -> Result<String, Unwritable> {
+    snakemake_path("--dir", dir)?;
+    check_path("--binary", binary, "a Snakefile")?;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Snakefile from `surakarta tb plan --pieces {} --format snakemake`: the\n\
+         # tables up to {} pieces, one rule per pair (a class and its swap), in\n\
+         # the directory {}.\n\
+         # Run: snakemake --cores N (locally) or snakemake --executor slurm --jobs J.\n\
+         # mem_mb and runtime (minutes) are the plan's estimates times {MEMORY_MARGIN} and\n\
+         # {TIME_MARGIN}: a model (docs/tablebase.md), not measurements.",
+        plan.pieces,
+        plan.pieces,
+        python_string(dir)
+    );
+    let table = |name: &str| snakemake_path("--dir", &join(dir, name));
+    s.push_str("\nlocalrules: all\n\nrule all:\n    input:\n");
+    for p in &plan.pairs {
+        for name in &p.outputs {
+            let _ = writeln!(s, "        {},", table(name)?);
+        }
+    }
+    for p in &plan.pairs {
+        let _ = writeln!(s, "\n{}\nrule pair_{}:", comment(plan, p), p.pair);
+        if !p.inputs.is_empty() {
+            s.push_str("    input:\n");
+            for name in &p.inputs {
+                let _ = writeln!(s, "        {},", table(name)?);
+            }
+        }
+        s.push_str("    output:\n");
+        for name in &p.outputs {
+            let _ = writeln!(s, "        {},", table(name)?);
+        }
+        let _ = writeln!(s, "    threads: {}", plan.settings.threads);
+        let _ = writeln!(
+            s,
+            "    resources:\n        mem_mb={},\n        runtime={},",
+            p.memory_request_mib(),
+            p.time_limit_minutes()
+        );
+        let command = command(
+            plan,
+            p.pair,
+            &snakemake_shell_word(binary),
+            &snakemake_shell_word(dir),
+            "{threads}",
+        );
+        let _ = writeln!(s, "    shell:\n        {}", python_string(&command));
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use surakarta_tablebase::plan::Settings;
+
+    #[test]
+    fn snakefiles_write_python_literals_and_refuse_wildcards() {
+        let plan = Plan::new(3, Settings::default()).unwrap();
+        // Python literals, doubled braces in the command only.
+        let snake = snakefile(&plan, "my }tables\n", "/opt/x y/{surakarta}").unwrap();
+        assert!(
+            snake.contains("        \"my }tables\\n/1v1.sktb\","),
+            "{snake}"
+        );
+        assert!(
+            snake.contains(
+                "\"'/opt/x y/{{surakarta}}' tb generate --pair 2v1 --dir='my }}tables\\n' --threads={threads}"
+            ),
+            "{snake}"
+        );
+        // No raw line break from a path: every line is the generator's.
+        assert!(snake
+            .lines()
+            .all(|l| l.is_empty() || l.starts_with(['#', ' ', 'l', 'r'])));
+        assert!(matches!(
+            snakefile(&plan, "tabs{x}", "surakarta"),
+            Err(Unwritable {
+                what: "--dir",
+                workflow: "a Snakefile",
+                ..
+            })
+        ));
+    }
+}

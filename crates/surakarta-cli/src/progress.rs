@@ -58,14 +58,6 @@ impl Bars {
         }
     }
 
-    /// Starts a table-sized task (verification, statistics).
-    pub(crate) fn start_table(&self, material: Material, slots: u64) {
-        self.set_name(material.to_string());
-        self.current.set_prefix(material.to_string());
-        self.current.set_length(slots);
-        self.current.set_position(0);
-    }
-
     /// Marks the current table finished.
     pub(crate) fn finish_table(&self, slots: u64) {
         let done = self.finished.fetch_add(slots, Ordering::Relaxed) + slots;

@@ -14,7 +14,8 @@
 //!   a directory; [`Tablebase::probe`], [`Tablebase::best_move`] and
 //!   [`Tablebase::line`] answer for positions.
 //! - [`Tablebase::verify`] re-derives every entry of a table from its
-//!   successors.
+//!   successors; [`verify_dir`] verifies a directory pair by pair (within
+//!   a memory limit, with checkpoints to resume from: [`verify_dir_with`]).
 //!
 //! The library never prints; long work reports through a [`Progress`].
 //!
@@ -68,5 +69,6 @@ pub use progress::{NoProgress, Pass, Progress, Stage};
 pub use units::{human_bytes, human_seconds, thousands};
 pub use value::{Value, Wdl, MAX_DTC};
 pub use verify::checkpoint::VerifyCheckpoints;
+pub use verify::dir::{verify_dir, verify_dir_with, verify_tables, VerifyOptions, VerifyOutcome};
 pub use verify::report::{Mismatch, VerifyReport};
 pub use verify::ExpandedPair;

@@ -81,9 +81,12 @@ impl std::fmt::Display for Stage {
 /// Receives progress of long work; the library never prints. Methods may be
 /// called from several threads at once.
 pub trait Progress: Sync {
-    /// Generation will solve classes with this many slots in all.
+    /// Generation will solve classes with this many slots in all (a
+    /// verification or a compression: the slots of the tables it will
+    /// verify or convert).
     fn started(&self, _total_slots: u64) {}
-    /// A class and its swap (one or two materials) are about to be solved.
+    /// A class and its swap (one or two materials) are about to be solved
+    /// (or one table verified or compacted).
     fn pair_started(&self, _materials: &[Material], _slots: u64) {}
     /// The pair just started is modelled to need this many bytes at its
     /// peak ([`crate::plan::memory_bytes`]).
@@ -92,7 +95,8 @@ pub trait Progress: Sync {
     fn progress(&self, _pass: Pass, _done: u64, _total: u64) {}
     /// A class was already in the directory and is not generated again.
     fn class_skipped(&self, _stats: &ClassStats) {}
-    /// A class is finished (`elapsed`: the time of its pair so far).
+    /// A class is finished (`elapsed`: the time of its pair so far, or of
+    /// the table verified or compacted).
     fn class_done(&self, _stats: &ClassStats, _elapsed: Duration) {}
     /// The current pair's (or verified table's) state was saved (`bytes`
     /// long); a run resuming from it continues at `stage`.

@@ -83,16 +83,56 @@ impl Tablebase {
     /// As for [`Tablebase::map_dir`].
     #[allow(unsafe_code)]
     pub unsafe fn map_dir_partial(dir: &Path) -> Result<Tablebase, TablebaseError> {
-        let mut load_errors = BTreeMap::new();
-        let mut tablebase = Tablebase::load_dir_with(
+        Tablebase::load_dir_partial(
             dir,
             // SAFETY: passed on to the caller, who promises the files stay put.
             |path, directories| unsafe { Table::map(path, directories) },
-            |material, e| {
-                load_errors.insert(material, e);
-                Ok(())
-            },
-        )?;
+        )
+    }
+
+    /// Like [`Tablebase::open_dir`], but a file that cannot be read does
+    /// not stop the others, as with [`Tablebase::map_dir_partial`]: its
+    /// error is kept for its class ([`Tablebase::load_errors`]) and is what
+    /// every use of that class returns ([`Tablebase::lookup`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_index::{Material, Scheme};
+    /// use surakarta_tablebase::{generate_dir, NoProgress, Tablebase};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("surakarta-doc-open-partial-{}", std::process::id()));
+    /// generate_dir(&dir, 3, Scheme::Symmetric, 2, &NoProgress)?;
+    /// let path = dir.join("2v1.sktb");
+    /// let mut bytes = std::fs::read(&path)?;
+    /// bytes[20] ^= 0x40; // the header's checksum no longer matches
+    /// std::fs::write(&path, bytes)?;
+    ///
+    /// assert!(Tablebase::open_dir(&dir).is_err());
+    /// let tables = Tablebase::open_dir_partial(&dir)?;
+    /// assert_eq!(tables.materials().count(), 2); // 1v1, 1v2
+    /// let two_v_one = Material::new(2, 1)?;
+    /// assert!(tables.load_errors().any(|(m, _)| m == two_v_one));
+    /// let error = tables.lookup(two_v_one).unwrap_err();
+    /// assert!(error.to_string().contains("header checksum mismatch"), "{error}");
+    /// std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_dir_partial(dir: &Path) -> Result<Tablebase, TablebaseError> {
+        Tablebase::load_dir_partial(dir, Table::read)
+    }
+
+    /// Loads the tables of `dir` with `load`, keeping each file's error
+    /// for its class.
+    fn load_dir_partial(
+        dir: &Path,
+        load: impl FnMut(&Path, &mut Directories) -> Result<Table, TablebaseError>,
+    ) -> Result<Tablebase, TablebaseError> {
+        let mut load_errors = BTreeMap::new();
+        let mut tablebase = Tablebase::load_dir_with(dir, load, |material, e| {
+            load_errors.insert(material, e);
+            Ok(())
+        })?;
         tablebase.load_errors = load_errors;
         Ok(tablebase)
     }

@@ -8,6 +8,7 @@
 //! stored with its distance (see `docs/tablebase.md`).
 
 pub(crate) mod checkpoint;
+pub(crate) mod dir;
 pub(crate) mod report;
 
 use crate::error::{PairWork, TablebaseError};

@@ -12,8 +12,8 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use surakarta_index::{Indexer, Material};
-use surakarta_tablebase::{DirLock, Tablebase, TablebaseError, VerifyCheckpoints, VerifyReport};
+use surakarta_index::Material;
+use surakarta_tablebase::{verify_tables, VerifyOptions, VerifyOutcome};
 
 /// The arguments of `surakarta tb verify`.
 #[derive(Args, Debug)]
@@ -44,102 +44,27 @@ pub(super) struct VerifyArgs {
     json: bool,
 }
 
-/// Runs `surakarta tb verify`.
+/// Runs `surakarta tb verify`: the library verifies
+/// ([`verify_tables`], the tables mapped), this prints each table's
+/// outcome as it comes and the totals.
 pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, CliError> {
     let pool = thread_pool(check_threads(args.threads)?)?;
-    let memory_limit = memory_limit(args.memory_limit)?;
-    // A run that writes the whole directory (generate --pieces, compress)
-    // holds its lock: the directory is in use, rather than a pair half
-    // written reported as a failure. With checkpoints the verification
-    // takes the lock itself.
-    let _reading = match args.checkpoint_every {
-        None if args.dir.is_dir() => DirLock::acquire_for_reading(&args.dir)?,
-        _ => None,
+    let options = VerifyOptions {
+        classes: args.classes.clone(),
+        memory_limit: memory_limit(args.memory_limit)?,
+        checkpoint_every: args.checkpoint_every.map(Duration::from_secs),
     };
-    let mut tb = open_partial(&args.dir)?;
-    let chosen = |m: Material| args.classes.is_empty() || args.classes.contains(&m);
-    let open_errors: Vec<TablebaseError> = tb
-        .load_errors()
-        .filter(|&(m, _)| chosen(m))
-        .filter_map(|(m, _)| tb.lookup(m).err())
-        .collect();
-    for &class in &args.classes {
-        if tb.table(class).is_none() && tb.load_errors().all(|(m, _)| m != class) {
-            // Not in DIR at all: say so, as a probe of it would.
-            tb.lookup(class)?;
-        }
-    }
-    // Pair by pair: each pair's compact tables and the compact tables its
-    // captures reach are expanded into memory (re-deriving probes every
-    // move, far faster unpacked), verified, and dropped before the next.
-    // Every pair is checked against the memory limit before any starts.
-    let pairs = tb.verify_pairs(&args.classes);
-    for &(pair, _) in &pairs {
-        tb.check_verify_memory(pair, memory_limit)?;
-    }
-    let verified: usize = pairs.iter().map(|(_, classes)| classes.len()).sum();
     let bars = Bars::new(!args.json);
-    bars.set_total(
-        pairs
-            .iter()
-            .flat_map(|(_, classes)| classes)
-            .filter_map(|&m| tb.table(m))
-            .map(|t| t.indexer().size())
-            .sum(),
-    );
     let start = Instant::now();
-    let mut tally = Tally {
-        errors: open_errors.len() as u64,
-        ..Tally::default()
-    };
-    for e in &open_errors {
-        if args.json {
-            tally.reports.push(json!({ "file": e.path().map(|p| p.display().to_string()), "error": e.to_string(), "errors": 1 }));
-        } else {
-            bars.println(&format!("error: {e}"));
-        }
-    }
-    let checkpoints = args
-        .checkpoint_every
-        .map(|s| VerifyCheckpoints::new(&args.dir, Duration::from_secs(s)))
-        .transpose()?;
-    let mut checkpointed = Vec::new();
-    for (pair, classes) in pairs {
-        if checkpoints.is_some() {
-            checkpointed.extend(&classes);
-        }
-        // A pair finished in an earlier run is reported from its
-        // checkpoints, without expanding it.
-        let finished = checkpoints
-            .as_ref()
-            .is_some_and(|c| classes.iter().all(|&m| c.is_finished(&tb, m)));
-        let verify_one = |source: &Tablebase, material: Material| {
-            let slots = source.table(material).map_or(0, |t| t.indexer().size());
-            bars.start_table(material, slots);
-            let result = pool.install(|| source.verify_with(material, &bars, checkpoints.as_ref()));
-            bars.finish_table(slots);
-            result
-        };
-        if finished {
-            for &material in &classes {
-                tally.add(material, verify_one(&tb, material), args.json, &bars);
-            }
-        } else {
-            let expanded = pool.install(|| tb.expand_pair(pair, memory_limit))?;
-            for &material in &classes {
-                tally.add(material, verify_one(&expanded, material), args.json, &bars);
-            }
-        }
-    }
+    let mut tally = Tally::default();
+    let outcomes = pool.install(|| {
+        verify_tables(&args.dir, &options, open_partial, &bars, |outcome| {
+            tally.add(outcome, args.json, &bars);
+        })
+    });
     bars.clear();
-    if let Some(c) = &checkpoints {
-        for &material in &checkpointed {
-            c.remove(material)
-                .map_err(|e| CliError(format!("{}: {e}", c.path(material).display())))?;
-        }
-    }
+    let tables = outcomes?.len();
     let seconds = start.elapsed().as_secs_f64();
-    let tables = verified + open_errors.len();
     let Tally {
         errors,
         positions,
@@ -178,18 +103,20 @@ struct Tally {
 }
 
 impl Tally {
-    /// Counts one table's result and reports it (as JSON later, or as a
+    /// Counts one table's outcome and reports it (as JSON later, or as a
     /// line now).
-    fn add(
-        &mut self,
-        material: Material,
-        result: Result<VerifyReport, TablebaseError>,
-        json: bool,
-        bars: &Bars,
-    ) {
-        match result {
-            Ok(report) => {
-                self.errors += report.errors();
+    fn add(&mut self, outcome: &VerifyOutcome, json: bool, bars: &Bars) {
+        self.errors += outcome.errors();
+        match outcome {
+            VerifyOutcome::Unreadable { error, .. } => {
+                if json {
+                    self.reports.push(json!({ "file": error.path().map(|p| p.display().to_string()), "error": error.to_string(), "errors": 1 }));
+                } else {
+                    bars.println(&format!("error: {error}"));
+                }
+            }
+            VerifyOutcome::Verified(report) => {
+                let material = report.material;
                 self.positions += report.positions;
                 let examples: Vec<_> = report
                     .examples
@@ -239,12 +166,11 @@ impl Tally {
                     }
                 }
             }
-            Err(e) => {
-                self.errors += 1;
+            VerifyOutcome::Failed { material, error } => {
                 if json {
-                    self.reports.push(json!({ "class": material.to_string(), "error": e.to_string(), "errors": 1 }));
+                    self.reports.push(json!({ "class": material.to_string(), "error": error.to_string(), "errors": 1 }));
                 } else {
-                    bars.println(&format!("{material}: cannot verify: {e}"));
+                    bars.println(&format!("{material}: cannot verify: {error}"));
                 }
             }
         }

@@ -54,6 +54,7 @@ mod engine;
 mod error;
 pub mod eval;
 pub mod limits;
+pub mod network;
 mod options;
 mod ordering;
 mod parameters;

@@ -1,0 +1,385 @@
+//! The network file format (`.sknn`), version 1, little-endian:
+//!
+//! | offset | size | field |
+//! |---:|---:|---|
+//! | 0 | 4 | magic `SKNN` |
+//! | 4 | 2 | format version, 1 |
+//! | 6 | 2 | architecture id, 1: `(72 → 128) × 2 → 1`, 4 buckets, clipped ReLU |
+//! | 8 | 10 | inputs, hidden, buckets, `QA`, `QB` (`u16` each; must match the id) |
+//! | 18 | 4 | scale (`i32`, > 0): evaluation units per output logit |
+//! | 22 | 2 | name length `n` (at most 255) |
+//! | 24 | `n` | name, UTF-8 |
+//! | 24 + `n` | 18,432 | first layer, `i16`, input-major (72 columns of 128) |
+//! | … | 256 | first layer bias, `i16` × 128 |
+//! | … | 2,048 | output layer, `i16`, bucket-major (4 × 2 × 128) |
+//! | … | 16 | output bias, `i32` × 4 |
+//! | end − 4 | 4 | CRC-32 (IEEE) of every byte before it |
+//!
+//! Reading checks every field, the exact size, the checksum and that no
+//! position can overflow the `i16` accumulator; any failure is a
+//! [`NetworkError`] naming what is wrong.
+
+use std::io::Read;
+use std::path::Path;
+
+use super::{Network, Row, Weights, BUCKETS, HIDDEN, INPUTS, QA, QB};
+
+/// The file's first four bytes.
+pub const MAGIC: [u8; 4] = *b"SKNN";
+/// The format version this library reads and writes.
+pub const VERSION: u16 = 1;
+/// The architecture this library evaluates.
+pub const ARCHITECTURE: u16 = 1;
+/// The longest name a file may carry, in bytes.
+pub const MAX_NAME: usize = 255;
+/// The most pieces a position has: the accumulator bound is checked for
+/// this many set inputs.
+const MAX_PIECES: usize = 24;
+
+const HEADER: usize = 24;
+const WEIGHT_BYTES: usize =
+    2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 * BUCKETS * 2 * HIDDEN + 4 * BUCKETS;
+
+/// Why a network file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    /// The file could not be opened or read.
+    #[error("cannot read network file {path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        message: String,
+    },
+    /// The file does not start with `SKNN`.
+    #[error("not a network file (no SKNN magic)")]
+    Magic,
+    /// A format version this library does not read.
+    #[error("network file version {0} is not supported (this library reads version {VERSION})")]
+    Version(u16),
+    /// The architecture id or a dimension differs from what this library
+    /// evaluates.
+    #[error("network architecture {found} is not this library's ({expected})")]
+    Architecture {
+        /// What the file says, as `id/inputs/hidden/buckets/QA/QB`.
+        found: String,
+        /// What this library evaluates, in the same form.
+        expected: String,
+    },
+    /// The scale is not positive.
+    #[error("network scale {0} is not positive")]
+    Scale(i32),
+    /// The name is longer than 255 bytes or not UTF-8.
+    #[error("network name is {0}")]
+    Name(&'static str),
+    /// The file is shorter or longer than its header says.
+    #[error("network file is {found} bytes, expected {expected}")]
+    Size {
+        /// Bytes expected from the header.
+        expected: usize,
+        /// Bytes in the file.
+        found: usize,
+    },
+    /// The checksum does not match: the file is damaged.
+    #[error("network file is damaged: checksum {stored:08x} stored, {computed:08x} computed")]
+    Checksum {
+        /// The checksum in the file.
+        stored: u32,
+        /// The checksum of the bytes read.
+        computed: u32,
+    },
+    /// Some position would overflow a hidden unit's `i16` sum.
+    #[error("network weights of hidden unit {0} can overflow the accumulator")]
+    Overflow(usize),
+}
+
+fn architecture_text(fields: [u16; 6]) -> String {
+    fields.map(|f| f.to_string()).join("/")
+}
+
+const EXPECTED: [u16; 6] = [
+    ARCHITECTURE,
+    INPUTS as u16,
+    HIDDEN as u16,
+    BUCKETS as u16,
+    QA as u16,
+    QB as u16,
+];
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let out = self.bytes[self.at..self.at + N]
+            .try_into()
+            .unwrap_or([0; N]);
+        self.at += N;
+        out
+    }
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes(self.take())
+    }
+    fn i16(&mut self) -> i16 {
+        i16::from_le_bytes(self.take())
+    }
+    fn i32(&mut self) -> i32 {
+        i32::from_le_bytes(self.take())
+    }
+    fn row(&mut self) -> Row {
+        let mut row = Row([0; HIDDEN]);
+        for v in &mut row.0 {
+            *v = self.i16();
+        }
+        row
+    }
+}
+
+impl Network {
+    /// Reads a network from the bytes of a `.sknn` file, checking it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_search::network::{Network, NetworkError};
+    ///
+    /// let bytes = Network::embedded().to_bytes();
+    /// assert_eq!(&Network::from_bytes(&bytes)?, Network::embedded());
+    ///
+    /// let mut damaged = bytes.clone();
+    /// damaged[100] ^= 1;
+    /// assert!(matches!(Network::from_bytes(&damaged), Err(NetworkError::Checksum { .. })));
+    /// assert!(matches!(Network::from_bytes(b"SKTB"), Err(NetworkError::Size { .. })));
+    /// # Ok::<(), NetworkError>(())
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let short = |expected| NetworkError::Size {
+            expected,
+            found: bytes.len(),
+        };
+        if bytes.len() < HEADER {
+            return Err(short(HEADER + WEIGHT_BYTES + 4));
+        }
+        let mut r = Reader { bytes, at: 0 };
+        if r.take::<4>() != MAGIC {
+            return Err(NetworkError::Magic);
+        }
+        let version = r.u16();
+        if version != VERSION {
+            return Err(NetworkError::Version(version));
+        }
+        let fields = [r.u16(), r.u16(), r.u16(), r.u16(), r.u16(), r.u16()];
+        if fields != EXPECTED {
+            return Err(NetworkError::Architecture {
+                found: architecture_text(fields),
+                expected: architecture_text(EXPECTED),
+            });
+        }
+        let scale = r.i32();
+        let name_len = usize::from(r.u16());
+        if name_len > MAX_NAME {
+            return Err(NetworkError::Name("longer than 255 bytes"));
+        }
+        let expected = HEADER + name_len + WEIGHT_BYTES + 4;
+        if bytes.len() != expected {
+            return Err(short(expected));
+        }
+        let body = &bytes[..expected - 4];
+        let stored = u32::from_le_bytes(bytes[expected - 4..].try_into().unwrap_or([0; 4]));
+        let computed = crc32fast::hash(body);
+        if stored != computed {
+            return Err(NetworkError::Checksum { stored, computed });
+        }
+        if scale <= 0 {
+            return Err(NetworkError::Scale(scale));
+        }
+        let name = std::str::from_utf8(&bytes[HEADER..HEADER + name_len])
+            .map_err(|_| NetworkError::Name("not UTF-8"))?
+            .to_owned();
+        r.at = HEADER + name_len;
+        let mut weights = Box::new(Weights {
+            input: [Row([0; HIDDEN]); INPUTS],
+            input_bias: Row([0; HIDDEN]),
+            output: [[Row([0; HIDDEN]); 2]; BUCKETS],
+            output_bias: [0; BUCKETS],
+        });
+        for column in &mut weights.input {
+            *column = r.row();
+        }
+        weights.input_bias = r.row();
+        for bucket in &mut weights.output {
+            for half in bucket {
+                *half = r.row();
+            }
+        }
+        for b in &mut weights.output_bias {
+            *b = r.i32();
+        }
+        check_accumulator_bound(&weights)?;
+        Ok(Network {
+            name,
+            scale,
+            weights,
+        })
+    }
+
+    /// The `.sknn` bytes of this network.
+    ///
+    /// # Panics
+    ///
+    /// If the name is longer than 255 bytes (a network built in code; one
+    /// read from a file never is).
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        assert!(self.name.len() <= MAX_NAME, "network name too long");
+        let mut out = Vec::with_capacity(HEADER + self.name.len() + WEIGHT_BYTES + 4);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        for f in EXPECTED {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        out.extend_from_slice(&(self.name.len() as u16).to_le_bytes());
+        out.extend_from_slice(self.name.as_bytes());
+        let w = &self.weights;
+        let rows = w
+            .input
+            .iter()
+            .chain(core::iter::once(&w.input_bias))
+            .chain(w.output.iter().flatten());
+        for row in rows {
+            for v in row.0 {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        for b in w.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Reads and checks a `.sknn` file.
+    pub fn read(path: &Path) -> Result<Network, NetworkError> {
+        let io = |e: std::io::Error| NetworkError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        // A network file is a few tens of kilobytes: read at most one byte
+        // more than the largest, so that a huge or endless file is refused
+        // by size instead of filling the memory.
+        let limit = (HEADER + MAX_NAME + WEIGHT_BYTES + 4) as u64;
+        let mut bytes = Vec::new();
+        file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The CRC-32 of the network's file bytes (the last four bytes of its
+    /// file), which names it in logs and the network history.
+    #[must_use]
+    pub fn checksum(&self) -> u32 {
+        let bytes = self.to_bytes();
+        u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap_or([0; 4]))
+    }
+}
+
+/// Checks that for every hidden unit the bias plus the 24 largest column
+/// weights in absolute value stays within `i16`: no position (at most 24
+/// pieces, one input each per perspective) can overflow a sum.
+fn check_accumulator_bound(w: &Weights) -> Result<(), NetworkError> {
+    for unit in 0..HIDDEN {
+        let mut magnitudes: Vec<i32> = w.input.iter().map(|c| i32::from(c.0[unit]).abs()).collect();
+        magnitudes.sort_unstable_by(|a, b| b.cmp(a));
+        let bound =
+            i32::from(w.input_bias.0[unit]).abs() + magnitudes.iter().take(MAX_PIECES).sum::<i32>();
+        if bound > i32::from(i16::MAX) {
+            return Err(NetworkError::Overflow(unit));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn the_embedded_file_reads_back_to_the_same_bytes() {
+        let net = Network::embedded();
+        assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), *net);
+    }
+
+    #[test]
+    fn each_header_field_is_checked() {
+        let good = Network::embedded().to_bytes();
+        let with = |at: usize, value: &[u8]| {
+            let mut b = good.clone();
+            b[at..at + value.len()].copy_from_slice(value);
+            // Recompute the checksum so that the field check is reached.
+            let n = b.len();
+            let crc = crc32fast::hash(&b[..n - 4]);
+            b[n - 4..].copy_from_slice(&crc.to_le_bytes());
+            Network::from_bytes(&b)
+        };
+        assert_eq!(with(0, b"SKTB"), Err(NetworkError::Magic));
+        assert_eq!(with(4, &2u16.to_le_bytes()), Err(NetworkError::Version(2)));
+        assert!(matches!(
+            with(6, &7u16.to_le_bytes()),
+            Err(NetworkError::Architecture { .. })
+        ));
+        assert!(matches!(
+            with(10, &256u16.to_le_bytes()),
+            Err(NetworkError::Architecture { .. })
+        ));
+        assert_eq!(with(18, &0i32.to_le_bytes()), Err(NetworkError::Scale(0)));
+        assert!(matches!(
+            with(22, &3u16.to_le_bytes()),
+            Err(NetworkError::Size { .. })
+        ));
+        let mut long = good.clone();
+        long.push(0);
+        assert!(matches!(
+            Network::from_bytes(&long),
+            Err(NetworkError::Size { .. })
+        ));
+    }
+
+    #[test]
+    fn weights_that_could_overflow_are_refused() {
+        let mut net = Network::embedded().clone();
+        net.weights.input_bias.0[5] = i16::MAX;
+        net.weights.input[0].0[5] = 1000;
+        assert_eq!(
+            Network::from_bytes(&net.to_bytes()),
+            Err(NetworkError::Overflow(5))
+        );
+    }
+
+    #[test]
+    fn a_missing_file_names_its_path() {
+        let err = Network::read(Path::new("/nonexistent/x.sknn")).unwrap_err();
+        assert!(err.to_string().contains("/nonexistent/x.sknn"), "{err}");
+    }
+
+    proptest! {
+        /// Any bytes are refused or read, never a panic; and a single
+        /// flipped bit of a good file is always refused.
+        #[test]
+        fn hostile_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            let _ = Network::from_bytes(&bytes);
+        }
+
+        #[test]
+        fn a_flipped_bit_is_refused(at in 0usize..20_000, bit in 0u8..8) {
+            let mut bytes = Network::embedded().to_bytes();
+            let at = at % bytes.len();
+            bytes[at] ^= 1 << bit;
+            prop_assert!(Network::from_bytes(&bytes).is_err());
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! The learned evaluation: a small efficiently updatable network (NNUE).
+//!
+//! Architecture `(72 → 128) × 2 → 1` with four output buckets:
+//!
+//! - **Inputs**: 72 per perspective, one per (colour, point) seen from that
+//!   perspective: `36·[piece is the opponent's] + point`, where White's
+//!   perspective mirrors the ranks so that both colours see the board from
+//!   their own side. The board has no other pieces, so a position sets as
+//!   many inputs per perspective as it has pieces.
+//! - **Accumulator**: one hidden vector of [`HIDDEN`] `i16` per perspective,
+//!   the bias plus the first layer's column of every set input. A step
+//!   changes two columns per perspective and a capture three, so the search
+//!   updates it with [`Accumulator::after`] instead of computing it again.
+//! - **Output**: clipped ReLU (`0..=QA`) of the side to move's accumulator
+//!   and then the opponent's, dotted with the weights of the bucket chosen
+//!   by the number of pieces on the board, plus that bucket's bias; scaled
+//!   to the classic evaluation's units (a piece ≈ 100).
+//!
+//! Weights are quantized: the first layer by [`QA`] = 255, the output by
+//! [`QB`] = 64. The loops run over fixed-size arrays of `i16` so that the
+//! compiler vectorizes them on x86-64 without intrinsics.
+//!
+//! The file format is in [`file`]; the training data in [`data`].
+//!
+//! # Examples
+//!
+//! ```
+//! use surakarta::Position;
+//! use surakarta_search::network::{Accumulator, Network};
+//!
+//! let net = Network::embedded();
+//! let start = Position::new();
+//! let score = net.evaluate(&start);
+//! assert!(score.abs() < 200); // the start is about level
+//!
+//! // The accumulator follows the moves incrementally.
+//! let m = start.legal_moves()[0];
+//! let after = start.after(m);
+//! let updated = Accumulator::new(net, &start).after(net, &start, m);
+//! assert_eq!(updated, Accumulator::new(net, &after));
+//! assert_eq!(net.evaluate_with(&updated, &after), net.evaluate(&after));
+//! ```
+
+pub mod data;
+pub mod file;
+
+use std::sync::OnceLock;
+
+use surakarta::{Color, Move, Position, Square};
+
+use crate::score::EVAL_LIMIT;
+
+pub use file::NetworkError;
+
+/// Inputs per perspective: 2 colours × 36 points.
+pub const INPUTS: usize = 72;
+/// Hidden units per perspective (the accumulator's length).
+pub const HIDDEN: usize = 128;
+/// Output buckets, chosen by the number of pieces on the board.
+pub const BUCKETS: usize = 4;
+/// The first layer's quantization: a float weight `w` is stored as
+/// `round(w · QA)`, and the clipped ReLU clips at `QA` (1.0).
+pub const QA: i32 = 255;
+/// The output layer's quantization.
+pub const QB: i32 = 64;
+
+/// The output bucket of a position with `pieces` pieces (1 to 24): six
+/// piece counts per bucket.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::network::bucket;
+///
+/// assert_eq!(bucket(24), 3);
+/// assert_eq!(bucket(7), 1);
+/// assert_eq!(bucket(2), 0);
+/// ```
+#[must_use]
+pub const fn bucket(pieces: u32) -> usize {
+    let b = (pieces.saturating_sub(1) / 6) as usize;
+    if b < BUCKETS {
+        b
+    } else {
+        BUCKETS - 1
+    }
+}
+
+/// The input index of a piece of `piece` colour on `sq`, from
+/// `perspective`'s view.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, Square};
+/// use surakarta_search::network::input;
+///
+/// let a1: Square = "a1".parse()?;
+/// assert_eq!(input(Color::Black, Color::Black, a1), 0);
+/// // White sees its own piece on a6 where Black sees a1.
+/// let a6: Square = "a6".parse()?;
+/// assert_eq!(input(Color::White, Color::White, a6), 0);
+/// assert_eq!(input(Color::White, Color::Black, a6), 36);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub const fn input(perspective: Color, piece: Color, sq: Square) -> usize {
+    let point = match perspective {
+        Color::Black => sq.index(),
+        Color::White => (5 - sq.index() / 6) * 6 + sq.index() % 6,
+    };
+    let theirs = piece.index() != perspective.index();
+    (theirs as usize) * 36 + point
+}
+
+/// A row of the hidden layer, aligned for vector loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Row(pub [i16; HIDDEN]);
+
+/// The quantized weights of a network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// The first layer: one column of [`HIDDEN`] per input.
+    pub input: [Row; INPUTS],
+    /// The first layer's bias.
+    pub input_bias: Row,
+    /// The output layer per bucket: the side to move's half, then the
+    /// opponent's.
+    pub output: [[Row; 2]; BUCKETS],
+    /// The output bias per bucket, in units of `QA · QB`.
+    pub output_bias: [i32; BUCKETS],
+}
+
+/// A network: quantized weights and the scale that turns its output into
+/// the classic evaluation's units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// What the file calls the network (for example its date and data).
+    pub name: String,
+    /// Evaluation units per unit of the network's output (a logit): the
+    /// `K` of the training loss `sigmoid(score / K)`.
+    pub scale: i32,
+    /// The weights.
+    pub weights: Box<Weights>,
+}
+
+/// The network embedded in the library (see `docs/evaluation.md`).
+const EMBEDDED: &[u8] = include_bytes!("../../networks/default.sknn");
+
+impl Network {
+    /// The network embedded in the library, read once.
+    ///
+    /// # Panics
+    ///
+    /// Never with the shipped file: a test reads it, so a damaged embedded
+    /// file fails the build's tests, not a user's search.
+    #[must_use]
+    pub fn embedded() -> &'static Network {
+        static NETWORK: OnceLock<Network> = OnceLock::new();
+        NETWORK.get_or_init(|| {
+            Network::from_bytes(EMBEDDED).expect("the embedded network is checked by the tests")
+        })
+    }
+
+    /// The evaluation of `position` for the side to move, computed from
+    /// scratch, in the classic evaluation's units.
+    #[must_use]
+    pub fn evaluate(&self, position: &Position) -> i32 {
+        self.evaluate_with(&Accumulator::new(self, position), position)
+    }
+
+    /// The evaluation of `position` given its accumulator.
+    #[must_use]
+    pub fn evaluate_with(&self, accumulator: &Accumulator, position: &Position) -> i32 {
+        let w = &self.weights;
+        let b = bucket(position.occupied().len());
+        let us = position.turn();
+        let sum = dot_clipped(&accumulator.rows[us.index()], &w.output[b][0])
+            + dot_clipped(&accumulator.rows[(!us).index()], &w.output[b][1])
+            + w.output_bias[b];
+        let value = i64::from(sum) * i64::from(self.scale) / i64::from(QA * QB);
+        value.clamp(i64::from(-EVAL_LIMIT + 1), i64::from(EVAL_LIMIT - 1)) as i32
+    }
+}
+
+/// `Σ clamp(a, 0, QA) · w` in `i32`.
+#[inline]
+fn dot_clipped(a: &Row, w: &Row) -> i32 {
+    let mut sum = [0i32; 16];
+    for (a, w) in a.0.chunks_exact(16).zip(w.0.chunks_exact(16)) {
+        for i in 0..16 {
+            sum[i] += i32::from(a[i].clamp(0, QA as i16)) * i32::from(w[i]);
+        }
+    }
+    sum.iter().sum()
+}
+
+#[inline]
+fn add(row: &mut Row, column: &Row) {
+    for (r, c) in row.0.iter_mut().zip(column.0.iter()) {
+        *r = r.wrapping_add(*c);
+    }
+}
+
+#[inline]
+fn sub(row: &mut Row, column: &Row) {
+    for (r, c) in row.0.iter_mut().zip(column.0.iter()) {
+        *r = r.wrapping_sub(*c);
+    }
+}
+
+/// The hidden layer of both perspectives (Black's, White's) for one
+/// position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    rows: [Row; 2],
+}
+
+impl Accumulator {
+    /// The accumulator of `position`, from scratch.
+    #[must_use]
+    pub fn new(net: &Network, position: &Position) -> Accumulator {
+        let w = &net.weights;
+        let mut rows = [w.input_bias; 2];
+        for perspective in [Color::Black, Color::White] {
+            let row = &mut rows[perspective.index()];
+            for piece in [Color::Black, Color::White] {
+                for sq in position.pieces(piece).iter() {
+                    add(row, &w.input[input(perspective, piece, sq)]);
+                }
+            }
+        }
+        Accumulator { rows }
+    }
+
+    /// The accumulator after the side to move of `position` plays `m`:
+    /// two columns change per perspective for a step, three for a capture.
+    #[must_use]
+    pub fn after(&self, net: &Network, position: &Position, m: Move) -> Accumulator {
+        let w = &net.weights;
+        let mover = position.turn();
+        let mut next = *self;
+        for perspective in [Color::Black, Color::White] {
+            let row = &mut next.rows[perspective.index()];
+            sub(row, &w.input[input(perspective, mover, m.from())]);
+            add(row, &w.input[input(perspective, mover, m.to())]);
+            if m.is_capture() {
+                sub(row, &w.input[input(perspective, !mover, m.to())]);
+            }
+        }
+        next
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use surakarta::random::{random_playout, SplitMix};
+
+    proptest! {
+        /// The incremental accumulator equals the one computed from scratch
+        /// along random games, and so do the evaluations.
+        #[test]
+        fn incremental_updates_equal_a_fresh_accumulator(seed in any::<u64>(), plies in 0usize..120) {
+            let net = Network::embedded();
+            let mut rng = SplitMix::new(seed);
+            let mut position = Position::new();
+            let mut acc = Accumulator::new(net, &position);
+            for _ in 0..plies {
+                let moves = position.legal_moves();
+                if moves.is_empty() || position.outcome().is_some() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                acc = acc.after(net, &position, m);
+                position = position.after(m);
+                prop_assert_eq!(acc, Accumulator::new(net, &position));
+                prop_assert_eq!(net.evaluate_with(&acc, &position), net.evaluate(&position));
+            }
+        }
+    }
+
+    #[test]
+    fn inputs_are_distinct_per_perspective() {
+        for perspective in [Color::Black, Color::White] {
+            let mut seen = [false; INPUTS];
+            for piece in [Color::Black, Color::White] {
+                for sq in Square::ALL {
+                    let i = input(perspective, piece, sq);
+                    assert!(!seen[i]);
+                    seen[i] = true;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn colours_swapped_and_ranks_mirrored_give_the_same_evaluation() {
+        // The rules do not change when the colours swap and the board is
+        // mirrored, and the inputs see each side from its own side: the
+        // evaluation is the same.
+        let mut rng = SplitMix::new(9);
+        let net = Network::embedded();
+        for _ in 0..100 {
+            let p = random_playout(&mut rng, Position::new(), 40);
+            let mirror = surakarta::Symmetry::new(2).unwrap();
+            let swapped = Position::from_sides(
+                mirror.bitboard(p.us()),
+                mirror.bitboard(p.them()),
+                !p.turn(),
+            );
+            if let Ok(q) = swapped {
+                assert_eq!(net.evaluate(&p), net.evaluate(&q), "{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_embedded_network_reads() {
+        let net = Network::embedded();
+        assert!(net.scale > 0);
+        assert!(!net.name.is_empty());
+    }
+}

@@ -33,6 +33,25 @@ impl Wdl {
             Wdl::Loss => "loss",
         }
     }
+
+    /// The same result for the other side.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_tablebase::Wdl;
+    ///
+    /// assert_eq!(Wdl::Win.flipped(), Wdl::Loss);
+    /// assert_eq!(Wdl::Draw.flipped(), Wdl::Draw);
+    /// ```
+    #[must_use]
+    pub const fn flipped(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
 }
 
 impl fmt::Display for Wdl {

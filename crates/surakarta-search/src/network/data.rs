@@ -26,6 +26,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use surakarta::{Bitboard, Color, Position, Setup};
+use surakarta_tablebase::Wdl;
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"SKTD";
@@ -34,36 +35,23 @@ pub const VERSION: u16 = 1;
 /// Bytes per record (and of the header).
 pub const RECORD: usize = 16;
 
-/// A game's result or a table's value, for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Wdl {
-    /// The side to move loses.
-    Loss,
-    /// A draw.
-    Draw,
-    /// The side to move wins.
-    Win,
-}
-
-impl Wdl {
-    /// 0 for a loss, ½ for a draw, 1 for a win: the training target.
-    #[must_use]
-    pub fn target(self) -> f32 {
-        match self {
-            Wdl::Loss => 0.0,
-            Wdl::Draw => 0.5,
-            Wdl::Win => 1.0,
-        }
-    }
-
-    /// The same result for the other side.
-    #[must_use]
-    pub fn flipped(self) -> Wdl {
-        match self {
-            Wdl::Loss => Wdl::Win,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::Win => Wdl::Loss,
-        }
+/// The training target of a label: 0 for a loss, ½ for a draw, 1 for a
+/// win.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::network::data::target;
+/// use surakarta_tablebase::Wdl;
+///
+/// assert_eq!(target(Wdl::Draw), 0.5);
+/// ```
+#[must_use]
+pub fn target(label: Wdl) -> f32 {
+    match label {
+        Wdl::Loss => 0.0,
+        Wdl::Draw => 0.5,
+        Wdl::Win => 1.0,
     }
 }
 
@@ -73,7 +61,8 @@ impl Wdl {
 ///
 /// ```
 /// use surakarta::Position;
-/// use surakarta_search::network::data::{TrainingPosition, Wdl};
+/// use surakarta_search::network::data::TrainingPosition;
+/// use surakarta_tablebase::Wdl;
 ///
 /// let record = TrainingPosition {
 ///     position: Position::new(),
@@ -212,7 +201,8 @@ pub fn header() -> [u8; RECORD] {
 ///
 /// ```
 /// use surakarta::Position;
-/// use surakarta_search::network::data::{self, TrainingPosition, Wdl};
+/// use surakarta_search::network::data::{self, TrainingPosition};
+/// use surakarta_tablebase::Wdl;
 ///
 /// let record = TrainingPosition { position: Position::new(), score: 0, label: Wdl::Win, exact: false, ply: 3 };
 /// let mut bytes = data::header().to_vec();

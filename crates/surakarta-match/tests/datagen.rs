@@ -1,0 +1,253 @@
+//! Self-play training data: deterministic chunks, resuming, refusing other
+//! settings, the records' contents, games ended by the tables.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use surakarta::Rules;
+use surakarta_index::Scheme;
+use surakarta_match::datagen::{
+    chunk_name, run, DatagenConfig, DatagenError, DatagenTables, OpeningMix, Quiet,
+};
+use surakarta_search::network::data;
+use surakarta_search::Options;
+use surakarta_tablebase::{NoProgress, Tablebase};
+
+/// A fresh, missing directory for one test.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("surakarta-datagen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A small, quick run: 6 games in chunks of 2, 200 nodes a move.
+fn small() -> DatagenConfig {
+    DatagenConfig {
+        games: 6,
+        seed: 11,
+        nodes: 200,
+        max_plies: 80,
+        games_per_chunk: 2,
+        options: Options {
+            hash_mb: 2,
+            ..Options::default()
+        },
+        ..DatagenConfig::default()
+    }
+}
+
+fn chunk_bytes(dir: &Path, chunks: u64) -> Vec<Vec<u8>> {
+    (0..chunks)
+        .map(|k| std::fs::read(dir.join(chunk_name(k))).expect("chunk written"))
+        .collect()
+}
+
+#[test]
+fn the_same_seed_makes_the_same_bytes_on_any_thread_count() {
+    let (one, two) = (fresh_dir("one-thread"), fresh_dir("two-threads"));
+    let config = small();
+    let a = run(&config, &one, &Quiet).unwrap();
+    let b = run(
+        &DatagenConfig {
+            threads: 2,
+            ..config.clone()
+        },
+        &two,
+        &Quiet,
+    )
+    .unwrap();
+    assert_eq!((a.games, a.chunks_written), (6, 3));
+    assert_eq!(a, b);
+    assert_eq!(chunk_bytes(&one, 3), chunk_bytes(&two, 3));
+    assert!(a.written > 0, "{a:?}");
+    // Another seed, other games.
+    let other = fresh_dir("other-seed");
+    run(&DatagenConfig { seed: 12, ..config }, &other, &Quiet).unwrap();
+    assert_ne!(chunk_bytes(&one, 3), chunk_bytes(&other, 3));
+    for d in [one, two, other] {
+        std::fs::remove_dir_all(d).ok();
+    }
+}
+
+#[test]
+fn resuming_remakes_removed_and_damaged_chunks_identically() {
+    let dir = fresh_dir("resume");
+    let config = small();
+    run(&config, &dir, &Quiet).unwrap();
+    let before = chunk_bytes(&dir, 3);
+    // Nothing to do.
+    let again = run(&config, &dir, &Quiet).unwrap();
+    assert_eq!(
+        (again.games, again.chunks_present, again.chunks_written),
+        (0, 3, 0)
+    );
+    // A removed chunk is made again, the same.
+    std::fs::remove_file(dir.join(chunk_name(1))).unwrap();
+    let redo = run(&config, &dir, &Quiet).unwrap();
+    assert_eq!(
+        (redo.games, redo.chunks_present, redo.chunks_written),
+        (2, 2, 1)
+    );
+    assert_eq!(redo.chunks_remade, 0);
+    assert_eq!(chunk_bytes(&dir, 3), before);
+    // A damaged one (cut inside a record) is not trusted.
+    let path = dir.join(chunk_name(2));
+    let len = std::fs::metadata(&path).unwrap().len();
+    let cut = if len > 16 { len - 3 } else { 5 };
+    std::fs::write(&path, &before[2][..cut as usize]).unwrap();
+    let repaired = run(&config, &dir, &Quiet).unwrap();
+    assert_eq!((repaired.chunks_written, repaired.chunks_remade), (1, 1));
+    assert_eq!(chunk_bytes(&dir, 3), before);
+    // No temporary file is left.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn other_settings_are_refused_naming_the_setting() {
+    let dir = fresh_dir("mismatch");
+    let config = DatagenConfig {
+        games: 1,
+        ..small()
+    };
+    run(&config, &dir, &Quiet).unwrap();
+    let err = run(
+        &DatagenConfig {
+            nodes: 300,
+            ..config.clone()
+        },
+        &dir,
+        &Quiet,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&err, DatagenError::Mismatch { setting, found, asked, .. } if setting == "nodes" && found == "200" && asked == "300"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("nodes = 200"), "{err}");
+    let err = run(
+        &DatagenConfig {
+            openings: OpeningMix::Start,
+            ..config.clone()
+        },
+        &dir,
+        &Quiet,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("openings"), "{err}");
+    // Chunks without a manifest: their settings are unknown.
+    std::fs::remove_file(dir.join("datagen.txt")).unwrap();
+    assert!(matches!(
+        run(&config, &dir, &Quiet),
+        Err(DatagenError::NoManifest(_))
+    ));
+    // A file where the directory should be.
+    let file = fresh_dir("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let err = run(&config, &file, &Quiet).unwrap_err();
+    assert!(err.to_string().contains("not a directory"), "{err}");
+    // Out of range.
+    assert!(matches!(
+        run(
+            &DatagenConfig {
+                nodes: 0,
+                ..config.clone()
+            },
+            &dir,
+            &Quiet
+        ),
+        Err(DatagenError::Config(_))
+    ));
+    std::fs::remove_dir_all(dir).ok();
+    std::fs::remove_file(file).ok();
+}
+
+#[test]
+fn records_read_back_and_no_game_was_over() {
+    let dir = fresh_dir("records");
+    let config = DatagenConfig {
+        games: 4,
+        games_per_chunk: 4,
+        rules: Rules::ICGA,
+        ..small()
+    };
+    let stats = run(&config, &dir, &Quiet).unwrap();
+    let records = data::read(&dir.join(chunk_name(0))).unwrap();
+    assert_eq!(records.len() as u64, stats.written);
+    assert_eq!(stats.exact, 0); // no tables
+    for r in &records {
+        assert!(r.position.outcome().is_none(), "{}", r.position);
+        assert!(!r.exact);
+        // Start openings are 8 to 12 plies deep; random boards start at 0.
+        assert!(r.score.unsigned_abs() < 20_001, "{}", r.score);
+        // The best move was no capture, and there was more than one move.
+        assert!(r.position.legal_moves().len() > 1, "{}", r.position);
+    }
+    // Every position met is written or counted by one filter.
+    assert_eq!(stats.plies, stats.written + stats.filtered(), "{stats:?}");
+    assert!(stats.opening_plies >= 16, "{stats:?}"); // two start openings of 8 to 12 plies
+    assert_eq!(
+        stats.ended_by_rules
+            + stats.ended_by_tables
+            + stats.ended_by_score
+            + stats.ended_by_ply_cap,
+        4
+    );
+    assert_eq!(stats.black_wins + stats.white_wins + stats.draws, 4);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn games_reaching_the_tables_end_with_their_exact_value() {
+    let (tables, _) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap();
+    let tables = Arc::new(tables);
+    let dir = fresh_dir("tables");
+    let config = DatagenConfig {
+        games: 8,
+        games_per_chunk: 8,
+        openings: OpeningMix::Random,
+        max_plies: 300,
+        adjudicate_plies: 0,
+        tables: Some(DatagenTables {
+            tables: tables.clone(),
+            pieces: 4,
+        }),
+        ..small()
+    };
+    let stats = run(&config, &dir, &Quiet).unwrap();
+    let records = data::read(&dir.join(chunk_name(0))).unwrap();
+    let exact: Vec<_> = records.iter().filter(|r| r.exact).collect();
+    assert_eq!(exact.len() as u64, stats.exact);
+    assert_eq!(stats.exact, stats.ended_by_tables);
+    assert!(stats.ended_by_tables > 0, "{stats:?}");
+    for r in exact {
+        assert!(r.position.occupied().len() <= 4);
+        assert_eq!(
+            r.label,
+            tables.probe_position(&r.position).unwrap().wdl(),
+            "{}",
+            r.position
+        );
+    }
+    // Positions the tables cover are never searched.
+    assert!(records
+        .iter()
+        .filter(|r| !r.exact)
+        .all(|r| r.position.occupied().len() > 4));
+    // More pieces than the tables hold is refused.
+    let err = run(
+        &DatagenConfig {
+            tables: Some(DatagenTables { tables, pieces: 5 }),
+            ..config
+        },
+        &fresh_dir("tables-too-many"),
+        &Quiet,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("up to 4 pieces"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}

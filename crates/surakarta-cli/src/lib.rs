@@ -22,7 +22,7 @@
 //! |---|---|
 //! | `main.rs` | the binary: calls `surakarta_cli::main` |
 //! | `lib.rs` | the clap `Cli` and its `Command` enum; dispatches to the subcommand and turns its `CliError` into one `error:` line on stderr and exit code 2 (`tb verify` returns 1 itself); a closed stdout (`\| head`) ends the process quietly with exit code 0 |
-//! | `commands/` | one module per subcommand, each with its clap arguments and a `run`: `perft` (rayon-parallel split over the first two plies), `search`, `bench`, `engine` (the engine protocol: `engine/command.rs` parses a line into a `Command`, `engine/mod.rs` is the session that carries it out, the search on its own thread), `matches` (`match`: player specs, progress, record file), `show`, `play` (a person against the engine), `serve` (its flags and their checks; the server is `serve/`), and `tb/` with one module per `tb` subcommand (`generate`, `probe`, `verify`, `stats`, `compress`, `plan`; `tb/mod.rs` dispatches, `tb/shared.rs` keeps what two of them share); `tb/plan/` writes the library's `Plan` out, a file per format (`json`, `snakemake`, `make`, `slurm`) and `quote`, which writes `--dir` and `--binary` for each place they land (shell word, Python literal, Snakemake file and command, make value) or refuses them (`Unwritable`) |
+//! | `commands/` | one module per subcommand, each with its clap arguments and a `run`: `perft` (rayon-parallel split over the first two plies), `search`, `bench`, `engine` (the engine protocol: `engine/command.rs` parses a line into a `Command`, `engine/mod.rs` is the session that carries it out, the search on its own thread), `matches` (`match`: player specs, progress, record file), `datagen` (self-play training data: its flags into the match crate's `DatagenConfig`, a progress bar, the summary), `show`, `play` (a person against the engine), `serve` (its flags and their checks; the server is `serve/`), and `tb/` with one module per `tb` subcommand (`generate`, `probe`, `verify`, `stats`, `compress`, `plan`; `tb/mod.rs` dispatches, `tb/shared.rs` keeps what two of them share); `tb/plan/` writes the library's `Plan` out, a file per format (`json`, `snakemake`, `make`, `slurm`) and `quote`, which writes `--dir` and `--binary` for each place they land (shell word, Python literal, Snakemake file and command, make value) or refuses them (`Unwritable`) |
 //! | `common/` | what more than one subcommand uses: `error` (`CliError`, the one error of the subcommands: bad arguments, files, library errors), `checks` (`MAX_DEPTH`, `check_depth`, `at_least_one` for counts where 0 means nothing), `threads` (`--threads` and the rayon pool), `tables` (opening a directory of tables, the CLI's only `unsafe`: the memory map), `engine_args` (`EngineArgs`, the engine flags of `search`, `bench` and `play`, into `Options` or an `Engine`), `game` (a position or a game from position, moves and rules), `info` (the engine's `info` line; a score as JSON, for `search --json` and the server's analysis events; a finished game's outcome as JSON; the warning for failed table probes), `probe` (a tablebase probe's answer and its JSON object, for `tb probe --json` and `/api/probe`), `picture` (the SVG picture with its title and capture path, for `show --svg` and `/api/svg`), `memory` (what the process may use: `MemAvailable`, the cgroup v1/v2 limits above it, the address space limit; `new_engine`, where every engine of the CLI is made after its transposition table is checked against it; `--memory-limit` of `tb generate` and `tb verify`, never above it) |
 //! | `fuzzing.rs` | entry points for the fuzz targets in `fuzz/` (`pub`, hidden from the docs): the engine protocol's line handling and the server's query parsing, driven without a terminal or a network; the one module outside `commands/` that reaches into a subcommand (`commands::engine::command`) |
 //! | `render/` | the board for people, for `show` and `play`: `draw` (terminal text); the SVG picture and capture paths come from the rules crate (`surakarta::svg`, `surakarta::capture_path`) |
@@ -38,7 +38,7 @@ mod render;
 mod serve;
 
 use clap::{Parser, Subcommand};
-use commands::{bench, engine, matches, perft, play, search, show, tb};
+use commands::{bench, datagen, engine, matches, perft, play, search, show, tb};
 use common::error::CliError;
 use std::process::ExitCode;
 
@@ -64,6 +64,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play a match between two engine configurations or programs.
     Match(matches::MatchArgs),
+    /// Make training data for a learned evaluation by self-play (docs/evaluation.md).
+    Datagen(datagen::DatagenArgs),
     /// Draw a position or a game record (terminal text, optionally SVG).
     Show(show::ShowArgs),
     /// Play against the engine in the terminal (commands on stdin).
@@ -84,6 +86,7 @@ pub fn main() -> ExitCode {
         Command::Engine(args) => engine::run(args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(args).map(|()| ExitCode::SUCCESS),
         Command::Match(args) => matches::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Datagen(args) => datagen::run(args).map(|()| ExitCode::SUCCESS),
         Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => commands::serve::run(args).map(|()| ExitCode::SUCCESS),

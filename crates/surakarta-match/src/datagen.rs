@@ -261,9 +261,9 @@ impl DatagenConfig {
                 "tb_pieces",
                 self.tables.as_ref().map_or(0, |t| t.pieces).to_string(),
             ),
-            ("hash_mb", self.options.hash_mb.to_string()),
-            ("evaluation", format!("{:?}", self.options.weights)),
-            ("techniques", format!("{:?}", self.options.techniques)),
+            // The engine's options (evaluation, techniques, hash size) as
+            // written by `Debug`: every one of them changes the searches.
+            ("engine", format!("{:?}", self.engine_options())),
             ("record_format", data::VERSION.to_string()),
         ]
     }

@@ -1,0 +1,309 @@
+//! `surakarta datagen`: training data for a learned evaluation by
+//! self-play, with a progress bar and a summary (text or JSON). The work is
+//! the match crate's `datagen` module.
+
+use crate::common::checks::at_least_one;
+use crate::common::engine_args::EngineArgs;
+use crate::common::error::CliError;
+use crate::common::memory::check_table_fits;
+use crate::common::tables;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use surakarta::Rules;
+use surakarta_match::datagen::{
+    self, DatagenConfig, DatagenProgress, DatagenStats, DatagenTables, GameSummary, OpeningMix,
+    MAX_GAMES,
+};
+
+/// The arguments of `surakarta datagen`.
+#[derive(Args, Debug)]
+pub(crate) struct DatagenArgs {
+    /// Directory of the chunk files and the manifest (created if missing;
+    /// a rerun with the same settings continues there).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Games to play.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 100)]
+    games: u64,
+    /// Seed of the openings.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Nodes searched per move (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = at_least_one::<u64>)]
+    nodes: u64,
+    /// Worker threads, each playing one game at a time, 1 to 1024.
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// End games at positions these tables cover (every class up to the
+    /// largest complete piece count in DIR), with the tables' value.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    /// Evaluation weights of the engine: `default` or `paper`.
+    #[arg(long, value_name = "PRESET", default_value = "default")]
+    eval: String,
+    /// Transposition table size per worker in MiB, 1 to 65536.
+    #[arg(long, value_name = "MB", default_value_t = 16)]
+    hash: usize,
+    /// Openings: `varied` (start position after random plies and random
+    /// boards, alternately), `start` or `random`.
+    #[arg(long, value_name = "MIX", default_value = "varied")]
+    openings: OpeningMix,
+    /// Plies played after the opening before a game is stopped and
+    /// adjudicated by piece count (at least 1).
+    #[arg(long, value_name = "PLIES", default_value_t = 400, value_parser = at_least_one::<u32>)]
+    max_plies: u32,
+    /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
+    #[arg(long, value_name = "RULES", default_value = "icga")]
+    rules: String,
+    /// Games per chunk file (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = at_least_one::<u64>)]
+    games_per_chunk: u64,
+    /// End a game when the search reports a decisive score for the same
+    /// side this many moves in a row (0: never).
+    #[arg(long, value_name = "MOVES", default_value_t = 4)]
+    adjudicate: u32,
+    /// Print one JSON object at the end (and no progress) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The progress bar: games played, positions written and filtered.
+struct Bar {
+    bar: ProgressBar,
+    written: AtomicU64,
+    filtered: AtomicU64,
+}
+
+impl DatagenProgress for Bar {
+    fn started(&self, _chunks: u64, _present: u64) {}
+
+    fn game_done(&self, game: &GameSummary) {
+        let written = self.written.fetch_add(game.written, Ordering::Relaxed) + game.written;
+        let filtered = self.filtered.fetch_add(game.filtered, Ordering::Relaxed) + game.filtered;
+        self.bar.inc(1);
+        self.bar
+            .set_message(format!("{written} positions written, {filtered} filtered"));
+    }
+}
+
+/// Checks the arguments and builds the run's settings.
+fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
+    if !(1..=MAX_GAMES).contains(&args.games) {
+        return Err(CliError(format!(
+            "--games {} is out of range: give 1 to {MAX_GAMES}",
+            args.games
+        )));
+    }
+    if !(1..=1024).contains(&args.threads) {
+        return Err(CliError(format!(
+            "--threads {} is out of range: give 1 to 1024",
+            args.threads
+        )));
+    }
+    if args.out.exists() && !args.out.is_dir() {
+        return Err(CliError(format!(
+            "--out {}: not a directory",
+            args.out.display()
+        )));
+    }
+    let rules: Rules = args.rules.parse()?;
+    let engine = EngineArgs {
+        threads: 1,
+        hash: args.hash,
+        eval: args.eval.clone(),
+        without: Vec::new(),
+        smp: "siblings".into(),
+    };
+    let options = engine.options()?;
+    options.check()?;
+    let workers = args.threads.min(args.games as usize);
+    check_table_fits(
+        &format!("the transposition tables (hash) of {workers} worker(s)"),
+        (args.hash as u64).saturating_mul(workers as u64),
+    )
+    .map_err(CliError)?;
+    let tables = match &args.tb {
+        None => None,
+        Some(dir) => {
+            let tb = tables::open(dir)
+                .map_err(|e| CliError(format!("--tb: tablebase directory {}", e.0)))?;
+            let pieces = tb.complete_pieces();
+            if pieces < 2 {
+                return Err(CliError(format!(
+                    "--tb {}: the 2-piece tables are missing, so no piece count is covered",
+                    dir.display()
+                )));
+            }
+            Some(DatagenTables {
+                tables: Arc::new(tb),
+                pieces,
+            })
+        }
+    };
+    Ok(DatagenConfig {
+        games: args.games,
+        seed: args.seed,
+        nodes: args.nodes,
+        openings: args.openings,
+        max_plies: args.max_plies,
+        rules,
+        options,
+        tables,
+        games_per_chunk: args.games_per_chunk,
+        adjudicate_plies: args.adjudicate,
+        threads: args.threads,
+    })
+}
+
+/// Runs `surakarta datagen`.
+pub(crate) fn run(args: DatagenArgs) -> Result<(), CliError> {
+    let config = check(&args)?;
+    let terminal = std::io::stderr().is_terminal() && !args.json;
+    let bar = ProgressBar::with_draw_target(
+        Some(config.games),
+        if terminal {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{bar:30}] {pos}/{len} games {elapsed_precise} (eta {eta})  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let progress = Bar {
+        bar,
+        written: AtomicU64::new(0),
+        filtered: AtomicU64::new(0),
+    };
+    let start = Instant::now();
+    let result = datagen::run(&config, &args.out, &progress);
+    progress.bar.finish_and_clear();
+    let stats = result?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        println!("{}", summary_json(&args, &config, &stats, seconds));
+    } else {
+        print_summary(&args, &config, &stats, seconds);
+    }
+    Ok(())
+}
+
+/// `part` as a percentage of `whole` (0 when `whole` is 0).
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// The run as the JSON object of `--json`.
+fn summary_json(
+    args: &DatagenArgs,
+    config: &DatagenConfig,
+    s: &DatagenStats,
+    seconds: f64,
+) -> serde_json::Value {
+    json!({
+        "out": args.out.display().to_string(),
+        "games": config.games,
+        "seed": config.seed,
+        "nodes": config.nodes,
+        "openings": config.openings.name(),
+        "max_plies": config.max_plies,
+        "rules": config.rules.to_string(),
+        "eval": args.eval,
+        "tb_pieces": config.tables.as_ref().map_or(0, |t| t.pieces),
+        "threads": config.threads,
+        "games_per_chunk": config.games_per_chunk,
+        "chunks": config.chunks(),
+        "chunks_written": s.chunks_written,
+        "chunks_present": s.chunks_present,
+        "chunks_remade": s.chunks_remade,
+        "games_played": s.games,
+        "plies": s.plies,
+        "opening_plies": s.opening_plies,
+        "written": s.written,
+        "exact": s.exact,
+        "filtered": {
+            "single_move": s.single_move,
+            "decisive": s.decisive,
+            "capture_best": s.capture_best,
+        },
+        "capture_available": s.capture_available,
+        "ends": {
+            "rules": s.ended_by_rules,
+            "tables": s.ended_by_tables,
+            "score": s.ended_by_score,
+            "ply_cap": s.ended_by_ply_cap,
+        },
+        "results": {
+            "black": s.black_wins,
+            "white": s.white_wins,
+            "draws": s.draws,
+        },
+        "average_plies": if s.games == 0 { 0.0 } else { s.plies as f64 / s.games as f64 },
+        "seconds": seconds,
+        "positions_per_second": s.written as f64 / seconds.max(1e-9),
+    })
+}
+
+/// Prints the run as text.
+fn print_summary(args: &DatagenArgs, config: &DatagenConfig, s: &DatagenStats, seconds: f64) {
+    println!(
+        "{} games played, {} positions written ({} exact) in {} chunk file{} of {} in {}",
+        s.games,
+        s.written,
+        s.exact,
+        s.chunks_written,
+        if s.chunks_written == 1 { "" } else { "s" },
+        config.chunks(),
+        args.out.display()
+    );
+    if s.chunks_present > 0 {
+        println!("{} chunk files were present already", s.chunks_present);
+    }
+    if s.chunks_remade > 0 {
+        println!("{} damaged chunk files made again", s.chunks_remade);
+    }
+    println!(
+        "positions met {}: written {:.1}%, single move {:.1}%, decisive score {:.1}%, capture best {:.1}%; capture available {:.1}%; {} opening plies not written",
+        s.plies,
+        percent(s.written - s.exact, s.plies),
+        percent(s.single_move, s.plies),
+        percent(s.decisive, s.plies),
+        percent(s.capture_best, s.plies),
+        percent(s.capture_available, s.plies),
+        s.opening_plies
+    );
+    let average = if s.games == 0 {
+        0.0
+    } else {
+        s.plies as f64 / s.games as f64
+    };
+    println!(
+        "games: {average:.1} plies on average; ended by the rules {}, the tables {}, a decisive score {}, the ply cap {}; Black {} White {} draws {}",
+        s.ended_by_rules,
+        s.ended_by_tables,
+        s.ended_by_score,
+        s.ended_by_ply_cap,
+        s.black_wins,
+        s.white_wins,
+        s.draws
+    );
+    println!(
+        "{seconds:.1} s, {:.1} positions written per second",
+        s.written as f64 / seconds.max(1e-9)
+    );
+}

@@ -559,7 +559,7 @@ pub fn opening(mix: OpeningMix, seed: u64, index: u64) -> (Position, usize) {
         SplitMix::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64() ^ index,
     );
     let from_start = match mix {
-        OpeningMix::Varied => index % 2 == 0,
+        OpeningMix::Varied => index.is_multiple_of(2),
         OpeningMix::Start => true,
         OpeningMix::Random => false,
     };

@@ -64,6 +64,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play a match between two engine configurations or programs.
     Match(matches::MatchArgs),
+    /// How often the engine's move keeps the exact value of positions drawn from the tables.
+    Endgames(commands::endgames::EndgamesArgs),
     /// Draw a position or a game record (terminal text, optionally SVG).
     Show(show::ShowArgs),
     /// Play against the engine in the terminal (commands on stdin).
@@ -84,6 +86,7 @@ pub fn main() -> ExitCode {
         Command::Engine(args) => engine::run(args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(args).map(|()| ExitCode::SUCCESS),
         Command::Match(args) => matches::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Endgames(args) => commands::endgames::run(args).map(|()| ExitCode::SUCCESS),
         Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => commands::serve::run(args).map(|()| ExitCode::SUCCESS),

@@ -33,10 +33,12 @@
 //! | [`lines`] | [`lines::LineReader`]: lines from a pipe with a limit ([`lines::MAX_LINE_BYTES`], 64 KiB), a longer line counted and dropped as it is read; an engine's output here, standard input in the command line's `engine`, `play` and `tb probe` |
 //! | [`game`] | [`play_game`]: one game under the rules with a ply cap, every move checked again before it is played; [`GameEnd`] (the rules, the ply cap, or a forfeit) |
 //! | [`runner`] | [`run_match`]: worker threads take the jobs (each opening with either colour first) from a shared counter, each worker with its own pair of players (made again after a forfeit); a [`Reporter`] receives each finished game; the SPRT's decision, a failing worker or the stop flag ends it |
+//! | [`endgames`] | endgame judgement: test positions drawn from the tables ([`endgames::sample`]: won or drawn, some move loses the value, training positions excluded) and the share of an engine's moves that keep the exact value ([`endgames::judge`]) |
 //! | [`stats`] | [`Tally`], [`Pentanomial`] (game pairs), [`Elo`] with its 95% interval, [`Sprt`] |
 
 #![forbid(unsafe_code)]
 
+pub mod endgames;
 pub mod external;
 pub mod game;
 pub mod lines;

@@ -4,6 +4,7 @@
 //! each other; what two of them need lives in `common`.
 
 pub(crate) mod bench;
+pub(crate) mod endgames;
 pub(crate) mod engine;
 pub(crate) mod matches;
 pub(crate) mod perft;

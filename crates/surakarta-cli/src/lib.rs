@@ -66,6 +66,8 @@ enum Command {
     Match(matches::MatchArgs),
     /// Make training data for a learned evaluation by self-play (docs/evaluation.md).
     Datagen(datagen::DatagenArgs),
+    /// How often the engine's move keeps the exact value of positions drawn from the tables.
+    Endgames(commands::endgames::EndgamesArgs),
     /// Draw a position or a game record (terminal text, optionally SVG).
     Show(show::ShowArgs),
     /// Play against the engine in the terminal (commands on stdin).
@@ -87,6 +89,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args).map(|()| ExitCode::SUCCESS),
         Command::Match(args) => matches::run(args).map(|()| ExitCode::SUCCESS),
         Command::Datagen(args) => datagen::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Endgames(args) => commands::endgames::run(args).map(|()| ExitCode::SUCCESS),
         Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => commands::serve::run(args).map(|()| ExitCode::SUCCESS),

@@ -511,7 +511,7 @@ fn long_input_is_cut_in_error_lines() {
         (
             vec!["search", "--depth", "1", "--eval", &long],
             format!(
-                "unknown --eval {}: expected default or paper",
+                "unknown --eval {}: expected classic, paper, nnue, default",
                 cut('b', 100_000)
             ),
         ),

@@ -68,7 +68,7 @@ use std::sync::{Arc, Mutex};
 use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Color, Game, Position, Rules, Termination};
 use surakarta_search::network::data::{self, TrainingPosition};
-use surakarta_search::{Engine, Limits, Options, ScoreKind};
+use surakarta_search::{Engine, Evaluation, Limits, Options, ScoreKind};
 use surakarta_tablebase::{Tablebase, Wdl};
 
 /// The manifest's file name in the output directory.
@@ -230,7 +230,7 @@ impl DatagenConfig {
     pub fn engine_options(&self) -> Options {
         Options {
             threads: 1,
-            ..self.options
+            ..self.options.clone()
         }
     }
 
@@ -261,9 +261,10 @@ impl DatagenConfig {
                 "tb_pieces",
                 self.tables.as_ref().map_or(0, |t| t.pieces).to_string(),
             ),
-            // The engine's options (evaluation, techniques, hash size) as
-            // written by `Debug`: every one of them changes the searches.
-            ("engine", format!("{:?}", self.engine_options())),
+            // Every engine option but the thread count changes the searches.
+            ("evaluation", evaluation_setting(&self.options.evaluation)),
+            ("techniques", format!("{:?}", self.options.techniques)),
+            ("hash_mb", self.options.hash_mb.to_string()),
             ("record_format", data::VERSION.to_string()),
         ]
     }
@@ -307,6 +308,16 @@ impl DatagenConfig {
         self.engine_options()
             .check()
             .map_err(|e| DatagenError::Engine(e.to_string()))
+    }
+}
+
+/// The evaluation as the manifest names it: `classic`, `paper`, a custom
+/// weight set in full, or a network by name and checksum.
+fn evaluation_setting(evaluation: &Evaluation) -> String {
+    match evaluation {
+        Evaluation::Classic(w) if evaluation.name() == "custom" => format!("custom {w:?}"),
+        Evaluation::Classic(_) => evaluation.name(),
+        Evaluation::Network(n) => format!("{} (checksum {:08x})", evaluation.name(), n.checksum()),
     }
 }
 

@@ -34,11 +34,13 @@
 //! | [`game`] | [`play_game`]: one game under the rules with a ply cap, every move checked again before it is played; [`GameEnd`] (the rules, the ply cap, or a forfeit) |
 //! | [`runner`] | [`run_match`]: worker threads take the jobs (each opening with either colour first) from a shared counter, each worker with its own pair of players (made again after a forfeit); a [`Reporter`] receives each finished game; the SPRT's decision, a failing worker or the stop flag ends it |
 //! | [`datagen`] | training data by self-play ([`datagen::run`]): varied openings, a fixed node budget per move, filters (single move, decisive score, capture as best move), labels from the game's result or the tables' value, chunk files of [`surakarta_search::network::data`] records written atomically, a manifest of the settings, resumable and deterministic for a seed |
+//! | [`endgames`] | endgame judgement: test positions drawn from the tables ([`endgames::sample`]: won or drawn, some move loses the value, training positions excluded) and the share of an engine's moves that keep the exact value ([`endgames::judge`]) |
 //! | [`stats`] | [`Tally`], [`Pentanomial`] (game pairs), [`Elo`] with its 95% interval, [`Sprt`] |
 
 #![forbid(unsafe_code)]
 
 pub mod datagen;
+pub mod endgames;
 pub mod external;
 pub mod game;
 pub mod lines;

@@ -10,7 +10,7 @@ use surakarta_match::datagen::{
     chunk_name, run, DatagenConfig, DatagenError, DatagenTables, OpeningMix, Quiet,
 };
 use surakarta_search::network::data;
-use surakarta_search::Options;
+use surakarta_search::{Evaluation, Options};
 use surakarta_tablebase::{NoProgress, Tablebase};
 
 /// A fresh, missing directory for one test.
@@ -139,6 +139,19 @@ fn other_settings_are_refused_naming_the_setting() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("openings"), "{err}");
+    // Another evaluation: the network, named by its checksum.
+    let nnue = DatagenConfig {
+        options: Options {
+            evaluation: Evaluation::network(),
+            ..config.options.clone()
+        },
+        ..config.clone()
+    };
+    let err = run(&nnue, &dir, &Quiet).unwrap_err();
+    assert!(
+        matches!(&err, DatagenError::Mismatch { setting, found, asked, .. } if setting == "evaluation" && found == "classic" && asked.starts_with("nnue (checksum ")),
+        "{err}"
+    );
     // Chunks without a manifest: their settings are unknown.
     std::fs::remove_file(dir.join("datagen.txt")).unwrap();
     assert!(matches!(

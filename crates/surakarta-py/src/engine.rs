@@ -14,7 +14,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use surakarta::{Game, Rules};
-use surakarta_search::{Engine, Info, Options, Score, SearchResult};
+use surakarta_search::{Engine, Evaluation, Info, Options, Score, SearchResult};
 use surakarta_tablebase::Tablebase;
 
 /// How often a search checks for Ctrl-C (and other signals).
@@ -195,21 +195,44 @@ pub(crate) struct PyEngine {
 
 #[pymethods]
 impl PyEngine {
-    /// A new engine; `ValueError` for a thread count outside 1 to 1024 or a
-    /// hash size outside 1 to 65536 MiB.
+    /// A new engine; `ValueError` for a thread count outside 1 to 1024, a
+    /// hash size outside 1 to 65536 MiB, an unknown `eval` (`"classic"`,
+    /// `"paper"`, `"nnue"`, `"default"`) or an `eval_file` that is not a
+    /// valid network file (`.sknn`; it goes with `eval="nnue"` or no
+    /// `eval`).
     #[new]
-    #[pyo3(signature = (threads = 1, hash = 64, tables = None, rules = None))]
+    #[pyo3(signature = (threads = 1, hash = 64, tables = None, rules = None, eval = None, eval_file = None))]
     fn new(
         py: Python<'_>,
         threads: usize,
         hash: usize,
         tables: Option<TablesArg<'_>>,
         rules: Option<RulesArg>,
+        eval: Option<String>,
+        eval_file: Option<PathBuf>,
     ) -> PyResult<PyEngine> {
         let rules = RulesArg::rules(rules)?;
+        let evaluation = match (eval.as_deref(), &eval_file) {
+            (None | Some("nnue"), Some(path)) => Evaluation::from_file(path)
+                .map_err(|e| PyValueError::new_err(format!("eval_file: {e}")))?,
+            (Some(name), Some(_)) => {
+                return Err(PyValueError::new_err(format!(
+                    "eval_file is a network: give it with eval='nnue' or no eval, not {name:?}"
+                )))
+            }
+            (name, None) => Evaluation::named(name.unwrap_or("default")).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "unknown eval {:?}: expected one of {}",
+                    name.unwrap_or_default(),
+                    Evaluation::NAMES.join(", ")
+                ))
+            })?,
+        };
+        let eval_name = evaluation.name();
         let options = Options {
             threads,
             hash_mb: hash,
+            evaluation,
             ..Options::default()
         };
         let tablebase: Option<Arc<Tablebase>> = match tables {
@@ -226,7 +249,9 @@ impl PyEngine {
                 format!("'{}'", dir.display())
             }),
         };
-        let settings = format!("threads={threads}, hash={hash}, tables={tables}, rules='{rules}'");
+        let settings = format!(
+            "threads={threads}, hash={hash}, tables={tables}, rules='{rules}', eval='{eval_name}'"
+        );
         engine.set_tablebase(tablebase);
         Ok(PyEngine {
             engine: Mutex::new(engine),

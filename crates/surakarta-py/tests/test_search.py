@@ -117,3 +117,22 @@ def test_engine_with_tables(tables5):
     result = engine.search("6/6/2b3/6/1ww3/6 b", depth=3)
     assert result.best_move is not None
     assert result.score.kind in ("tbwin", "tbloss", "cp", "win", "loss")
+
+
+def test_engine_evaluations():
+    for name in ["classic", "paper", "nnue", "default"]:
+        engine = surakarta.Engine(eval=name)
+        result = engine.search(surakarta.Position(), depth=3)
+        assert result.best_move in surakarta.Position().legal_moves
+    assert "eval='nnue'" in repr(surakarta.Engine(eval="nnue"))
+    with pytest.raises(ValueError, match="unknown eval"):
+        surakarta.Engine(eval="strong")
+
+
+def test_engine_eval_file_is_checked(tmp_path):
+    bad = tmp_path / "bad.sknn"
+    bad.write_bytes(b"SKNN" + bytes(100))
+    with pytest.raises(ValueError, match="eval_file"):
+        surakarta.Engine(eval_file=bad)
+    with pytest.raises(ValueError, match="not 'classic'|classic"):
+        surakarta.Engine(eval="classic", eval_file=bad)

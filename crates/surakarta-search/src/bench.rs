@@ -12,8 +12,10 @@ use surakarta_tablebase::Tablebase;
 
 use crate::engine::Engine;
 use crate::error::SearchError;
+use crate::eval::evaluate;
 use crate::limits::Limits;
-use crate::options::Options;
+use crate::network::Accumulator;
+use crate::options::{Evaluation, Options};
 use crate::search::SearchResult;
 
 /// The benchmark positions: the start and positions from plies 12, 30 and
@@ -94,6 +96,53 @@ pub fn run(
         elapsed: start.elapsed(),
         tb_hits,
     })
+}
+
+/// The time one static evaluation costs the search, measured over the
+/// children of the benchmark positions (each evaluated `rounds` times):
+/// for the classic evaluation, the evaluation of the child; for a network,
+/// the accumulator's update by the move and the output, as the search
+/// pays them.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::{bench, Evaluation};
+///
+/// let classic = bench::evaluation_cost(&Evaluation::default(), 1);
+/// let network = bench::evaluation_cost(&Evaluation::network(), 1);
+/// assert!(classic.as_nanos() > 0 && network.as_nanos() > 0);
+/// ```
+#[must_use]
+pub fn evaluation_cost(evaluation: &Evaluation, rounds: u32) -> Duration {
+    let positions: Vec<Position> = POSITIONS.iter().filter_map(|t| t.parse().ok()).collect();
+    let mut evaluations = 0u64;
+    let mut sink = 0i64;
+    let start = Instant::now();
+    for _ in 0..rounds.max(1) {
+        for position in &positions {
+            let moves = position.legal_moves();
+            match evaluation {
+                Evaluation::Classic(weights) => {
+                    for &m in moves.iter() {
+                        sink += i64::from(evaluate(&position.after(m), weights));
+                    }
+                }
+                Evaluation::Network(net) => {
+                    let parent = Accumulator::new(net, position);
+                    for &m in moves.iter() {
+                        let child = position.after(m);
+                        let acc = parent.after(net, position, m);
+                        sink += i64::from(net.evaluate_with(&acc, &child));
+                    }
+                }
+            }
+            evaluations += moves.len() as u64;
+        }
+    }
+    let elapsed = start.elapsed();
+    std::hint::black_box(sink);
+    elapsed / u32::try_from(evaluations.max(1)).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]

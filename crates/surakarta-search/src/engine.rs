@@ -23,9 +23,8 @@ use surakarta::{Game, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
 use crate::error::SearchError;
-use crate::eval::Weights;
 use crate::limits::Limits;
-use crate::options::{Options, Techniques};
+use crate::options::{Evaluation, Options, Techniques};
 use crate::ordering::History;
 use crate::parameters::{
     ASPIRATION_BASE, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_SCORE_DIVISOR,
@@ -129,10 +128,10 @@ impl Engine {
         self.tablebase.as_ref()
     }
 
-    /// Changes the evaluation weights and techniques (threads and hash size
-    /// need a new engine).
-    pub fn set_evaluation(&mut self, weights: Weights, techniques: Techniques) {
-        self.options.weights = weights;
+    /// Changes the evaluation and techniques (threads and hash size need a
+    /// new engine).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation, techniques: Techniques) {
+        self.options.evaluation = evaluation;
         self.options.techniques = techniques;
     }
 
@@ -221,7 +220,7 @@ impl Engine {
             history: &self.history,
             tablebase,
             tb_pieces: tablebase.map_or(0, |t| t.complete_pieces()),
-            weights: self.options.weights,
+            evaluation: &self.options.evaluation,
             techniques: self.options.techniques,
             rules,
             parallel: self.threads.splits(),
@@ -372,7 +371,7 @@ impl Root {
 
     /// A worker to search this root.
     fn worker<'a>(&self, shared: &'a Shared<'a>) -> Worker<'a> {
-        let mut worker = Worker::new(shared, self.history.clone());
+        let mut worker = Worker::new(shared, self.history.clone(), &self.position);
         worker.root_moves = self.moves.clone();
         worker
     }

@@ -30,11 +30,12 @@
 //! |---|---|
 //! | [`score`] | [`Score`]: evaluations below ±20,000, the tablebase and game-end bands, node-relative storage ([`Score::to_table`], [`Score::from_table`]), display; [`MAX_PLY`] |
 //! | [`eval`] | the evaluation's features ([`eval::Features`], [`eval::PointClass`]) and [`Weights`] (`PAPER`, `DEFAULT`): the weights define the evaluation, so they stay here rather than in `parameters` |
+//! | [`network`] | the learned evaluation: [`network::Network`] (quantized weights, the `.sknn` file format in [`network::file`]), [`network::Accumulator`] (updated on each move), the training positions ([`network::data`]) |
 //! | [`tt`] | [`tt::TranspositionTable`]: lock-free entries (key xor data) in 64-byte clusters of four, replacement by depth and age |
 //! | `ordering` | move picking (Stockfish's movepick): `MoveOrder` (table move, captures, killers, then quiet moves by history, picked one at a time), [`History`] (shared relaxed atomics), `Killers` |
 //! | [`limits`] | [`Limits`] (depth, nodes, move time, [`Clock`]) and the time budget (soft and hard limits) |
 //! | `parameters` | every tuning constant: aspiration window, late move reductions, ordering bonuses, history bounds, table replacement, split depth, limit polling, time management; crate-private, imports nothing of the crate |
-//! | `options` | what a user sets per engine: [`Options`] (threads, hash, weights, techniques, parallel scheme; [`Options::check`]) and [`Techniques`] (switches); public and chosen at run time, unlike `parameters` |
+//! | `options` | what a user sets per engine: [`Options`] (threads, hash, [`Evaluation`], techniques, parallel scheme; [`Options::check`]) and [`Techniques`] (switches); public and chosen at run time, unlike `parameters` |
 //! | `error` | [`SearchError`] (bad options, table allocation, thread pool); its own module so that `tt`, `options` and `smp` need not import `engine` |
 //! | `search` | one thread's tree walk: `Worker::negamax` (PVS, late move reductions, table cut-offs), `enter` (at every node: stop, no pieces left, the rules' ends, ply cap, tablebases), `quiesce` and `captures_only`, `younger_brother`; `Shared` (what the threads of a search share), [`Info`], [`SearchResult`] |
 //! | `smp` | both parallel schemes: [`Smp`] names them; `Threads` holds the rayon pool (siblings only); `smp::siblings` (`Split`: Young Brothers Wait, FuChou's parallel siblings, driven through closures so that `smp` imports neither `search` nor `engine`); `smp::lazy` (Lazy SMP helper threads and the guard that stops them) |
@@ -67,7 +68,7 @@ pub use engine::Engine;
 pub use error::SearchError;
 pub use eval::{evaluate, evaluate_with_captures, Weights};
 pub use limits::{Clock, Limits};
-pub use options::{Options, Techniques};
+pub use options::{Evaluation, Options, Techniques};
 pub use ordering::History;
 pub use score::{Score, ScoreKind, MAX_PLY};
 pub use search::{Info, SearchResult};

@@ -1,14 +1,20 @@
-//! What a user sets per engine: [`Options`] (threads, hash size, evaluation
-//! weights, the parallel scheme) and [`Techniques`] (search techniques on or
-//! off).
+//! What a user sets per engine: [`Options`] (threads, hash size, the
+//! [`Evaluation`], the parallel scheme) and [`Techniques`] (search
+//! techniques on or off).
 //!
 //! Kept apart from `parameters`: options are public, chosen at run time
 //! (command line, engine protocol, match player specs) and checked when an
 //! engine is built; the parameters are crate-private constants that change
 //! only with the code.
 
+use std::path::Path;
+use std::sync::Arc;
+
+use surakarta::Position;
+
 use crate::error::SearchError;
-use crate::eval::Weights;
+use crate::eval::{evaluate, Weights};
+use crate::network::{Network, NetworkError};
 use crate::smp::Smp;
 
 /// The most search threads an engine takes.
@@ -21,26 +27,26 @@ const MAX_HASH_MB: usize = 65_536;
 /// # Examples
 ///
 /// ```
-/// use surakarta_search::{Options, Smp, Techniques, Weights};
+/// use surakarta_search::{Evaluation, Options, Smp, Techniques};
 ///
 /// let options = Options {
 ///     threads: 4,
 ///     hash_mb: 256,
-///     weights: Weights::PAPER,
+///     evaluation: Evaluation::network(),
 ///     techniques: Techniques { reductions: false, ..Techniques::default() },
 ///     smp: Smp::Siblings,
 /// };
 /// assert!(options.check().is_ok());
 /// assert_eq!(Options::default().threads, 1); // deterministic by default
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Search threads (1 = deterministic).
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// Evaluation weights.
-    pub weights: Weights,
+    /// How positions are evaluated.
+    pub evaluation: Evaluation,
     /// Which search techniques are on.
     pub techniques: Techniques,
     /// How more than one thread is used.
@@ -52,7 +58,7 @@ impl Default for Options {
         Options {
             threads: 1,
             hash_mb: 64,
-            weights: Weights::DEFAULT,
+            evaluation: Evaluation::default(),
             techniques: Techniques::default(),
             smp: Smp::Siblings,
         }
@@ -111,6 +117,94 @@ impl Default for Techniques {
             killers: true,
             history: true,
             reductions: true,
+        }
+    }
+}
+
+/// How an engine evaluates positions: the hand-made features with their
+/// weights, or a network.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_search::{Evaluation, Weights};
+///
+/// assert_eq!(Evaluation::named("paper"), Some(Evaluation::Classic(Weights::PAPER)));
+/// assert_eq!(Evaluation::named("nnue"), Some(Evaluation::network()));
+/// assert_eq!(Evaluation::named("nnue").unwrap().name(), "nnue");
+/// assert_eq!(Evaluation::named("strong"), None);
+///
+/// // Two pieces against one is good for the side with two, whichever way.
+/// let p: Position = "6/2w3/6/6/bb4/6 b".parse()?;
+/// for name in ["classic", "nnue"] {
+///     assert!(Evaluation::named(name).unwrap().evaluate(&p) > 0, "{name}");
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The features of seed 001 with these weights ([`crate::eval`]).
+    Classic(Weights),
+    /// A network ([`crate::network`]).
+    Network(Arc<Network>),
+}
+
+impl Default for Evaluation {
+    /// The classic evaluation with the default weights.
+    fn default() -> Evaluation {
+        Evaluation::Classic(Weights::DEFAULT)
+    }
+}
+
+impl Evaluation {
+    /// The names [`Evaluation::named`] knows.
+    pub const NAMES: [&'static str; 4] = ["classic", "paper", "nnue", "default"];
+
+    /// The embedded network.
+    #[must_use]
+    pub fn network() -> Evaluation {
+        Evaluation::Network(Network::embedded())
+    }
+
+    /// An evaluation by name: `classic` (the default weights), `paper` (the
+    /// paper's weights), `nnue` (the embedded network) or `default` (what
+    /// [`Evaluation::default`] is).
+    #[must_use]
+    pub fn named(name: &str) -> Option<Evaluation> {
+        match name {
+            "classic" => Some(Evaluation::Classic(Weights::DEFAULT)),
+            "paper" => Some(Evaluation::Classic(Weights::PAPER)),
+            "nnue" => Some(Evaluation::network()),
+            "default" => Some(Evaluation::default()),
+            _ => None,
+        }
+    }
+
+    /// The network in a `.sknn` file, checked.
+    pub fn from_file(path: &Path) -> Result<Evaluation, NetworkError> {
+        Ok(Evaluation::Network(Arc::new(Network::read(path)?)))
+    }
+
+    /// A short name: `classic`, `paper`, `nnue` for the embedded network,
+    /// `nnue:NAME` for another network, `custom` for other weights.
+    #[must_use]
+    pub fn name(&self) -> String {
+        match self {
+            Evaluation::Classic(w) if *w == Weights::DEFAULT => "classic".into(),
+            Evaluation::Classic(w) if *w == Weights::PAPER => "paper".into(),
+            Evaluation::Classic(_) => "custom".into(),
+            Evaluation::Network(n) if **n == *Network::embedded() => "nnue".into(),
+            Evaluation::Network(n) => format!("nnue:{}", n.name),
+        }
+    }
+
+    /// The static evaluation of `position` for the side to move.
+    #[must_use]
+    pub fn evaluate(&self, position: &Position) -> i32 {
+        match self {
+            Evaluation::Classic(w) => evaluate(position, w),
+            Evaluation::Network(n) => n.evaluate(position),
         }
     }
 }

@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 use surakarta::{Color, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
-use crate::eval::{evaluate, evaluate_with_captures, Weights};
+use crate::eval::{evaluate, evaluate_with_captures};
+use crate::network::{Accumulator, Network};
+use crate::options::Evaluation;
 use crate::options::Techniques;
 use crate::ordering::{History, Killers, MoveOrder};
 use crate::parameters::{
@@ -100,7 +102,7 @@ pub(crate) struct Shared<'a> {
     pub(crate) history: &'a History,
     pub(crate) tablebase: Option<&'a Tablebase>,
     pub(crate) tb_pieces: u32,
-    pub(crate) weights: Weights,
+    pub(crate) evaluation: &'a Evaluation,
     pub(crate) techniques: Techniques,
     pub(crate) rules: Rules,
     pub(crate) parallel: bool,
@@ -209,10 +211,21 @@ pub(crate) struct Worker<'a> {
     seldepth: usize,
     /// Restricts the root's moves (to the tablebase's drawing moves).
     pub(crate) root_moves: Option<MoveList>,
+    /// The network, if the evaluation is one.
+    network: Option<&'a Network>,
+    /// The network's accumulators from the root to the current node, updated
+    /// on each move (empty with the classic evaluation).
+    accumulators: Vec<Accumulator>,
 }
 
 impl<'a> Worker<'a> {
-    pub(crate) fn new(shared: &'a Shared<'a>, history: Vec<u64>) -> Worker<'a> {
+    pub(crate) fn new(shared: &'a Shared<'a>, history: Vec<u64>, root: &Position) -> Worker<'a> {
+        let network = match shared.evaluation {
+            Evaluation::Network(net) => Some(&**net),
+            Evaluation::Classic(_) => None,
+        };
+        let mut accumulators = Vec::with_capacity(if network.is_some() { MAX_PLY + 1 } else { 0 });
+        accumulators.extend(network.map(|net| Accumulator::new(net, root)));
         Worker {
             shared,
             root_index: history.len().saturating_sub(1),
@@ -221,6 +234,8 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             root_moves: None,
+            network,
+            accumulators,
         }
     }
 
@@ -233,7 +248,26 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             root_moves: None,
+            network: self.network,
+            accumulators: self.accumulators.clone(),
         }
+    }
+
+    /// Before searching the child `position.after(m)`: the network's
+    /// accumulator follows the move.
+    fn push_move(&mut self, position: &Position, m: Move) {
+        if let Some(net) = self.network {
+            let next = match self.accumulators.last() {
+                Some(top) => top.after(net, position, m),
+                None => Accumulator::new(net, &position.after(m)),
+            };
+            self.accumulators.push(next);
+        }
+    }
+
+    /// After searching a child: back to the parent's accumulator.
+    fn pop_move(&mut self) {
+        self.accumulators.pop();
     }
 
     pub(crate) fn flush_nodes(&mut self) {
@@ -304,12 +338,22 @@ impl<'a> Worker<'a> {
     }
 
     fn evaluate(&self, position: &Position) -> i32 {
-        evaluate(position, &self.shared.weights)
+        match (self.shared.evaluation, self.network) {
+            (Evaluation::Classic(w), _) => evaluate(position, w),
+            (_, Some(net)) => match self.accumulators.last() {
+                Some(acc) => net.evaluate_with(acc, position),
+                None => net.evaluate(position),
+            },
+            (Evaluation::Network(net), None) => net.evaluate(position),
+        }
     }
 
     /// The static evaluation when the side to move's captures are known.
     fn evaluate_with_captures(&self, position: &Position, captures: usize) -> i32 {
-        evaluate_with_captures(position, &self.shared.weights, Some(captures))
+        match self.shared.evaluation {
+            Evaluation::Classic(w) => evaluate_with_captures(position, w, Some(captures)),
+            Evaluation::Network(_) => self.evaluate(position),
+        }
     }
 
     /// Principal variation search of `position` to `depth` plies.
@@ -396,6 +440,7 @@ impl<'a> Worker<'a> {
             }
             let child = position.after(m);
             self.path.push(child.zobrist());
+            self.push_move(position, m);
             let reduction = self.reduction(index, depth, m, pv_node, &killers);
             let score = if index == 0 {
                 -self.negamax(
@@ -420,6 +465,7 @@ impl<'a> Worker<'a> {
                 )
             };
             self.path.pop();
+            self.pop_move();
             if self.stopped(split) {
                 return 0;
             }
@@ -567,6 +613,7 @@ impl<'a> Worker<'a> {
             |worker, i, m, a| {
                 let child = position.after(m);
                 worker.path.push(child.zobrist());
+                worker.push_move(position, m);
                 let reduction = worker.reduction(first_index + i, depth, m, pv_node, &killers);
                 let mut line = Pv::new();
                 let score = worker.younger_brother(
@@ -580,6 +627,7 @@ impl<'a> Worker<'a> {
                     Some(&split),
                 );
                 worker.path.pop();
+                worker.pop_move();
                 worker.flush_nodes();
                 (!worker.stopped(Some(&split))).then_some((score, line))
             },
@@ -659,7 +707,9 @@ impl<'a> Worker<'a> {
         let mut best = stand;
         for &m in captures.iter() {
             let child = position.after(m);
+            self.push_move(position, m);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, split);
+            self.pop_move();
             if self.stopped(split) {
                 return 0;
             }

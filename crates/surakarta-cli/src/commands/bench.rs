@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use surakarta::Position;
 use surakarta_search::bench::{self, BenchReport};
-use surakarta_search::SearchResult;
+use surakarta_search::{Evaluation, SearchResult};
 use surakarta_tablebase::ProbeTiming;
 
 /// The arguments of `surakarta bench`.
@@ -45,6 +45,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<(), CliError> {
     };
     let options = args.engine.options()?;
     check_engine_fits(&options).map_err(CliError)?;
+    let evaluation = options.evaluation.clone();
     let report = bench::run(
         options,
         tablebase.clone(),
@@ -60,12 +61,28 @@ pub(crate) fn run(args: BenchArgs) -> Result<(), CliError> {
         None => None,
     };
     let threads = args.engine.threads;
+    let costs = EvaluationCosts {
+        name: evaluation.name(),
+        used: bench::evaluation_cost(&evaluation, EVALUATION_ROUNDS),
+        classic: bench::evaluation_cost(&Evaluation::default(), EVALUATION_ROUNDS),
+    };
     if json {
-        println!("{}", report_json(&report, threads, timing.as_ref()));
+        println!("{}", report_json(&report, threads, &costs, timing.as_ref()));
     } else {
-        print_report(&report, threads, timing.as_ref());
+        print_report(&report, threads, &costs, timing.as_ref());
     }
     Ok(())
+}
+
+/// Rounds over the benchmark positions' children when timing evaluations
+/// (about 15,000 evaluations a round).
+const EVALUATION_ROUNDS: u32 = 200;
+
+/// What one evaluation costs: the one searched with and the classic one.
+struct EvaluationCosts {
+    name: String,
+    used: std::time::Duration,
+    classic: std::time::Duration,
 }
 
 /// The line printed after the `i`th position's search.
@@ -84,9 +101,13 @@ fn position_line(i: usize, position: &Position, result: &SearchResult) -> String
 fn report_json(
     report: &BenchReport,
     threads: usize,
+    costs: &EvaluationCosts,
     timing: Option<&ProbeTiming>,
 ) -> serde_json::Value {
     json!({
+        "eval": costs.name,
+        "eval_ns": costs.used.as_nanos() as u64,
+        "classic_eval_ns": costs.classic.as_nanos() as u64,
         "positions": report.positions,
         "depth": report.depth,
         "threads": threads,
@@ -107,15 +128,27 @@ fn report_json(
 }
 
 /// Prints the benchmark's totals and signature (and probe timing) as text.
-fn print_report(report: &BenchReport, threads: usize, timing: Option<&ProbeTiming>) {
+fn print_report(
+    report: &BenchReport,
+    threads: usize,
+    costs: &EvaluationCosts,
+    timing: Option<&ProbeTiming>,
+) {
     println!(
-        "{} positions, depth {}, {} threads: {} nodes in {:.2} s, {} nodes/s",
+        "{} positions, depth {}, {} threads, eval {}: {} nodes in {:.2} s, {} nodes/s",
         report.positions,
         report.depth,
         threads,
+        costs.name,
         report.nodes,
         report.elapsed.as_secs_f64(),
         report.nps()
+    );
+    println!(
+        "evaluation {} ns per node ({}), classic {} ns",
+        costs.used.as_nanos(),
+        costs.name,
+        costs.classic.as_nanos()
     );
     println!("signature {}", report.nodes);
     if let Some(t) = timing {

@@ -3,8 +3,8 @@
 //! the match crate's `datagen` module.
 
 use crate::common::checks::at_least_one;
-use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
+use crate::common::evaluation::evaluation;
 use crate::common::memory::check_table_fits;
 use crate::common::tables;
 use clap::Args;
@@ -20,6 +20,7 @@ use surakarta_match::datagen::{
     self, DatagenConfig, DatagenProgress, DatagenStats, DatagenTables, GameSummary, OpeningMix,
     MAX_GAMES,
 };
+use surakarta_search::Options;
 
 /// The arguments of `surakarta datagen`.
 #[derive(Args, Debug)]
@@ -44,9 +45,13 @@ pub(crate) struct DatagenArgs {
     /// largest complete piece count in DIR), with the tables' value.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
-    /// Evaluation weights of the engine: `default` or `paper`.
-    #[arg(long, value_name = "PRESET", default_value = "default")]
-    eval: String,
+    /// Evaluation: `classic`, `paper`, `nnue` (the embedded network) or
+    /// `default` (classic).
+    #[arg(long, value_name = "NAME")]
+    eval: Option<String>,
+    /// A network file (`.sknn`) to evaluate with instead of the embedded one.
+    #[arg(long, value_name = "PATH")]
+    eval_file: Option<PathBuf>,
     /// Transposition table size per worker in MiB, 1 to 65536.
     #[arg(long, value_name = "MB", default_value_t = 16)]
     hash: usize,
@@ -113,14 +118,18 @@ fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
         )));
     }
     let rules: Rules = args.rules.parse()?;
-    let engine = EngineArgs {
+    let evaluation = evaluation(
+        args.eval.as_deref(),
+        args.eval_file.as_deref(),
+        ["--eval", "--eval-file"],
+    )
+    .map_err(CliError)?;
+    let options = Options {
         threads: 1,
-        hash: args.hash,
-        eval: args.eval.clone(),
-        without: Vec::new(),
-        smp: "siblings".into(),
+        hash_mb: args.hash,
+        evaluation,
+        ..Options::default()
     };
-    let options = engine.options()?;
     options.check()?;
     let workers = args.threads.min(args.games as usize);
     check_table_fits(
@@ -223,7 +232,7 @@ fn summary_json(
         "openings": config.openings.name(),
         "max_plies": config.max_plies,
         "rules": config.rules.to_string(),
-        "eval": args.eval,
+        "eval": config.options.evaluation.name(),
         "tb_pieces": config.tables.as_ref().map_or(0, |t| t.pieces),
         "threads": config.threads,
         "games_per_chunk": config.games_per_chunk,

@@ -4,6 +4,7 @@
 
 use crate::common::checks::{at_least_one, MAX_DEPTH};
 use crate::common::error::CliError;
+use crate::common::evaluation::evaluation;
 use crate::common::memory::check_table_fits;
 use crate::common::tables;
 use clap::Args;
@@ -21,7 +22,7 @@ use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, MatchResult,
     Player, PlayerError, Reporter, Sprt, SprtDecision, Tally,
 };
-use surakarta_search::{Limits, Options, Smp, Weights};
+use surakarta_search::{Limits, Options, Smp};
 use surakarta_tablebase::Tablebase;
 
 /// The arguments of `surakarta match`.
@@ -94,6 +95,7 @@ struct PlayerSpec {
     threads: Option<usize>,
     hash: Option<usize>,
     eval: Option<String>,
+    eval_file: Option<PathBuf>,
     tb: Option<PathBuf>,
     smp: Option<Smp>,
     timeout: Option<Duration>,
@@ -109,6 +111,7 @@ impl PlayerSpec {
             threads: None,
             hash: None,
             eval: None,
+            eval_file: None,
             tb: None,
             smp: None,
             timeout: None,
@@ -162,6 +165,7 @@ impl PlayerSpec {
                 "threads" => spec.threads = Some(number("1 to 1024 threads", 1024)? as usize),
                 "hash" => spec.hash = Some(number("a size of 1 to 65536 MiB", 65_536)? as usize),
                 "eval" => spec.eval = Some(value.to_string()),
+                "eval-file" => spec.eval_file = Some(PathBuf::from(value)),
                 "smp" => {
                     spec.smp = Some(Smp::parse(value).ok_or_else(|| {
                         bad(format!(
@@ -183,7 +187,7 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(bad(format!(
-                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, smp, tb, timeout or cmd",
+                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, eval-file, smp, tb, timeout or cmd",
                         Excerpt::new(key)
                     )))
                 }
@@ -228,6 +232,9 @@ impl PlayerSpec {
         if let Some(e) = &self.eval {
             parts.push(format!("eval={e}"));
         }
+        if let Some(f) = &self.eval_file {
+            parts.push(format!("eval-file={}", f.display()));
+        }
         if let Some(Smp::Lazy) = self.smp {
             parts.push("smp=lazy".into());
         }
@@ -236,17 +243,16 @@ impl PlayerSpec {
 
     /// The engine options of an in-process player.
     fn options(&self) -> Result<Options, CliError> {
-        let eval = self.eval.as_deref().unwrap_or("default");
-        let weights = Weights::preset(eval).ok_or_else(|| {
-            CliError(format!(
-                "unknown eval {}: expected default or paper",
-                Excerpt::new(eval)
-            ))
-        })?;
+        let evaluation = evaluation(
+            self.eval.as_deref(),
+            self.eval_file.as_deref(),
+            ["eval", "eval-file"],
+        )
+        .map_err(CliError)?;
         Ok(Options {
             threads: self.threads.unwrap_or(1),
             hash_mb: self.hash.unwrap_or(64),
-            weights,
+            evaluation,
             smp: self.smp.unwrap_or_default(),
             ..Options::default()
         })
@@ -263,6 +269,9 @@ impl PlayerSpec {
         }
         if let Some(e) = &self.eval {
             options.push(("Eval".into(), e.clone()));
+        }
+        if let Some(f) = &self.eval_file {
+            options.push(("EvalFile".into(), f.display().to_string()));
         }
         if let Some(dir) = &self.tb {
             options.push(("TablebasePath".into(), dir.display().to_string()));
@@ -311,7 +320,7 @@ fn factory(
     };
     let limits = spec.limits;
     Ok(Box::new(move || {
-        let player = EnginePlayer::new(name.clone(), options, tablebase.clone(), limits)?;
+        let player = EnginePlayer::new(name.clone(), options.clone(), tablebase.clone(), limits)?;
         Ok(Box::new(player) as Box<dyn Player>)
     }))
 }

@@ -5,6 +5,7 @@
 
 pub(crate) mod bench;
 pub(crate) mod datagen;
+pub(crate) mod endgames;
 pub(crate) mod engine;
 pub(crate) mod matches;
 pub(crate) mod perft;

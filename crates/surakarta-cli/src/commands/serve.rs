@@ -3,6 +3,7 @@
 //! server is in `crate::serve`.
 
 use crate::common::error::CliError;
+use crate::common::evaluation::evaluation;
 use crate::common::memory::{new_engine, usable_memory, RESERVE_BYTES};
 use crate::common::tables;
 use crate::common::threads::MAX_THREADS;
@@ -46,6 +47,12 @@ pub(crate) struct ServeArgs {
     /// Transposition table of each analysis in MiB, 1 to 65536.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     hash: usize,
+    /// The analyses' evaluation: `classic`, `paper`, `nnue` or `default`.
+    #[arg(long, value_name = "NAME")]
+    eval: Option<String>,
+    /// A network file (`.sknn`) for the analyses instead of the embedded one.
+    #[arg(long, value_name = "PATH")]
+    eval_file: Option<PathBuf>,
     /// The longest analysis a client may ask for, in milliseconds (1 to
     /// 3600000).
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
@@ -197,6 +204,12 @@ fn check(args: &ServeArgs) -> Result<Config, CliError> {
         tb,
         threads: args.threads,
         hash_mb: args.hash,
+        evaluation: evaluation(
+            args.eval.as_deref(),
+            args.eval_file.as_deref(),
+            ["--eval", "--eval-file"],
+        )
+        .map_err(CliError)?,
         max_movetime_ms: args.max_movetime,
         max_analyses: args.max_analyses,
         analysis_memory_mib,

@@ -3,13 +3,14 @@
 //! built from them.
 
 use crate::common::error::CliError;
+use crate::common::evaluation::evaluation;
 use crate::common::memory::new_engine;
 use crate::common::tables;
 use clap::Args;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use surakarta::Excerpt;
-use surakarta_search::{Engine, Options, Smp, Techniques, Weights};
+use surakarta_search::{Engine, Options, Smp, Techniques};
 
 /// Engine settings shared by `search`, `bench` and `play`.
 #[derive(Args, Debug, Clone)]
@@ -20,9 +21,13 @@ pub(crate) struct EngineArgs {
     /// Transposition table size in MiB, 1 to 65536.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     pub(crate) hash: usize,
-    /// Evaluation weights: `default` or `paper` (seed 001's weights).
-    #[arg(long, value_name = "PRESET", default_value = "default")]
-    pub(crate) eval: String,
+    /// Evaluation: `classic` (hand-made features), `paper` (seed 001's
+    /// weights), `nnue` (the embedded network) or `default` (classic).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) eval: Option<String>,
+    /// A network file (`.sknn`) to evaluate with instead of the embedded one.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) eval_file: Option<PathBuf>,
     /// Switch search techniques off, to measure them: a comma-separated list
     /// of tt, aspiration, quiescence, killers, history, reductions.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
@@ -38,12 +43,12 @@ impl EngineArgs {
     /// `--without` technique or `--smp` mode is an error. (Threads and hash
     /// size are checked when the engine is made.)
     pub(crate) fn options(&self) -> Result<Options, CliError> {
-        let weights = Weights::preset(&self.eval).ok_or_else(|| {
-            CliError(format!(
-                "unknown --eval {}: expected default or paper",
-                Excerpt::new(&self.eval)
-            ))
-        })?;
+        let evaluation = evaluation(
+            self.eval.as_deref(),
+            self.eval_file.as_deref(),
+            ["--eval", "--eval-file"],
+        )
+        .map_err(CliError)?;
         let mut techniques = Techniques::default();
         for name in &self.without {
             let flag = match name.as_str() {
@@ -71,7 +76,7 @@ impl EngineArgs {
         Ok(Options {
             threads: self.threads,
             hash_mb: self.hash,
-            weights,
+            evaluation,
             techniques,
             smp,
         })

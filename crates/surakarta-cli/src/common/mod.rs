@@ -1,6 +1,6 @@
 //! What more than one subcommand uses: the error type, the argument checks,
 //! the thread pool, opening tablebase directories, the shared engine
-//! arguments, the memory limit, building a game from the command line, the engine's info
+//! arguments, the evaluation a user names, the memory limit, building a game from the command line, the engine's info
 //! line and score, a tablebase probe's answer as JSON and the SVG picture. Subcommands import from here (and from `render`, `progress` and the
 //! library crates), never from each other; nothing here imports a
 //! subcommand.
@@ -8,6 +8,7 @@
 pub(crate) mod checks;
 pub(crate) mod engine_args;
 pub(crate) mod error;
+pub(crate) mod evaluation;
 pub(crate) mod game;
 pub(crate) mod info;
 pub(crate) mod memory;

@@ -3,7 +3,7 @@
 use crate::serve::connections::ConnectionLimits;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use surakarta_search::Options;
+use surakarta_search::{Evaluation, Options};
 use surakarta_tablebase::Tablebase;
 
 /// The server's settings, checked.
@@ -17,6 +17,8 @@ pub(crate) struct Config {
     pub(crate) threads: usize,
     /// Transposition table of each analysis, in MiB.
     pub(crate) hash_mb: usize,
+    /// How the analyses evaluate positions.
+    pub(crate) evaluation: Evaluation,
     /// The longest analysis, in milliseconds.
     pub(crate) max_movetime_ms: u64,
     /// The most analyses running at once.
@@ -34,6 +36,7 @@ impl Config {
         Options {
             threads: self.threads,
             hash_mb: self.hash_mb,
+            evaluation: self.evaluation.clone(),
             ..Options::default()
         }
     }

@@ -340,8 +340,12 @@ class Engine:
         hash: int = 64,
         tables: Union[Tablebase, str, "os.PathLike[str]", None] = None,
         rules: Optional[RulesLike] = None,
+        eval: Optional[str] = None,
+        eval_file: Union[str, "os.PathLike[str]", None] = None,
     ) -> None:
-        """A new engine."""
+        """A new engine. ``eval`` is ``"classic"``, ``"paper"``, ``"nnue"``
+        (the embedded network) or ``"default"``; ``eval_file`` a network
+        file (``.sknn``) to use instead of the embedded one."""
     def search(
         self,
         position: Union[PositionLike, Game],

@@ -146,7 +146,7 @@ impl Network {
     /// use surakarta_search::network::{Network, NetworkError};
     ///
     /// let bytes = Network::embedded().to_bytes();
-    /// assert_eq!(&Network::from_bytes(&bytes)?, Network::embedded());
+    /// assert_eq!(Network::from_bytes(&bytes)?, *Network::embedded());
     ///
     /// let mut damaged = bytes.clone();
     /// damaged[100] ^= 1;
@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn weights_that_could_overflow_are_refused() {
-        let mut net = Network::embedded().clone();
+        let mut net = (*Network::embedded()).clone();
         net.weights.input_bias.0[5] = i16::MAX;
         net.weights.input[0].0[5] = 1000;
         assert_eq!(

@@ -28,7 +28,7 @@
 //! use surakarta::Position;
 //! use surakarta_search::network::{Accumulator, Network};
 //!
-//! let net = Network::embedded();
+//! let net = &*Network::embedded();
 //! let start = Position::new();
 //! let score = net.evaluate(&start);
 //! assert!(score.abs() < 200); // the start is about level
@@ -44,7 +44,7 @@
 pub mod data;
 pub mod file;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use surakarta::{Color, Move, Position, Square};
 
@@ -156,11 +156,16 @@ impl Network {
     /// Never with the shipped file: a test reads it, so a damaged embedded
     /// file fails the build's tests, not a user's search.
     #[must_use]
-    pub fn embedded() -> &'static Network {
-        static NETWORK: OnceLock<Network> = OnceLock::new();
-        NETWORK.get_or_init(|| {
-            Network::from_bytes(EMBEDDED).expect("the embedded network is checked by the tests")
-        })
+    pub fn embedded() -> Arc<Network> {
+        static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+        NETWORK
+            .get_or_init(|| {
+                Arc::new(
+                    Network::from_bytes(EMBEDDED)
+                        .expect("the embedded network is checked by the tests"),
+                )
+            })
+            .clone()
     }
 
     /// The evaluation of `position` for the side to move, computed from
@@ -264,7 +269,7 @@ mod tests {
         /// along random games, and so do the evaluations.
         #[test]
         fn incremental_updates_equal_a_fresh_accumulator(seed in any::<u64>(), plies in 0usize..120) {
-            let net = Network::embedded();
+            let net = &*Network::embedded();
             let mut rng = SplitMix::new(seed);
             let mut position = Position::new();
             let mut acc = Accumulator::new(net, &position);

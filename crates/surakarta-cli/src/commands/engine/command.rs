@@ -6,7 +6,9 @@
 use crate::common::checks::check_depth;
 use std::time::Duration;
 use surakarta::{Color, Excerpt, Rules};
-use surakarta_search::{Clock, Limits, Smp, Weights};
+use surakarta_search::{Clock, Evaluation, Limits, Smp};
+
+use crate::common::evaluation::evaluation;
 
 /// One command of docs/protocol.md.
 #[derive(Debug)]
@@ -46,7 +48,10 @@ pub(crate) enum Setting {
     /// is made).
     Hash(usize),
     /// `Eval`.
-    Eval(Weights),
+    Eval(Evaluation),
+    /// `EvalFile`: a network file, or `None` (`<empty>`) for the embedded
+    /// network.
+    EvalFile(Option<String>),
     /// `Smp`.
     Smp(Smp),
     /// `Rules`.
@@ -144,12 +149,10 @@ fn parse_setoption(words: &[&str]) -> Result<Setting, String> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "threads" => Setting::Threads(number("Threads")?),
         "hash" => Setting::Hash(number("Hash")?),
-        "eval" => Setting::Eval(Weights::preset(&value).ok_or_else(|| {
-            format!(
-                "Eval: unknown preset {} (default, paper)",
-                Excerpt::new(&value)
-            )
-        })?),
+        "eval" => Setting::Eval(evaluation(Some(&value), None, ["Eval", "EvalFile"])?),
+        "evalfile" => {
+            Setting::EvalFile((!value.is_empty() && value != "<empty>").then_some(value.clone()))
+        }
         "smp" => Setting::Smp(Smp::parse(&value).ok_or_else(|| {
             format!(
                 "Smp: unknown mode {} (siblings, lazy)",

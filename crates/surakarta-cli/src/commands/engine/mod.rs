@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use surakarta::{Game, Position, Rules};
 use surakarta_match::lines::LineReader;
-use surakarta_search::{Engine, Options};
+use surakarta_search::{Engine, Evaluation, Options};
 
 /// The arguments of `surakarta engine`: none (settings come through
 /// `setoption`).
@@ -63,11 +63,11 @@ pub(crate) fn run(_args: EngineProtocolArgs) -> Result<(), CliError> {
     let options = Options::default();
     let mut session = Session {
         settings: Settings {
-            options,
+            options: options.clone(),
             rules: Rules::ICGA,
             tablebase: None,
         },
-        engine: Some(new_engine(options).map_err(CliError)?),
+        engine: Some(new_engine(options.clone()).map_err(CliError)?),
         running: None,
         game: Game::new(Position::new(), Rules::ICGA),
     };
@@ -119,7 +119,8 @@ impl Session {
                 say("option name Hash type spin default 64 min 1 max 65536");
                 say("option name TablebasePath type string default <empty>");
                 say("option name Rules type string default icga");
-                say("option name Eval type combo default default var default var paper");
+                say("option name Eval type combo default default var default var classic var paper var nnue");
+                say("option name EvalFile type string default <empty>");
                 say("option name Smp type combo default siblings var siblings var lazy");
                 say("uciok");
             }
@@ -152,7 +153,7 @@ impl Session {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
                     error("the search thread failed; starting a new engine");
-                    self.engine = new_engine(self.settings.options).ok();
+                    self.engine = new_engine(self.settings.options.clone()).ok();
                 }
             }
         }
@@ -161,18 +162,25 @@ impl Session {
     fn engine_mut(&mut self) -> Result<&mut Engine, String> {
         self.finish_search(false);
         if self.engine.is_none() {
-            self.engine = Some(new_engine(self.settings.options)?);
+            self.engine = Some(new_engine(self.settings.options.clone())?);
         }
         self.engine.as_mut().ok_or_else(|| "no engine".to_string())
     }
 
     fn set_option(&mut self, setting: Setting) -> Result<(), String> {
         self.finish_search(false);
-        let mut options = self.settings.options;
+        let mut options = self.settings.options.clone();
         match setting {
             Setting::Threads(threads) => options.threads = threads,
             Setting::Hash(mb) => options.hash_mb = mb,
-            Setting::Eval(weights) => options.weights = weights,
+            Setting::Eval(evaluation) => options.evaluation = evaluation,
+            Setting::EvalFile(path) => {
+                options.evaluation = match path {
+                    None => Evaluation::network(),
+                    Some(path) => Evaluation::from_file(Path::new(&path))
+                        .map_err(|e| format!("EvalFile: {e}"))?,
+                }
+            }
             Setting::Smp(smp) => options.smp = smp,
             Setting::Rules(rules) => {
                 self.settings.rules = rules;
@@ -193,7 +201,7 @@ impl Session {
         // memory the process may use without it.
         self.finish_search(true);
         self.engine = None;
-        let mut engine = new_engine(options)?;
+        let mut engine = new_engine(options.clone())?;
         engine.set_tablebase(self.settings.tablebase.clone());
         self.settings.options = options;
         self.engine = Some(engine);

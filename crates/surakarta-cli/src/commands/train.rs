@@ -53,7 +53,7 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     max_score: i32,
     /// Which of the board's eight symmetries each position is trained with.
-    #[arg(long, value_enum, default_value_t = Symmetries::Random)]
+    #[arg(long, value_enum, default_value_t = Symmetries::Mirror)]
     symmetries: Symmetries,
     /// Worker threads (default: one per core); the network does not depend
     /// on it.
@@ -102,6 +102,8 @@ fn parse_scale(text: &str) -> Result<Scale, String> {
 pub(crate) enum Symmetries {
     /// The positions as recorded.
     None,
+    /// The position or its mirror image across the files, at random.
+    Mirror,
     /// One random symmetry per position and epoch.
     Random,
     /// All eight each epoch.
@@ -136,6 +138,7 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
         seed: args.seed,
         augment: match args.symmetries {
             Symmetries::None => Augment::None,
+            Symmetries::Mirror => Augment::Mirror,
             Symmetries::Random => Augment::Random,
             Symmetries::All => Augment::All,
         },

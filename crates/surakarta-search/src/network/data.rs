@@ -216,7 +216,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Vec<TrainingPosition>, DataError> {
         return Err(DataError::Header);
     }
     let body = &bytes[RECORD..];
-    if body.len() % RECORD != 0 {
+    if !body.len().is_multiple_of(RECORD) {
         return Err(DataError::Truncated(body.len()));
     }
     body.chunks_exact(RECORD)

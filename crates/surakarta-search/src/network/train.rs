@@ -132,7 +132,13 @@ pub enum TrainError {
 pub enum Augment {
     /// The position as recorded.
     None,
-    /// One symmetry per position and epoch, drawn from the seed.
+    /// The position or its mirror image across the files (left and right
+    /// swapped), drawn per position and epoch from the seed: the one
+    /// symmetry that keeps each side's home ranks, so that positions from
+    /// games of the start position stay such positions.
+    Mirror,
+    /// One of the eight symmetries per position and epoch, drawn from the
+    /// seed.
     Random,
     /// All eight: an epoch passes every position eight times.
     All,
@@ -182,7 +188,7 @@ impl Default for TrainOptions {
             max_score: 10_000,
             threads: 1,
             seed: 1,
-            augment: Augment::Random,
+            augment: Augment::Mirror,
         }
     }
 }
@@ -540,21 +546,11 @@ impl FloatNetwork {
 }
 
 /// The set inputs of a position for both perspectives.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Inputs {
     index: [[u8; 24]; 2],
     len: usize,
     bucket: usize,
-}
-
-impl Default for Inputs {
-    fn default() -> Inputs {
-        Inputs {
-            index: [[0; 24]; 2],
-            len: 0,
-            bucket: 0,
-        }
-    }
 }
 
 impl Inputs {
@@ -577,6 +573,17 @@ fn column(params: &[f32], at: usize) -> &[f32; HIDDEN] {
     params[at..at + HIDDEN].try_into().unwrap_or(&[0.0; HIDDEN])
 }
 
+fn column_mut(params: &mut [f32], at: usize) -> &mut [f32; HIDDEN] {
+    let slice = &mut params[at..at + HIDDEN];
+    <&mut [f32; HIDDEN]>::try_from(slice).unwrap_or_else(|_| unreachable!())
+}
+
+fn add_to(to: &mut [f32; HIDDEN], from: &[f32; HIDDEN]) {
+    for (t, f) in to.iter_mut().zip(from) {
+        *t += f;
+    }
+}
+
 /// The logit; `hidden` receives both perspectives' pre-activations (Black,
 /// White).
 fn forward(params: &[f32], inputs: &Inputs, turn: usize, hidden: &mut [[f32; HIDDEN]; 2]) -> f32 {
@@ -584,22 +591,21 @@ fn forward(params: &[f32], inputs: &Inputs, turn: usize, hidden: &mut [[f32; HID
     for (p, h) in hidden.iter_mut().enumerate() {
         *h = *bias;
         for &i in &inputs.index[p][..inputs.len] {
-            let c = column(params, W1 + usize::from(i) * HIDDEN);
-            for j in 0..HIDDEN {
-                h[j] += c[j];
-            }
+            add_to(h, column(params, W1 + usize::from(i) * HIDDEN));
         }
     }
     let b = inputs.bucket;
     let mut out = params[B2 + b];
     for (half, p) in [turn, 1 - turn].into_iter().enumerate() {
         let w = column(params, W2 + (b * 2 + half) * HIDDEN);
-        let h = &hidden[p];
-        let mut sum = 0f32;
-        for j in 0..HIDDEN {
-            sum += h[j].clamp(0.0, 1.0) * w[j];
+        // Eight running sums, so that the loop vectorizes.
+        let mut sum = [0f32; 8];
+        for (h, w) in hidden[p].chunks_exact(8).zip(w.chunks_exact(8)) {
+            for k in 0..8 {
+                sum[k] += h[k].clamp(0.0, 1.0) * w[k];
+            }
         }
-        out += sum;
+        out += sum.iter().sum::<f32>();
     }
     out
 }
@@ -619,29 +625,19 @@ fn backward(params: &[f32], inputs: &Inputs, turn: usize, target: f32, grad: &mu
         let w = *column(params, at);
         let h = &hidden[p];
         let mut dh = [0f32; HIDDEN];
-        {
-            let gw = &mut grad[at..at + HIDDEN];
-            for j in 0..HIDDEN {
-                let a = h[j].clamp(0.0, 1.0);
-                gw[j] += g * a;
-                dh[j] = if h[j] > 0.0 && h[j] < 1.0 {
-                    g * w[j]
-                } else {
-                    0.0
-                };
-            }
-        }
-        let gb = &mut grad[B1..B1 + HIDDEN];
+        let gw = column_mut(grad, at);
         for j in 0..HIDDEN {
-            gb[j] += dh[j];
+            gw[j] += g * h[j].clamp(0.0, 1.0);
+            dh[j] = if h[j] > 0.0 && h[j] < 1.0 {
+                g * w[j]
+            } else {
+                0.0
+            };
         }
+        add_to(column_mut(grad, B1), &dh);
         // The first layer's gradient: only the set inputs' columns.
         for &i in &inputs.index[p][..inputs.len] {
-            let c = W1 + usize::from(i) * HIDDEN;
-            let gc = &mut grad[c..c + HIDDEN];
-            for j in 0..HIDDEN {
-                gc[j] += dh[j];
-            }
+            add_to(column_mut(grad, W1 + usize::from(i) * HIDDEN), &dh);
         }
     }
     error * error
@@ -860,6 +856,7 @@ fn epoch_order(n: usize, copies: usize, options: &TrainOptions, epoch: usize) ->
     for i in 0..n {
         match options.augment {
             Augment::None => order.push((i as u32) << 3),
+            Augment::Mirror => order.push(((i as u32) << 3) | (rng.next_u64() >> 63) as u32),
             Augment::Random => order.push(((i as u32) << 3) | (rng.next_u64() >> 61) as u32),
             Augment::All => order.extend((0..8).map(|s| ((i as u32) << 3) | s)),
         }
@@ -1075,7 +1072,8 @@ mod tests {
     #[test]
     fn all_symmetries_and_none_train_too() {
         let set = material_set(4, 800);
-        for augment in [Augment::None, Augment::All] {
+        assert_eq!(Symmetry::ALL[1].name(), "mirror-files");
+        for augment in [Augment::None, Augment::Mirror, Augment::All] {
             let options = TrainOptions {
                 epochs: 1,
                 augment,

@@ -74,6 +74,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Serve the analysis board in the browser and its JSON API (docs/serve.md).
     Serve(commands::serve::ServeArgs),
+    /// Train the evaluation network on training data (docs/evaluation.md).
+    Train(commands::train::TrainArgs),
 }
 
 /// Runs the command line of `std::env::args` and returns the exit code.
@@ -93,6 +95,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => commands::serve::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Train(args) => commands::train::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -14,3 +14,4 @@ pub(crate) mod search;
 pub(crate) mod serve;
 pub(crate) mod show;
 pub(crate) mod tb;
+pub(crate) mod train;

@@ -43,6 +43,7 @@
 
 pub mod data;
 pub mod file;
+pub mod train;
 
 use std::sync::{Arc, OnceLock};
 

@@ -1,0 +1,372 @@
+//! `surakarta train`: trains the evaluation network on `.skdata` training
+//! positions and writes it as a `.sknn` file (docs/evaluation.md,
+//! "Training").
+
+use crate::common::error::CliError;
+use crate::common::threads::check_threads;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use surakarta_search::network::data;
+use surakarta_search::network::train::{
+    train, Augment, EpochReport, FloatNetwork, TrainOptions, Trained, TrainingSet,
+};
+use surakarta_search::network::Network;
+
+/// The arguments of `surakarta train`.
+#[derive(Args, Debug)]
+pub(crate) struct TrainArgs {
+    /// Training data: `.skdata` files, or directories whose `*.skdata`
+    /// files are all read.
+    #[arg(long, value_name = "PATH", num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// The network file to write (written to a temporary file in the same
+    /// directory, then renamed).
+    #[arg(long, value_name = "FILE.sknn")]
+    out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, value_name = "N", default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's learning rate.
+    #[arg(long, value_name = "X", default_value_t = 0.001)]
+    lr: f32,
+    /// The epoch after which the learning rate drops tenfold (default:
+    /// after three quarters of the epochs).
+    #[arg(long, value_name = "EPOCH")]
+    lr_drop: Option<usize>,
+    /// Weight of the search score in the target; the rest is the game
+    /// result (0 to 1).
+    #[arg(long, value_name = "X", default_value_t = 0.5)]
+    lambda: f32,
+    /// Evaluation units per logit, the K of sigmoid(score / K): a number,
+    /// or `auto` to fit it on the data.
+    #[arg(long, value_name = "K|auto", default_value = "auto", value_parser = parse_scale)]
+    scale: Scale,
+    /// Scores of at least this magnitude are decisive: trained on the
+    /// result alone and left out of the scale fit.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_score: i32,
+    /// Which of the board's eight symmetries each position is trained with.
+    #[arg(long, value_enum, default_value_t = Symmetries::Mirror)]
+    symmetries: Symmetries,
+    /// Worker threads (default: one per core); the network does not depend
+    /// on it.
+    #[arg(long, short = 't', value_name = "N")]
+    threads: Option<usize>,
+    /// Seed of the initial weights, the order and the symmetries.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Share of the positions kept for validation (by a hash of the
+    /// position, so the same positions in every run).
+    #[arg(long, value_name = "X", default_value_t = 0.05)]
+    validation_share: f64,
+    /// Start from this network instead of random weights.
+    #[arg(long, value_name = "FILE.sknn")]
+    from: Option<PathBuf>,
+    /// The name written into the network file (at most 255 bytes; default:
+    /// a description of the run).
+    #[arg(long, value_name = "TEXT")]
+    name: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--scale`: a fixed K or fitted.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Scale {
+    /// Fit on the data.
+    Auto,
+    /// This K.
+    Fixed(i32),
+}
+
+fn parse_scale(text: &str) -> Result<Scale, String> {
+    if text == "auto" {
+        return Ok(Scale::Auto);
+    }
+    match text.parse::<i32>() {
+        Ok(k) if (1..=100_000).contains(&k) => Ok(Scale::Fixed(k)),
+        _ => Err("give `auto` or a whole number from 1 to 100000".into()),
+    }
+}
+
+/// `--symmetries`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum Symmetries {
+    /// The positions as recorded.
+    None,
+    /// The position or its mirror image across the files, at random.
+    Mirror,
+    /// One random symmetry per position and epoch.
+    Random,
+    /// All eight each epoch.
+    All,
+}
+
+/// Runs `surakarta train`.
+pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
+    let started = Instant::now();
+    let threads = check_threads(args.threads)?;
+    if let Some(name) = &args.name {
+        if name.len() > 255 {
+            return Err(CliError(format!(
+                "--name is {} bytes, at most 255",
+                name.len()
+            )));
+        }
+    }
+    let out_dir = check_out(&args.out)?;
+    let options = TrainOptions {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lr_drop_epoch: args.lr_drop,
+        lambda: args.lambda,
+        scale: match args.scale {
+            Scale::Auto => None,
+            Scale::Fixed(k) => Some(k),
+        },
+        max_score: args.max_score,
+        threads,
+        seed: args.seed,
+        augment: match args.symmetries {
+            Symmetries::None => Augment::None,
+            Symmetries::Mirror => Augment::Mirror,
+            Symmetries::Random => Augment::Random,
+            Symmetries::All => Augment::All,
+        },
+        ..TrainOptions::default()
+    };
+    options.check()?;
+    let start = match &args.from {
+        Some(path) => Some(FloatNetwork::from_network(&Network::read(path)?)),
+        None => None,
+    };
+    let files = data_files(&args.data)?;
+    let mut set = TrainingSet::new(args.validation_share)?;
+    for file in &files {
+        set.add(&data::read(file)?);
+    }
+    if set.training_len() == 0 {
+        return Err(CliError(format!(
+            "no training positions in {} ({} file{})",
+            join_paths(&args.data),
+            files.len(),
+            if files.len() == 1 { "" } else { "s" }
+        )));
+    }
+    let bar = epoch_bar(args.epochs, args.json);
+    let text = !args.json;
+    let trained = train(&set, &options, start.as_ref(), &mut |r| {
+        bar.inc(1);
+        if text {
+            bar.suspend(|| println!("{}", epoch_line(r)));
+        }
+    });
+    bar.finish_and_clear();
+    let trained = trained?;
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| default_name(&trained, &options));
+    let net = trained.quantize(&name)?;
+    write_atomically(&args.out, &out_dir, &net.to_bytes())?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        println!("{}", summary_json(&args.out, &net, &trained, seconds));
+    } else {
+        print_summary(&args.out, &net, &trained, seconds);
+    }
+    Ok(())
+}
+
+/// The directory `--out` will be written in, which must exist.
+fn check_out(out: &Path) -> Result<PathBuf, CliError> {
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if out.file_name().is_none() {
+        return Err(CliError(format!(
+            "--out {} is not a file name",
+            out.display()
+        )));
+    }
+    if !dir.is_dir() {
+        return Err(CliError(format!(
+            "cannot write {}: directory {} does not exist",
+            out.display(),
+            dir.display()
+        )));
+    }
+    if out.is_dir() {
+        return Err(CliError(format!(
+            "cannot write {}: it is a directory",
+            out.display()
+        )));
+    }
+    Ok(dir)
+}
+
+/// The `.skdata` files of the `--data` paths: files as given, directories'
+/// `*.skdata` files in name order.
+fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(path)
+                .map_err(|e| CliError(format!("cannot read directory {}: {e}", path.display())))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "skdata"))
+                .collect();
+            if found.is_empty() {
+                return Err(CliError(format!(
+                    "no .skdata files in directory {}",
+                    path.display()
+                )));
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn join_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A bar over the epochs on stderr, hidden unless stderr is a terminal
+/// and the output is text.
+fn epoch_bar(epochs: usize, json: bool) -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() && !json {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(epochs as u64), target);
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:30}] {pos}/{len} epochs {elapsed_precise} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// The line printed after each epoch.
+fn epoch_line(r: &EpochReport) -> String {
+    let validation = r
+        .validation_loss
+        .map_or("-".to_string(), |v| format!("{v:.5}"));
+    format!(
+        "epoch {:>3}/{}  loss {:.5}  validation {validation}  lr {}  {:.0} positions/s  {:.1} s",
+        r.epoch,
+        r.epochs,
+        r.train_loss,
+        r.lr,
+        r.samples_per_second,
+        r.elapsed.as_secs_f64()
+    )
+}
+
+fn default_name(t: &Trained, o: &TrainOptions) -> String {
+    format!(
+        "{} epochs on {} positions, lambda {}, K {}, lr {}, batch {}, seed {}",
+        o.epochs, t.training_positions, o.lambda, t.scale, o.lr, o.batch, o.seed
+    )
+}
+
+/// Writes `bytes` to a temporary file in `dir` and renames it to `out`.
+fn write_atomically(out: &Path, dir: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let file_name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let fail = |e: std::io::Error| CliError(format!("cannot write {}: {e}", out.display()));
+    let written = std::fs::File::create(&temp).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&temp, out)) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(fail(e));
+    }
+    Ok(())
+}
+
+fn final_losses(t: &Trained) -> (f64, Option<f64>) {
+    t.epochs
+        .last()
+        .map_or((f64::NAN, None), |r| (r.train_loss, r.validation_loss))
+}
+
+fn mean_rate(t: &Trained) -> f64 {
+    let n = t.epochs.len().max(1) as f64;
+    t.epochs.iter().map(|r| r.samples_per_second).sum::<f64>() / n
+}
+
+fn print_summary(out: &Path, net: &Network, t: &Trained, seconds: f64) {
+    let (train_loss, validation) = final_losses(t);
+    println!(
+        "wrote {} ({:08x}): {} epochs on {} training and {} validation positions",
+        out.display(),
+        net.checksum(),
+        t.epochs.len(),
+        t.training_positions,
+        t.validation_positions
+    );
+    println!(
+        "scale K {} ({})",
+        t.scale,
+        if t.scale_fitted { "fitted" } else { "given" }
+    );
+    println!(
+        "final loss {train_loss:.5}, validation {}",
+        validation.map_or("-".to_string(), |v| format!("{v:.5}"))
+    );
+    println!(
+        "{seconds:.1} s in all, {:.0} positions/s while training",
+        mean_rate(t)
+    );
+}
+
+fn summary_json(out: &Path, net: &Network, t: &Trained, seconds: f64) -> serde_json::Value {
+    let (train_loss, validation) = final_losses(t);
+    json!({
+        "out": out.display().to_string(),
+        "name": net.name,
+        "checksum": format!("{:08x}", net.checksum()),
+        "scale": t.scale,
+        "scale_fitted": t.scale_fitted,
+        "training_positions": t.training_positions,
+        "validation_positions": t.validation_positions,
+        "train_loss": train_loss,
+        "validation_loss": validation,
+        "seconds": seconds,
+        "positions_per_second": mean_rate(t),
+        "epochs": t.epochs.iter().map(|r| json!({
+            "epoch": r.epoch,
+            "train_loss": r.train_loss,
+            "validation_loss": r.validation_loss,
+            "lr": r.lr,
+            "positions_per_second": r.samples_per_second,
+            "seconds": r.elapsed.as_secs_f64(),
+        })).collect::<Vec<_>>(),
+    })
+}

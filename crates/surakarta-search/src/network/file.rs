@@ -151,7 +151,8 @@ impl Network {
     /// let mut damaged = bytes.clone();
     /// damaged[100] ^= 1;
     /// assert!(matches!(Network::from_bytes(&damaged), Err(NetworkError::Checksum { .. })));
-    /// assert!(matches!(Network::from_bytes(b"SKTB"), Err(NetworkError::Size { .. })));
+    /// assert!(matches!(Network::from_bytes(b"SKTB"), Err(NetworkError::Magic)));
+    /// assert!(matches!(Network::from_bytes(b"SKNN"), Err(NetworkError::Size { .. })));
     /// # Ok::<(), NetworkError>(())
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
@@ -159,13 +160,16 @@ impl Network {
             expected,
             found: bytes.len(),
         };
+        if bytes.len() >= MAGIC.len() && bytes[..MAGIC.len()] != MAGIC {
+            return Err(NetworkError::Magic);
+        }
         if bytes.len() < HEADER {
             return Err(short(HEADER + WEIGHT_BYTES + 4));
         }
-        let mut r = Reader { bytes, at: 0 };
-        if r.take::<4>() != MAGIC {
-            return Err(NetworkError::Magic);
-        }
+        let mut r = Reader {
+            bytes,
+            at: MAGIC.len(),
+        };
         let version = r.u16();
         if version != VERSION {
             return Err(NetworkError::Version(version));

@@ -30,7 +30,7 @@ use surakarta_tablebase::Tablebase;
 pub(crate) struct MatchArgs {
     /// The first player: comma-separated settings, e.g.
     /// `depth=6,tb=tables,name=tb` or `movetime=100,cmd=./engine --flag`
-    /// (keys: name, depth, nodes, movetime, threads, hash, eval, tb,
+    /// (keys: name, depth, nodes, movetime, threads, hash, eval, eval-file, tb,
     /// timeout, cmd; `cmd` takes the rest of the text).
     #[arg(long, value_name = "SPEC")]
     first: String,

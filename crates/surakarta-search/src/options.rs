@@ -135,8 +135,8 @@ impl Default for Techniques {
 /// assert_eq!(Evaluation::named("nnue").unwrap().name(), "nnue");
 /// assert_eq!(Evaluation::named("strong"), None);
 ///
-/// // Two pieces against one is good for the side with two, whichever way.
-/// let p: Position = "6/2w3/6/6/bb4/6 b".parse()?;
+/// // A piece up is good for the side to move, whichever way it is counted.
+/// let p: Position = "wwwwww/wwwww1/6/6/bbbbbb/bbbbbb b".parse()?;
 /// for name in ["classic", "nnue"] {
 ///     assert!(Evaluation::named(name).unwrap().evaluate(&p) > 0, "{name}");
 /// }

@@ -1,0 +1,59 @@
+//! Network files (`.sknn`) and training data (`.skdata`) from hostile bytes.
+//!
+//! The first input byte is a mode. Bit 0 set: the rest gets a valid
+//! checksum written into its last four bytes before parsing, so the fuzzer
+//! reaches the field and bound checks behind it. Bit 1 set: the rest is
+//! read as training data instead. Invariants: nothing panics; a network
+//! that reads writes back to the same bytes and evaluates every position
+//! inside the evaluation's range, its accumulator updated along a game
+//! equal to one computed afresh; every training record that reads writes
+//! back to the same bytes.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use surakarta::Position;
+use surakarta_search::network::data::{self, TrainingPosition};
+use surakarta_search::network::{Accumulator, Network};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    if mode & 2 != 0 {
+        if let Ok(records) = data::from_bytes(rest) {
+            for (i, r) in records.iter().enumerate() {
+                let at = data::RECORD * (i + 1);
+                let bytes: [u8; data::RECORD] = rest[at..at + data::RECORD].try_into().unwrap();
+                assert_eq!(r.to_bytes(), bytes);
+                assert_eq!(TrainingPosition::from_bytes(&bytes).unwrap(), *r);
+            }
+        }
+        return;
+    }
+    let mut bytes = rest.to_vec();
+    if mode & 1 != 0 && bytes.len() >= 4 {
+        let n = bytes.len();
+        let crc = crc32fast::hash(&bytes[..n - 4]);
+        bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
+    }
+    let Ok(net) = Network::from_bytes(&bytes) else {
+        return;
+    };
+    assert_eq!(net.to_bytes(), bytes);
+    let mut position = Position::new();
+    let mut acc = Accumulator::new(&net, &position);
+    for step in 0..40 {
+        let score = net.evaluate_with(&acc, &position);
+        assert!(score.abs() < 20_000);
+        let moves = position.legal_moves();
+        if moves.is_empty() || position.outcome().is_some() {
+            break;
+        }
+        let m = moves[(step * 7 + usize::from(mode)) % moves.len()];
+        let child = position.after(m);
+        acc = acc.after(&net, &position, m);
+        position = child;
+        assert_eq!(acc, Accumulator::new(&net, &position));
+    }
+});

@@ -20,7 +20,7 @@
 //! [`QB`] = 64. The loops run over fixed-size arrays of `i16` so that the
 //! compiler vectorizes them on x86-64 without intrinsics.
 //!
-//! The file format is in [`file`]; the training data in [`data`].
+//! The file format is in [`mod@file`]; the training data in [`data`].
 //!
 //! # Examples
 //!

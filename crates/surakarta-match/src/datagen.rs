@@ -58,7 +58,7 @@
 //! ```
 
 use std::fmt;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -69,7 +69,7 @@ use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Color, Game, Position, Rules, Termination};
 use surakarta_search::network::data::{self, TrainingPosition};
 use surakarta_search::{Engine, Evaluation, Limits, Options, ScoreKind};
-use surakarta_tablebase::{Tablebase, Wdl};
+use surakarta_tablebase::{Tablebase, TablebaseError, Wdl};
 
 /// The manifest's file name in the output directory.
 pub const MANIFEST_NAME: &str = "datagen.txt";
@@ -997,55 +997,14 @@ fn check_manifest(config: &DatagenConfig, dir: &Path) -> Result<(), DatagenError
     Ok(())
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it
-/// (`NAME.tmp`, created new; a regular file left there by a killed run is
-/// removed first), synced and renamed into place, then syncs the
-/// directory.
+/// Writes `bytes` to `path` so that it is always complete or absent
+/// ([`surakarta_tablebase::write_atomically`]).
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), DatagenError> {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".tmp");
-    let temp = PathBuf::from(name);
-    match std::fs::symlink_metadata(&temp) {
-        Ok(m) if m.is_file() || m.file_type().is_symlink() => {
-            std::fs::remove_file(&temp).map_err(|e| io_error(&temp, &e))?;
-        }
-        Ok(_) => return Err(DatagenError::InTheWay(temp)),
-        Err(e) if e.kind() == ErrorKind::NotFound => {}
-        Err(e) => return Err(io_error(&temp, &e)),
-    }
-    if let Ok(m) = std::fs::symlink_metadata(path) {
-        if !m.is_file() {
-            return Err(DatagenError::InTheWay(path.to_path_buf()));
-        }
-    }
-    let written = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .and_then(|mut f| {
-            f.write_all(bytes)?;
-            f.sync_all()
-        });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        return Err(io_error(&temp, &e));
-    }
-    if let Err(e) = std::fs::rename(&temp, path) {
-        let _ = std::fs::remove_file(&temp);
-        return Err(io_error(path, &e));
-    }
-    // The rename itself survives a crash once the directory is synced
-    // (Unix; elsewhere a directory cannot be opened as a file).
-    #[cfg(unix)]
-    if let Some(dir) = path.parent() {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| io_error(dir, &e))?;
-    }
-    Ok(())
+    surakarta_tablebase::write_atomically(path, |out| out.write_all(bytes)).map_err(|e| match e {
+        TablebaseError::InTheWay { path, .. } => DatagenError::InTheWay(path),
+        other => DatagenError::Io {
+            path: path.to_path_buf(),
+            message: other.to_string(),
+        },
+    })
 }

@@ -49,6 +49,7 @@ mod value;
 mod verify;
 
 pub use error::{FileKind, PairWork, TablebaseError};
+pub use files::atomic::write_atomically;
 pub use files::lock::{DirLock, LOCK_FILE_NAME};
 pub use files::open::table_files;
 pub use format::compact::ContextModel;

@@ -15,6 +15,7 @@ use surakarta_search::network::train::{
     train, Augment, EpochReport, FloatNetwork, TrainOptions, Trained, TrainingSet,
 };
 use surakarta_search::network::Network;
+use surakarta_tablebase::write_atomically;
 
 /// The arguments of `surakarta train`.
 #[derive(Args, Debug)]
@@ -122,7 +123,7 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
             )));
         }
     }
-    let out_dir = check_out(&args.out)?;
+    check_out(&args.out)?;
     let options = TrainOptions {
         epochs: args.epochs,
         batch: args.batch,
@@ -177,7 +178,9 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
         .clone()
         .unwrap_or_else(|| default_name(&trained, &options));
     let net = trained.quantize(&name)?;
-    write_atomically(&args.out, &out_dir, &net.to_bytes())?;
+    let bytes = net.to_bytes();
+    write_atomically(&args.out, |out| out.write_all(&bytes))
+        .map_err(|e| CliError(format!("cannot write {}: {e}", args.out.display())))?;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
         println!("{}", summary_json(&args.out, &net, &trained, seconds));
@@ -188,7 +191,7 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
 }
 
 /// The directory `--out` will be written in, which must exist.
-fn check_out(out: &Path) -> Result<PathBuf, CliError> {
+fn check_out(out: &Path) -> Result<(), CliError> {
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -212,7 +215,7 @@ fn check_out(out: &Path) -> Result<PathBuf, CliError> {
             out.display()
         )));
     }
-    Ok(dir)
+    Ok(())
 }
 
 /// The `.skdata` files of the `--data` paths: files as given, directories'
@@ -289,25 +292,6 @@ fn default_name(t: &Trained, o: &TrainOptions) -> String {
         "{} epochs on {} positions, lambda {}, K {}, lr {}, batch {}, seed {}",
         o.epochs, t.training_positions, o.lambda, t.scale, o.lr, o.batch, o.seed
     )
-}
-
-/// Writes `bytes` to a temporary file in `dir` and renames it to `out`.
-fn write_atomically(out: &Path, dir: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let file_name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let fail = |e: std::io::Error| CliError(format!("cannot write {}: {e}", out.display()));
-    let written = std::fs::File::create(&temp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    if let Err(e) = written.and_then(|()| std::fs::rename(&temp, out)) {
-        let _ = std::fs::remove_file(&temp);
-        return Err(fail(e));
-    }
-    Ok(())
 }
 
 fn final_losses(t: &Trained) -> (f64, Option<f64>) {

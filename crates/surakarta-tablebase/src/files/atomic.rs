@@ -176,7 +176,23 @@ impl Drop for TempFile {
 /// absent: a [`TempFile`] filled, synced and renamed into place, the
 /// directory synced (the temporary file is removed on failure). Returns
 /// what `fill` returns.
-pub(crate) fn write_atomically<T>(
+///
+/// Tables, checkpoints, training data and network files are all written
+/// this way.
+///
+/// # Examples
+///
+/// ```
+/// use std::io::Write;
+/// use surakarta_tablebase::write_atomically;
+///
+/// let path = std::env::temp_dir().join(format!("atomic-doc-{}.txt", std::process::id()));
+/// write_atomically(&path, |out| out.write_all(b"whole or absent"))?;
+/// assert_eq!(std::fs::read(&path)?, b"whole or absent");
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_atomically<T>(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<&mut File>) -> std::io::Result<T>,
 ) -> Result<T, TablebaseError> {

@@ -14,7 +14,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use surakarta::{Game, Rules};
-use surakarta_search::{Engine, Evaluation, Info, Options, Score, SearchResult};
+use surakarta_search::{
+    Engine, Evaluation, EvaluationChoiceError, Info, Options, Score, SearchResult,
+};
 use surakarta_tablebase::Tablebase;
 
 /// How often a search checks for Ctrl-C (and other signals).
@@ -212,22 +214,13 @@ impl PyEngine {
         eval_file: Option<PathBuf>,
     ) -> PyResult<PyEngine> {
         let rules = RulesArg::rules(rules)?;
-        let evaluation = match (eval.as_deref(), &eval_file) {
-            (None | Some("nnue"), Some(path)) => Evaluation::from_file(path)
-                .map_err(|e| PyValueError::new_err(format!("eval_file: {e}")))?,
-            (Some(name), Some(_)) => {
-                return Err(PyValueError::new_err(format!(
-                    "eval_file is a network: give it with eval='nnue' or no eval, not {name:?}"
-                )))
-            }
-            (name, None) => Evaluation::named(name.unwrap_or("default")).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "unknown eval {:?}: expected one of {}",
-                    name.unwrap_or_default(),
-                    Evaluation::NAMES.join(", ")
-                ))
-            })?,
-        };
+        let evaluation =
+            Evaluation::choose(eval.as_deref(), eval_file.as_deref()).map_err(|e| {
+                PyValueError::new_err(match e {
+                    EvaluationChoiceError::File(e) => format!("eval_file: {e}"),
+                    other => other.to_string(),
+                })
+            })?;
         let eval_name = evaluation.name();
         let options = Options {
             threads,

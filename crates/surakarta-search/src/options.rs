@@ -186,6 +186,42 @@ impl Evaluation {
         Ok(Evaluation::Network(Arc::new(Network::read(path)?)))
     }
 
+    /// What a user names with a name and a network file, both optional
+    /// (`--eval` and `--eval-file`, `eval=` and `eval_file=`): the named
+    /// evaluation ([`Evaluation::named`]; [`Evaluation::default`] if
+    /// none), or the network in `file`, which goes with `nnue` or no name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use surakarta_search::{Evaluation, EvaluationChoiceError};
+    ///
+    /// assert_eq!(Evaluation::choose(None, None)?, Evaluation::default());
+    /// assert_eq!(Evaluation::choose(Some("nnue"), None)?, Evaluation::network());
+    /// assert!(matches!(
+    ///     Evaluation::choose(Some("classic"), Some(Path::new("net.sknn"))),
+    ///     Err(EvaluationChoiceError::FileWithName(_))
+    /// ));
+    /// # Ok::<(), EvaluationChoiceError>(())
+    /// ```
+    pub fn choose(
+        name: Option<&str>,
+        file: Option<&Path>,
+    ) -> Result<Evaluation, EvaluationChoiceError> {
+        match (name, file) {
+            (None | Some("nnue"), Some(path)) => {
+                Evaluation::from_file(path).map_err(EvaluationChoiceError::File)
+            }
+            (Some(other), Some(_)) => Err(EvaluationChoiceError::FileWithName(other.to_owned())),
+            (name, None) => {
+                let name = name.unwrap_or("default");
+                Evaluation::named(name)
+                    .ok_or_else(|| EvaluationChoiceError::Unknown(name.to_owned()))
+            }
+        }
+    }
+
     /// A short name: `classic`, `paper`, `nnue` for the embedded network,
     /// `nnue:NAME` for another network, `custom` for other weights.
     #[must_use]
@@ -207,4 +243,18 @@ impl Evaluation {
             Evaluation::Network(n) => n.evaluate(position),
         }
     }
+}
+
+/// Why [`Evaluation::choose`] refused a name and a file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvaluationChoiceError {
+    /// No evaluation has this name.
+    #[error("unknown evaluation {0:?}: expected classic, paper, nnue or default")]
+    Unknown(String),
+    /// A network file was given with a name other than `nnue`.
+    #[error("a network file goes with the evaluation nnue or none, not {0:?}")]
+    FileWithName(String),
+    /// The network file could not be read.
+    #[error(transparent)]
+    File(NetworkError),
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use surakarta::Excerpt;
-use surakarta_search::Evaluation;
+use surakarta_search::{Evaluation, EvaluationChoiceError};
 
 /// How the two settings are called where the user gives them, for error
 /// messages: `["--eval", "--eval-file"]` on the command line,
@@ -20,25 +20,18 @@ pub(crate) fn evaluation(
     file: Option<&Path>,
     [eval, eval_file]: Labels,
 ) -> Result<Evaluation, String> {
-    match (name, file) {
-        (None | Some("nnue"), Some(path)) => {
-            Evaluation::from_file(path).map_err(|e| format!("{eval_file}: {e}"))
-        }
-        (Some(other), Some(_)) => Err(format!(
+    Evaluation::choose(name, file).map_err(|e| match e {
+        EvaluationChoiceError::File(e) => format!("{eval_file}: {e}"),
+        EvaluationChoiceError::FileWithName(other) => format!(
             "{eval_file} is a network: give it with {eval} nnue or no {eval}, not {}",
-            Excerpt::new(other)
-        )),
-        (name, None) => {
-            let name = name.unwrap_or("default");
-            Evaluation::named(name).ok_or_else(|| {
-                format!(
-                    "unknown {eval} {}: expected {}",
-                    Excerpt::new(name),
-                    Evaluation::NAMES.join(", ")
-                )
-            })
-        }
-    }
+            Excerpt::new(&other)
+        ),
+        EvaluationChoiceError::Unknown(name) => format!(
+            "unknown {eval} {}: expected {}",
+            Excerpt::new(&name),
+            Evaluation::NAMES.join(", ")
+        ),
+    })
 }
 
 #[cfg(test)]

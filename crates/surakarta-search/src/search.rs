@@ -197,6 +197,14 @@ impl Shared<'_> {
     }
 }
 
+/// The network of `evaluation`, if it is one.
+fn network(evaluation: &Evaluation) -> Option<&Network> {
+    match evaluation {
+        Evaluation::Network(net) => Some(net),
+        Evaluation::Classic(_) => None,
+    }
+}
+
 /// One thread's search state.
 pub(crate) struct Worker<'a> {
     shared: &'a Shared<'a>,
@@ -211,8 +219,6 @@ pub(crate) struct Worker<'a> {
     seldepth: usize,
     /// Restricts the root's moves (to the tablebase's drawing moves).
     pub(crate) root_moves: Option<MoveList>,
-    /// The network, if the evaluation is one.
-    network: Option<&'a Network>,
     /// The network's accumulators from the root to the current node, updated
     /// on each move (empty with the classic evaluation).
     accumulators: Vec<Accumulator>,
@@ -220,10 +226,7 @@ pub(crate) struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     pub(crate) fn new(shared: &'a Shared<'a>, history: Vec<u64>, root: &Position) -> Worker<'a> {
-        let network = match shared.evaluation {
-            Evaluation::Network(net) => Some(&**net),
-            Evaluation::Classic(_) => None,
-        };
+        let network = network(shared.evaluation);
         let mut accumulators = Vec::with_capacity(if network.is_some() { MAX_PLY + 1 } else { 0 });
         accumulators.extend(network.map(|net| Accumulator::new(net, root)));
         Worker {
@@ -234,7 +237,6 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             root_moves: None,
-            network,
             accumulators,
         }
     }
@@ -248,7 +250,6 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             root_moves: None,
-            network: self.network,
             accumulators: self.accumulators.clone(),
         }
     }
@@ -256,7 +257,7 @@ impl<'a> Worker<'a> {
     /// Before searching the child `position.after(m)`: the network's
     /// accumulator follows the move.
     fn push_move(&mut self, position: &Position, m: Move) {
-        if let Some(net) = self.network {
+        if let Some(net) = network(self.shared.evaluation) {
             let next = match self.accumulators.last() {
                 Some(top) => top.after(net, position, m),
                 None => Accumulator::new(net, &position.after(m)),
@@ -338,13 +339,12 @@ impl<'a> Worker<'a> {
     }
 
     fn evaluate(&self, position: &Position) -> i32 {
-        match (self.shared.evaluation, self.network) {
-            (Evaluation::Classic(w), _) => evaluate(position, w),
-            (_, Some(net)) => match self.accumulators.last() {
+        match self.shared.evaluation {
+            Evaluation::Classic(w) => evaluate(position, w),
+            Evaluation::Network(net) => match self.accumulators.last() {
                 Some(acc) => net.evaluate_with(acc, position),
                 None => net.evaluate(position),
             },
-            (Evaluation::Network(net), None) => net.evaluate(position),
         }
     }
 

@@ -1,5 +1,6 @@
-//! Progress bars on stderr (indicatif) for long tablebase work, hidden when
-//! stderr is not a terminal or output is JSON.
+//! Progress bars on stderr (indicatif), hidden when stderr is not a
+//! terminal or output is JSON: [`Bars`] for long tablebase work, [`counter`]
+//! for anything counted (games, positions, epochs).
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -9,6 +10,25 @@ use std::sync::Mutex;
 use std::time::Duration;
 use surakarta_index::Material;
 use surakarta_tablebase::{ClassStats, Pass, Progress, Stage};
+
+/// A bar counting to `total` `things` (`games`, `epochs`, …), drawn only if
+/// `visible` and stderr is a terminal; `{msg}` follows the estimate.
+pub(crate) fn counter(total: u64, things: &str, visible: bool) -> ProgressBar {
+    let target = if visible && std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    let template =
+        format!("[{{bar:30}}] {{pos}}/{{len}} {things} {{elapsed_precise}} (eta {{eta}})  {{msg}}");
+    bar.set_style(
+        ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar
+}
 
 /// An overall bar (slots of finished classes) and a bar for the current
 /// pair or table (slots of the current pass).

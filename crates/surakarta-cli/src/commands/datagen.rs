@@ -7,10 +7,10 @@ use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_table_fits;
 use crate::common::tables;
+use crate::progress::counter;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use serde_json::json;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -173,22 +173,7 @@ fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
 /// Runs `surakarta datagen`.
 pub(crate) fn run(args: DatagenArgs) -> Result<(), CliError> {
     let config = check(&args)?;
-    let terminal = std::io::stderr().is_terminal() && !args.json;
-    let bar = ProgressBar::with_draw_target(
-        Some(config.games),
-        if terminal {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{bar:30}] {pos}/{len} games {elapsed_precise} (eta {eta})  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
+    let bar = counter(config.games, "games", !args.json);
     bar.enable_steady_tick(Duration::from_millis(200));
     let progress = Bar {
         bar,

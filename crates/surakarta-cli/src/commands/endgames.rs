@@ -6,11 +6,10 @@ use crate::common::checks::at_least_one;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::tables;
+use crate::progress::counter;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use std::collections::HashSet;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use surakarta_match::endgames::{judge, key, sample, JudgeReport};
 use surakarta_search::network::data;
@@ -100,7 +99,8 @@ pub(crate) fn run(args: EndgamesArgs) -> Result<(), CliError> {
         .count();
     let mut rows = Vec::new();
     for evaluation in &evaluations {
-        let bar = progress(args.positions as u64, !args.json, &evaluation.name());
+        let bar = counter(args.positions as u64, "positions", !args.json);
+        bar.set_message(evaluation.name());
         let options = Options {
             evaluation: evaluation.clone(),
             ..Options::default()
@@ -123,22 +123,6 @@ pub(crate) fn run(args: EndgamesArgs) -> Result<(), CliError> {
         print_report(&args, positions.len(), wins, &rows);
     }
     Ok(())
-}
-
-fn progress(total: u64, visible: bool, name: &str) -> ProgressBar {
-    let target = if visible && std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(total), target);
-    bar.set_style(
-        ProgressStyle::with_template("[{bar:30}] {pos}/{len} positions {elapsed_precise}  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar.set_message(name.to_string());
-    bar
 }
 
 fn percent(part: usize, whole: usize) -> f64 {

@@ -7,12 +7,13 @@ use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_table_fits;
 use crate::common::tables;
+use crate::progress::counter;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use serde_json::json;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -553,22 +554,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
             CliError(format!("cannot create record file {}: {e}", path.display()))
         })?)),
     };
-    let terminal = std::io::stderr().is_terminal() && !args.json;
-    let bar = ProgressBar::with_draw_target(
-        Some(2 * starts.len() as u64),
-        if terminal {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{bar:30}] {pos}/{len} games {elapsed_precise} (eta {eta})  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
+    let bar = counter(2 * starts.len() as u64, "games", !args.json);
     let progress = Progress {
         bar,
         text: !args.json,

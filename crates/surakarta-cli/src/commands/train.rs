@@ -4,10 +4,10 @@
 
 use crate::common::error::CliError;
 use crate::common::threads::check_threads;
+use crate::progress::counter;
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use surakarta_search::network::data;
@@ -163,7 +163,7 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
             if files.len() == 1 { "" } else { "s" }
         )));
     }
-    let bar = epoch_bar(args.epochs, args.json);
+    let bar = counter(args.epochs as u64, "epochs", !args.json);
     let text = !args.json;
     let trained = train(&set, &options, start.as_ref(), &mut |r| {
         bar.inc(1);
@@ -252,23 +252,6 @@ fn join_paths(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// A bar over the epochs on stderr, hidden unless stderr is a terminal
-/// and the output is text.
-fn epoch_bar(epochs: usize, json: bool) -> ProgressBar {
-    let target = if std::io::stderr().is_terminal() && !json {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(epochs as u64), target);
-    bar.set_style(
-        ProgressStyle::with_template("[{bar:30}] {pos}/{len} epochs {elapsed_precise} (eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar
 }
 
 /// The line printed after each epoch.

@@ -173,7 +173,7 @@ impl Drop for TempFile {
 }
 
 /// Writes a file through `fill` so that `path` is always complete or
-/// absent: a [`TempFile`] filled, synced and renamed into place, the
+/// absent: a temporary file beside it filled, synced and renamed into place, the
 /// directory synced (the temporary file is removed on failure). Returns
 /// what `fill` returns.
 ///

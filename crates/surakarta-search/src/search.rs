@@ -352,7 +352,10 @@ impl<'a> Worker<'a> {
     fn evaluate_with_captures(&self, position: &Position, captures: usize) -> i32 {
         match self.shared.evaluation {
             Evaluation::Classic(w) => evaluate_with_captures(position, w, Some(captures)),
-            Evaluation::Network(_) => self.evaluate(position),
+            Evaluation::Network(net) => match self.accumulators.last() {
+                Some(acc) => net.evaluate_with_captures(acc, position, Some(captures)),
+                None => net.evaluate(position),
+            },
         }
     }
 

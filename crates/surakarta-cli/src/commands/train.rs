@@ -70,6 +70,14 @@ pub(crate) struct TrainArgs {
     /// Start from this network instead of random weights.
     #[arg(long, value_name = "FILE.sknn")]
     from: Option<PathBuf>,
+    /// The classic evaluation's share of the network's result (0 to 1,
+    /// stored in 256ths): the file evaluates as this blend.
+    #[arg(long, value_name = "X", default_value_t = 0.35)]
+    classic_share: f32,
+    /// Train without the counts (steps, captures, arcs): their weights
+    /// stay 0 and the network sees the pieces' points alone.
+    #[arg(long)]
+    no_counts: bool,
     /// The name written into the network file (at most 255 bytes; default:
     /// a description of the run).
     #[arg(long, value_name = "TEXT")]
@@ -143,6 +151,8 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
             Symmetries::Random => Augment::Random,
             Symmetries::All => Augment::All,
         },
+        counts: !args.no_counts,
+        classic_share: args.classic_share,
         ..TrainOptions::default()
     };
     options.check()?;
@@ -272,8 +282,16 @@ fn epoch_line(r: &EpochReport) -> String {
 
 fn default_name(t: &Trained, o: &TrainOptions) -> String {
     format!(
-        "{} epochs on {} positions, lambda {}, K {}, lr {}, batch {}, seed {}",
-        o.epochs, t.training_positions, o.lambda, t.scale, o.lr, o.batch, o.seed
+        "{} epochs on {} positions, lambda {}, K {}, lr {}, batch {}, seed {}, classic share {}{}",
+        o.epochs,
+        t.training_positions,
+        o.lambda,
+        t.scale,
+        o.lr,
+        o.batch,
+        o.seed,
+        o.classic_share,
+        if o.counts { "" } else { ", no counts" }
     )
 }
 

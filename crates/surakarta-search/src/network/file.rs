@@ -4,7 +4,7 @@
 //! |---:|---:|---|
 //! | 0 | 4 | magic `SKNN` |
 //! | 4 | 2 | format version, 1 |
-//! | 6 | 2 | architecture id, 1: `(72 → 128) × 2 → 1`, 4 buckets, clipped ReLU |
+//! | 6 | 2 | architecture id, 2: `(72 → 128) × 2 → 1`, 4 buckets, clipped ReLU, plus 3 counts per bucket |
 //! | 8 | 10 | inputs, hidden, buckets, `QA`, `QB` (`u16` each; must match the id) |
 //! | 18 | 4 | scale (`i32`, > 0): evaluation units per output logit |
 //! | 22 | 2 | name length `n` (at most 255) |
@@ -13,23 +13,31 @@
 //! | … | 256 | first layer bias, `i16` × 128 |
 //! | … | 2,048 | output layer, `i16`, bucket-major (4 × 2 × 128) |
 //! | … | 16 | output bias, `i32` × 4 |
+//! | … | 48 | weights of the counts of [`feature_counts`](super::feature_counts), `i32`, bucket-major (4 × 3), each within ±2²⁰ |
+//! | … | 2 | the classic evaluation's share of the result, `u16`, 0 to 256 (256ths) |
+//! | … | 52 | the classic evaluation's weights, `i32` × 13, each within ±10,000: material, mobility, attack, points, the six point values, arcs, hanging, tempo |
 //! | end − 4 | 4 | CRC-32 (IEEE) of every byte before it |
 //!
 //! Reading checks every field, the exact size, the checksum and that no
-//! position can overflow the `i16` accumulator; any failure is a
+//! position can overflow the `i16` accumulator or the output's `i32` sum; any failure is a
 //! [`NetworkError`] naming what is wrong.
 
 use std::io::Read;
 use std::path::Path;
 
-use super::{Network, Row, Weights, BUCKETS, HIDDEN, INPUTS, QA, QB};
+use super::{Network, Row, Weights, BUCKETS, FEATURES, HIDDEN, INPUTS, QA, QB, SHARE_PARTS};
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"SKNN";
 /// The format version this library reads and writes.
 pub const VERSION: u16 = 1;
 /// The architecture this library evaluates.
-pub const ARCHITECTURE: u16 = 1;
+pub const ARCHITECTURE: u16 = 2;
+/// The largest magnitude of a count's weight (in units of `QA · QB`): with
+/// counts of at most a few hundred, the output's sum stays far inside `i32`.
+pub const MAX_FEATURE_WEIGHT: i32 = 1 << 20;
+/// The largest magnitude of a classic evaluation weight in a file.
+pub const MAX_CLASSIC_WEIGHT: i32 = 10_000;
 /// The longest name a file may carry, in bytes.
 pub const MAX_NAME: usize = 255;
 /// The most pieces a position has: the accumulator bound is checked for
@@ -37,8 +45,15 @@ pub const MAX_NAME: usize = 255;
 const MAX_PIECES: usize = 24;
 
 const HEADER: usize = 24;
-const WEIGHT_BYTES: usize =
-    2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 * BUCKETS * 2 * HIDDEN + 4 * BUCKETS;
+const WEIGHT_BYTES: usize = 2 * INPUTS * HIDDEN
+    + 2 * HIDDEN
+    + 2 * BUCKETS * 2 * HIDDEN
+    + 4 * BUCKETS
+    + 4 * BUCKETS * FEATURES
+    + 2
+    + 4 * CLASSIC_WEIGHTS;
+/// The classic weights a file carries.
+const CLASSIC_WEIGHTS: usize = 13;
 
 /// Why a network file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,6 +106,27 @@ pub enum NetworkError {
     /// Some position would overflow a hidden unit's `i16` sum.
     #[error("network weights of hidden unit {0} can overflow the accumulator")]
     Overflow(usize),
+    /// A count's weight is beyond ±2²⁰.
+    #[error("network weight {weight} of count {count} in bucket {bucket} is out of range")]
+    FeatureWeight {
+        /// The bucket.
+        bucket: usize,
+        /// The count (0 steps, 1 captures, 2 arcs).
+        count: usize,
+        /// The weight read.
+        weight: i32,
+    },
+    /// The classic evaluation's share is above 256.
+    #[error("network's classic share {0} is above 256")]
+    ClassicShare(u16),
+    /// A classic evaluation weight is beyond ±10,000.
+    #[error("network's classic weight {index} is {weight}, beyond ±10000")]
+    ClassicWeight {
+        /// Which weight (0 material … 12 tempo, in the file's order).
+        index: usize,
+        /// The weight read.
+        weight: i32,
+    },
 }
 
 fn architecture_text(fields: [u16; 6]) -> String {
@@ -208,6 +244,9 @@ impl Network {
             input_bias: Row([0; HIDDEN]),
             output: [[Row([0; HIDDEN]); 2]; BUCKETS],
             output_bias: [0; BUCKETS],
+            features: [[0; FEATURES]; BUCKETS],
+            classic_share: 0,
+            classic_weights: crate::Weights::DEFAULT,
         });
         for column in &mut weights.input {
             *column = r.row();
@@ -221,6 +260,33 @@ impl Network {
         for b in &mut weights.output_bias {
             *b = r.i32();
         }
+        for (bucket, counts) in weights.features.iter_mut().enumerate() {
+            for (count, weight) in counts.iter_mut().enumerate() {
+                *weight = r.i32();
+                if weight.unsigned_abs() > MAX_FEATURE_WEIGHT.unsigned_abs() {
+                    return Err(NetworkError::FeatureWeight {
+                        bucket,
+                        count,
+                        weight: *weight,
+                    });
+                }
+            }
+        }
+        weights.classic_share = r.u16();
+        if i32::from(weights.classic_share) > SHARE_PARTS {
+            return Err(NetworkError::ClassicShare(weights.classic_share));
+        }
+        let mut classic = [0i32; CLASSIC_WEIGHTS];
+        for (index, weight) in classic.iter_mut().enumerate() {
+            *weight = r.i32();
+            if weight.unsigned_abs() > MAX_CLASSIC_WEIGHT.unsigned_abs() {
+                return Err(NetworkError::ClassicWeight {
+                    index,
+                    weight: *weight,
+                });
+            }
+        }
+        weights.classic_weights = classic_from(classic);
         check_accumulator_bound(&weights)?;
         Ok(Network {
             name,
@@ -261,6 +327,13 @@ impl Network {
         for b in w.output_bias {
             out.extend_from_slice(&b.to_le_bytes());
         }
+        for weight in w.features.iter().flatten() {
+            out.extend_from_slice(&weight.to_le_bytes());
+        }
+        out.extend_from_slice(&w.classic_share.to_le_bytes());
+        for weight in classic_to(&w.classic_weights) {
+            out.extend_from_slice(&weight.to_le_bytes());
+        }
         let crc = crc32fast::hash(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
@@ -288,6 +361,28 @@ impl Network {
     pub fn checksum(&self) -> u32 {
         let bytes = self.to_bytes();
         u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap_or([0; 4]))
+    }
+}
+
+/// The classic weights in the file's order.
+fn classic_to(w: &crate::Weights) -> [i32; CLASSIC_WEIGHTS] {
+    let v = w.point_values;
+    [
+        w.material, w.mobility, w.attack, w.points, v[0], v[1], v[2], v[3], v[4], v[5], w.arcs,
+        w.hanging, w.tempo,
+    ]
+}
+
+fn classic_from(a: [i32; CLASSIC_WEIGHTS]) -> crate::Weights {
+    crate::Weights {
+        material: a[0],
+        mobility: a[1],
+        attack: a[2],
+        points: a[3],
+        point_values: [a[4], a[5], a[6], a[7], a[8], a[9]],
+        arcs: a[10],
+        hanging: a[11],
+        tempo: a[12],
     }
 }
 
@@ -362,6 +457,43 @@ mod tests {
             Network::from_bytes(&net.to_bytes()),
             Err(NetworkError::Overflow(5))
         );
+    }
+
+    #[test]
+    fn count_weights_out_of_range_are_refused() {
+        let mut net = (*Network::embedded()).clone();
+        net.weights.features[3][1] = MAX_FEATURE_WEIGHT;
+        assert!(Network::from_bytes(&net.to_bytes()).is_ok());
+        net.weights.features[3][1] = -MAX_FEATURE_WEIGHT - 1;
+        assert_eq!(
+            Network::from_bytes(&net.to_bytes()),
+            Err(NetworkError::FeatureWeight {
+                bucket: 3,
+                count: 1,
+                weight: -MAX_FEATURE_WEIGHT - 1
+            })
+        );
+    }
+
+    #[test]
+    fn the_classic_part_is_checked() {
+        let mut net = (*Network::embedded()).clone();
+        net.weights.classic_share = 257;
+        assert_eq!(
+            Network::from_bytes(&net.to_bytes()),
+            Err(NetworkError::ClassicShare(257))
+        );
+        net.weights.classic_share = 256;
+        net.weights.classic_weights.tempo = -MAX_CLASSIC_WEIGHT - 1;
+        assert_eq!(
+            Network::from_bytes(&net.to_bytes()),
+            Err(NetworkError::ClassicWeight {
+                index: 12,
+                weight: -MAX_CLASSIC_WEIGHT - 1
+            })
+        );
+        net.weights.classic_weights = crate::Weights::PAPER;
+        assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
     }
 
     #[test]

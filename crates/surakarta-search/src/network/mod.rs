@@ -13,8 +13,19 @@
 //!   updates it with [`Accumulator::after`] instead of computing it again.
 //! - **Output**: clipped ReLU (`0..=QA`) of the side to move's accumulator
 //!   and then the opponent's, dotted with the weights of the bucket chosen
-//!   by the number of pieces on the board, plus that bucket's bias; scaled
-//!   to the classic evaluation's units (a piece ≈ 100).
+//!   by the number of pieces on the board, plus that bucket's bias, plus
+//!   the bucket's weights times the [`FEATURES`] counts the pieces' points
+//!   cannot show (the side to move's minus the opponent's steps, captures
+//!   and arcs, as the classic evaluation counts them); scaled to the
+//!   classic evaluation's units (a piece ≈ 100).
+//! - **Blend**: the result is mixed with the classic evaluation
+//!   ([`crate::eval`], with the weights the file carries) in the share the
+//!   file gives: `((256 − s) · network + s · classic) / 256`. The network
+//!   alone judges positions better than the classic features do on the
+//!   positions it was trained on, but its errors vary from position to
+//!   position; the blend keeps the classic evaluation's steadier judgement
+//!   of the positions a search visits (`docs/evaluation.md` has the
+//!   matches that chose the share).
 //!
 //! Weights are quantized: the first layer by [`QA`] = 255, the output by
 //! [`QB`] = 64. The loops run over fixed-size arrays of `i16` so that the
@@ -49,6 +60,7 @@ use std::sync::{Arc, OnceLock};
 
 use surakarta::{Color, Move, Position, Square};
 
+use crate::eval::Features;
 use crate::score::EVAL_LIMIT;
 
 pub use file::NetworkError;
@@ -59,6 +71,12 @@ pub const INPUTS: usize = 72;
 pub const HIDDEN: usize = 128;
 /// Output buckets, chosen by the number of pieces on the board.
 pub const BUCKETS: usize = 4;
+/// Counts added to the output with a learned weight each (see
+/// [`feature_counts`]): steps, captures and arcs.
+pub const FEATURES: usize = 3;
+/// The classic evaluation's share of the result is given in this many
+/// parts.
+pub const SHARE_PARTS: i32 = 256;
 /// The first layer's quantization: a float weight `w` is stored as
 /// `round(w · QA)`, and the clipped ReLU clips at `QA` (1.0).
 pub const QA: i32 = 255;
@@ -114,6 +132,40 @@ pub const fn input(perspective: Color, piece: Color, sq: Square) -> usize {
     (theirs as usize) * 36 + point
 }
 
+/// The counts the output adds linearly, for the side to move minus the
+/// opponent: step moves, capture moves, and arcs held plus arcs the other
+/// side does not hold (the classic evaluation's mobility, attack and arc
+/// features, [`crate::eval`]). They depend on how the pieces block each
+/// other along the circuits, which a sum over single pieces cannot show.
+/// `us_captures` is the side to move's capture count when the caller has
+/// generated its captures already.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_search::network::feature_counts;
+///
+/// // The start position is symmetric: every difference is 0.
+/// assert_eq!(feature_counts(&Position::new(), None), [0, 0, 0]);
+/// ```
+#[must_use]
+pub fn feature_counts(position: &Position, us_captures: Option<usize>) -> [i32; FEATURES] {
+    const COUNT_ONLY: crate::Weights = crate::Weights {
+        hanging: 0,
+        ..crate::Weights::DEFAULT
+    };
+    counts_of(&Features::with_captures(position, &COUNT_ONLY, us_captures))
+}
+
+fn counts_of(f: &Features) -> [i32; FEATURES] {
+    [
+        f.us.mobility - f.them.mobility,
+        f.us.attack - f.them.attack,
+        f.us.arcs_held + f.us.arcs_free - f.them.arcs_held - f.them.arcs_free,
+    ]
+}
+
 /// A row of the hidden layer, aligned for vector loads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
@@ -131,6 +183,15 @@ pub struct Weights {
     pub output: [[Row; 2]; BUCKETS],
     /// The output bias per bucket, in units of `QA · QB`.
     pub output_bias: [i32; BUCKETS],
+    /// The weights of the [`feature_counts`] per bucket, in units of
+    /// `QA · QB`; all 0 in a network without them (then they are not
+    /// counted).
+    pub features: [[i32; FEATURES]; BUCKETS],
+    /// The classic evaluation's share of the result, in [`SHARE_PARTS`]
+    /// (0: the network alone).
+    pub classic_share: u16,
+    /// The classic evaluation's weights in the blend.
+    pub classic_weights: crate::Weights,
 }
 
 /// A network: quantized weights and the scale that turns its output into
@@ -179,14 +240,40 @@ impl Network {
     /// The evaluation of `position` given its accumulator.
     #[must_use]
     pub fn evaluate_with(&self, accumulator: &Accumulator, position: &Position) -> i32 {
+        self.evaluate_with_captures(accumulator, position, None)
+    }
+
+    /// [`evaluate_with`](Self::evaluate_with), given the side to move's
+    /// number of captures if the caller has generated them (as quiescence
+    /// has): one capture generation saved.
+    #[must_use]
+    pub fn evaluate_with_captures(
+        &self,
+        accumulator: &Accumulator,
+        position: &Position,
+        us_captures: Option<usize>,
+    ) -> i32 {
         let w = &self.weights;
         let b = bucket(position.occupied().len());
         let us = position.turn();
-        let sum = dot_clipped(&accumulator.rows[us.index()], &w.output[b][0])
+        let mut sum = dot_clipped(&accumulator.rows[us.index()], &w.output[b][0])
             + dot_clipped(&accumulator.rows[(!us).index()], &w.output[b][1])
             + w.output_bias[b];
-        let value = i64::from(sum) * i64::from(self.scale) / i64::from(QA * QB);
-        value.clamp(i64::from(-EVAL_LIMIT + 1), i64::from(EVAL_LIMIT - 1)) as i32
+        let mut classic = 0;
+        if w.features[b] != [0; FEATURES] || w.classic_share != 0 {
+            let f = Features::with_captures(position, &w.classic_weights, us_captures);
+            sum += counts_of(&f)
+                .iter()
+                .zip(&w.features[b])
+                .map(|(c, w)| c * w)
+                .sum::<i32>();
+            classic = f.score(&w.classic_weights);
+        }
+        let limit = i64::from(EVAL_LIMIT - 1);
+        let network = (i64::from(sum) * i64::from(self.scale) / i64::from(QA * QB)).clamp(-limit, limit);
+        let share = i64::from(w.classic_share);
+        let classic = i64::from(classic).clamp(-limit, limit);
+        ((network * (i64::from(SHARE_PARTS) - share) + classic * share) / i64::from(SHARE_PARTS)) as i32
     }
 }
 
@@ -318,6 +405,39 @@ mod tests {
             if let Ok(q) = swapped {
                 assert_eq!(net.evaluate(&p), net.evaluate(&q), "{p}");
             }
+        }
+    }
+
+    #[test]
+    fn the_result_blends_the_network_and_the_classic_evaluation() {
+        let blended = Network::embedded();
+        let mut alone = (*blended).clone();
+        alone.weights.classic_share = 0;
+        let mut classic_only = (*blended).clone();
+        classic_only.weights.classic_share = SHARE_PARTS as u16;
+        let s = i32::from(blended.weights.classic_share);
+        assert!(s > 0);
+        let mut rng = SplitMix::new(4);
+        for i in 0..200 {
+            let p = random_playout(&mut rng, Position::new(), i % 80);
+            let classic = crate::evaluate(&p, &blended.weights.classic_weights);
+            assert_eq!(classic_only.evaluate(&p), classic, "{p}");
+            let expected = (alone.evaluate(&p) * (SHARE_PARTS - s) + classic * s) / SHARE_PARTS;
+            assert!((blended.evaluate(&p) - expected).abs() <= 1, "{p}");
+        }
+    }
+
+    #[test]
+    fn the_counts_are_the_same_under_every_symmetry() {
+        let mut rng = SplitMix::new(12);
+        for i in 0..200 {
+            let p = random_playout(&mut rng, Position::new(), 10 + i % 60);
+            let counts = feature_counts(&p, None);
+            for sym in surakarta::Symmetry::ALL {
+                assert_eq!(feature_counts(&p.transformed(sym), None), counts, "{p} {sym:?}");
+            }
+            let captures = p.legal_moves().iter().filter(|m| m.is_capture()).count();
+            assert_eq!(feature_counts(&p, Some(captures)), counts, "{p}");
         }
     }
 

@@ -6,8 +6,9 @@
 //!
 //! For each perspective `p` the hidden vector is `h_p = b1 + Σ W1[input]`
 //! over the pieces, clipped to `0..=1`; the output logit is
-//! `a_stm · W2[b][0] + a_other · W2[b][1] + b2[b]` with `b` the bucket of the
-//! piece count. The network's evaluation is `logit · scale`; the predicted
+//! `a_stm · W2[b][0] + a_other · W2[b][1] + b2[b] + c · V[b]` with `b` the
+//! bucket of the piece count and `c` the position's
+//! [`feature_counts`](super::feature_counts). The network's evaluation is `logit · scale`; the predicted
 //! expected score of the side to move is `sigmoid(logit)`.
 //!
 //! # The loss
@@ -67,8 +68,11 @@ use surakarta::{Color, Position, Square, Symmetry};
 use surakarta_tablebase::Wdl;
 
 use super::data::TrainingPosition;
-use super::file::MAX_NAME;
-use super::{bucket, input, Network, NetworkError, Row, Weights, BUCKETS, HIDDEN, INPUTS, QA, QB};
+use super::file::{MAX_FEATURE_WEIGHT, MAX_NAME};
+use super::{
+    bucket, feature_counts, input, Network, NetworkError, Row, Weights, BUCKETS, FEATURES, HIDDEN,
+    INPUTS, QA, QB, SHARE_PARTS,
+};
 
 /// The bound of the first layer's weights and biases and of the output
 /// weights, kept after every step: `round(1.98 · 255) = 505`, and a hidden
@@ -77,6 +81,9 @@ use super::{bucket, input, Network, NetworkError, Row, Weights, BUCKETS, HIDDEN,
 pub const WEIGHT_LIMIT: f32 = 1.98;
 /// The bound of an output bias, in logits (quantized: `· QA · QB`).
 pub const OUTPUT_BIAS_LIMIT: f32 = 64.0;
+/// The bound of a count's weight, in logits per count (quantized:
+/// `· QA · QB`, far inside the file's bound).
+pub const COUNT_WEIGHT_LIMIT: f32 = 8.0;
 /// The fixed parts a batch is split into for the threads (see the module's
 /// determinism note).
 pub const CHUNKS: usize = 16;
@@ -88,8 +95,9 @@ const W1: usize = 0;
 const B1: usize = INPUTS * HIDDEN;
 const W2: usize = B1 + HIDDEN;
 const B2: usize = W2 + BUCKETS * 2 * HIDDEN;
+const V: usize = B2 + BUCKETS;
 /// The float model's parameter count.
-pub const PARAMETERS: usize = B2 + BUCKETS;
+pub const PARAMETERS: usize = V + BUCKETS * FEATURES;
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -173,6 +181,13 @@ pub struct TrainOptions {
     pub seed: u64,
     /// Which symmetries positions are trained with.
     pub augment: Augment,
+    /// Whether the weights of the [`feature_counts`] are trained; `false`
+    /// keeps them 0 (a network of the pieces' points alone).
+    pub counts: bool,
+    /// The classic evaluation's share of the quantized network's result
+    /// (0 to 1, stored in 256ths; see [`Weights::classic_share`]). Training
+    /// fits the network alone; the share applies to its evaluations.
+    pub classic_share: f32,
 }
 
 impl Default for TrainOptions {
@@ -189,6 +204,8 @@ impl Default for TrainOptions {
             threads: 1,
             seed: 1,
             augment: Augment::Mirror,
+            counts: true,
+            classic_share: 0.35,
         }
     }
 }
@@ -226,13 +243,17 @@ impl TrainOptions {
         if self.threads == 0 {
             return bad("threads must be at least 1".into());
         }
+        if !(0.0..=1.0).contains(&self.classic_share) {
+            return bad(format!("classic share {} must be 0 to 1", self.classic_share));
+        }
         Ok(())
     }
 }
 
 /// One position in training form: the two sides' points, the side to
-/// move, the score and the label (16 bytes; the inputs are derived per
-/// symmetry from the points as the position is used).
+/// move, the score, the label and the counts (24 bytes; the inputs are
+/// derived per symmetry from the points as the position is used, and the
+/// counts are the same under every symmetry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Sample {
     black: u64,
@@ -242,6 +263,8 @@ struct Sample {
     label: u8,
     /// Bit 0 White to move, bit 1 exact label.
     flags: u8,
+    /// The position's [`feature_counts`], within `i8`.
+    counts: [i8; FEATURES],
 }
 
 impl Sample {
@@ -253,6 +276,9 @@ impl Sample {
     }
     fn result(self) -> f32 {
         f32::from(self.label) * 0.5
+    }
+    fn counts(self) -> [f32; FEATURES] {
+        self.counts.map(f32::from)
     }
 }
 
@@ -299,6 +325,7 @@ impl TrainingSet {
                     Wdl::Win => 2,
                 },
                 flags: u8::from(p.turn() == Color::White) | (u8::from(r.exact) << 1),
+                counts: feature_counts(p, None).map(|c| c.clamp(-127, 127) as i8),
             };
             if split_hash(p) < self.threshold {
                 self.validation.push(sample);
@@ -421,8 +448,9 @@ fn build_input_table() -> Box<InputTable> {
 /// The parameters are one vector ([`parameters`](Self::parameters)): the
 /// first layer input-major (72 columns of 128), its bias (128), the output
 /// layer bucket-major (4 × 2 × 128: the side to move's half, then the
-/// opponent's) and the output biases (4), all in float units (a hidden
-/// unit clips at 1.0).
+/// opponent's), the output biases (4) and the counts' weights
+/// bucket-major (4 × 3), all in float units (a hidden unit clips at 1.0;
+/// an output is a logit).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
     params: Vec<f32>,
@@ -431,7 +459,8 @@ pub struct FloatNetwork {
 impl FloatNetwork {
     /// Random initial weights from `seed`: the first layer uniform in
     /// ±0.15 with biases 0.25 (the hidden units start inside their linear
-    /// range), the output uniform in ±1/16, output biases 0.
+    /// range), the output uniform in ±1/16, output biases and the counts'
+    /// weights 0.
     #[must_use]
     pub fn random(seed: u64) -> FloatNetwork {
         let mut rng = SplitMix::new(seed);
@@ -465,6 +494,7 @@ impl FloatNetwork {
             params.extend(half.0.iter().map(|&v| f32::from(v) / qb));
         }
         params.extend(w.output_bias.iter().map(|&v| v as f32 / (qa * qb)));
+        params.extend(w.features.iter().flatten().map(|&v| v as f32 / (qa * qb)));
         FloatNetwork { params }
     }
 
@@ -482,6 +512,7 @@ impl FloatNetwork {
         let mut inputs = Inputs::default();
         let table = input_table();
         inputs.fill(&table[0], black, white);
+        inputs.counts = feature_counts(position, None).map(|c| c.clamp(-127, 127) as f32);
         let turn = usize::from(position.turn() == Color::White);
         let mut hidden = [[0f32; HIDDEN]; 2];
         forward(&self.params, &inputs, turn, &mut hidden)
@@ -495,9 +526,16 @@ impl FloatNetwork {
     }
 
     /// The quantized network: the first layer by `QA`, the output weights
-    /// by `QB`, the output biases by `QA · QB`, each rounded; checked as a
-    /// file is (the accumulator bound).
-    pub fn quantize(&self, name: &str, scale: i32) -> Result<Network, TrainError> {
+    /// by `QB`, the output biases and the counts' weights by `QA · QB`,
+    /// each rounded, blended with the default classic evaluation in
+    /// `classic_share` (0 to 1, rounded to 256ths); checked as a file is
+    /// (the accumulator bound).
+    pub fn quantize(
+        &self,
+        name: &str,
+        scale: i32,
+        classic_share: f32,
+    ) -> Result<Network, TrainError> {
         if name.len() > MAX_NAME {
             return Err(TrainError::Name(name.len()));
         }
@@ -514,6 +552,9 @@ impl FloatNetwork {
             input_bias: row(B1, QA),
             output: [[Row([0; HIDDEN]); 2]; BUCKETS],
             output_bias: [0; BUCKETS],
+            features: [[0; FEATURES]; BUCKETS],
+            classic_share: (classic_share.clamp(0.0, 1.0) * SHARE_PARTS as f32).round() as u16,
+            classic_weights: crate::Weights::DEFAULT,
         });
         for (i, column) in weights.input.iter_mut().enumerate() {
             *column = row(W1 + i * HIDDEN, QA);
@@ -525,6 +566,14 @@ impl FloatNetwork {
         }
         for (b, bias) in weights.output_bias.iter_mut().enumerate() {
             *bias = (self.params[B2 + b] * (QA * QB) as f32).round() as i32;
+        }
+        for (b, weights) in weights.features.iter_mut().enumerate() {
+            for (j, weight) in weights.iter_mut().enumerate() {
+                let limit = MAX_FEATURE_WEIGHT as f32;
+                *weight = (self.params[V + b * FEATURES + j] * (QA * QB) as f32)
+                    .round()
+                    .clamp(-limit, limit) as i32;
+            }
         }
         let net = Network {
             name: name.to_owned(),
@@ -539,18 +588,22 @@ impl FloatNetwork {
         for w in &mut self.params[W1..B2] {
             *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
         }
-        for b in &mut self.params[B2..] {
+        for b in &mut self.params[B2..V] {
             *b = b.clamp(-OUTPUT_BIAS_LIMIT, OUTPUT_BIAS_LIMIT);
+        }
+        for v in &mut self.params[V..] {
+            *v = v.clamp(-COUNT_WEIGHT_LIMIT, COUNT_WEIGHT_LIMIT);
         }
     }
 }
 
-/// The set inputs of a position for both perspectives.
+/// The set inputs of a position for both perspectives, and its counts.
 #[derive(Clone, Copy, Default)]
 struct Inputs {
     index: [[u8; 24]; 2],
     len: usize,
     bucket: usize,
+    counts: [f32; FEATURES],
 }
 
 impl Inputs {
@@ -596,6 +649,9 @@ fn forward(params: &[f32], inputs: &Inputs, turn: usize, hidden: &mut [[f32; HID
     }
     let b = inputs.bucket;
     let mut out = params[B2 + b];
+    for (c, v) in inputs.counts.iter().zip(&params[V + b * FEATURES..]) {
+        out += c * v;
+    }
     for (half, p) in [turn, 1 - turn].into_iter().enumerate() {
         let w = column(params, W2 + (b * 2 + half) * HIDDEN);
         // Eight running sums, so that the loop vectorizes.
@@ -620,6 +676,9 @@ fn backward(params: &[f32], inputs: &Inputs, turn: usize, target: f32, grad: &mu
     let g = 2.0 * error * predicted * (1.0 - predicted);
     let b = inputs.bucket;
     grad[B2 + b] += g;
+    for (c, v) in inputs.counts.iter().zip(&mut grad[V + b * FEATURES..]) {
+        *v += g * c;
+    }
     for (half, p) in [turn, 1 - turn].into_iter().enumerate() {
         let at = W2 + (b * 2 + half) * HIDDEN;
         let w = *column(params, at);
@@ -685,12 +744,15 @@ pub struct Trained {
     pub validation_positions: usize,
     /// The whole run's time.
     pub elapsed: Duration,
+    /// The classic evaluation's share of the quantized network's result.
+    pub classic_share: f32,
 }
 
 impl Trained {
-    /// The quantized network, named `name` (at most 255 bytes).
+    /// The quantized network, named `name` (at most 255 bytes), with the
+    /// run's classic share.
     pub fn quantize(&self, name: &str) -> Result<Network, TrainError> {
-        self.network.quantize(name, self.scale)
+        self.network.quantize(name, self.scale, self.classic_share)
     }
 }
 
@@ -742,6 +804,9 @@ pub fn train(
     let mut net = start
         .cloned()
         .unwrap_or_else(|| FloatNetwork::random(options.seed));
+    if !options.counts {
+        net.params[V..].fill(0.0);
+    }
     net.clip();
     let mut m = vec![0f32; PARAMETERS];
     let mut v = vec![0f32; PARAMETERS];
@@ -782,6 +847,7 @@ pub fn train(
                             let (i, sym) = ((entry >> 3) as usize, (entry & 7) as usize);
                             let s = set.train[i];
                             inputs.fill(&table[sym], s.black, s.white);
+                            inputs.counts = s.counts();
                             loss += f64::from(backward(
                                 &net.params,
                                 &inputs,
@@ -810,6 +876,9 @@ pub fn train(
                 *m = BETA1 * *m + (1.0 - BETA1) * g;
                 *v = BETA2 * *v + (1.0 - BETA2) * g * g;
                 *p -= rate * *m / (v.sqrt() + EPSILON);
+            }
+            if !options.counts {
+                net.params[V..].fill(0.0);
             }
             net.clip();
         }
@@ -846,6 +915,7 @@ pub fn train(
         training_positions: set.train.len(),
         validation_positions: set.validation.len(),
         elapsed: began.elapsed(),
+        classic_share: options.classic_share,
     })
 }
 
@@ -886,6 +956,7 @@ fn validation(
                 let mut sum = 0f64;
                 for (s, &t) in samples.iter().zip(targets) {
                     inputs.fill(table, s.black, s.white);
+                    inputs.counts = s.counts();
                     let logit = forward(
                         &net.params,
                         &inputs,
@@ -944,6 +1015,7 @@ mod tests {
             lr: 0.005,
             threads,
             seed: 7,
+            classic_share: 0.0,
             ..TrainOptions::default()
         }
     }
@@ -1064,9 +1136,50 @@ mod tests {
         }
         // Back to floats and quantized again: the same network.
         let again = FloatNetwork::from_network(&net)
-            .quantize("agreement", net.scale)
+            .quantize("agreement", net.scale, 0.0)
             .unwrap();
         assert_eq!(again, net);
+    }
+
+    #[test]
+    fn the_counts_are_learned_or_kept_at_zero() {
+        // Scores by the difference in steps: the steps' weight must come
+        // out positive in the buckets the positions fill, and stay 0 when
+        // the counts are off.
+        let mut rng = SplitMix::new(31);
+        let records: Vec<TrainingPosition> = (0..3000)
+            .map(|i| {
+                let position = random_playout(&mut rng, Position::new(), 10 + i % 30);
+                let steps = feature_counts(&position, None)[0];
+                TrainingPosition {
+                    position,
+                    score: (8 * steps) as i16,
+                    label: Wdl::Draw,
+                    exact: false,
+                    ply: 0,
+                }
+            })
+            .collect();
+        let mut set = TrainingSet::new(0.1).unwrap();
+        set.add(&records);
+        let options = TrainOptions {
+            lambda: 1.0,
+            scale: Some(40),
+            lr: 0.01,
+            ..quick(2)
+        };
+        let on = train(&set, &options, None, &mut |_| {}).unwrap();
+        let net = on.quantize("steps").unwrap();
+        assert!(net.weights.features[3][0] > 0, "{:?}", net.weights.features);
+        let off = TrainOptions {
+            counts: false,
+            ..options
+        };
+        let net = train(&set, &off, None, &mut |_| {})
+            .unwrap()
+            .quantize("no counts")
+            .unwrap();
+        assert_eq!(net.weights.features, [[0; FEATURES]; BUCKETS]);
     }
 
     #[test]

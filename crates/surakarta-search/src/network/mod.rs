@@ -270,10 +270,12 @@ impl Network {
             classic = f.score(&w.classic_weights);
         }
         let limit = i64::from(EVAL_LIMIT - 1);
-        let network = (i64::from(sum) * i64::from(self.scale) / i64::from(QA * QB)).clamp(-limit, limit);
+        let network =
+            (i64::from(sum) * i64::from(self.scale) / i64::from(QA * QB)).clamp(-limit, limit);
         let share = i64::from(w.classic_share);
         let classic = i64::from(classic).clamp(-limit, limit);
-        ((network * (i64::from(SHARE_PARTS) - share) + classic * share) / i64::from(SHARE_PARTS)) as i32
+        ((network * (i64::from(SHARE_PARTS) - share) + classic * share) / i64::from(SHARE_PARTS))
+            as i32
     }
 }
 
@@ -434,7 +436,11 @@ mod tests {
             let p = random_playout(&mut rng, Position::new(), 10 + i % 60);
             let counts = feature_counts(&p, None);
             for sym in surakarta::Symmetry::ALL {
-                assert_eq!(feature_counts(&p.transformed(sym), None), counts, "{p} {sym:?}");
+                assert_eq!(
+                    feature_counts(&p.transformed(sym), None),
+                    counts,
+                    "{p} {sym:?}"
+                );
             }
             let captures = p.legal_moves().iter().filter(|m| m.is_capture()).count();
             assert_eq!(feature_counts(&p, Some(captures)), counts, "{p}");

@@ -244,7 +244,10 @@ impl TrainOptions {
             return bad("threads must be at least 1".into());
         }
         if !(0.0..=1.0).contains(&self.classic_share) {
-            return bad(format!("classic share {} must be 0 to 1", self.classic_share));
+            return bad(format!(
+                "classic share {} must be 0 to 1",
+                self.classic_share
+            ));
         }
         Ok(())
     }

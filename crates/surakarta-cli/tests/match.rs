@@ -17,7 +17,7 @@ fn in_process_match_writes_records_that_read_back() {
     let o = run(&[
         "match",
         "--first",
-        "depth=3",
+        "depth=4",
         "--second",
         "depth=1,name=weak",
         "-n",
@@ -55,8 +55,8 @@ fn in_process_match_writes_records_that_read_back() {
         let game = g.to_game().unwrap();
         // Every game was played to its end under the rules.
         assert_eq!(GameResult::from_outcome(game.outcome()), g.result, "{g}");
-        let first_is_black = g.tag("Black") == Some("surakarta depth=3");
-        assert_ne!(first_is_black, g.tag("White") == Some("surakarta depth=3"));
+        let first_is_black = g.tag("Black") == Some("surakarta depth=4");
+        assert_ne!(first_is_black, g.tag("White") == Some("surakarta depth=4"));
         first_points += match (g.result, first_is_black) {
             (GameResult::Draw, _) => 0.5,
             (GameResult::BlackWins, true) | (GameResult::WhiteWins, false) => 1.0,

@@ -139,17 +139,18 @@ fn other_settings_are_refused_naming_the_setting() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("openings"), "{err}");
-    // Another evaluation: the network, named by its checksum.
-    let nnue = DatagenConfig {
+    // Another evaluation: the data was made with the default, the
+    // network, named by its checksum.
+    let classic = DatagenConfig {
         options: Options {
-            evaluation: Evaluation::network(),
+            evaluation: Evaluation::Classic(surakarta_search::Weights::DEFAULT),
             ..config.options.clone()
         },
         ..config.clone()
     };
-    let err = run(&nnue, &dir, &Quiet).unwrap_err();
+    let err = run(&classic, &dir, &Quiet).unwrap_err();
     assert!(
-        matches!(&err, DatagenError::Mismatch { setting, found, asked, .. } if setting == "evaluation" && found == "classic" && asked.starts_with("nnue (checksum ")),
+        matches!(&err, DatagenError::Mismatch { setting, found, asked, .. } if setting == "evaluation" && found.starts_with("nnue (checksum ") && asked == "classic"),
         "{err}"
     );
     // Chunks without a manifest: their settings are unknown.

@@ -86,7 +86,7 @@ fn deeper_search_wins_and_reports_are_consistent() {
     let starts = openings::from_start(5, 8, 1);
     let collect = Collect::default();
     let stop = AtomicBool::new(false);
-    let result = run_match(&engine(3), &engine(1), &starts, &config(2), &collect, &stop).unwrap();
+    let result = run_match(&engine(4), &engine(1), &starts, &config(2), &collect, &stop).unwrap();
     assert_eq!(result.tally.games(), 10);
     assert_eq!(result.scheduled, 10);
     // Five pairs, and their points are the tally's.

@@ -92,11 +92,11 @@ def test_iterating_a_game_gives_its_moves():
 
 
 def test_engine_repr():
-    assert repr(surakarta.Engine()) == "Engine(threads=1, hash=64, tables=None, rules='icga', eval='classic')"
+    assert repr(surakarta.Engine()) == "Engine(threads=1, hash=64, tables=None, rules='icga', eval='nnue')"
 
 
 def test_engine_repr_names_its_tables(tables5):
     engine = surakarta.Engine(threads=2, hash=8, tables=str(tables5), rules="pure")
-    assert repr(engine) == f"Engine(threads=2, hash=8, tables='{tables5}', rules='pure', eval='classic')"
+    assert repr(engine) == f"Engine(threads=2, hash=8, tables='{tables5}', rules='pure', eval='nnue')"
     tables = surakarta.Tablebase(tables5)
     assert f"tables='{tables5}'" in repr(surakarta.Engine(hash=1, tables=tables))

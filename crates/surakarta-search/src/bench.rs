@@ -109,7 +109,7 @@ pub fn run(
 /// ```
 /// use surakarta_search::{bench, Evaluation};
 ///
-/// let classic = bench::evaluation_cost(&Evaluation::default(), 1);
+/// let classic = bench::evaluation_cost(&Evaluation::named("classic").unwrap(), 1);
 /// let network = bench::evaluation_cost(&Evaluation::network(), 1);
 /// assert!(classic.as_nanos() > 0 && network.as_nanos() > 0);
 /// ```

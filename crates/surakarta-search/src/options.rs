@@ -151,9 +151,10 @@ pub enum Evaluation {
 }
 
 impl Default for Evaluation {
-    /// The classic evaluation with the default weights.
+    /// The embedded network ([`Evaluation::network`]): it beat the classic
+    /// evaluation in the matches of `docs/evaluation.md`.
     fn default() -> Evaluation {
-        Evaluation::Classic(Weights::DEFAULT)
+        Evaluation::network()
     }
 }
 

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use surakarta::Position;
 use surakarta_search::bench::{self, BenchReport};
-use surakarta_search::{Evaluation, SearchResult};
+use surakarta_search::{Evaluation, SearchResult, Weights};
 use surakarta_tablebase::ProbeTiming;
 
 /// The arguments of `surakarta bench`.
@@ -64,7 +64,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<(), CliError> {
     let costs = EvaluationCosts {
         name: evaluation.name(),
         used: bench::evaluation_cost(&evaluation, EVALUATION_ROUNDS),
-        classic: bench::evaluation_cost(&Evaluation::default(), EVALUATION_ROUNDS),
+        classic: bench::evaluation_cost(&Evaluation::Classic(Weights::DEFAULT), EVALUATION_ROUNDS),
     };
     if json {
         println!("{}", report_json(&report, threads, &costs, timing.as_ref()));

@@ -46,7 +46,7 @@ pub(crate) struct DatagenArgs {
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
     /// Evaluation: `classic`, `paper`, `nnue` (the embedded network) or
-    /// `default` (classic).
+    /// `default` (nnue).
     #[arg(long, value_name = "NAME")]
     eval: Option<String>,
     /// A network file (`.sknn`) to evaluate with instead of the embedded one.

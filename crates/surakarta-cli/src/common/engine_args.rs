@@ -22,7 +22,7 @@ pub(crate) struct EngineArgs {
     #[arg(long, value_name = "MB", default_value_t = 64)]
     pub(crate) hash: usize,
     /// Evaluation: `classic` (hand-made features), `paper` (seed 001's
-    /// weights), `nnue` (the embedded network) or `default` (classic).
+    /// weights), `nnue` (the embedded network) or `default` (nnue).
     #[arg(long, value_name = "NAME")]
     pub(crate) eval: Option<String>,
     /// A network file (`.sknn`) to evaluate with instead of the embedded one.

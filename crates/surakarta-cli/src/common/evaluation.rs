@@ -43,8 +43,9 @@ mod tests {
 
     #[test]
     fn names_and_files() {
+        assert_eq!(evaluation(None, None, FLAGS), Ok(Evaluation::network()));
         assert_eq!(
-            evaluation(None, None, FLAGS),
+            evaluation(Some("classic"), None, FLAGS),
             Ok(Evaluation::Classic(Weights::DEFAULT))
         );
         assert_eq!(

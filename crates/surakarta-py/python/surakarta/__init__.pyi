@@ -344,7 +344,7 @@ class Engine:
         eval_file: Union[str, "os.PathLike[str]", None] = None,
     ) -> None:
         """A new engine. ``eval`` is ``"classic"``, ``"paper"``, ``"nnue"``
-        (the embedded network) or ``"default"``; ``eval_file`` a network
+        (the embedded network, the default) or ``"default"``; ``eval_file`` a network
         file (``.sknn``) to use instead of the embedded one."""
     def search(
         self,

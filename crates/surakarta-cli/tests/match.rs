@@ -189,26 +189,6 @@ fn openings_from_a_file_and_random_boards() {
         (v["games"].as_u64(), v["rules"].as_str()),
         (Some(4), Some("pure"))
     );
-
-    let v = json(&run(&[
-        "match",
-        "--first",
-        "depth=1",
-        "--second",
-        "depth=1",
-        "--openings",
-        "random",
-        "--pieces",
-        "16",
-        "--balanced",
-        "80",
-        "-n",
-        "2",
-        "--max-plies",
-        "40",
-        "--json",
-    ]));
-    assert_eq!(v["games"].as_u64(), Some(2));
 }
 
 #[test]
@@ -257,15 +237,6 @@ fn bad_arguments_exit_2_with_one_line() {
         ],
         &[
             "match", "--first", "depth=1", "--second", "depth=1", "-c", "0",
-        ],
-        &[
-            "match",
-            "--first",
-            "depth=1",
-            "--second",
-            "depth=1",
-            "--balanced",
-            "50",
         ],
         &[
             "match", "--first", "depth=1", "--second", "depth=1", "-n", "0",

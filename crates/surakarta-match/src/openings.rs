@@ -1,11 +1,8 @@
 //! Openings: the positions a match starts its games from. Every generator
 //! is reproducible from its seed.
 
-use std::sync::atomic::AtomicBool;
-
 use surakarta::random::{random_playout, random_position, SplitMix};
-use surakarta::{Color, Game, Outcome, ParsePositionError, Position, Rules, MAX_PIECES_PER_SIDE};
-use surakarta_search::{Engine, Evaluation, Limits, Options, ScoreKind, Weights};
+use surakarta::{Color, Outcome, ParsePositionError, Position, MAX_PIECES_PER_SIDE};
 
 /// Longest openings file read (bytes).
 pub const MAX_FILE_LEN: usize = 64 << 20;
@@ -44,106 +41,6 @@ pub enum OpeningError {
         /// The bound on |black − white|.
         max_difference: u32,
     },
-    /// Too few random boards were balanced enough.
-    #[error("only {found} of {tried} random boards of {pieces} pieces score within ±{max_score}: fewer than the {wanted} asked for (allow a larger score)")]
-    TooFewBalanced {
-        /// Boards kept.
-        found: usize,
-        /// Boards wanted.
-        wanted: usize,
-        /// Boards drawn.
-        tried: usize,
-        /// The piece count.
-        pieces: u32,
-        /// The bound on the score.
-        max_score: i32,
-    },
-    /// The engine that judges the boards could not be made.
-    #[error("cannot start the engine that judges the boards: {0}")]
-    Engine(String),
-}
-
-/// Nodes of the search that judges a random board for [`balanced_boards`].
-pub const BALANCE_NODES: u64 = 5_000;
-/// Boards [`balanced_boards`] draws per board asked for before it gives up.
-pub const BALANCE_TRIES: usize = 200;
-
-/// `count` random boards as [`random_boards`] draws them, keeping only
-/// those on which a short search ([`BALANCE_NODES`] nodes, the classic
-/// evaluation, one thread) scores within `±max_score` for the side to
-/// move: boards that neither side has already won, where the engines'
-/// play decides the game. Black is to move on the first, third, … board
-/// kept and White on the others. Deterministic for a seed.
-///
-/// # Examples
-///
-/// ```
-/// use surakarta_match::openings::balanced_boards;
-///
-/// let boards = balanced_boards(4, 18, 2, 5, 50)?;
-/// assert_eq!(boards.len(), 4);
-/// assert!(boards.iter().all(|b| b.occupied().len() == 18));
-/// assert_eq!(balanced_boards(4, 18, 2, 5, 50)?, boards);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn balanced_boards(
-    count: usize,
-    pieces: u32,
-    max_difference: u32,
-    seed: u64,
-    max_score: i32,
-) -> Result<Vec<Position>, OpeningError> {
-    let splits = splits(pieces, max_difference);
-    if splits.is_empty() {
-        return Err(OpeningError::NoSplit {
-            pieces,
-            max_difference,
-        });
-    }
-    let mut engine = Engine::new(Options {
-        hash_mb: 4,
-        evaluation: Evaluation::Classic(Weights::DEFAULT),
-        ..Options::default()
-    })
-    .map_err(|e| OpeningError::Engine(e.to_string()))?;
-    let limits = Limits::nodes(BALANCE_NODES);
-    let stop = AtomicBool::new(false);
-    let mut rng = SplitMix::new(seed);
-    let mut boards = Vec::new();
-    let mut tried = 0;
-    while boards.len() < count {
-        if tried >= count.saturating_mul(BALANCE_TRIES) {
-            return Err(OpeningError::TooFewBalanced {
-                found: boards.len(),
-                wanted: count,
-                tried,
-                pieces,
-                max_score,
-            });
-        }
-        tried += 1;
-        let black = splits[rng.below(splits.len())];
-        let turn = if boards.len() % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let board = random_position(&mut rng, black, pieces - black, turn).map_err(|_| {
-            OpeningError::NoSplit {
-                pieces,
-                max_difference,
-            }
-        })?;
-        if board.outcome().is_some() {
-            continue;
-        }
-        engine.new_game();
-        let result = engine.search(&Game::new(board, Rules::ICGA), &limits, &stop, &mut |_| {});
-        if matches!(result.info.score.kind(), ScoreKind::Eval(s) if s.abs() <= max_score) {
-            boards.push(board);
-        }
-    }
-    Ok(boards)
 }
 
 /// `count` openings: the start position after `plies` random legal moves
@@ -296,63 +193,6 @@ pub fn parse_file(text: &str) -> Result<Vec<Position>, OpeningError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn balanced_boards_score_within_the_bound_and_alternate_the_side_to_move() {
-        let boards = balanced_boards(6, 16, 2, 3, 60).unwrap();
-        assert_eq!(boards.len(), 6);
-        let mut engine = Engine::new(Options {
-            hash_mb: 4,
-            evaluation: Evaluation::Classic(Weights::DEFAULT),
-            ..Options::default()
-        })
-        .unwrap();
-        let stop = AtomicBool::new(false);
-        for (i, board) in boards.iter().enumerate() {
-            assert_eq!(board.occupied().len(), 16);
-            let turn = if i % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            assert_eq!(board.turn(), turn);
-            engine.new_game();
-            let result = engine.search(
-                &Game::new(*board, Rules::ICGA),
-                &Limits::nodes(BALANCE_NODES),
-                &stop,
-                &mut |_| {},
-            );
-            assert!(
-                matches!(result.info.score.kind(), ScoreKind::Eval(s) if s.abs() <= 60),
-                "{board}: {:?}",
-                result.info.score
-            );
-        }
-        // The unfiltered boards of the same seed are mostly not balanced.
-        assert_ne!(random_boards(6, 16, 2, 3).unwrap(), boards);
-    }
-
-    #[test]
-    fn an_impossible_balance_is_an_error() {
-        let error = balanced_boards(1, 18, 2, 1, -1).unwrap_err();
-        assert!(
-            matches!(
-                error,
-                OpeningError::TooFewBalanced {
-                    found: 0,
-                    wanted: 1,
-                    tried: BALANCE_TRIES,
-                    ..
-                }
-            ),
-            "{error}"
-        );
-        assert!(matches!(
-            balanced_boards(1, 30, 0, 1, 50),
-            Err(OpeningError::NoSplit { .. })
-        ));
-    }
 
     #[test]
     fn paper_splits() {

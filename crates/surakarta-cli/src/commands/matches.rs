@@ -57,11 +57,6 @@ pub(crate) struct MatchArgs {
     /// Largest difference between the sides' piece counts on a random board.
     #[arg(long, value_name = "N", default_value_t = 4)]
     max_diff: u32,
-    /// With `--openings random`: keep only boards on which a 5,000-node
-    /// search (classic evaluation) scores within ±SCORE for the side to
-    /// move, so that neither side has already won.
-    #[arg(long, value_name = "SCORE", value_parser = clap::value_parser!(i32).range(0..=10_000))]
-    balanced: Option<i32>,
     /// Seed of the random openings.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -478,19 +473,9 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
         return Err(CliError(format!("--games must be 1 to {MAX_GAMES}")));
     }
     let pairs = |default: usize| args.games.map_or(default, |g| g.div_ceil(2));
-    if args.balanced.is_some() && args.openings != "random" {
-        return Err(CliError(
-            "--balanced applies to --openings random only".into(),
-        ));
-    }
     let starts = match args.openings.as_str() {
         "start" => openings::from_start(pairs(50), args.plies, args.seed),
-        "random" => match args.balanced {
-            Some(score) => {
-                openings::balanced_boards(pairs(50), args.pieces, args.max_diff, args.seed, score)?
-            }
-            None => openings::random_boards(pairs(50), args.pieces, args.max_diff, args.seed)?,
-        },
+        "random" => openings::random_boards(pairs(50), args.pieces, args.max_diff, args.seed)?,
         path => {
             let text = read_openings_file(path)?;
             let mut all =

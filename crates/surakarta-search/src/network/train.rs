@@ -8,7 +8,7 @@
 //! over the pieces, clipped to `0..=1`; the output logit is
 //! `a_stm · W2[b][0] + a_other · W2[b][1] + b2[b] + c · V[b]` with `b` the
 //! bucket of the piece count and `c` the position's
-//! [`feature_counts`](super::feature_counts). The network's evaluation is `logit · scale`; the predicted
+//! [`feature_counts`]. The network's evaluation is `logit · scale`; the predicted
 //! expected score of the side to move is `sigmoid(logit)`.
 //!
 //! # The loss

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use surakarta::{Color, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
-use crate::eval::{evaluate, evaluate_with_captures};
+use crate::eval::evaluate_with_captures;
 use crate::network::{Accumulator, Network};
 use crate::options::Evaluation;
 use crate::options::Techniques;
@@ -339,21 +339,21 @@ impl<'a> Worker<'a> {
     }
 
     fn evaluate(&self, position: &Position) -> i32 {
-        match self.shared.evaluation {
-            Evaluation::Classic(w) => evaluate(position, w),
-            Evaluation::Network(net) => match self.accumulators.last() {
-                Some(acc) => net.evaluate_with(acc, position),
-                None => net.evaluate(position),
-            },
-        }
+        self.evaluate_knowing(position, None)
     }
 
     /// The static evaluation when the side to move's captures are known.
     fn evaluate_with_captures(&self, position: &Position, captures: usize) -> i32 {
+        self.evaluate_knowing(position, Some(captures))
+    }
+
+    /// The static evaluation, given the side to move's number of captures
+    /// if they have been generated.
+    fn evaluate_knowing(&self, position: &Position, captures: Option<usize>) -> i32 {
         match self.shared.evaluation {
-            Evaluation::Classic(w) => evaluate_with_captures(position, w, Some(captures)),
+            Evaluation::Classic(w) => evaluate_with_captures(position, w, captures),
             Evaluation::Network(net) => match self.accumulators.last() {
-                Some(acc) => net.evaluate_with_captures(acc, position, Some(captures)),
+                Some(acc) => net.evaluate_with_captures(acc, position, captures),
                 None => net.evaluate(position),
             },
         }

@@ -328,7 +328,7 @@ impl TrainingSet {
                     Wdl::Win => 2,
                 },
                 flags: u8::from(p.turn() == Color::White) | (u8::from(r.exact) << 1),
-                counts: feature_counts(p, None).map(|c| c.clamp(-127, 127) as i8),
+                counts: sample_counts(p),
             };
             if split_hash(p) < self.threshold {
                 self.validation.push(sample);
@@ -397,6 +397,12 @@ impl TrainingSet {
         }
         Ok((((a + b) / 2.0).round() as i32).clamp(1, 100_000))
     }
+}
+
+/// The position's [`feature_counts`] as a training sample holds them,
+/// within `i8`.
+fn sample_counts(position: &Position) -> [i8; FEATURES] {
+    feature_counts(position, None).map(|c| c.clamp(-127, 127) as i8)
 }
 
 /// A hash of the position up to the board's symmetries (the smallest
@@ -515,7 +521,7 @@ impl FloatNetwork {
         let mut inputs = Inputs::default();
         let table = input_table();
         inputs.fill(&table[0], black, white);
-        inputs.counts = feature_counts(position, None).map(|c| c.clamp(-127, 127) as f32);
+        inputs.counts = sample_counts(position).map(f32::from);
         let turn = usize::from(position.turn() == Color::White);
         let mut hidden = [[0f32; HIDDEN]; 2];
         forward(&self.params, &inputs, turn, &mut hidden)
@@ -587,15 +593,18 @@ impl FloatNetwork {
         Ok(Network::from_bytes(&net.to_bytes())?)
     }
 
-    fn clip(&mut self) {
+    /// Keeps every parameter within its bound; the counts' weights at 0
+    /// unless `counts`.
+    fn clip(&mut self, counts: bool) {
         for w in &mut self.params[W1..B2] {
             *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
         }
         for b in &mut self.params[B2..V] {
             *b = b.clamp(-OUTPUT_BIAS_LIMIT, OUTPUT_BIAS_LIMIT);
         }
+        let limit = if counts { COUNT_WEIGHT_LIMIT } else { 0.0 };
         for v in &mut self.params[V..] {
-            *v = v.clamp(-COUNT_WEIGHT_LIMIT, COUNT_WEIGHT_LIMIT);
+            *v = v.clamp(-limit, limit);
         }
     }
 }
@@ -807,10 +816,7 @@ pub fn train(
     let mut net = start
         .cloned()
         .unwrap_or_else(|| FloatNetwork::random(options.seed));
-    if !options.counts {
-        net.params[V..].fill(0.0);
-    }
-    net.clip();
+    net.clip(options.counts);
     let mut m = vec![0f32; PARAMETERS];
     let mut v = vec![0f32; PARAMETERS];
     let mut step = 0i32;
@@ -880,10 +886,7 @@ pub fn train(
                 *v = BETA2 * *v + (1.0 - BETA2) * g * g;
                 *p -= rate * *m / (v.sqrt() + EPSILON);
             }
-            if !options.counts {
-                net.params[V..].fill(0.0);
-            }
-            net.clip();
+            net.clip(options.counts);
         }
         let trained_in = epoch_began.elapsed();
         let validation_loss = if set.validation.is_empty() {

@@ -132,7 +132,7 @@ fn an_external_engine_gets_its_timeout_for_the_handshake() {
 }
 
 #[test]
-fn openings_from_a_file_and_random_boards() {
+fn openings_from_a_file_random_boards_and_thinned_starts() {
     let file = fresh_path("openings.txt");
     std::fs::write(
         &file,
@@ -189,6 +189,43 @@ fn openings_from_a_file_and_random_boards() {
         (v["games"].as_u64(), v["rules"].as_str()),
         (Some(4), Some("pure"))
     );
+
+    let v = json(&run(&[
+        "match",
+        "--first",
+        "depth=1",
+        "--second",
+        "depth=1",
+        "--openings",
+        "thinned",
+        "--pieces",
+        "16",
+        "--max-diff",
+        "0",
+        "-n",
+        "4",
+        "--max-plies",
+        "40",
+        "--json",
+    ]));
+    assert_eq!(v["games"].as_u64(), Some(4), "{v}");
+    // 25 pieces: a side starts with 12, so no thinned start has them.
+    let o = run(&[
+        "match",
+        "--first",
+        "depth=1",
+        "--second",
+        "depth=1",
+        "--openings",
+        "thinned",
+        "--pieces",
+        "25",
+        "-n",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no position has 25 pieces"), "{err}");
 }
 
 #[test]

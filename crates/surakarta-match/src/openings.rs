@@ -148,6 +148,75 @@ pub fn random_boards(
     Ok(boards)
 }
 
+/// `count` openings from thinned start positions: the start position with
+/// pieces removed at random until `pieces` remain (the black count drawn
+/// uniformly from the splits whose difference is at most `max_difference`,
+/// which pieces go equally likely), then `plies` random legal moves as in
+/// [`from_start`]. Unlike [`random_boards`], the pieces stay on their own
+/// side of the board, so the games start as openings of fewer pieces
+/// rather than as tactical melees decided by who moves first.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Color;
+/// use surakarta_match::openings::thinned_start;
+///
+/// let boards = thinned_start(6, 18, 0, 4, 3)?;
+/// assert_eq!(boards.len(), 6);
+/// for board in &boards {
+///     assert_eq!(board.pieces(Color::Black).len(), 9);
+///     assert_eq!(board.pieces(Color::White).len(), 9);
+///     assert_eq!(board.fullmoves(), 3); // four random plies
+/// }
+/// assert_eq!(thinned_start(6, 18, 0, 4, 3)?, boards); // reproducible
+/// assert!(thinned_start(1, 25, 0, 4, 3).is_err()); // a side starts with 12
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn thinned_start(
+    count: usize,
+    pieces: u32,
+    max_difference: u32,
+    plies: usize,
+    seed: u64,
+) -> Result<Vec<Position>, OpeningError> {
+    let splits = splits(pieces, max_difference);
+    if splits.is_empty() {
+        return Err(OpeningError::NoSplit {
+            pieces,
+            max_difference,
+        });
+    }
+    let start = Position::new();
+    let mut rng = SplitMix::new(seed);
+    let mut openings = Vec::new();
+    while openings.len() < count {
+        let black = splits[rng.below(splits.len())];
+        let mut keep = |color: Color, n: u32| {
+            let mut squares: Vec<_> = start.pieces(color).into_iter().collect();
+            while squares.len() > n as usize {
+                squares.swap_remove(rng.below(squares.len()));
+            }
+            squares.into_iter().collect()
+        };
+        let black_pieces = keep(Color::Black, black);
+        let white_pieces = keep(Color::White, pieces - black);
+        // The start position has Black to move; both sides keep a piece.
+        let thinned =
+            Position::from_sides(black_pieces, white_pieces, Color::Black).map_err(|_| {
+                OpeningError::NoSplit {
+                    pieces,
+                    max_difference,
+                }
+            })?;
+        let opening = random_playout(&mut rng, thinned, plies);
+        if opening.outcome().is_none() {
+            openings.push(opening);
+        }
+    }
+    Ok(openings)
+}
+
 /// Reads an openings file: one position per line in the notation of
 /// `docs/notation.md`; blank lines and lines starting with `#` are skipped.
 /// Positions where the game is already over are rejected.
@@ -229,6 +298,27 @@ mod tests {
         assert_eq!(boards, random_boards(200, 10, 4, 5).unwrap());
         assert_ne!(boards, random_boards(200, 10, 4, 6).unwrap());
         assert!(random_boards(1, 30, 0, 1).is_err());
+    }
+
+    #[test]
+    fn thinned_starts_keep_pieces_on_their_own_side() {
+        let start = Position::new();
+        let boards = thinned_start(100, 18, 2, 0, 9).unwrap();
+        let mut blacks = [0; 13];
+        for b in &boards {
+            let black = b.pieces(Color::Black);
+            let white = b.pieces(Color::White);
+            assert_eq!(black.len() + white.len(), 18);
+            assert!(black.len().abs_diff(white.len()) <= 2, "{b}");
+            // No plies: every piece is still on a start square of its side.
+            assert_eq!(black & start.pieces(Color::Black), black, "{b}");
+            assert_eq!(white & start.pieces(Color::White), white, "{b}");
+            assert_eq!(b.turn(), Color::Black);
+            blacks[black.len() as usize] += 1;
+        }
+        assert!((8..=10).all(|k| blacks[k] > 15), "{blacks:?}");
+        assert_ne!(boards, thinned_start(100, 18, 2, 0, 10).unwrap());
+        assert!(thinned_start(1, 1, 0, 0, 1).is_err());
     }
 
     #[test]

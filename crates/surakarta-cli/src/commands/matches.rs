@@ -40,7 +40,9 @@ pub(crate) struct MatchArgs {
     second: String,
     /// Openings: `start` (the start position after --plies random moves),
     /// `random` (random boards of --pieces pieces, sides differing by at
-    /// most --max-diff), or a file of positions, one per line.
+    /// most --max-diff), `thinned` (the start position with pieces removed
+    /// at random down to --pieces, sides differing by at most --max-diff,
+    /// then --plies random moves), or a file of positions, one per line.
     #[arg(long, value_name = "SOURCE", default_value = "start")]
     openings: String,
     /// Games to play; each opening is played twice, colours swapped, so an
@@ -48,13 +50,16 @@ pub(crate) struct MatchArgs {
     /// openings file.
     #[arg(long, short = 'n', value_name = "N")]
     games: Option<usize>,
-    /// Random plies from the start position (`--openings start`).
+    /// Random plies from the start position (`--openings start` or
+    /// `thinned`).
     #[arg(long, value_name = "N", default_value_t = 8)]
     plies: usize,
-    /// Pieces on a random board (`--openings random`).
+    /// Pieces on a random or thinned board (`--openings random` or
+    /// `thinned`).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pieces: u32,
-    /// Largest difference between the sides' piece counts on a random board.
+    /// Largest difference between the sides' piece counts on a random or
+    /// thinned board.
     #[arg(long, value_name = "N", default_value_t = 4)]
     max_diff: u32,
     /// Seed of the random openings.
@@ -476,6 +481,9 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
     let starts = match args.openings.as_str() {
         "start" => openings::from_start(pairs(50), args.plies, args.seed),
         "random" => openings::random_boards(pairs(50), args.pieces, args.max_diff, args.seed)?,
+        "thinned" => {
+            openings::thinned_start(pairs(50), args.pieces, args.max_diff, args.plies, args.seed)?
+        }
         path => {
             let text = read_openings_file(path)?;
             let mut all =

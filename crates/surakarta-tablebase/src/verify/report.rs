@@ -25,11 +25,13 @@ pub struct Mismatch {
 pub struct VerifyReport {
     /// The class.
     pub material: Material,
-    /// Positions re-derived (0 if the checksum failed).
+    /// Positions re-derived (0 if the checksum failed, or if only the
+    /// checksums were checked: [`crate::VerifyOptions::checksums_only`]).
     pub positions: u64,
     /// Whether the payload matches its checksum.
     pub checksum_ok: bool,
-    /// Whether the header's counts match the payload.
+    /// Whether the header's counts match the payload (taken as true when
+    /// only the checksums were checked).
     pub stats_ok: bool,
     /// Entries that differ from what their moves imply.
     pub mismatches: u64,

@@ -210,6 +210,103 @@ fn plan_input_errors_exit_2() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// Caps and cluster settings: requests capped, a pair above the memory
+/// cap refused up front, a pair above the time cap split into jobs (JSON)
+/// or retried (Snakefile), values that are not one plain word refused.
+#[test]
+fn requests_are_capped_and_checked() {
+    let v: serde_json::Value = serde_json::from_str(&plan(&[
+        "--pieces",
+        "10",
+        "--threads",
+        "2",
+        "--max-mem",
+        "20000",
+        "--max-time",
+        "120",
+        "--partition",
+        "big",
+        "--qos",
+        "normal",
+        "--sbatch-option=--constraint=ib",
+    ]))
+    .unwrap();
+    assert_eq!(v["requests"]["max_mem_mib"], 20000);
+    assert_eq!(v["requests"]["sbatch_options"][0], "--constraint=ib");
+    let pair = |name: &str| {
+        v["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    // 6v4: its model (18,517 MiB) fits, its request with the margin
+    // (23,146 MiB) is capped; 5v5's (16,318 MiB) is not.
+    let six = pair("6v4");
+    assert_eq!(six["memory_request_mib"], 20000, "{six}");
+    assert_eq!(six["memory_model_mib"], 18517, "{six}");
+    assert_eq!(pair("5v5")["memory_request_mib"], 16318);
+    // 6v4 asks for 400 minutes: four jobs of 120.
+    assert_eq!(
+        (six["time_limit_minutes"].as_u64(), six["jobs"].as_u64()),
+        (Some(120), Some(4)),
+        "{six}"
+    );
+    assert_eq!(pair("1v1")["jobs"], 1);
+
+    // The memory cap is checked against the model, for every format.
+    for format in ["json", "slurm", "snakemake", "make"] {
+        assert_cli_error(
+            &run(&[
+                "tb",
+                "plan",
+                "--pieces",
+                "10",
+                "--threads",
+                "2",
+                "--max-mem",
+                "16000",
+                "--format",
+                format,
+            ]),
+            "pair 6v4 needs about 18.1 GiB by the plan's model (18,517 MiB), above --max-mem 16000",
+        );
+    }
+    for (flag, value) in [
+        ("--partition", "a b"),
+        ("--account", "x;reboot"),
+        ("--qos", ""),
+        ("--sbatch-option", "--wrap='rm -rf /'"),
+    ] {
+        let o = run(&[
+            "tb", "plan", "--pieces", "5", "--format", "slurm", flag, value,
+        ]);
+        assert_cli_error(&o, &format!("{flag} "));
+    }
+
+    let snake = plan(&[
+        "--pieces",
+        "6",
+        "--threads",
+        "1",
+        "--format",
+        "snakemake",
+        "--max-time",
+        "4",
+        "--partition",
+        "big",
+        "--account",
+        "lab",
+        "--qos",
+        "long",
+        "--sbatch-option=--hold",
+    ]);
+    assert!(snake.contains("        runtime=4,\n        slurm_partition=\"big\",\n        slurm_account=\"lab\",\n        qos=\"long\",\n        slurm_extra=\"--hold\",\n    retries: 2\n"), "{snake}");
+    assert!(snake.contains("--checkpoint-every=60\""), "{snake}");
+}
+
 #[test]
 fn pair_by_pair_equals_pieces_and_missing_dependencies_are_named() {
     let want = reference("pair-ref", 4, 1);
@@ -314,45 +411,69 @@ fn makefile_runs_with_make_j2_and_gives_the_same_tables() {
 }
 
 /// A stand-in for Slurm's `sbatch`: runs each job at once (after checking
-/// that every job it depends on ran and succeeded), logs its arguments,
-/// and prints `ID;cluster` as `--parsable` does on a multi-cluster setup.
+/// that every job it depends on ran, and for `afterok` succeeded), logs its
+/// arguments, and prints `ID;cluster` as `--parsable` does on a
+/// multi-cluster setup. A job whose name starts with `$FAKE_SBATCH_REFUSE`
+/// is refused as Slurm refuses a request no node can satisfy.
 const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
 set -eu
 state=$FAKE_SBATCH_STATE
-wrap= after= mem=
+wrap= after= any= mem= name=
 for a in "$@"; do
     case $a in
         --wrap=*) wrap=${a#--wrap=} ;;
         --dependency=afterok:*) after=${a#--dependency=afterok:} ;;
+        --dependency=afterany:*) any=${a#--dependency=afterany:} ;;
         --mem=*) mem=${a#--mem=} ;;
+        --job-name=*) name=${a#--job-name=} ;;
     esac
 done
-[ -n "$wrap" ] && [ -n "$mem" ] || { echo "fake sbatch: no --wrap or --mem" >&2; exit 1; }
+[ -n "$wrap" ] && [ -n "$mem" ] && [ -n "$name" ] || { echo "fake sbatch: no --wrap, --mem or --job-name" >&2; exit 1; }
+if [ -n "${FAKE_SBATCH_REFUSE:-}" ] && [ "${name#"$FAKE_SBATCH_REFUSE"}" != "$name" ]; then
+    echo "sbatch: error: Memory specification can not be satisfied" >&2
+    echo "sbatch: error: Batch job submission failed: Requested node configuration is not available" >&2
+    exit 1
+fi
 if [ -n "$after" ]; then
     IFS=: read -ra ids <<< "$after"
     for id in "${ids[@]}"; do
         grep -qx "ok $id" "$state/done" || { echo "fake sbatch: job $id did not succeed" >&2; exit 1; }
     done
 fi
+if [ -n "$any" ]; then
+    grep -q " $any\$" "$state/done" || { echo "fake sbatch: job $any did not run" >&2; exit 1; }
+fi
 id=$(( $(wc -l < "$state/calls") + 100 ))
 printf '%s\n' "$*" >> "$state/calls"
-if sh -c "$wrap" > "$state/job-$id.out" 2>&1; then echo "ok $id" >> "$state/done"; fi
+if sh -c "$wrap" > "$state/job-$id.out" 2>&1; then echo "ok $id" >> "$state/done"; else echo "failed $id" >> "$state/done"; fi
 echo "$id;cluster"
 "#;
 
-/// Installs the stand-in `sbatch` under `work`: the `PATH` that finds it
-/// first, and its state directory (`calls`, `done`).
+/// A stand-in for `squeue --noheader --format='%i %j'`: the lines of the
+/// state's `queue` file (the jobs a test says are queued).
+const FAKE_SQUEUE: &str = "#!/bin/sh\ncat \"$FAKE_SBATCH_STATE/queue\"\n";
+
+/// Installs the stand-ins for `sbatch`, `squeue` and `scancel` under
+/// `work`: the `PATH` that finds them first, and their state directory
+/// (`calls`, `done`, `queue`).
 fn fake_sbatch(work: &Path) -> (String, PathBuf) {
     let bin = work.join("bin");
     let state = work.join("state");
     std::fs::create_dir_all(&bin).unwrap();
     std::fs::create_dir_all(&state).unwrap();
-    std::fs::write(state.join("calls"), "").unwrap();
-    std::fs::write(state.join("done"), "").unwrap();
-    let sbatch = bin.join("sbatch");
-    std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
+    for file in ["calls", "done", "queue"] {
+        std::fs::write(state.join(file), "").unwrap();
+    }
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for (name, text) in [
+        ("sbatch", FAKE_SBATCH),
+        ("squeue", FAKE_SQUEUE),
+        ("scancel", "#!/bin/sh\n"),
+    ] {
+        let tool = bin.join(name);
+        std::fs::write(&tool, text).unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     let path = format!(
         "{}:{}",
         bin.display(),
@@ -366,7 +487,6 @@ fn slurm_script_chains_jobs_by_dependencies() {
     let want = reference("slurm-ref", 5, 2);
     let work = scratch_dir("slurm");
     let (path, state) = fake_sbatch(&work);
-    let sbatch = work.join("bin").join("sbatch");
     let dir = work.join("shared tables");
     let script = work.join("submit.sh");
     let text = plan(&[
@@ -380,43 +500,126 @@ fn slurm_script_chains_jobs_by_dependencies() {
         BIN,
     ]);
     std::fs::write(&script, &text).unwrap();
-    let submit = || {
+    let submit = |env: &[(&str, &str)]| {
         Command::new("bash")
             .arg(&script)
             .env("PATH", &path)
             .env("FAKE_SBATCH_STATE", &state)
+            .envs(env.iter().copied())
             .current_dir(&work)
             .output()
             .expect("run bash")
     };
-    let o = submit();
+    let calls = || std::fs::read_to_string(state.join("calls")).unwrap();
+    let o = submit(&[]);
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    let calls = std::fs::read_to_string(state.join("calls")).unwrap();
-    let lines: Vec<&str> = calls.lines().collect();
-    assert_eq!(lines.len(), 6, "{calls}");
+    let first = calls();
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines.len(), 6, "{first}");
     // 3v2 waits for 3v1 (job 102) and 2v2 (job 103).
-    let three_two = lines.iter().find(|l| l.contains("tb-3v2")).unwrap();
+    let three_two = lines.iter().find(|l| l.contains("tb-3v2-")).unwrap();
     assert!(
         three_two.contains("--dependency=afterok:102:103"),
         "{three_two}"
     );
     assert!(lines[0].contains("--mem=256M") && !lines[0].contains("--dependency"));
     let done = std::fs::read_to_string(state.join("done")).unwrap();
-    assert_eq!(done.lines().count(), 6, "every job succeeded: {done}");
+    assert_eq!(
+        done.matches("ok ").count(),
+        6,
+        "every job succeeded: {done}"
+    );
     let got = tables(&dir);
     assert!(got == want, "{:?} vs {:?}", names(&got), names(&want));
     // Submitting again submits nothing: every pair's tables are there.
-    let o = submit();
+    let o = submit(&[]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let again = std::fs::read_to_string(state.join("calls")).unwrap();
-    assert_eq!(again.lines().count(), 6);
-    // A failing sbatch stops the script (no job without its dependencies).
-    std::fs::remove_file(dir.join("4v1.sktb")).unwrap();
-    std::fs::write(&sbatch, "#!/bin/sh\nexit 1\n").unwrap();
-    let o = submit();
-    assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("no job id for pair 4v1"),
+        stdout(&o)
+            .contains("submitted 0 jobs; 0 pairs queued or running already; 6 pairs there already"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(calls(), first);
+
+    // A refused pair stops only the pairs that need it: 4v1 is refused,
+    // 2v2 (which does not need it) is submitted, and the script ends by
+    // saying what was refused and why (exit code 1).
+    for table in ["4v1", "2v2", "3v2", "2v3"] {
+        std::fs::remove_file(dir.join(format!("{table}.sktb"))).unwrap();
+    }
+    let o = submit(&[("FAKE_SBATCH_REFUSE", "tb-4v1-")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("4v1: sbatch refused it: Memory specification can not be satisfied; Batch job submission failed"),
+        "{}",
+        stderr(&o)
+    );
+    let added = calls()[first.len()..].to_string();
+    assert_eq!(added.lines().count(), 2, "{added}");
+    assert!(
+        added.contains("tb-2v2-") && added.contains("tb-3v2-"),
+        "{added}"
+    );
+    assert!(!dir.join("4v1.sktb").exists() && dir.join("3v2.sktb").exists());
+
+    // A pair whose job is queued is not submitted again, and its job is
+    // what the pairs needing it wait for.
+    let tag = first
+        .split("--job-name=tb-1v1-")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    std::fs::write(state.join("queue"), format!("555 tb-4v1-{tag}\n")).unwrap();
+    let before = calls();
+    let o = submit(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("4v1: queued or running already (job 555)"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(calls(), before);
+    std::fs::write(state.join("queue"), "").unwrap();
+
+    // A damaged table is moved aside and its pair made again; a pair that
+    // needs longer than MAX_TIME runs as a chain of jobs.
+    let mut damaged = std::fs::read(dir.join("2v1.sktb")).unwrap();
+    damaged.push(0);
+    std::fs::write(dir.join("2v1.sktb"), &damaged).unwrap();
+    let o = submit(&[("MAX_TIME", "4")]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("2v1.sktb is damaged"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("2v1: submitted as 3 jobs of 4 minutes"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("2v1.sktb.damaged")).unwrap(),
+        damaged
+    );
+    let added = calls()[before.len()..].to_string();
+    assert!(added.contains("--dependency=afterany:"), "{added}");
+    assert!(added.contains("--checkpoint-every=60"), "{added}");
+    let got = tables(&dir);
+    assert!(got == want, "{:?} vs {:?}", names(&got), names(&want));
+
+    // A memory cap below a pair's model refuses it before sbatch; a bad
+    // setting is refused before anything.
+    std::fs::remove_file(dir.join("3v2.sktb")).unwrap();
+    let o = submit(&[("MAX_MEM", "1")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("3v2: not submitted: the model needs "),
+        "{}",
+        stderr(&o)
+    );
+    let o = submit(&[("MAX_TIME", "ten")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("MAX_TIME=ten: give a whole number above 0"),
         "{}",
         stderr(&o)
     );

@@ -1,7 +1,7 @@
 //! `tb plan --format json`: the plan as one JSON object, with the model's
 //! constants, the totals (all and by piece count) and the critical path.
 
-use super::join;
+use super::{join, model_mib, Requests};
 use serde_json::json;
 use surakarta_tablebase::plan::{self, Plan, Totals};
 
@@ -17,8 +17,13 @@ fn totals_json(t: &Totals) -> serde_json::Value {
 }
 
 /// The plan as JSON: `dir` and `binary` as given, each pair's outputs in
-/// `dir`.
-pub(super) fn plan_json(plan: &Plan, dir: &str, binary: &str) -> serde_json::Value {
+/// `dir`, its requests capped as `requests` says.
+pub(super) fn plan_json(
+    plan: &Plan,
+    dir: &str,
+    binary: &str,
+    requests: &Requests,
+) -> serde_json::Value {
     let pairs: Vec<_> = plan
         .pairs
         .iter()
@@ -32,10 +37,12 @@ pub(super) fn plan_json(plan: &Plan, dir: &str, binary: &str) -> serde_json::Val
                 "positions": p.positions(),
                 "depends_on": p.depends_on.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
                 "memory_bytes": p.memory_bytes,
-                "memory_request_mib": p.memory_request_mib(),
+                "memory_model_mib": model_mib(p),
+                "memory_request_mib": requests.memory_mib(p),
                 "disk_bytes": p.disk_bytes,
                 "seconds_estimate": p.seconds,
-                "time_limit_minutes": p.time_limit_minutes(),
+                "time_limit_minutes": requests.minutes(p),
+                "jobs": requests.jobs(p),
                 "outputs": outputs,
             })
         })
@@ -54,6 +61,14 @@ pub(super) fn plan_json(plan: &Plan, dir: &str, binary: &str) -> serde_json::Val
         "threads": plan.settings.threads,
         "dir": dir,
         "binary": binary,
+        "requests": {
+            "max_mem_mib": requests.max_mem_mib,
+            "max_minutes": requests.max_minutes,
+            "partition": requests.partition,
+            "account": requests.account,
+            "qos": requests.qos,
+            "sbatch_options": requests.sbatch_options,
+        },
         "model": {
             "generation_positions_per_thread_second": plan::GENERATION_RATE,
             "compaction_positions_per_thread_second": plan::COMPACTION_RATE,

@@ -63,6 +63,125 @@ pub(super) struct PlanArgs {
     #[arg(long, value_name = "VERSION", default_value_t = 2,
           value_parser = clap::value_parser!(u16).range(1..=2))]
     table_format: u16,
+    /// Largest memory a job may ask for, in MiB (a cluster's memory per
+    /// node): larger requests are capped to it, and a plan with a pair whose
+    /// modelled peak is above it is refused.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    max_mem: Option<u64>,
+    /// Longest time a job may ask for, in minutes (a partition's time
+    /// limit): a pair that needs longer runs as several jobs in a row
+    /// (Slurm) or is retried (Snakemake), each continuing from the last
+    /// one's checkpoint.
+    #[arg(long, value_name = "MINUTES", value_parser = clap::value_parser!(u64).range(1..))]
+    max_time: Option<u64>,
+    /// Slurm partition of every job (Slurm, Snakemake).
+    #[arg(long, value_name = "NAME")]
+    partition: Option<String>,
+    /// Slurm account every job is charged to (Slurm, Snakemake).
+    #[arg(long, value_name = "NAME")]
+    account: Option<String>,
+    /// Slurm quality of service of every job (Slurm, Snakemake).
+    #[arg(long, value_name = "NAME")]
+    qos: Option<String>,
+    /// One more sbatch option for every job, as `--sbatch-option=--constraint=ib`
+    /// (Slurm, Snakemake); repeat it for more.
+    #[arg(
+        long = "sbatch-option",
+        value_name = "OPTION",
+        allow_hyphen_values = true
+    )]
+    sbatch_options: Vec<String>,
+}
+
+/// What each job asks its scheduler for beyond the plan's model: caps on
+/// memory and time, and where the jobs go. The Slurm script reads each
+/// from its environment too, with these as defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Requests {
+    /// Largest `--mem` in MiB.
+    pub max_mem_mib: Option<u64>,
+    /// Largest `--time` in minutes.
+    pub max_minutes: Option<u64>,
+    /// `--partition`.
+    pub partition: Option<String>,
+    /// `--account`.
+    pub account: Option<String>,
+    /// `--qos`.
+    pub qos: Option<String>,
+    /// More sbatch options, each one word.
+    pub sbatch_options: Vec<String>,
+}
+
+impl Requests {
+    /// Checks every value (one word of letters, digits and `_ - . , : = + / @ %`,
+    /// which no workflow quotes wrongly) and that every pair's modelled
+    /// peak fits the memory cap.
+    fn check(&self, plan: &Plan) -> Result<(), CliError> {
+        let named = [
+            ("--partition", &self.partition),
+            ("--account", &self.account),
+            ("--qos", &self.qos),
+        ];
+        let words = named
+            .iter()
+            .filter_map(|(flag, value)| Some((*flag, value.as_deref()?)))
+            .chain(
+                self.sbatch_options
+                    .iter()
+                    .map(|o| ("--sbatch-option", o.as_str())),
+            );
+        for (flag, word) in words {
+            let plain = |c: char| c.is_ascii_alphanumeric() || "_-.,:=+/@%".contains(c);
+            if word.is_empty() || !word.chars().all(plain) {
+                return Err(CliError(format!(
+                    "{flag} {:#}: give one word of letters, digits and _ - . , : = + / @ %",
+                    Excerpt::new(word)
+                )));
+            }
+        }
+        if let Some(cap) = self.max_mem_mib {
+            if let Some(p) = plan.pairs.iter().find(|p| model_mib(p) > cap) {
+                return Err(CliError(format!(
+                    "pair {} needs about {} by the plan's model ({} MiB), above --max-mem {cap}: \
+                     give a larger --max-mem (or plan fewer pieces)",
+                    p.pair,
+                    human_bytes(p.memory_bytes),
+                    thousands(model_mib(p)),
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The memory `p`'s job asks for, in MiB.
+    fn memory_mib(&self, p: &PairPlan) -> u64 {
+        let mib = p.memory_request_mib();
+        self.max_mem_mib.map_or(mib, |cap| mib.min(cap))
+    }
+
+    /// The time each of `p`'s jobs asks for, in minutes.
+    fn minutes(&self, p: &PairPlan) -> u64 {
+        let minutes = p.time_limit_minutes();
+        self.max_minutes.map_or(minutes, |cap| minutes.min(cap))
+    }
+
+    /// How many jobs of [`Requests::minutes`] `p` needs in a row.
+    fn jobs(&self, p: &PairPlan) -> u64 {
+        p.time_limit_minutes().div_ceil(self.minutes(p))
+    }
+}
+
+/// A pair's modelled peak memory in MiB, rounded up.
+fn model_mib(p: &PairPlan) -> u64 {
+    p.memory_bytes.div_ceil(1 << 20)
+}
+
+/// Seconds between a pair's checkpoints when its jobs have `minutes`
+/// each: a quarter of that, at most the generator's default of 300, so
+/// that a job cut off at its limit leaves work for the next. (The Slurm
+/// script computes the same when it runs, from its own `MAX_TIME`.)
+fn checkpoint_seconds(minutes: u64) -> u64 {
+    (minutes * 15).clamp(1, 300)
 }
 
 /// Runs `surakarta tb plan`.
@@ -91,10 +210,21 @@ pub(super) fn run(args: PlanArgs) -> Result<ExitCode, CliError> {
         threads: threads as u32,
     };
     let plan = Plan::new(args.pieces, settings)?;
+    let requests = Requests {
+        max_mem_mib: args.max_mem,
+        max_minutes: args.max_time,
+        partition: args.partition,
+        account: args.account,
+        qos: args.qos,
+        sbatch_options: args.sbatch_options,
+    };
+    requests.check(&plan)?;
     let text = match args.format {
-        PlanFormat::Json => json::plan_json(&plan, &args.dir, &binary).to_string() + "\n",
-        PlanFormat::Snakemake => snakemake::snakefile(&plan, &args.dir, &binary)?,
-        PlanFormat::Slurm => slurm::slurm_script(&plan, &args.dir, &binary)?,
+        PlanFormat::Json => {
+            json::plan_json(&plan, &args.dir, &binary, &requests).to_string() + "\n"
+        }
+        PlanFormat::Snakemake => snakemake::snakefile(&plan, &args.dir, &binary, &requests)?,
+        PlanFormat::Slurm => slurm::slurm_script(&plan, &args.dir, &binary, &requests)?,
         PlanFormat::Make => make::makefile(&plan, &args.dir, &binary)?,
     };
     print!("{text}");

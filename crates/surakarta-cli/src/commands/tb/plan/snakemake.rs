@@ -1,21 +1,29 @@
 //! `tb plan --format snakemake`: the plan as a Snakefile.
 
 use super::quote::{check_path, python_string, snakemake_path, snakemake_shell_word, Unwritable};
-use super::{command, comment, join};
+use super::{checkpoint_seconds, command, comment, join, Requests};
 use core::fmt::Write as _;
 use surakarta_tablebase::plan::{Plan, MEMORY_MARGIN, TIME_MARGIN};
 
 /// A Snakefile: a rule per pair whose `output` is its table files in
 /// `dir`, `input` its dependencies' files, with `threads`, `resources`
-/// (`mem_mb`, `runtime` in minutes, from the estimates with margins) and a
-/// `shell` command running `binary tb generate --pair`; and a first rule
-/// `all` asking for every table. Snakemake's own resume and its cluster
-/// executors (`--executor slurm`) then apply.
+/// (`mem_mb`, `runtime` in minutes, from the estimates with margins and
+/// capped by `requests`; the Slurm executor's `slurm_partition`,
+/// `slurm_account`, `qos` and `slurm_extra` when given) and a `shell` command
+/// running `binary tb generate --pair`; and a first rule `all` asking for
+/// every table. A pair whose time is capped is retried (`retries`),
+/// each attempt continuing from the last one's checkpoint. Snakemake's own
+/// resume and its cluster executors (`--executor slurm`) then apply.
 ///
 /// Paths are written as Python literals, and in the command as shell words
 /// with doubled braces; a `dir` with `{` (which Snakemake would read as a
 /// wildcard) or an empty path is refused.
-pub(super) fn snakefile(plan: &Plan, dir: &str, binary: &str) -> Result<String, Unwritable> {
+pub(super) fn snakefile(
+    plan: &Plan,
+    dir: &str,
+    binary: &str,
+    requests: &Requests,
+) -> Result<String, Unwritable> {
     snakemake_path("--dir", dir)?;
     check_path("--binary", binary, "a Snakefile")?;
     let mut s = String::new();
@@ -54,16 +62,34 @@ pub(super) fn snakefile(plan: &Plan, dir: &str, binary: &str) -> Result<String, 
         let _ = writeln!(
             s,
             "    resources:\n        mem_mb={},\n        runtime={},",
-            p.memory_request_mib(),
-            p.time_limit_minutes()
+            requests.memory_mib(p),
+            requests.minutes(p)
         );
-        let command = command(
+        let extra = requests.sbatch_options.join(" ");
+        let slurm = [
+            ("slurm_partition", requests.partition.clone()),
+            ("slurm_account", requests.account.clone()),
+            ("qos", requests.qos.clone()),
+            ("slurm_extra", (!extra.is_empty()).then_some(extra)),
+        ];
+        for (key, value) in slurm {
+            if let Some(value) = value {
+                let _ = writeln!(s, "        {key}={},", python_string(&value));
+            }
+        }
+        let jobs = requests.jobs(p);
+        let mut command = command(
             plan,
             p.pair,
             &snakemake_shell_word(binary),
             &snakemake_shell_word(dir),
             "{threads}",
         );
+        if jobs > 1 {
+            let _ = writeln!(s, "    retries: {}", jobs - 1);
+            let every = checkpoint_seconds(requests.minutes(p));
+            let _ = write!(command, " --checkpoint-every={every}");
+        }
         let _ = writeln!(s, "    shell:\n        {}", python_string(&command));
     }
     Ok(s)
@@ -78,7 +104,13 @@ mod tests {
     fn snakefiles_write_python_literals_and_refuse_wildcards() {
         let plan = Plan::new(3, Settings::default()).unwrap();
         // Python literals, doubled braces in the command only.
-        let snake = snakefile(&plan, "my }tables\n", "/opt/x y/{surakarta}").unwrap();
+        let snake = snakefile(
+            &plan,
+            "my }tables\n",
+            "/opt/x y/{surakarta}",
+            &Requests::default(),
+        )
+        .unwrap();
         assert!(
             snake.contains("        \"my }tables\\n/1v1.sktb\","),
             "{snake}"
@@ -94,7 +126,7 @@ mod tests {
             .lines()
             .all(|l| l.is_empty() || l.starts_with(['#', ' ', 'l', 'r'])));
         assert!(matches!(
-            snakefile(&plan, "tabs{x}", "surakarta"),
+            snakefile(&plan, "tabs{x}", "surakarta", &Requests::default()),
             Err(Unwritable {
                 what: "--dir",
                 workflow: "a Snakefile",

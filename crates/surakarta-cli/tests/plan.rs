@@ -422,8 +422,15 @@ wrap= after= any= mem= name=
 for a in "$@"; do
     case $a in
         --wrap=*) wrap=${a#--wrap=} ;;
-        --dependency=afterok:*) after=${a#--dependency=afterok:} ;;
-        --dependency=afterany:*) any=${a#--dependency=afterany:} ;;
+        --dependency=*)
+            IFS=, read -ra kinds <<< "${a#--dependency=}"
+            for kind in "${kinds[@]}"; do
+                case $kind in
+                    afterok:*) after=${kind#afterok:} ;;
+                    afterany:*) any=${kind#afterany:} ;;
+                esac
+            done
+            ;;
         --mem=*) mem=${a#--mem=} ;;
         --job-name=*) name=${a#--job-name=} ;;
     esac

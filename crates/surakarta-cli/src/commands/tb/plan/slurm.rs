@@ -164,13 +164,16 @@ pair() {
     command=$(sh_words "$SURAKARTA" tb generate --pair "$pair" "--dir=$DIR" \
         "--threads=$THREADS" --format @FORMAT@ --index @INDEX@ ${every[@]+"${every[@]}"})
     for ((k = 1; k <= jobs; k++)); do
-        # The first job waits for the pairs needed; each further one for the
-        # job before it, however that ended, and continues its work.
+        # Every job waits for the pairs needed to succeed; each after the
+        # first also for the job before it, however that ended, and
+        # continues its work.
         dependency=()
-        if [ -n "$id" ]; then
-            dependency=("--dependency=afterany:$id")
-        elif [ "${#after[@]}" -gt 0 ]; then
-            dependency=("--dependency=afterok:$(IFS=:; echo "${after[*]}")" --kill-on-invalid-dep=yes)
+        if [ "${#after[@]}" -gt 0 ]; then
+            dependency=("afterok:$(IFS=:; echo "${after[*]}")")
+        fi
+        if [ -n "$id" ]; then dependency+=("afterany:$id"); fi
+        if [ "${#dependency[@]}" -gt 0 ]; then
+            dependency=("--dependency=$(IFS=,; echo "${dependency[*]}")" --kill-on-invalid-dep=yes)
         fi
         out=$(sbatch --parsable --job-name="$name" --cpus-per-task="$THREADS" \
             --mem="${mem}M" --time="$minutes" ${options[@]+"${options[@]}"} \

@@ -133,6 +133,12 @@ fn an_external_engine_gets_its_timeout_for_the_handshake() {
 
 #[test]
 fn openings_from_a_file_random_boards_and_thinned_starts() {
+    // A match of two depth-1 players with these openings settings.
+    let quick = |openings: &[&str]| {
+        let mut args = vec!["match", "--first", "depth=1", "--second", "depth=1"];
+        args.extend_from_slice(openings);
+        run(&args)
+    };
     let file = fresh_path("openings.txt");
     std::fs::write(
         &file,
@@ -151,26 +157,13 @@ fn openings_from_a_file_random_boards_and_thinned_starts() {
     ]));
     assert_eq!(v["games"], 4);
     std::fs::write(&file, "ww3w/wb4/5w/6/6/b1w3 b\n6/6/6 b\n").unwrap();
-    let o = run(&[
-        "match",
-        "--first",
-        "depth=1",
-        "--second",
-        "depth=1",
-        "--openings",
-        file.to_str().unwrap(),
-    ]);
+    let o = quick(&["--openings", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("line 2: board field"), "{err}");
     let _ = std::fs::remove_file(file);
 
-    let v = json(&run(&[
-        "match",
-        "--first",
-        "depth=1",
-        "--second",
-        "depth=1",
+    let v = json(&quick(&[
         "--openings",
         "random",
         "--pieces",
@@ -190,12 +183,7 @@ fn openings_from_a_file_random_boards_and_thinned_starts() {
         (Some(4), Some("pure"))
     );
 
-    let v = json(&run(&[
-        "match",
-        "--first",
-        "depth=1",
-        "--second",
-        "depth=1",
+    let v = json(&quick(&[
         "--openings",
         "thinned",
         "--pieces",
@@ -210,19 +198,7 @@ fn openings_from_a_file_random_boards_and_thinned_starts() {
     ]));
     assert_eq!(v["games"].as_u64(), Some(4), "{v}");
     // 25 pieces: a side starts with 12, so no thinned start has them.
-    let o = run(&[
-        "match",
-        "--first",
-        "depth=1",
-        "--second",
-        "depth=1",
-        "--openings",
-        "thinned",
-        "--pieces",
-        "25",
-        "-n",
-        "2",
-    ]);
+    let o = quick(&["--openings", "thinned", "--pieces", "25", "-n", "2"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no position has 25 pieces"), "{err}");

@@ -93,6 +93,18 @@ pub fn splits(pieces: u32, max_difference: u32) -> Vec<u32> {
         .collect()
 }
 
+/// [`splits`], or [`OpeningError::NoSplit`] where there is none.
+fn nonempty_splits(pieces: u32, max_difference: u32) -> Result<Vec<u32>, OpeningError> {
+    let splits = splits(pieces, max_difference);
+    if splits.is_empty() {
+        return Err(OpeningError::NoSplit {
+            pieces,
+            max_difference,
+        });
+    }
+    Ok(splits)
+}
+
 /// `count` random boards as in the FuChou experiments: `pieces` pieces in
 /// total, the black count drawn uniformly from the splits whose difference
 /// is at most `max_difference` (10 pieces with difference 4 gives 3:7 …
@@ -119,13 +131,7 @@ pub fn random_boards(
     max_difference: u32,
     seed: u64,
 ) -> Result<Vec<Position>, OpeningError> {
-    let splits = splits(pieces, max_difference);
-    if splits.is_empty() {
-        return Err(OpeningError::NoSplit {
-            pieces,
-            max_difference,
-        });
-    }
+    let splits = nonempty_splits(pieces, max_difference)?;
     let mut rng = SplitMix::new(seed);
     let mut boards = Vec::new();
     while boards.len() < count {
@@ -180,13 +186,7 @@ pub fn thinned_start(
     plies: usize,
     seed: u64,
 ) -> Result<Vec<Position>, OpeningError> {
-    let splits = splits(pieces, max_difference);
-    if splits.is_empty() {
-        return Err(OpeningError::NoSplit {
-            pieces,
-            max_difference,
-        });
-    }
+    let splits = nonempty_splits(pieces, max_difference)?;
     let start = Position::new();
     let mut rng = SplitMix::new(seed);
     let mut openings = Vec::new();

@@ -4,7 +4,7 @@ use super::quote::{check_path, shell_quote, Unwritable};
 use super::{comment, model_mib, Requests};
 use surakarta_tablebase::plan::{Plan, MEMORY_MARGIN, TIME_MARGIN};
 
-/// The script before the pairs: settings, helpers, what is queued.
+/// The script before the pairs: settings, shell functions, what is queued.
 /// `@NAME@` marks are filled in by [`slurm_script`].
 const PREAMBLE: &str = r#"#!/usr/bin/env bash
 # From `surakarta tb plan --pieces @PIECES@ --format slurm`: one Slurm job per pair for

@@ -45,10 +45,10 @@ ACCOUNT=${ACCOUNT-@ACCOUNT@}
 QOS=${QOS-@QOS@}
 SBATCH_OPTIONS=${SBATCH_OPTIONS-@SBATCH_OPTIONS@}
 
+# Whole numbers above 0 (MAX_MEM and MAX_TIME may be empty: no cap).
 for setting in "THREADS=$THREADS" "MAX_MEM=$MAX_MEM" "MAX_TIME=$MAX_TIME"; do
-    case ${setting#*=} in
-        '') if [ "${setting%%=*}" = THREADS ]; then echo "THREADS is empty" >&2; exit 2; fi ;;
-        *[!0-9]* | 0*) echo "$setting: give a whole number above 0" >&2; exit 2 ;;
+    case $setting in
+        *=*[!0-9]* | *=0*) echo "$setting: give a whole number above 0" >&2; exit 2 ;;
     esac
 done
 mkdir -p -- "$DIR"

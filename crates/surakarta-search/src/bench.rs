@@ -5,7 +5,8 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use surakarta::{Game, Position, Rules};
 use surakarta_tablebase::Tablebase;

@@ -17,7 +17,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use surakarta::{Game, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};

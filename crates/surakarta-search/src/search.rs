@@ -12,7 +12,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use surakarta::{Color, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};

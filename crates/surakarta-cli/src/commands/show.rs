@@ -2,7 +2,7 @@
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
 use crate::common::error::CliError;
-use crate::common::picture::{capture_path, svg_picture};
+use surakarta_board::{capture_path, svg_picture};
 use crate::render::draw;
 use clap::Args;
 use std::path::{Path, PathBuf};

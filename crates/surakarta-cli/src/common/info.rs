@@ -1,9 +1,7 @@
-//! The engine's report of a finished iteration as one line of text, a
-//! score as JSON, and the end of a finished game as JSON.
+//! The engine's report of a finished iteration as one line of text, and
+//! the warning for failed tablebase probes.
 
-use serde_json::json;
-use surakarta::{Color, Outcome, Termination};
-use surakarta_search::{Info, Score, SearchResult};
+use surakarta_search::{Info, SearchResult};
 
 /// One iteration as a protocol-style line (without the `info` word), as
 /// `search` prints it and the engine protocol sends it.
@@ -23,13 +21,6 @@ pub(crate) fn info_line(info: &Info) -> String {
     )
 }
 
-/// The score as a JSON object: `{"kind": "cp", "value": 12}` (`search
-/// --json` and the server's analysis events).
-pub(crate) fn score_json(score: Score) -> serde_json::Value {
-    let (kind, value) = score.kind().parts();
-    json!({ "kind": kind, "value": value })
-}
-
 /// The warning for a search whose tablebase probes failed: how many, the
 /// first one's message and what to do; `None` if none failed. `search`
 /// prints it on stderr, `play` on stdout, the engine protocol as an `info
@@ -42,28 +33,5 @@ pub(crate) fn tb_warning(result: &SearchResult) -> Option<String> {
             "{} tablebase {probes} failed, the search went on without them (run surakarta tb verify); the first: {first}",
             result.tb_errors
         )
-    })
-}
-
-/// A finished game's end as a JSON object, reported instead of a score
-/// (there is nothing to search): `{"result": "0-1", "winner": "white",
-/// "termination": "no-pieces", "reason": "no pieces left"}`; `winner` is
-/// `null` for a draw. `search --json`, the server's position and analysis
-/// answers.
-pub(crate) fn outcome_json(outcome: &Outcome) -> serde_json::Value {
-    let termination = match outcome.termination {
-        Termination::NoPieces => "no-pieces",
-        Termination::NoMoves => "no-moves",
-        Termination::Repetition => "repetition",
-        Termination::NoCaptureLimit => "no-capture-limit",
-    };
-    json!({
-        "result": outcome.result(),
-        "winner": outcome.winner.map(|c| match c {
-            Color::Black => "black",
-            Color::White => "white",
-        }),
-        "termination": termination,
-        "reason": outcome.termination.describe(),
     })
 }

@@ -1,8 +1,9 @@
 //! What more than one subcommand uses: the error type, the argument checks,
 //! the thread pool, opening tablebase directories, the shared engine
 //! arguments, the evaluation a user names, the memory limit, building a game from the command line, the engine's info
-//! line and score, a tablebase probe's answer as JSON and the SVG picture. Subcommands import from here (and from `render`, `progress` and the
-//! library crates), never from each other; nothing here imports a
+//! line. Subcommands import from here (and from `render`, `progress` and the
+//! library crates, `surakarta_board` for the JSON answers and the SVG
+//! picture), never from each other; nothing here imports a
 //! subcommand.
 
 pub(crate) mod checks;
@@ -12,7 +13,5 @@ pub(crate) mod evaluation;
 pub(crate) mod game;
 pub(crate) mod info;
 pub(crate) mod memory;
-pub(crate) mod picture;
-pub(crate) mod probe;
 pub(crate) mod tables;
 pub(crate) mod threads;

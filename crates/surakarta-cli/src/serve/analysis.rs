@@ -9,7 +9,6 @@
 //! the search thread.
 
 use crate::common::checks::MAX_DEPTH;
-use crate::common::info::{outcome_json, score_json};
 use crate::common::memory::new_engine;
 use crate::serve::error::ApiError;
 use crate::serve::query::Params;
@@ -18,13 +17,13 @@ use axum::extract::{RawQuery, State as Shared};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
-use serde_json::json;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use surakarta::{Game, Outcome, Position, Rules};
-use surakarta_search::{Info, Limits, SearchResult};
+use surakarta::{Game, Position, Rules};
+use surakarta_board::{bestmove_json, finished_json, info_json};
+use surakarta_search::Limits;
 use tokio::sync::mpsc;
 
 /// The search time when the request names none, in milliseconds.
@@ -40,56 +39,9 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// The principal variation as move texts.
-fn pv_json(info: &Info) -> Vec<String> {
-    info.pv.iter().map(|m| m.to_string()).collect()
-}
-
-/// A finished iteration as an `info` event.
-fn info_event(info: &Info) -> Event {
-    let data = json!({
-        "depth": info.depth,
-        "score": score_json(info.score),
-        "nodes": info.nodes,
-        "nps": info.nps,
-        "time_ms": u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX),
-        "pv": pv_json(info),
-    });
-    Event::default().event("info").data(data.to_string())
-}
-
-/// The search's answer as the `bestmove` event, with the number of
-/// tablebase probes that failed (a damaged table: the search went on
-/// without them).
-fn bestmove_event(result: &SearchResult) -> Event {
-    let info = &result.info;
-    let data = json!({
-        "move": result.best_move.map(|m| m.to_string()),
-        "score": score_json(info.score),
-        "outcome": null,
-        "depth": info.depth,
-        "nodes": info.nodes,
-        "time_ms": u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX),
-        "pv": pv_json(info),
-        "tb_errors": result.tb_errors,
-    });
-    Event::default().event("bestmove").data(data.to_string())
-}
-
-/// The `bestmove` event of a finished game: no move, no score, its
-/// outcome.
-fn finished_event(outcome: &Outcome) -> Event {
-    let data = json!({
-        "move": null,
-        "score": null,
-        "outcome": outcome_json(outcome),
-        "depth": 0,
-        "nodes": 0,
-        "time_ms": 0,
-        "pv": [],
-        "tb_errors": 0,
-    });
-    Event::default().event("bestmove").data(data.to_string())
+/// An event named `name` holding `data`.
+fn event(name: &str, data: &serde_json::Value) -> Event {
+    Event::default().event(name).data(data.to_string())
 }
 
 /// What an analysis request asks for, checked.
@@ -138,7 +90,7 @@ pub(crate) async fn analysis(
     };
     let game = Game::new(request.position, Rules::default());
     if let Some(outcome) = game.outcome() {
-        let event = finished_event(&outcome);
+        let event = event("bestmove", &finished_json(&outcome));
         let events = stream::once(async move { Ok::<Event, Infallible>(event) });
         return Ok(Sse::new(events).into_response());
     }
@@ -179,9 +131,9 @@ pub(crate) async fn analysis(
         let _permits = (permit, memory);
         let result = engine.search(&game, &limits, &flag, &mut |info| {
             // A closed channel: the client is gone and the flag is up.
-            let _ = tx.send(info_event(info));
+            let _ = tx.send(event("info", &info_json(info)));
         });
-        let _ = tx.send(bestmove_event(&result));
+        let _ = tx.send(event("bestmove", &bestmove_json(&result)));
     });
 
     let guard = StopOnDrop(stop);

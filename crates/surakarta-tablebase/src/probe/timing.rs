@@ -3,7 +3,8 @@
 //! drawn by a fixed generator (the same set on every run), so two tables
 //! directories, or two builds, are compared on the same probes.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use surakarta_index::{Indexer, Material, Sides};
 

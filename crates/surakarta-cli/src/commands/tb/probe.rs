@@ -1,7 +1,7 @@
 //! `surakarta tb probe`: value, best move and conversion line of positions.
 
 use crate::common::error::CliError;
-use crate::common::probe::{probe, probe_json, ProbeAnswer};
+use surakarta_board::{probe, probe_json, ProbeAnswer};
 use crate::common::tables::open_partial;
 use clap::Args;
 use serde_json::json;

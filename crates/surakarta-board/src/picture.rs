@@ -7,7 +7,7 @@ use surakarta::{svg, Move, Position};
 
 /// The way `highlight` travels when played in `before`, if it is a capture
 /// (the shortest of its ways).
-pub(crate) fn capture_path(
+pub fn capture_path(
     highlight: Option<Move>,
     before: Option<&Position>,
 ) -> Option<CapturePath> {
@@ -22,7 +22,7 @@ pub(crate) fn capture_path(
 /// The picture of `position` with `highlight` (the move and how to name it:
 /// "highlighted move", "last move (ply 3 of 9)") marked and `path` drawn;
 /// its title names the position and the move.
-pub(crate) fn svg_picture(
+pub fn svg_picture(
     position: &Position,
     highlight: Option<(Move, &str)>,
     path: Option<&CapturePath>,

@@ -6,19 +6,19 @@ use surakarta::{Move, Position};
 use surakarta_tablebase::{Tablebase, TablebaseError, Value};
 
 /// One position's answer from the tables.
-pub(crate) struct ProbeAnswer {
+pub struct ProbeAnswer {
     /// The position probed.
-    pub(crate) position: Position,
+    pub position: Position,
     /// Its value for the side to move.
-    pub(crate) value: Value,
+    pub value: Value,
     /// The best move, if the side to move has one.
-    pub(crate) best: Option<Move>,
+    pub best: Option<Move>,
     /// The principal conversion line (empty for a draw).
-    pub(crate) line: Vec<Move>,
+    pub line: Vec<Move>,
 }
 
 /// Probes `position`: its value, best move and conversion line.
-pub(crate) fn probe(tb: &Tablebase, position: Position) -> Result<ProbeAnswer, TablebaseError> {
+pub fn probe(tb: &Tablebase, position: Position) -> Result<ProbeAnswer, TablebaseError> {
     Ok(ProbeAnswer {
         value: tb.probe_position(&position)?,
         best: tb.best_move(&position)?.map(|(m, _)| m),
@@ -29,7 +29,7 @@ pub(crate) fn probe(tb: &Tablebase, position: Position) -> Result<ProbeAnswer, T
 
 /// The answer as one JSON object:
 /// `{"position", "wdl", "dtc", "best_move", "line"}`.
-pub(crate) fn probe_json(a: &ProbeAnswer) -> serde_json::Value {
+pub fn probe_json(a: &ProbeAnswer) -> serde_json::Value {
     json!({
         "position": a.position.to_string(),
         "wdl": a.value.wdl().name(),

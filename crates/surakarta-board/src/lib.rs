@@ -1,0 +1,34 @@
+//! The analysis board of Surakarta as data.
+//!
+//! The board page (`surakarta serve`, or the static site where the same
+//! page runs on WebAssembly) reads a few JSON objects; this crate makes
+//! them, so both back ends answer alike:
+//!
+//! | function | the page's request | the object |
+//! |---|---|---|
+//! | [`position_answer`] | `/api/position` | pieces, outcome, value, every legal move with its value, best first |
+//! | [`probe`] and [`probe_json`] | `/api/probe` | value, best move, conversion line (also `tb probe --json`) |
+//! | [`svg_picture`] | `/api/svg` | the board drawn, a move highlighted (also `show --svg`) |
+//! | [`info_json`], [`bestmove_json`], [`finished_json`] | `/api/analysis` events | the engine's iterations and its answer |
+//!
+//! The fields are described in the project's `docs/serve.md`.
+//!
+//! ```
+//! use surakarta::Position;
+//!
+//! let answer = surakarta_board::position_answer(&Position::new(), None);
+//! assert_eq!(answer["fen"], Position::new().to_string());
+//! assert!(answer["moves"].as_array().is_some_and(|m| !m.is_empty()));
+//! ```
+
+mod analysis;
+mod json;
+mod picture;
+mod position;
+mod probe;
+
+pub use analysis::{bestmove_json, finished_json, info_json};
+pub use json::{outcome_json, score_json, value_json};
+pub use picture::{capture_path, svg_picture};
+pub use position::{not_covered, position_answer};
+pub use probe::{probe, probe_json, ProbeAnswer};

@@ -1,0 +1,159 @@
+//! A position's answer: its pieces, outcome and value, and every legal
+//! move with its value, best first.
+
+use crate::json::{outcome_json, value_json};
+use serde_json::json;
+use std::cmp::Ordering;
+use surakarta::capture_path::capture_paths;
+use surakarta::{Color, Game, Move, Position, Rules, Termination};
+use surakarta_tablebase::{Tablebase, TablebaseError, Value};
+
+/// The order of the move list: wins by rising distance, draws, losses by
+/// falling distance, then moves without a value (ties: by notation).
+fn value_rank(value: Option<Value>) -> (u8, i64) {
+    match value {
+        Some(Value::Win(d)) => (0, i64::from(d)),
+        Some(Value::Draw) => (1, 0),
+        Some(Value::Loss(d)) => (2, -i64::from(d)),
+        None => (3, 0),
+    }
+}
+
+/// One legal move of a position with its value for the mover.
+struct MoveEntry {
+    m: Move,
+    text: String,
+    value: Option<Value>,
+}
+
+/// Whether a failed probe only means that the tables do not cover the
+/// position (no table for its class), rather than a table that should
+/// answer and cannot (a damaged or unreadable file).
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_tablebase::Tablebase;
+///
+/// let none = Tablebase::new();
+/// let e = none.probe_position(&"6/6/2w3/6/1b4/b5 b".parse::<Position>()?).unwrap_err();
+/// assert!(surakarta_board::not_covered(&e));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn not_covered(e: &TablebaseError) -> bool {
+    matches!(
+        e,
+        TablebaseError::MissingTable { .. } | TablebaseError::Index(_) | TablebaseError::NoPieces
+    )
+}
+
+/// The values of a position's answer, with the first table error met.
+#[derive(Default)]
+struct Lookups {
+    error: Option<String>,
+}
+
+impl Lookups {
+    /// The value of a probe: `None` where no table covers it, and where a
+    /// table failed (the error kept for the answer).
+    fn value(&mut self, probe: Result<Value, TablebaseError>) -> Option<Value> {
+        match probe {
+            Ok(value) => Some(value),
+            Err(e) if not_covered(&e) => None,
+            Err(e) => {
+                self.error.get_or_insert_with(|| e.to_string());
+                None
+            }
+        }
+    }
+}
+
+/// The answer of `/api/position` for `position` under the default rules:
+/// `fen`, `side_to_move`, the `black` and `white` squares, `outcome` (null
+/// while the game goes on), `value` (from `tb`, null where no table covers
+/// it), `tablebase_error` (the first table that failed, or null) and
+/// `moves`, every legal move with its `from`, `to`, `capture`, `path` (the
+/// squares a capture travels), the `fen` after it and its `value` for the
+/// mover, best first.
+///
+/// ```
+/// use surakarta::Position;
+///
+/// let answer = surakarta_board::position_answer(&Position::new(), None);
+/// let moves = answer["moves"].as_array().unwrap();
+/// assert_eq!(moves.len(), Position::new().legal_moves().len());
+/// assert!(answer["value"].is_null() && answer["outcome"].is_null());
+/// ```
+pub fn position_answer(position: &Position, tb: Option<&Tablebase>) -> serde_json::Value {
+    let game = Game::new(*position, Rules::default());
+    let outcome = game.outcome();
+    let mut lookups = Lookups::default();
+    // A game ended by a rule of the game record (repetition, the
+    // no-capture limit) has a result the tables know nothing of.
+    let ended_by_record = outcome.is_some_and(|o| {
+        matches!(
+            o.termination,
+            Termination::Repetition | Termination::NoCaptureLimit
+        )
+    });
+    let value = match tb {
+        Some(tb) if !ended_by_record => lookups.value(tb.probe_position(position)),
+        _ => None,
+    };
+    let mut moves: Vec<MoveEntry> = if outcome.is_some() {
+        Vec::new()
+    } else {
+        game.legal_moves()
+            .iter()
+            .map(|&m| MoveEntry {
+                m,
+                text: m.to_string(),
+                value: tb.and_then(|tb| lookups.value(tb.move_value(position, m))),
+            })
+            .collect()
+    };
+    moves.sort_by(|a, b| match value_rank(a.value).cmp(&value_rank(b.value)) {
+        Ordering::Equal => a.text.cmp(&b.text),
+        order => order,
+    });
+    let squares = |color| {
+        position
+            .pieces(color)
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect::<Vec<_>>()
+    };
+    json!({
+        "fen": position.to_string(),
+        "side_to_move": position.turn().to_string(),
+        "black": squares(Color::Black),
+        "white": squares(Color::White),
+        "outcome": outcome.as_ref().map(outcome_json),
+        "value": value_json(value),
+        "tablebase_error": lookups.error,
+        "moves": moves.iter().map(|e| move_json(position, e)).collect::<Vec<_>>(),
+    })
+}
+
+/// One entry of `moves`.
+fn move_json(position: &Position, e: &MoveEntry) -> serde_json::Value {
+    let m = e.m;
+    let path = if m.is_capture() {
+        capture_paths(position, m.from(), m.to()).first().map(|p| {
+            p.points()
+                .iter()
+                .map(|sq| sq.to_string())
+                .collect::<Vec<_>>()
+        })
+    } else {
+        None
+    };
+    json!({
+        "move": e.text,
+        "from": m.from().to_string(),
+        "to": m.to().to_string(),
+        "capture": m.is_capture(),
+        "path": path,
+        "fen": position.after(m).to_string(),
+        "value": value_json(e.value),
+    })
+}

@@ -1,0 +1,227 @@
+//! The board's state and answers in plain Rust (what the JavaScript
+//! bindings wrap, and what the native tests use).
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use surakarta::{Game, Position, Rules};
+use surakarta_board::{bestmove_json, finished_json, info_json, not_covered};
+use surakarta_index::{Material, Sides};
+use surakarta_search::{Engine, Limits, Options};
+use surakarta_tablebase::{Directories, Table, Tablebase};
+
+/// The transposition table of the board's engine, in MiB: small, since a
+/// page holds it in the browser's memory.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// The tables and engine of one page (or one Web Worker).
+///
+/// Errors are one line of text that names what failed (a position that
+/// does not parse, a damaged table), for the page to show.
+pub struct Board {
+    tablebase: Arc<Tablebase>,
+    directories: Directories,
+    engine: Option<Engine>,
+    hash_mb: usize,
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::new()
+    }
+}
+
+/// `fen` parsed, or an error that says so.
+fn parse(fen: &str) -> Result<Position, String> {
+    fen.trim()
+        .parse()
+        .map_err(|e| format!("position {fen:?}: {e}"))
+}
+
+impl Board {
+    /// A board without tables; the engine is made at the first search.
+    pub fn new() -> Board {
+        Board {
+            tablebase: Arc::new(Tablebase::new()),
+            directories: Directories::default(),
+            engine: None,
+            hash_mb: DEFAULT_HASH_MB,
+        }
+    }
+
+    /// Loads a table file's bytes (`name`, such as `4v3.sktb`, is used in
+    /// errors). The whole file is checked (header, length, payload
+    /// checksum) before it is used. Returns its class, such as `"4v3"`.
+    pub fn add_table(&mut self, name: &str, bytes: Vec<u8>) -> Result<String, String> {
+        let table = Table::from_file_bytes(Path::new(name), bytes, &mut self.directories)
+            .map_err(|e| e.to_string())?;
+        let class = table.material().to_string();
+        // The engine holds the tables only while it searches.
+        Arc::get_mut(&mut self.tablebase)
+            .ok_or("the tables are in use by a search")?
+            .insert(table);
+        Ok(class)
+    }
+
+    /// The classes loaded, such as `["1v1", "2v1", …]`.
+    pub fn classes(&self) -> Vec<String> {
+        let mut classes: Vec<Material> = self.tablebase.materials().collect();
+        classes.sort_by_key(|m| (m.pieces(), std::cmp::Reverse(m.us()), m.them()));
+        classes.iter().map(Material::to_string).collect()
+    }
+
+    /// The classes a position's answer probes that are not loaded: its own
+    /// class and the one its quiet moves lead to (captures lead to smaller
+    /// classes). Empty for a position with a side without pieces.
+    pub fn missing_classes(&self, fen: &str) -> Result<Vec<String>, String> {
+        let position = parse(fen)?;
+        let Ok(material) = Material::of(Sides::of(&position)) else {
+            return Ok(Vec::new());
+        };
+        let mut classes = vec![material];
+        if material.swapped() != material {
+            classes.push(material.swapped());
+        }
+        Ok(classes
+            .into_iter()
+            .filter(|&m| self.tablebase.table(m).is_none())
+            .map(|m| m.to_string())
+            .collect())
+    }
+
+    /// The answer of `/api/position` ([`surakarta_board::position_answer`])
+    /// as JSON text.
+    pub fn position(&self, fen: &str) -> Result<String, String> {
+        let position = parse(fen)?;
+        Ok(surakarta_board::position_answer(&position, Some(&self.tablebase)).to_string())
+    }
+
+    /// The answer of `/api/probe` ([`surakarta_board::probe_json`]) as JSON
+    /// text; an error where no table covers the position or one fails.
+    pub fn probe(&self, fen: &str) -> Result<String, String> {
+        let position = parse(fen)?;
+        match surakarta_board::probe(&self.tablebase, position) {
+            Ok(answer) => Ok(surakarta_board::probe_json(&answer).to_string()),
+            Err(e) if not_covered(&e) => Err(format!("not in the tables: {e}")),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// The picture `/api/svg` answers: the board, with `highlight` (a
+    /// legal move of the position, in notation) marked and its capture path
+    /// drawn.
+    pub fn svg(&self, fen: &str, highlight: Option<&str>) -> Result<String, String> {
+        let position = parse(fen)?;
+        let highlight = highlight
+            .map(|text| {
+                position
+                    .parse_move(text)
+                    .map_err(|e| format!("move {text:?}: {e}"))
+            })
+            .transpose()?;
+        let path = surakarta_board::capture_path(highlight, Some(&position));
+        Ok(surakarta_board::svg_picture(
+            &position,
+            highlight.map(|m| (m, "highlighted move")),
+            path.as_ref(),
+        ))
+    }
+
+    /// Sets the engine's transposition table (1 to 1,024 MiB) for the next
+    /// searches.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        if !(1..=1024).contains(&mib) {
+            return Err(format!("hash {mib} MiB: must be 1 to 1024"));
+        }
+        if mib != self.hash_mb {
+            self.hash_mb = mib;
+            self.engine = None;
+        }
+        Ok(())
+    }
+
+    /// The engine, made on first use.
+    fn engine(&mut self) -> Result<&mut Engine, String> {
+        if self.engine.is_none() {
+            let options = Options {
+                hash_mb: self.hash_mb,
+                ..Options::default()
+            };
+            self.engine = Some(Engine::new(options).map_err(|e| e.to_string())?);
+        }
+        Ok(self.engine.as_mut().expect("made above"))
+    }
+
+    /// Searches `fen` for `movetime_ms` milliseconds (and to `depth`, if
+    /// given) on this thread, with the tables loaded. Each finished
+    /// iteration goes to `on_info` as the JSON text of an `info` event;
+    /// `on_info` returns true to stop the search. Returns the `bestmove`
+    /// event's JSON text (a finished game: no move, its outcome).
+    pub fn analyse(
+        &mut self,
+        fen: &str,
+        movetime_ms: u32,
+        depth: Option<u32>,
+        on_info: &mut dyn FnMut(String) -> bool,
+    ) -> Result<String, String> {
+        let position = parse(fen)?;
+        let game = Game::new(position, Rules::default());
+        if let Some(outcome) = game.outcome() {
+            return Ok(finished_json(&outcome).to_string());
+        }
+        let limits = Limits {
+            depth: depth.map(|d| d.clamp(1, 64)),
+            nodes: None,
+            movetime: Some(Duration::from_millis(u64::from(movetime_ms.max(1)))),
+            clock: None,
+        };
+        let tablebase = self.tablebase.clone();
+        let engine = self.engine()?;
+        engine.set_tablebase(Some(tablebase));
+        let stop = AtomicBool::new(false);
+        let result = engine.search(&game, &limits, &stop, &mut |info| {
+            if on_info(info_json(info).to_string()) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        engine.set_tablebase(None);
+        Ok(bestmove_json(&result).to_string())
+    }
+
+    /// The engine's benchmark (the positions of `surakarta bench`, one
+    /// thread, `depth`): `{"depth", "nodes", "time_ms", "nps"}` as JSON
+    /// text, to compare with the native `surakarta bench --depth D`.
+    pub fn bench(&mut self, depth: u32) -> Result<String, String> {
+        let options = Options {
+            hash_mb: self.hash_mb,
+            ..Options::default()
+        };
+        let report = surakarta_search::bench::run(options, None, depth.clamp(1, 12), &mut |_, _, _| {})
+            .map_err(|e| e.to_string())?;
+        Ok(serde_json::json!({
+            "depth": depth.clamp(1, 12),
+            "nodes": report.nodes,
+            "time_ms": report.elapsed.as_secs_f64() * 1000.0,
+            "nps": report.nps(),
+        })
+        .to_string())
+    }
+
+    /// Times `probes` probes of random positions of the loaded classes with
+    /// the most pieces (what `surakarta bench --tb DIR --probes N` does):
+    /// `{"classes", "probes", "median_ns", "p90_ns", "mean_ns"}` as JSON
+    /// text.
+    pub fn time_probes(&self, probes: u32) -> Result<String, String> {
+        let timing = surakarta_tablebase::time_probes(&self.tablebase, probes as usize)
+            .map_err(|e| e.to_string())?;
+        Ok(serde_json::json!({
+            "classes": timing.classes.iter().map(Material::to_string).collect::<Vec<_>>(),
+            "probes": timing.probes,
+            "median_ns": timing.median.as_nanos() as u64,
+            "p90_ns": timing.p90.as_nanos() as u64,
+            "mean_ns": timing.mean.as_nanos() as u64,
+        })
+        .to_string())
+    }
+}

@@ -1,0 +1,144 @@
+//! The board natively: tables loaded from file bytes answer as the
+//! tablebase itself does, damaged bytes are refused, the answers are the
+//! server's objects, a search returns a legal move and stops when asked.
+
+use serde_json::Value as Json;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use surakarta::Position;
+use surakarta_index::Scheme;
+use surakarta_tablebase::{generate_dir, table_files, NoProgress, Tablebase};
+use surakarta_wasm::Board;
+
+/// Compact tables up to 5 pieces, made once per test run.
+fn tables_dir() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("surakarta-wasm-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        generate_dir(&dir, 5, Scheme::Symmetric, 2, &NoProgress).unwrap();
+        dir
+    })
+}
+
+/// A board with every table of [`tables_dir`] loaded from its bytes.
+fn loaded() -> Board {
+    let mut board = Board::new();
+    for (_, path) in table_files(tables_dir()).unwrap() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let class = board.add_table(&name, std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(format!("{class}.sktb"), name);
+    }
+    board
+}
+
+fn json(text: &str) -> Json {
+    serde_json::from_str(text).unwrap()
+}
+
+const FIVE: &str = "6/6/2w3/6/1b4/b5 b";
+
+#[test]
+fn loaded_tables_answer_as_the_tablebase_does() {
+    let board = loaded();
+    assert_eq!(board.classes().len(), 10);
+    assert_eq!(board.classes()[0], "1v1");
+    let tb = Tablebase::open_dir(tables_dir()).unwrap();
+    let position: Position = FIVE.parse().unwrap();
+    let answer = json(&board.position(FIVE).unwrap());
+    assert_eq!(answer, surakarta_board::position_answer(&position, Some(&tb)));
+    assert_eq!(answer["value"]["wdl"], "win");
+    let probe = json(&board.probe(FIVE).unwrap());
+    assert_eq!(probe["best_move"], "a1-b1");
+    let moves = answer["moves"].as_array().unwrap();
+    let best = moves.iter().find(|m| m["move"] == "a1-b1").unwrap();
+    assert_eq!(best["value"], moves[0]["value"]);
+    assert_eq!(probe["dtc"], answer["value"]["dtc"]);
+    assert!(board.missing_classes(FIVE).unwrap().is_empty());
+    // Six pieces: no table here.
+    let six = "6/6/2w3/6/1b3w/bb2w1 b";
+    assert_eq!(board.missing_classes(six).unwrap(), ["3v3"]);
+    assert!(json(&board.position(six).unwrap())["value"].is_null());
+    assert!(board.probe(six).unwrap_err().starts_with("not in the tables"));
+}
+
+#[test]
+fn damaged_or_foreign_bytes_are_refused_with_their_name() {
+    let mut board = Board::new();
+    let path = tables_dir().join("2v2.sktb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    let e = board.add_table("2v2.sktb", bytes).unwrap_err();
+    assert!(e.contains("2v2.sktb"), "{e}");
+    let e = board.add_table("x.sktb", b"<html>not found</html>".to_vec()).unwrap_err();
+    assert!(e.contains("x.sktb"), "{e}");
+    assert!(board.classes().is_empty());
+}
+
+#[test]
+fn bad_positions_and_moves_are_errors_not_panics() {
+    let board = Board::new();
+    for fen in ["", "7/6/6/6/6/6 b", "bbbbbb/bbbbbb/6/6/wwwwww/wwwwww x", "\u{0}"] {
+        assert!(board.position(fen).unwrap_err().starts_with("position"));
+    }
+    let start = Position::new().to_string();
+    assert!(board.svg(&start, Some("a1-a2")).is_err());
+    assert!(board.svg(&start, Some("zz")).is_err());
+    let m = Position::new().legal_moves()[0].to_string();
+    assert!(board.svg(&start, Some(&m)).unwrap().starts_with("<svg"));
+}
+
+#[test]
+fn a_search_finds_the_tables_best_move_and_stops_when_asked() {
+    let mut board = loaded();
+    board.set_hash(4).unwrap();
+    let mut infos = Vec::new();
+    let best = json(
+        &board
+            .analyse(FIVE, 2000, Some(6), &mut |info| {
+                infos.push(json(&info));
+                false
+            })
+            .unwrap(),
+    );
+    let probe = json(&board.probe(FIVE).unwrap());
+    let best_value = |m: &Json| {
+        let answer = json(&board.position(FIVE).unwrap());
+        answer["moves"].as_array().unwrap().iter().find(|e| e["move"] == *m).unwrap()["value"].clone()
+    };
+    assert_eq!(best_value(&best["move"]), best_value(&probe["best_move"]));
+    assert!(!infos.is_empty());
+    // Asked to stop at the first report of a minute's search: it ends
+    // within a few quick iterations (the engine looks at the flag every few
+    // thousand nodes) and still answers a move.
+    let start = Position::new().to_string();
+    let mut reports = 0;
+    let began = std::time::Instant::now();
+    let best = json(
+        &board
+            .analyse(&start, 60_000, None, &mut |_| {
+                reports += 1;
+                true
+            })
+            .unwrap(),
+    );
+    assert!(began.elapsed().as_secs() < 10 && (1..=6).contains(&reports), "{reports}");
+    let m = best["move"].as_str().unwrap();
+    assert!(Position::new().parse_move(m).is_ok());
+    // A finished game: no move, its outcome.
+    let over = json(&board.analyse("6/6/6/6/1b4/6 w", 100, None, &mut |_| false).unwrap());
+    assert!(over["move"].is_null());
+    assert_eq!(over["outcome"]["winner"], "black");
+    assert!(board.set_hash(0).is_err());
+}
+
+#[test]
+fn benchmark_and_probe_timing_report_their_figures() {
+    let mut board = loaded();
+    let bench = json(&board.bench(3).unwrap());
+    assert!(bench["nodes"].as_u64().unwrap() > 1000);
+    let timing = json(&board.time_probes(1000).unwrap());
+    assert_eq!(timing["probes"], 1000);
+    assert_eq!(timing["classes"].as_array().unwrap().len(), 4); // 4v1 3v2 2v3 1v4
+}

@@ -1,12 +1,14 @@
-// The analysis board of `surakarta serve`: the page's behaviour.
+// The analysis board of `surakarta serve` and of the static site: the
+// page's behaviour.
 //
-// Everything the page knows about the game comes from the server's JSON
-// API (docs/serve.md): the position and its legal moves with their
-// tablebase values (`/api/position`), the conversion line (`/api/probe`),
-// the engine (`/api/analysis`, Server-Sent Events) and the picture of the
-// board (`/api/svg`, the same drawing `surakarta show --svg` writes). The
-// page keeps only the line of play (a list of positions and the moves
-// between them) and which ply is shown.
+// Everything the page knows about the game comes from its back end
+// (backend.js: the server's JSON API of docs/serve.md, or the same answers
+// from WebAssembly in the page): the position and its legal moves with
+// their tablebase values (`/api/position`), the conversion line
+// (`/api/probe`), the engine (`/api/analysis`) and the picture of the board
+// (`/api/svg`, the same drawing `surakarta show --svg` writes). The page
+// keeps only the line of play (a list of positions and the moves between
+// them) and which ply is shown.
 //
 // No framework and no build step: plain DOM code, one file.
 
@@ -39,81 +41,37 @@
     edit: { cells: new Array(36).fill('.'), side: 'b' },
   };
 
-  // Caches: answers depend only on the URL, so each is asked for once.
+  // Caches: answers depend only on the question, so each is asked once.
   const positionCache = new Map(); // fen -> Promise<position JSON>
-  const svgCache = new Map(); // url -> Promise<svg text>
+  const svgCache = new Map(); // fen|move -> Promise<svg text>
 
   const $ = (id) => document.getElementById(id);
 
   // ---------------------------------------------------------------------
-  // Talking to the server
+  // Talking to the back end (backend.js: the server, or WebAssembly)
   // ---------------------------------------------------------------------
 
-  /** An error answered by the server: its message and HTTP status. */
-  class ApiError extends Error {
-    constructor(message, status) {
-      super(message);
-      this.status = status;
-    }
-  }
-
-  /** GETs `path` with the query `params` and returns the parsed JSON. */
-  async function getJson(path, params) {
-    const url = path + '?' + new URLSearchParams(params).toString();
-    let response;
-    try {
-      response = await fetch(url, { headers: { Accept: 'application/json' } });
-    } catch (e) {
-      throw new ApiError('cannot reach the server (' + e.message + ')', 0);
-    }
-    let body = null;
-    try {
-      body = await response.json();
-    } catch (e) {
-      body = null;
-    }
-    if (!response.ok) {
-      const message = body && body.error ? body.error : 'HTTP ' + response.status;
-      throw new ApiError(message, response.status);
-    }
-    return body;
-  }
+  const backend = window.SurakartaBackend.current;
 
   /** The position F with its legal moves and values (cached by notation). */
   function getPosition(fen) {
     if (!positionCache.has(fen)) {
-      const p = getJson('/api/position', { fen });
+      const p = backend.position(fen);
       positionCache.set(fen, p);
       p.catch(() => positionCache.delete(fen)); // errors are not cached
     }
     return positionCache.get(fen);
   }
 
-  /** The URL of the board picture of `fen`, with `move` highlighted if given. */
-  function svgUrl(fen, move) {
-    const params = { fen };
-    if (move) params.move = move;
-    return '/api/svg?' + new URLSearchParams(params).toString();
-  }
-
-  /** The SVG text for svgUrl(fen, move) (cached). */
+  /** The SVG text of `fen`, with `move` highlighted if given (cached). */
   function getSvg(fen, move) {
-    const url = svgUrl(fen, move);
-    if (!svgCache.has(url)) {
-      const p = fetch(url).then(async (r) => {
-        if (!r.ok) {
-          let message = 'HTTP ' + r.status;
-          try {
-            message = (await r.json()).error || message;
-          } catch (e) { /* not JSON */ }
-          throw new ApiError(message, r.status);
-        }
-        return r.text();
-      });
-      svgCache.set(url, p);
-      p.catch(() => svgCache.delete(url));
+    const key = fen + '|' + (move || '');
+    if (!svgCache.has(key)) {
+      const p = backend.svg(fen, move);
+      svgCache.set(key, p);
+      p.catch(() => svgCache.delete(key));
     }
-    return svgCache.get(url);
+    return svgCache.get(key);
   }
 
   // ---------------------------------------------------------------------
@@ -613,7 +571,7 @@
       return;
     }
     lineBox.textContent = 'Conversion line: …';
-    getJson('/api/probe', { fen: info.fen }).then((probe) => {
+    backend.probe(info.fen).then((probe) => {
       if (token !== state.showToken) return;
       const line = probe.line || [];
       lineBox.replaceChildren('Conversion line: ',
@@ -628,78 +586,64 @@
   // Engine panel
   // ---------------------------------------------------------------------
 
-  /** Starts streaming an analysis of the shown position. */
+  /** Starts an analysis of the shown position. */
   function startAnalysis() {
     if (state.editing || !state.info) return;
     stopAnalysis(null);
     const fen = state.info.fen;
     const movetime = $('engine-movetime').value;
-    const url = '/api/analysis?' + new URLSearchParams({ fen, movetime }).toString();
-    const es = new EventSource(url);
-    const a = { es, fen, done: false, got: 0 };
+    const a = { fen, handle: null };
     state.analysis = a;
     $('engine-lines').querySelector('tbody').replaceChildren();
     $('engine-best').textContent = '';
     setEngineState('running', 'running…');
 
-    es.addEventListener('info', (e) => {
-      if (state.analysis !== a) return;
-      let d;
-      try { d = JSON.parse(e.data); } catch (err) { return; }
-      a.got += 1;
-      const row = el('tr', { class: 'iteration' },
-        el('td', {}, String(d.depth)),
-        el('td', { class: 'score' }, scoreText(d.score)),
-        el('td', {}, d.nodes !== undefined ? d.nodes.toLocaleString('en') : ''),
-        el('td', { class: 'pv' }, moveTokens(d.pv || [])));
-      const body = $('engine-lines').querySelector('tbody');
-      body.insertBefore(row, body.firstChild); // newest on top
-      setEngineState('running', 'running… depth ' + d.depth);
+    a.handle = backend.analyse(fen, movetime, {
+      info(d) {
+        if (state.analysis !== a) return;
+        const row = el('tr', { class: 'iteration' },
+          el('td', {}, String(d.depth)),
+          el('td', { class: 'score' }, scoreText(d.score)),
+          el('td', {}, d.nodes !== undefined ? d.nodes.toLocaleString('en') : ''),
+          el('td', { class: 'pv' }, moveTokens(d.pv || [])));
+        const body = $('engine-lines').querySelector('tbody');
+        body.insertBefore(row, body.firstChild); // newest on top
+        setEngineState('running', 'running… depth ' + d.depth);
+      },
+      bestmove(d) {
+        if (state.analysis !== a) return;
+        state.analysis = null;
+        const best = $('engine-best');
+        if (d.move) {
+          const m = state.info && state.info.fen === fen && state.info.moves.find((x) => x.move === d.move);
+          best.replaceChildren('Best move: ',
+            el('button', {
+              type: 'button', class: 'linkish best-move', 'data-move': d.move,
+              title: 'Play it', disabled: !m,
+              onclick: () => m && playWithPreview(m),
+              onmouseenter: () => m && hoverMove(d.move),
+              onmouseleave: () => hoverMove(null),
+            }, d.move),
+            ' · ' + scoreText(d.score) + (d.depth ? ' · depth ' + d.depth : ''));
+        } else {
+          best.textContent = 'No move: the game is over.';
+        }
+        setEngineState('done', 'done');
+      },
+      error(message) {
+        if (state.analysis !== a) return;
+        state.analysis = null;
+        setEngineState('error', message);
+      },
     });
-
-    es.addEventListener('bestmove', (e) => {
-      if (state.analysis !== a) return;
-      let d = {};
-      try { d = JSON.parse(e.data); } catch (err) { /* keep {} */ }
-      a.done = true;
-      es.close(); // the stream ends here; do not let EventSource reconnect
-      state.analysis = null;
-      const best = $('engine-best');
-      if (d.move) {
-        const m = state.info && state.info.fen === fen && state.info.moves.find((x) => x.move === d.move);
-        best.replaceChildren('Best move: ',
-          el('button', {
-            type: 'button', class: 'linkish best-move', 'data-move': d.move,
-            title: 'Play it', disabled: !m,
-            onclick: () => m && playWithPreview(m),
-            onmouseenter: () => m && hoverMove(d.move),
-            onmouseleave: () => hoverMove(null),
-          }, d.move),
-          ' · ' + scoreText(d.score) + (d.depth ? ' · depth ' + d.depth : ''));
-      } else {
-        best.textContent = 'No move: the game is over.';
-      }
-      setEngineState('done', 'done');
-    });
-
-    es.onerror = () => {
-      if (state.analysis !== a || a.done) return;
-      // A refused stream (503: too many analyses, 400) or a dropped
-      // connection: EventSource cannot read the body, so say what is likely.
-      es.close();
-      state.analysis = null;
-      setEngineState('error', a.got === 0
-        ? 'could not start (the server may be busy with other analyses)'
-        : 'connection lost');
-    };
   }
 
-  /** Stops the running analysis (closing the stream stops the search). */
+  /** Stops the running analysis. */
   function stopAnalysis(message) {
     const a = state.analysis;
     if (!a) return;
-    a.es.close();
     state.analysis = null;
+    a.handle.stop();
     if (message) setEngineState('stopped', message);
   }
 
@@ -872,6 +816,7 @@
   }
 
   async function main() {
+    backend.onStatus = (text) => { $('backend-status').textContent = text; };
     const board = $('board');
     board.addEventListener('click', onBoardClick);
     board.addEventListener('mouseover', onBoardOver);
@@ -904,8 +849,10 @@
     document.addEventListener('keydown', onKey);
     window.addEventListener('pagehide', () => stopAnalysis(null));
 
-    // The address may name a position: ?fen=…
-    const asked = new URLSearchParams(window.location.search).get('fen');
+    // The address may name a position: ?fen=… (or #fen=…, which a static
+    // host never sees).
+    const asked = new URLSearchParams(window.location.search).get('fen')
+      || new URLSearchParams(window.location.hash.slice(1)).get('fen');
     if (asked) {
       try {
         const info = await getPosition(asked);
@@ -923,6 +870,7 @@
 
   // For the browser test and the curious: a read-only look at the state.
   window.surakartaBoard = {
+    get backend() { return backend.kind; },
     get fen() { return state.info ? state.info.fen : null; },
     get plies() { return state.plies.map((p) => ({ fen: p.fen, move: p.move })); },
     get cursor() { return state.cursor; },

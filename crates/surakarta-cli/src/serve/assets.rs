@@ -1,12 +1,16 @@
-//! The page, embedded in the binary: `index.html`, `app.js` and
+//! The page, embedded in the binary: `index.html`, `app.js`, `backend.js`,
+//! `site.js` (which names this server's API as the back end) and
 //! `style.css` from `crates/surakarta-cli/assets/serve/`, each with its
-//! content type.
+//! content type. The static site (`scripts/build-web.sh`) is the same page
+//! with its own `site.js`, the WebAssembly module and `engine-worker.js`.
 
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 const INDEX_HTML: &str = include_str!("../../assets/serve/index.html");
 const APP_JS: &str = include_str!("../../assets/serve/app.js");
+const BACKEND_JS: &str = include_str!("../../assets/serve/backend.js");
+const SITE_JS: &str = include_str!("../../assets/serve/site.js");
 const STYLE_CSS: &str = include_str!("../../assets/serve/style.css");
 
 /// One embedded file with its content type; browsers revalidate it, so a
@@ -30,6 +34,16 @@ pub(crate) async fn index() -> Response {
 /// `GET /app.js`.
 pub(crate) async fn app_js() -> Response {
     asset("text/javascript; charset=utf-8", APP_JS)
+}
+
+/// `GET /backend.js`.
+pub(crate) async fn backend_js() -> Response {
+    asset("text/javascript; charset=utf-8", BACKEND_JS)
+}
+
+/// `GET /site.js`.
+pub(crate) async fn site_js() -> Response {
+    asset("text/javascript; charset=utf-8", SITE_JS)
 }
 
 /// `GET /style.css`.

@@ -79,6 +79,8 @@ pub(crate) fn app(state: Arc<State>) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
+        .route("/backend.js", get(assets::backend_js))
+        .route("/site.js", get(assets::site_js))
         .route("/style.css", get(assets::style_css))
         .route("/api/position", get(api::position))
         .route("/api/probe", get(api::probe))

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The browser test of `surakarta serve` (crates/surakarta-cli/tests/browser):
-# pytest + Playwright for Python driving the system's Chromium (Debian's
-# `chromium` package; Playwright's own browser download is never used).
+# The browser tests of `surakarta serve` and of the static site
+# (crates/surakarta-cli/tests/browser): pytest + Playwright for Python
+# driving the system's Chromium (Debian's `chromium` package; Playwright's
+# own browser download is never used).
 #
 # Makes its own virtual environment (pip install pytest playwright), builds
-# the release binary if it is missing, and runs the test. Where Chromium,
+# the release binary if it is missing and the static site
+# (scripts/build-web.sh, which adds the WebAssembly target and the
+# wasm-bindgen tool where missing), and runs the tests. Where Chromium,
 # python3 -m venv or pip is not available it says "browser test skipped: …"
 # and exits 0.
 #
@@ -13,6 +16,7 @@
 #   SURAKARTA_CLI          the binary (default: $CARGO_TARGET_DIR/release/surakarta, built if missing)
 #   SURAKARTA_SCREENSHOTS  where the screenshots go (default: a new temporary directory)
 #   BROWSER_TEST_VENV      the virtual environment (default: $CARGO_TARGET_DIR/browser-test-venv, kept)
+#   SURAKARTA_WEB_DIR      the static site (default: $CARGO_TARGET_DIR/web-site, built)
 # Extra arguments go to pytest (e.g. -k editor).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,11 +60,18 @@ if ! "$venv/bin/python" -c "import pytest, playwright" >/dev/null 2>&1; then
         || { rm -rf "$venv"; skip "pip could not install pytest and playwright"; }
 fi
 
+# The static site, built (again) unless one is given.
+web="${SURAKARTA_WEB_DIR:-}"
+if [ -z "$web" ]; then
+    web="$target_dir/web-site"
+    bash scripts/build-web.sh "$web"
+fi
+
 shots="${SURAKARTA_SCREENSHOTS:-$(mktemp -d "${TMPDIR:-/tmp}/surakarta-screenshots.XXXXXX")}"
 mkdir -p "$shots"
 echo "browser test: $("$chromium" --version 2>/dev/null | head -n1), binary $cli, screenshots in $shots"
 
 # The test launches $CHROMIUM through executable_path: Playwright's own
 # browsers are neither downloaded nor looked for.
-CHROMIUM="$chromium" SURAKARTA_CLI="$cli" SURAKARTA_SCREENSHOTS="$shots" \
+CHROMIUM="$chromium" SURAKARTA_CLI="$cli" SURAKARTA_SCREENSHOTS="$shots" SURAKARTA_WEB_DIR="$web" \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/surakarta-cli/tests/browser "$@"

@@ -167,12 +167,18 @@ impl OccupancyDirectory {
         let mut blocks = vec![Block::default(); block_count];
         let threads = threads.clamp(1, block_count.max(1));
         let per_thread = block_count.div_ceil(threads);
-        std::thread::scope(|scope| {
-            for (i, chunk) in blocks.chunks_mut(per_thread.max(1)).enumerate() {
-                let first = (i * per_thread) as u64 * BLOCK_BITS;
-                scope.spawn(move || fill_blocks(chunk, first, sets, pieces));
-            }
-        });
+        if threads == 1 {
+            // On this thread: no thread is started (where there are none,
+            // as in WebAssembly in a browser, starting one would fail).
+            fill_blocks(&mut blocks, 0, sets, pieces);
+        } else {
+            std::thread::scope(|scope| {
+                for (i, chunk) in blocks.chunks_mut(per_thread.max(1)).enumerate() {
+                    let first = (i * per_thread) as u64 * BLOCK_BITS;
+                    scope.spawn(move || fill_blocks(chunk, first, sets, pieces));
+                }
+            });
+        }
         let mut canonical = 0u64;
         let mut samples = Vec::new();
         for (i, block) in blocks.iter_mut().enumerate() {

@@ -3,6 +3,22 @@
 
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen]
+extern "C" {
+    /// `console.error`.
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+/// Sends the message of a panic (a bug: the board answers errors, it does
+/// not panic on input) to the browser's console before the module stops.
+fn report_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| console_error(&format!("surakarta-wasm: {info}"))));
+    });
+}
+
 /// A JavaScript error with `message`.
 fn error(message: String) -> JsError {
     JsError::new(&message)
@@ -19,6 +35,7 @@ impl JsBoard {
     /// A board without tables.
     #[wasm_bindgen(constructor)]
     pub fn new() -> JsBoard {
+        report_panics();
         JsBoard(crate::Board::new())
     }
 

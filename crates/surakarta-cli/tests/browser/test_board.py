@@ -21,7 +21,6 @@ and finds Chromium. Environment:
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -32,7 +31,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 REPO = Path(__file__).resolve().parents[4]
 CLI = Path(os.environ.get("SURAKARTA_CLI", REPO / "target" / "release" / "surakarta"))
@@ -66,18 +65,6 @@ PIECES_JS = """() => {
   out.black.sort(); out.white.sort();
   return out;
 }"""
-
-
-def find_chromium():
-    """The Chromium to drive, or None."""
-    given = os.environ.get("CHROMIUM")
-    if given:
-        return given
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
 
 
 # ---------------------------------------------------------------------------
@@ -141,17 +128,6 @@ def server(request):
         proc.kill()
         pytest.fail("the server did not stop within 10 s of SIGINT")
     assert code == 0, f"the server exited with {code} after SIGINT"
-
-
-@pytest.fixture(scope="session")
-def browser():
-    exe = find_chromium()
-    if not exe:
-        pytest.skip("no Chromium (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -7,10 +7,7 @@ use surakarta::{svg, Move, Position};
 
 /// The way `highlight` travels when played in `before`, if it is a capture
 /// (the shortest of its ways).
-pub fn capture_path(
-    highlight: Option<Move>,
-    before: Option<&Position>,
-) -> Option<CapturePath> {
+pub fn capture_path(highlight: Option<Move>, before: Option<&Position>) -> Option<CapturePath> {
     match (highlight, before) {
         (Some(m), Some(before)) if m.is_capture() => {
             capture_paths(before, m.from(), m.to()).into_iter().next()

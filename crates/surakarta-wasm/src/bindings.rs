@@ -15,7 +15,9 @@ extern "C" {
 fn report_panics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| console_error(&format!("surakarta-wasm: {info}"))));
+        std::panic::set_hook(Box::new(|info| {
+            console_error(&format!("surakarta-wasm: {info}"))
+        }));
     });
 }
 
@@ -129,7 +131,10 @@ impl JsGame {
                 .map_err(|e| error(format!("position {fen:?}: {e}")))?,
             None => surakarta::Position::new(),
         };
-        Ok(JsGame(surakarta::Game::new(start, surakarta::Rules::default())))
+        Ok(JsGame(surakarta::Game::new(
+            start,
+            surakarta::Rules::default(),
+        )))
     }
 
     /// The current position.

@@ -16,12 +16,13 @@
 //!     "6/6/2w3/6/1b4/b5 b",
 //! )?).unwrap();
 //! assert!(answer["value"].is_null()); // no tables loaded yet
-//! assert_eq!(board.missing_classes("6/6/2w3/6/1b4/b5 b")?, ["2v1", "1v2"]);
+//! // Its class, the partner class, the classes captures reach.
+//! assert_eq!(board.missing_classes("6/6/2w3/6/1b4/b5 b")?, ["2v1", "1v2", "1v1"]);
 //! # Ok::<(), String>(())
 //! ```
 
-mod board;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
+mod board;
 
 pub use board::{Board, DEFAULT_HASH_MB};

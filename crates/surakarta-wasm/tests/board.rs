@@ -26,7 +26,9 @@ fn loaded() -> Board {
     let mut board = Board::new();
     for (_, path) in table_files(tables_dir()).unwrap() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let class = board.add_table(&name, std::fs::read(&path).unwrap()).unwrap();
+        let class = board
+            .add_table(&name, std::fs::read(&path).unwrap())
+            .unwrap();
         assert_eq!(format!("{class}.sktb"), name);
     }
     board
@@ -46,7 +48,10 @@ fn loaded_tables_answer_as_the_tablebase_does() {
     let tb = Tablebase::open_dir(tables_dir()).unwrap();
     let position: Position = FIVE.parse().unwrap();
     let answer = json(&board.position(FIVE).unwrap());
-    assert_eq!(answer, surakarta_board::position_answer(&position, Some(&tb)));
+    assert_eq!(
+        answer,
+        surakarta_board::position_answer(&position, Some(&tb))
+    );
     assert_eq!(answer["value"]["wdl"], "win");
     let probe = json(&board.probe(FIVE).unwrap());
     assert_eq!(probe["best_move"], "a1-b1");
@@ -59,7 +64,10 @@ fn loaded_tables_answer_as_the_tablebase_does() {
     let six = "6/6/2w3/6/1b3w/bb2w1 b";
     assert_eq!(board.missing_classes(six).unwrap(), ["3v3"]);
     assert!(json(&board.position(six).unwrap())["value"].is_null());
-    assert!(board.probe(six).unwrap_err().starts_with("not in the tables"));
+    assert!(board
+        .probe(six)
+        .unwrap_err()
+        .starts_with("not in the tables"));
 }
 
 #[test]
@@ -71,7 +79,9 @@ fn damaged_or_foreign_bytes_are_refused_with_their_name() {
     bytes[last] ^= 0x40;
     let e = board.add_table("2v2.sktb", bytes).unwrap_err();
     assert!(e.contains("2v2.sktb"), "{e}");
-    let e = board.add_table("x.sktb", b"<html>not found</html>".to_vec()).unwrap_err();
+    let e = board
+        .add_table("x.sktb", b"<html>not found</html>".to_vec())
+        .unwrap_err();
     assert!(e.contains("x.sktb"), "{e}");
     assert!(board.classes().is_empty());
 }
@@ -79,7 +89,12 @@ fn damaged_or_foreign_bytes_are_refused_with_their_name() {
 #[test]
 fn bad_positions_and_moves_are_errors_not_panics() {
     let board = Board::new();
-    for fen in ["", "7/6/6/6/6/6 b", "bbbbbb/bbbbbb/6/6/wwwwww/wwwwww x", "\u{0}"] {
+    for fen in [
+        "",
+        "7/6/6/6/6/6 b",
+        "bbbbbb/bbbbbb/6/6/wwwwww/wwwwww x",
+        "\u{0}",
+    ] {
         assert!(board.position(fen).unwrap_err().starts_with("position"));
     }
     let start = Position::new().to_string();
@@ -105,7 +120,13 @@ fn a_search_finds_the_tables_best_move_and_stops_when_asked() {
     let probe = json(&board.probe(FIVE).unwrap());
     let best_value = |m: &Json| {
         let answer = json(&board.position(FIVE).unwrap());
-        answer["moves"].as_array().unwrap().iter().find(|e| e["move"] == *m).unwrap()["value"].clone()
+        answer["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["move"] == *m)
+            .unwrap()["value"]
+            .clone()
     };
     assert_eq!(best_value(&best["move"]), best_value(&probe["best_move"]));
     assert!(!infos.is_empty());
@@ -123,11 +144,18 @@ fn a_search_finds_the_tables_best_move_and_stops_when_asked() {
             })
             .unwrap(),
     );
-    assert!(began.elapsed().as_secs() < 10 && (1..=6).contains(&reports), "{reports}");
+    assert!(
+        began.elapsed().as_secs() < 10 && (1..=6).contains(&reports),
+        "{reports}"
+    );
     let m = best["move"].as_str().unwrap();
     assert!(Position::new().parse_move(m).is_ok());
     // A finished game: no move, its outcome.
-    let over = json(&board.analyse("6/6/6/6/1b4/6 w", 100, None, &mut |_| false).unwrap());
+    let over = json(
+        &board
+            .analyse("6/6/6/6/1b4/6 w", 100, None, &mut |_| false)
+            .unwrap(),
+    );
     assert!(over["move"].is_null());
     assert_eq!(over["outcome"]["winner"], "black");
     assert!(board.set_hash(0).is_err());

@@ -36,6 +36,7 @@
     selected: null, // square of the piece picked up, or null
     hovered: null, // the move previewed on the board, or null
     showToken: 0, // bumped on every showPosition(); stale answers are dropped
+    firstShownMs: null, // performance.now() when the first position was drawn
     analysis: null, // {es, fen, lines} while an analysis streams
     editing: false,
     edit: { cells: new Array(36).fill('.'), side: 'b' },
@@ -372,6 +373,7 @@
     renderMoveList();
     renderStatus();
     renderTablebase(token);
+    if (state.firstShownMs === null) state.firstShownMs = performance.now();
     renderEngineIdle();
     updateAddress();
   }
@@ -871,6 +873,7 @@
   // For the browser test and the curious: a read-only look at the state.
   window.surakartaBoard = {
     get backend() { return backend.kind; },
+    get firstShownMs() { return state.firstShownMs; }, // from navigation to the first board drawn
     get fen() { return state.info ? state.info.fen : null; },
     get plies() { return state.plies.map((p) => ({ fen: p.fen, move: p.move })); },
     get cursor() { return state.cursor; },

@@ -6,13 +6,13 @@ use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::game::build_game;
 use crate::common::info::{info_line, tb_warning};
-use surakarta_board::{outcome_json, score_json};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use surakarta::{Game, Rules};
+use surakarta_board::{outcome_json, score_json};
 use surakarta_search::{Limits, SearchResult};
 
 /// The arguments of `surakarta search`.

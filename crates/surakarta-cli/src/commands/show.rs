@@ -2,12 +2,12 @@
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
 use crate::common::error::CliError;
-use surakarta_board::{capture_path, svg_picture};
 use crate::render::draw;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use surakarta::capture_path::CapturePath;
 use surakarta::{Game, GameRecord, Move, Position};
+use surakarta_board::{capture_path, svg_picture};
 
 /// The arguments of `surakarta show`.
 #[derive(Args, Debug)]

@@ -23,7 +23,10 @@ pub(crate) async fn position(
 ) -> Result<Response, ApiError> {
     let params = Params::parse(query.as_deref())?;
     let position = params.position()?;
-    Ok(json_response(&position_answer(&position, state.tb.as_deref())))
+    Ok(json_response(&position_answer(
+        &position,
+        state.tb.as_deref(),
+    )))
 }
 
 /// The status of a failed probe: 404 where the tables do not cover the

@@ -1,13 +1,13 @@
 //! `surakarta tb probe`: value, best move and conversion line of positions.
 
 use crate::common::error::CliError;
-use surakarta_board::{probe, probe_json, ProbeAnswer};
 use crate::common::tables::open_partial;
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use surakarta::Position;
+use surakarta_board::{probe, probe_json, ProbeAnswer};
 use surakarta_match::lines::{Line, LineReader};
 use surakarta_tablebase::Tablebase;
 

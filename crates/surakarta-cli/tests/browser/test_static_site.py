@@ -207,10 +207,19 @@ def test_a_class_not_loaded_at_start_is_fetched_when_needed(browser, small_site)
     try:
         open_board(pg, small_site)
         assert not any("3v3" in u for u in pg.requests)
+        # What the page says while it fetches.
+        pg.evaluate("""() => {
+            window.backendSaid = [];
+            const box = document.querySelector('#backend-status');
+            new MutationObserver(() => window.backendSaid.push(box.textContent))
+                .observe(box, {childList: true, characterData: true, subtree: true});
+        }""")
         pg.fill("#fen-input", SIX_FEN)
         pg.locator("#fen-input").press("Enter")
         expect(pg.locator("#tb-value")).to_contain_text("to move", timeout=20000)
         assert any(u.endswith("/tables/3v3.sktb") for u in pg.requests)
+        said = pg.evaluate("() => window.backendSaid")
+        assert any(t.startswith("fetching tables 3v3 (") and t.endswith("KB)…") for t in said), said
         table = rows(pg)
         assert all(wdl != "—" for _, wdl, _ in table)
         check_clean(pg, small_site)

@@ -38,7 +38,7 @@
 //! | `options` | what a user sets per engine: [`Options`] (threads, hash, [`Evaluation`], techniques, parallel scheme; [`Options::check`]) and [`Techniques`] (switches); public and chosen at run time, unlike `parameters` |
 //! | `error` | [`SearchError`] (bad options, table allocation, thread pool); its own module so that `tt`, `options` and `smp` need not import `engine` |
 //! | `search` | one thread's tree walk: `Worker::negamax` (PVS, late move reductions, table cut-offs), `enter` (at every node: stop, no pieces left, the rules' ends, ply cap, tablebases), `quiesce` and `captures_only`, `younger_brother`; `Shared` (what the threads of a search share), [`Info`], [`SearchResult`] |
-//! | `smp` | both parallel schemes: [`Smp`] names them; `Threads` holds the rayon pool (siblings only); `smp::siblings` (`Split`: Young Brothers Wait, FuChou's parallel siblings, driven through closures so that `smp` imports neither `search` nor `engine`); `smp::lazy` (Lazy SMP helper threads and the guard that stops them) |
+//! | `smp` | both parallel schemes: [`Smp`] names them; `Threads` holds the rayon pool (both schemes; its threads live as long as the engine); `smp::siblings` (`Split`: Young Brothers Wait, FuChou's parallel siblings, driven through closures so that `smp` imports neither `search` nor `engine`); `smp::lazy` (Lazy SMP helper threads and the guard that stops them) |
 //! | `engine` | [`Engine`] (what persists between searches: options, table, history, tablebases, threads) and the driver [`Engine::search`], in named steps (the tables' answer at the root, helper threads, iterative deepening with aspiration windows, the final answer) |
 //! | [`bench`](mod@bench) | the 15 benchmark positions and [`bench::run`] (the node-count signature) |
 //!

@@ -1,6 +1,6 @@
 //! Parallel search, both schemes in one place: [`Smp`] names them, the
-//! engine's `Threads` holds what they need between searches (the rayon pool
-//! for siblings), `siblings` is Young Brothers Wait (FuChou's parallel
+//! engine's `Threads` holds what they need between searches (the rayon pool,
+//! whose threads live as long as the engine), `siblings` is Young Brothers Wait (FuChou's parallel
 //! siblings: a node's younger brothers searched in parallel under a shared
 //! rising alpha) and `lazy` is Lazy SMP (helper threads running their own
 //! iterative deepening, sharing only the table and history).
@@ -55,9 +55,10 @@ impl Smp {
 }
 
 /// An engine's threads, kept between searches: the scheme, the thread count
-/// and, for parallel siblings with more than one thread, the rayon pool the
-/// splits run on (Lazy SMP runs its helpers on plain scoped threads and
-/// builds no pool).
+/// and, with more than one thread, the rayon pool that lives as long as the
+/// engine: the splits of parallel siblings run on its `threads` threads,
+/// the Lazy SMP helpers on its `threads - 1` (the main thread is the
+/// caller's).
 pub(crate) struct Threads {
     smp: Smp,
     threads: usize,
@@ -68,10 +69,14 @@ impl Threads {
     /// `threads` threads (at least 1) used the `smp` way; fails if the
     /// thread pool cannot start.
     pub(crate) fn new(threads: usize, smp: Smp) -> Result<Threads, SearchError> {
-        let pool = if threads > 1 && smp == Smp::Siblings {
+        let pool_threads = match smp {
+            Smp::Siblings => threads,
+            Smp::Lazy => threads - 1,
+        };
+        let pool = if threads > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
+                    .num_threads(pool_threads)
                     .thread_name(|i| format!("search-{i}"))
                     .build()
                     .map_err(|e| SearchError::ThreadPool {
@@ -99,11 +104,11 @@ impl Threads {
     }
 
     /// Runs `main` (the main thread's iterative deepening) on this thread
-    /// with the Lazy SMP helpers, if any, searching beside it: each helper
-    /// builds its iteration with `new_helper` and runs it at every depth from
-    /// 1 or 2 to `max_depth` until `abort` is raised. However `main` ends
-    /// (even by a panic), `abort` is raised so that the helpers stop, and
-    /// this returns once they have.
+    /// with the Lazy SMP helpers, if any, searching beside it on the pool:
+    /// each helper builds its iteration with `new_helper` and runs it at
+    /// every depth from 1 or 2 to `max_depth` until `abort` is raised.
+    /// However `main` ends (even by a panic), `abort` is raised so that the
+    /// helpers stop, and this returns once they have.
     pub(crate) fn with_helpers<H: FnMut(i32), R>(
         &self,
         abort: &AtomicBool,
@@ -111,15 +116,20 @@ impl Threads {
         new_helper: impl Fn() -> H + Sync,
         main: impl FnOnce() -> R,
     ) -> R {
-        lazy::with_helpers(self.helpers(), abort, max_depth, new_helper, main)
+        match &self.pool {
+            Some(pool) if self.helpers() > 0 => {
+                lazy::with_helpers(pool, self.helpers(), abort, max_depth, new_helper, main)
+            }
+            _ => main(),
+        }
     }
 
     /// Runs `f` (a search from the root) on the pool when nodes split, so
     /// that the splits fork onto the pool's threads; else on this thread.
     pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
-            Some(pool) => pool.install(f),
-            None => f(),
+            Some(pool) if self.splits() => pool.install(f),
+            _ => f(),
         }
     }
 }

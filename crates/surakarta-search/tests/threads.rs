@@ -43,9 +43,11 @@ fn searching_again_starts_no_thread() {
             seen.push(during);
         }
         assert!(seen[0].len() >= 2, "{smp:?}: {seen:?}");
+        // No thread appears after the first search (one may go: a pool of
+        // an engine dropped before ends its threads in its own time).
         assert!(
-            seen.iter().all(|s| *s == seen[0]),
-            "{smp:?}: every search runs on the same threads: {seen:?}"
+            seen.iter().all(|s| s.is_subset(&seen[0])),
+            "{smp:?}: later searches start no thread: {seen:?}"
         );
     }
 }

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | [`position_answer`] | `/api/position` | pieces, outcome, value, every legal move with its value, best first |
 //! | [`probe`] and [`probe_json`] | `/api/probe` | value, best move, conversion line (also `tb probe --json`) |
-//! | [`svg_picture`] | `/api/svg` | the board drawn, a move highlighted (also `show --svg`) |
+//! | [`highlighted_picture`] (over [`svg_picture`]) | `/api/svg` | the board drawn, a move highlighted (`svg_picture` also draws `show --svg`) |
 //! | [`info_json`], [`bestmove_json`], [`finished_json`] | `/api/analysis` events | the engine's iterations and its answer |
 //!
 //! The fields are described in the project's `docs/serve.md`.
@@ -29,6 +29,6 @@ mod probe;
 
 pub use analysis::{bestmove_json, finished_json, info_json};
 pub use json::{outcome_json, score_json, value_json};
-pub use picture::{capture_path, svg_picture};
+pub use picture::{capture_path, highlighted_picture, svg_picture};
 pub use position::{not_covered, position_answer};
 pub use probe::{probe, probe_json, ProbeAnswer};

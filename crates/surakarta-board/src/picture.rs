@@ -30,3 +30,24 @@ pub fn svg_picture(
     };
     svg::board(position, highlight.map(|(m, _)| m), path, &title)
 }
+
+/// The picture `/api/svg` answers: `position` with `highlight` (a legal
+/// move of it, if any) marked as the "highlighted move" and, for a capture,
+/// the way it travels drawn.
+///
+/// ```
+/// use surakarta::Position;
+///
+/// let start = Position::new();
+/// let m = start.legal_moves()[0];
+/// let picture = surakarta_board::highlighted_picture(&start, Some(m));
+/// assert!(picture.starts_with("<svg") && picture.contains(&format!("highlighted move {m}")));
+/// ```
+pub fn highlighted_picture(position: &Position, highlight: Option<Move>) -> String {
+    let path = capture_path(highlight, Some(position));
+    svg_picture(
+        position,
+        highlight.map(|m| (m, "highlighted move")),
+        path.as_ref(),
+    )
+}

@@ -2,9 +2,9 @@
 //! move with its value, best first.
 
 use crate::json::{outcome_json, value_json};
+use crate::picture::capture_path;
 use serde_json::json;
 use std::cmp::Ordering;
-use surakarta::capture_path::capture_paths;
 use surakarta::{Color, Game, Move, Position, Rules, Termination};
 use surakarta_tablebase::{Tablebase, TablebaseError, Value};
 
@@ -137,16 +137,12 @@ pub fn position_answer(position: &Position, tb: Option<&Tablebase>) -> serde_jso
 /// One entry of `moves`.
 fn move_json(position: &Position, e: &MoveEntry) -> serde_json::Value {
     let m = e.m;
-    let path = if m.is_capture() {
-        capture_paths(position, m.from(), m.to()).first().map(|p| {
-            p.points()
-                .iter()
-                .map(|sq| sq.to_string())
-                .collect::<Vec<_>>()
-        })
-    } else {
-        None
-    };
+    let path = capture_path(Some(m), Some(position)).map(|p| {
+        p.points()
+            .iter()
+            .map(|sq| sq.to_string())
+            .collect::<Vec<_>>()
+    });
     json!({
         "move": e.text,
         "from": m.from().to_string(),

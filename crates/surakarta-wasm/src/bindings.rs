@@ -125,10 +125,7 @@ impl JsGame {
     #[wasm_bindgen(constructor)]
     pub fn new(fen: Option<String>) -> Result<JsGame, JsError> {
         let start = match fen {
-            Some(fen) => fen
-                .trim()
-                .parse()
-                .map_err(|e| error(format!("position {fen:?}: {e}")))?,
+            Some(fen) => crate::board::parse(&fen).map_err(error)?,
             None => surakarta::Position::new(),
         };
         Ok(JsGame(surakarta::Game::new(

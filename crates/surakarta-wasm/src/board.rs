@@ -33,7 +33,7 @@ impl Default for Board {
 }
 
 /// `fen` parsed, or an error that says so.
-fn parse(fen: &str) -> Result<Position, String> {
+pub(crate) fn parse(fen: &str) -> Result<Position, String> {
     fen.trim()
         .parse()
         .map_err(|e| format!("position {fen:?}: {e}"))
@@ -85,16 +85,11 @@ impl Board {
         let mut classes: Vec<Material> = [(us, them), (them, us), (them - 1, us), (us - 1, them)]
             .into_iter()
             .filter_map(|(a, b)| Material::new(a, b).ok())
+            .filter(|&m| self.tablebase.table(m).is_none())
             .collect();
+        // Equal sides name each pair twice, side by side.
         classes.dedup();
-        let mut missing: Vec<String> = Vec::new();
-        for m in classes {
-            let name = m.to_string();
-            if self.tablebase.table(m).is_none() && !missing.contains(&name) {
-                missing.push(name);
-            }
-        }
-        Ok(missing)
+        Ok(classes.iter().map(Material::to_string).collect())
     }
 
     /// The answer of `/api/position` ([`surakarta_board::position_answer`])
@@ -127,12 +122,7 @@ impl Board {
                     .map_err(|e| format!("move {text:?}: {e}"))
             })
             .transpose()?;
-        let path = surakarta_board::capture_path(highlight, Some(&position));
-        Ok(surakarta_board::svg_picture(
-            &position,
-            highlight.map(|m| (m, "highlighted move")),
-            path.as_ref(),
-        ))
+        Ok(surakarta_board::highlighted_picture(&position, highlight))
     }
 
     /// Sets the engine's transposition table (1 to 1,024 MiB) for the next
@@ -150,14 +140,15 @@ impl Board {
 
     /// The engine, made on first use.
     fn engine(&mut self) -> Result<&mut Engine, String> {
-        if self.engine.is_none() {
-            let options = Options {
+        let engine = match self.engine.take() {
+            Some(engine) => engine,
+            None => Engine::new(Options {
                 hash_mb: self.hash_mb,
                 ..Options::default()
-            };
-            self.engine = Some(Engine::new(options).map_err(|e| e.to_string())?);
-        }
-        Ok(self.engine.as_mut().expect("made above"))
+            })
+            .map_err(|e| e.to_string())?,
+        };
+        Ok(self.engine.insert(engine))
     }
 
     /// Searches `fen` for `movetime_ms` milliseconds (and to `depth`, if
@@ -200,15 +191,15 @@ impl Board {
     /// thread, `depth`): `{"depth", "nodes", "time_ms", "nps"}` as JSON
     /// text, to compare with the native `surakarta bench --depth D`.
     pub fn bench(&mut self, depth: u32) -> Result<String, String> {
+        let depth = depth.clamp(1, 12);
         let options = Options {
             hash_mb: self.hash_mb,
             ..Options::default()
         };
-        let report =
-            surakarta_search::bench::run(options, None, depth.clamp(1, 12), &mut |_, _, _| {})
-                .map_err(|e| e.to_string())?;
+        let report = surakarta_search::bench::run(options, None, depth, &mut |_, _, _| {})
+            .map_err(|e| e.to_string())?;
         Ok(serde_json::json!({
-            "depth": depth.clamp(1, 12),
+            "depth": depth,
             "nodes": report.nodes,
             "time_ms": report.elapsed.as_secs_f64() * 1000.0,
             "nps": report.nps(),

@@ -37,7 +37,7 @@
     hovered: null, // the move previewed on the board, or null
     showToken: 0, // bumped on every showPosition(); stale answers are dropped
     firstShownMs: null, // performance.now() when the first position was drawn
-    analysis: null, // {es, fen, lines} while an analysis streams
+    analysis: null, // {fen, handle} while an analysis runs (handle.stop() ends it)
     editing: false,
     edit: { cells: new Array(36).fill('.'), side: 'b' },
   };

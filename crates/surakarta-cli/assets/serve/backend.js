@@ -141,7 +141,7 @@
   function wasmBackend() {
     let board = null; // the main thread's wasm Board
     let manifest = { tables: [] }; // tables/manifest.json
-    const loaded = new Map(); // class -> ArrayBuffer of its file (sent to each worker)
+    const loaded = new Map(); // class -> {name, bytes} of its file (sent to each worker)
     const failed = new Map(); // class -> why it could not be loaded
     const fetching = new Map(); // class -> Promise
     let worker = null; // {w, ready: Promise}
@@ -159,7 +159,7 @@
       const bytes = await r.arrayBuffer();
       // The board checks the file whole (header, length, checksum).
       board.addTable(entry.file, new Uint8Array(bytes));
-      loaded.set(entry.class, bytes);
+      loaded.set(entry.class, { name: entry.file, bytes });
       if (worker) worker.w.postMessage({ type: 'tables', tables: [{ name: entry.file, bytes }] });
     }
 
@@ -199,14 +199,8 @@
         };
         w.onerror = (e) => reject(new ApiError('the engine worker failed: ' + e.message, 500));
       });
-      const tables = [];
-      for (const [cls, bytes] of loaded) {
-        const entry = manifest.tables.find((t) => t.class === cls);
-        tables.push({ name: entry ? entry.file : cls + '.sktb', bytes });
-      }
-      w.postMessage({ type: 'tables', tables });
+      w.postMessage({ type: 'tables', tables: [...loaded.values()] });
       worker = { w, ready };
-      return worker;
     }
 
     backend.ready = (async () => {
@@ -229,31 +223,23 @@
       startWorker();
     })();
 
+    /** `ask(board)` once the module is ready, its errors as ApiErrors. */
+    async function answer(ask) {
+      await backend.ready;
+      try {
+        return ask(board);
+      } catch (e) {
+        throw wasmError(e);
+      }
+    }
+
     backend.position = async (fen) => {
       await backend.ready;
       await ensureTables(fen);
-      try {
-        return JSON.parse(board.position(fen));
-      } catch (e) {
-        throw wasmError(e);
-      }
+      return answer((b) => JSON.parse(b.position(fen)));
     };
-    backend.probe = async (fen) => {
-      await backend.ready;
-      try {
-        return JSON.parse(board.probe(fen));
-      } catch (e) {
-        throw wasmError(e);
-      }
-    };
-    backend.svg = async (fen, move) => {
-      await backend.ready;
-      try {
-        return board.svg(fen, move || undefined);
-      } catch (e) {
-        throw wasmError(e);
-      }
-    };
+    backend.probe = (fen) => answer((b) => JSON.parse(b.probe(fen)));
+    backend.svg = (fen, move) => answer((b) => b.svg(fen, move || undefined));
     backend.analyse = (fen, movetime, on) => {
       let stopped = false; // stopped by the page
       let finished = false; // the best move came

@@ -11,7 +11,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 use surakarta::{Move, Position};
-use surakarta_board::{capture_path, not_covered, position_answer, probe_json, svg_picture};
+use surakarta_board::{highlighted_picture, not_covered, position_answer, probe_json};
 use surakarta_tablebase::{Tablebase, TablebaseError};
 
 /// `GET /api/position?fen=F`: pieces, outcome, value and every legal move
@@ -59,12 +59,7 @@ pub(crate) async fn probe(
 pub(crate) async fn svg(RawQuery(query): RawQuery) -> Result<Response, ApiError> {
     let params = Params::parse(query.as_deref())?;
     let (position, highlight) = svg_request(&params)?;
-    let path = capture_path(highlight, Some(&position));
-    let picture = svg_picture(
-        &position,
-        highlight.map(|m| (m, "highlighted move")),
-        path.as_ref(),
-    );
+    let picture = highlighted_picture(&position, highlight);
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], picture).into_response())
 }
 

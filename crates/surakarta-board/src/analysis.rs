@@ -38,6 +38,7 @@ fn millis(info: &Info) -> u64 {
 pub fn info_json(info: &Info) -> serde_json::Value {
     json!({
         "depth": info.depth,
+        "partial": info.partial,
         "score": score_json(info.score),
         "nodes": info.nodes,
         "nps": info.nps,
@@ -57,6 +58,7 @@ pub fn bestmove_json(result: &SearchResult) -> serde_json::Value {
         "score": score_json(info.score),
         "outcome": null,
         "depth": info.depth,
+        "partial": info.partial,
         "nodes": info.nodes,
         "time_ms": millis(info),
         "pv": pv_json(info),

@@ -80,6 +80,10 @@ pub(crate) struct PySearchInfo {
     hashfull: u32,
     /// Tablebase probes that answered.
     tb_hits: u64,
+    /// Whether the iteration was stopped before every root move was
+    /// searched (`pv` is then the best line among the moves that finished
+    /// and `score` a lower bound).
+    partial: bool,
 }
 
 impl From<&Info> for PySearchInfo {
@@ -94,6 +98,7 @@ impl From<&Info> for PySearchInfo {
             pv: moves_of(info.pv.iter().copied()),
             hashfull: info.hashfull,
             tb_hits: info.tb_hits,
+            partial: info.partial,
         }
     }
 }
@@ -118,8 +123,11 @@ pub(crate) struct PySearchResult {
     score: PyScore,
     /// The principal variation, the best move first.
     pv: Vec<PyMove>,
-    /// The last finished depth.
+    /// The depth of the last iteration (a stopped one if `partial`).
     depth: u32,
+    /// Whether the last iteration was stopped before every root move was
+    /// searched: the move is the best of those that finished.
+    partial: bool,
     /// The deepest ply reached.
     seldepth: u32,
     /// Nodes searched.
@@ -142,6 +150,7 @@ impl From<SearchResult> for PySearchResult {
             score: info.score.into(),
             pv: moves_of(info.pv.iter().copied()),
             depth: info.depth,
+            partial: info.partial,
             seldepth: info.seldepth,
             nodes: info.nodes,
             nps: info.nps,

@@ -13,7 +13,8 @@
 //!    [`helper`]: starting the Lazy SMP helper threads, if any, beside
 //! 5. [`iterative_deepening`]: the main thread's iterations, each an
 //!    [`aspiration_search`] in an [`aspiration_window`];
-//! 6. [`final_answer`]: the last complete iteration's move and report.
+//! 6. [`final_answer`]: the last reported iteration's move and report
+//!    (a stopped iteration's when one of its root moves finished).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -254,6 +255,7 @@ fn report(shared: &Shared<'_>, depth: u32, score: Score, pv: Vec<Move>) -> Info 
         pv,
         hashfull: shared.tt.hashfull(),
         tb_hits: shared.tb_hits.load(Ordering::Relaxed),
+        partial: false,
     }
 }
 
@@ -394,8 +396,9 @@ fn helper<'a>(shared: &'a Shared<'a>, root: &'a Root) -> impl FnMut(i32) + 'a {
 /// iteration an [`aspiration_search`] reported to `on_info`. Stops at the
 /// deepest iteration of `limits`, after an iteration that proves a win or
 /// loss within its depth, when no iteration may start any more (soft time
-/// limit, node limit), or when an iteration is aborted (its partial result
-/// discarded). Returns the last complete iteration's report, if any.
+/// limit, node limit), or when an iteration is aborted (reported if a root
+/// move of it finished, see [`aspiration_search`]). Returns the last
+/// report, if any.
 fn iterative_deepening(
     shared: &Shared<'_>,
     threads: &Threads,
@@ -408,7 +411,7 @@ fn iterative_deepening(
     let mut best: Option<Info> = None;
     for depth in 1..=limits.max_depth() as i32 {
         let previous = best.as_ref().map(|i| i.score.0);
-        let Some((score, pv)) =
+        let Some(Iteration { score, pv, partial }) =
             aspiration_search(shared, threads, &mut worker, root, depth, previous)
         else {
             break;
@@ -421,10 +424,15 @@ fn iterative_deepening(
                     .unwrap_or(root.fallback),
             );
         }
-        let report = report(shared, depth as u32, Score(score), line);
+        let report = Info {
+            partial,
+            ..report(shared, depth as u32, Score(score), line)
+        };
         on_info(&report);
         best = Some(report);
-        if proven_within(Score(score), depth) || no_new_iteration(shared, soft_limit, limits.nodes)
+        if partial
+            || proven_within(Score(score), depth)
+            || no_new_iteration(shared, soft_limit, limits.nodes)
         {
             break;
         }
@@ -460,11 +468,27 @@ fn aspiration_window(techniques: Techniques, depth: i32, previous: Option<i32>) 
     }
 }
 
+/// What one iteration of the main thread found.
+struct Iteration {
+    /// The score of `pv` (a lower bound of the root's if `partial`).
+    score: i32,
+    /// The principal variation.
+    pv: Pv,
+    /// Whether the iteration was stopped before every root move was
+    /// searched.
+    partial: bool,
+}
+
 /// One iteration of the main thread: the root to `depth` in the
 /// [`aspiration_window`], widening the failed side ([`ASPIRATION_GROWTH`]
 /// times the half-width) and searching again until the score falls inside.
-/// The search runs on the thread pool when nodes split. Returns the score
-/// and principal variation, or `None` if the search was aborted.
+/// The search runs on the thread pool when nodes split.
+///
+/// If the search is aborted, the iteration is partial: its line is that
+/// of the best root move that finished and beat alpha in the last window,
+/// else of the move that failed high in an earlier window of this
+/// iteration (a move better than the previous iteration's score). `None`
+/// if no such move finished: the previous iteration's answer stands.
 fn aspiration_search(
     shared: &Shared<'_>,
     threads: &Threads,
@@ -472,23 +496,38 @@ fn aspiration_search(
     root: &Root,
     depth: i32,
     previous: Option<i32>,
-) -> Option<(i32, Pv)> {
+) -> Option<Iteration> {
     let (mut alpha, mut beta, mut delta) = aspiration_window(shared.techniques, depth, previous);
     let mut pv = Pv::new();
+    let mut failed_high: Option<(i32, Pv)> = None;
     loop {
         let score = threads
             .install(|| worker.negamax(&root.position, depth, alpha, beta, 0, &mut pv, None));
         worker.flush_nodes();
         if shared.abort.load(Ordering::Relaxed) {
-            return None;
+            let finished = if !pv.is_empty() {
+                Some((score, pv))
+            } else {
+                failed_high
+            };
+            return finished.map(|(score, pv)| Iteration {
+                score,
+                pv,
+                partial: true,
+            });
         }
         delta = delta.saturating_mul(ASPIRATION_GROWTH);
         if score <= alpha && alpha > -INFINITY {
             alpha = (score - delta).max(-INFINITY);
         } else if score >= beta && beta < INFINITY {
+            failed_high = Some((score, pv));
             beta = (score + delta).min(INFINITY);
         } else {
-            return Some((score, pv));
+            return Some(Iteration {
+                score,
+                pv,
+                partial: false,
+            });
         }
     }
 }
@@ -507,9 +546,9 @@ fn no_new_iteration(shared: &Shared<'_>, soft_limit: Option<Duration>, nodes: Op
         || nodes.is_some_and(|n| shared.nodes.load(Ordering::Relaxed) >= n)
 }
 
-/// Step 6: the answer: the last complete iteration's first move (or the
-/// fallback if none finished or its line is empty), with the final node
-/// count and time.
+/// Step 6: the answer: the last reported iteration's first move (or the
+/// fallback if none was reported or its line is empty), with the final
+/// node count and time.
 fn final_answer(shared: &Shared<'_>, best: Option<Info>, fallback: Move) -> SearchResult {
     let report = best.unwrap_or_else(|| report(shared, 0, Score::DRAW, vec![fallback]));
     let best_move = report.pv.first().copied().or(Some(fallback));

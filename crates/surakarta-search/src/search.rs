@@ -52,6 +52,10 @@ pub struct Info {
     pub hashfull: u32,
     /// Tablebase probes that gave an answer.
     pub tb_hits: u64,
+    /// Whether the iteration was stopped before every root move was
+    /// searched: `pv` is then the best line among the root moves that
+    /// finished and `score` is a lower bound.
+    pub partial: bool,
 }
 
 /// What a search found.
@@ -59,8 +63,9 @@ pub struct Info {
 pub struct SearchResult {
     /// The move to play; `None` if the game is over.
     pub best_move: Option<Move>,
-    /// The last complete iteration's report (depth 0 for a tablebase move
-    /// at the root or a game that is over).
+    /// The last iteration's report (a stopped iteration's if one of its
+    /// root moves finished, see [`Info::partial`]; depth 0 for a tablebase
+    /// move at the root or a game that is over).
     pub info: Info,
     /// Tablebase probes that failed (a damaged or missing table); the search
     /// went on without them.
@@ -94,6 +99,10 @@ impl Pv {
 
     pub(crate) fn moves(&self) -> Vec<Move> {
         self.moves[..self.len].iter().flatten().copied().collect()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -429,7 +438,7 @@ impl<'a> Worker<'a> {
                 let outcome =
                     self.search_siblings(position, &rest, depth, alpha, beta, ply, split, index);
                 if self.stopped(split) {
-                    return 0;
+                    return aborted(ply, best);
                 }
                 if let Some((score, mv, line)) = outcome {
                     if score > best {
@@ -471,7 +480,7 @@ impl<'a> Worker<'a> {
             self.path.pop();
             self.pop_move();
             if self.stopped(split) {
-                return 0;
+                return aborted(ply, best);
             }
             if score > best {
                 best = score;
@@ -728,5 +737,17 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+}
+
+/// What [`Worker::negamax`] returns when the search is stopped inside a
+/// node: `0`, which no caller uses, except at the root, where it is the
+/// best score among the moves that finished (the root's `pv` then holds
+/// the line of the one that beat alpha, if any did).
+fn aborted(ply: usize, best: i32) -> i32 {
+    if ply == 0 {
+        best
+    } else {
+        0
     }
 }

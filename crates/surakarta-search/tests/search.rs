@@ -273,3 +273,75 @@ fn a_finished_game_has_no_move() {
 fn random_opening(seed: u64, plies: usize) -> Position {
     random_playout(&mut SplitMix::new(seed), Position::new(), plies)
 }
+
+/// A search stopped by its node limit keeps what its last iteration found.
+/// Where iteration `d` changes the move of iteration `d - 1` to `m`, the
+/// smallest node limit at which the search plays `m` (found by bisection:
+/// once `m` has finished no later move beats it) stops iteration `d` after
+/// `m` finished, so that iteration is reported as partial and `m` is played
+/// (unless `m` finished within the limit check's step of the iteration's
+/// end). Every limit tried plays the last report's move, and only the last
+/// report can be partial.
+#[test]
+fn a_stopped_iteration_plays_its_best_finished_move() {
+    let options = Options {
+        threads: 1,
+        ..Options::default()
+    };
+    let search = |game: &Game, limits: Limits| {
+        let mut engine = Engine::new(options.clone()).unwrap();
+        let mut reports = Vec::new();
+        let result = engine.search(game, &limits, &AtomicBool::new(false), &mut |info| {
+            reports.push(info.clone())
+        });
+        let last = reports.last().unwrap();
+        assert_eq!(result.best_move, last.pv.first().copied());
+        assert!(reports[..reports.len() - 1].iter().all(|r| !r.partial));
+        result
+    };
+    let mut rng = SplitMix::new(35);
+    let mut partial_changes = 0;
+    for _ in 0..40 {
+        let game = Game::new(random_playout(&mut rng, Position::new(), 12), Rules::ICGA);
+        if game.outcome().is_some() {
+            continue;
+        }
+        let mut complete = Vec::new();
+        Engine::new(options.clone()).unwrap().search(
+            &game,
+            &Limits::depth(7),
+            &AtomicBool::new(false),
+            &mut |info| complete.push(info.clone()),
+        );
+        assert!(complete.iter().all(|r| !r.partial));
+        let Some(d) = (3..complete.len())
+            .rev()
+            .find(|&i| complete[i].pv[0] != complete[i - 1].pv[0])
+        else {
+            continue;
+        };
+        let (before, after) = (&complete[d - 1], &complete[d]);
+        let new_move = after.pv.first().copied();
+        let (mut low, mut high) = (before.nodes, after.nodes);
+        while high - low > 1 {
+            let middle = low + (high - low) / 2;
+            if search(&game, Limits::nodes(middle)).best_move == new_move {
+                high = middle;
+            } else {
+                low = middle;
+            }
+        }
+        let first_played = search(&game, Limits::nodes(high));
+        assert_eq!(first_played.best_move, new_move);
+        if first_played.info.partial {
+            assert_eq!(first_played.info.depth, after.depth, "{}", game.position());
+            partial_changes += 1;
+        }
+        let earlier = search(&game, Limits::nodes(low));
+        assert_ne!(earlier.best_move, new_move);
+        if partial_changes == 3 {
+            return;
+        }
+    }
+    panic!("only {partial_changes} stopped iterations played their new move");
+}

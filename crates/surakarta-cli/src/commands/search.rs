@@ -120,6 +120,7 @@ fn result_json(game: &Game, result: &SearchResult) -> serde_json::Value {
         "score": if outcome.is_some() { serde_json::Value::Null } else { score_json(info.score) },
         "outcome": outcome.as_ref().map(outcome_json),
         "depth": info.depth,
+        "partial": info.partial,
         "seldepth": info.seldepth,
         "nodes": info.nodes,
         "nps": info.nps,

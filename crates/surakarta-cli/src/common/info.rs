@@ -4,11 +4,13 @@
 use surakarta_search::{Info, SearchResult};
 
 /// One iteration as a protocol-style line (without the `info` word), as
-/// `search` prints it and the engine protocol sends it.
+/// `search` prints it and the engine protocol sends it. The score of a
+/// stopped iteration is followed by `lowerbound`.
 pub(crate) fn info_line(info: &Info) -> String {
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let bound = if info.partial { " lowerbound" } else { "" };
     format!(
-        "depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} tbhits {} pv {}",
+        "depth {} seldepth {} score {}{bound} nodes {} nps {} time {} hashfull {} tbhits {} pv {}",
         info.depth,
         info.seldepth,
         info.score,

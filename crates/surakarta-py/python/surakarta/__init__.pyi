@@ -295,6 +295,7 @@ class SearchInfo:
     pv: List[Move]
     hashfull: int
     tb_hits: int
+    partial: bool
 
 class SearchResult:
     """What a search found."""
@@ -303,6 +304,7 @@ class SearchResult:
     score: Score
     pv: List[Move]
     depth: int
+    partial: bool
     seldepth: int
     nodes: int
     nps: int

@@ -139,7 +139,7 @@ impl Engine {
 
     /// Forgets the transposition table and history (a new game).
     pub fn new_game(&mut self) {
-        self.tt.clear();
+        self.threads.clear(&mut self.tt);
         self.history.clear();
     }
 

@@ -8,6 +8,7 @@
 //! Scores are stored relative to the node ([`Score::to_table`]).
 
 use core::sync::atomic::{AtomicU64, Ordering};
+use rayon::prelude::*;
 use surakarta::Move;
 
 use crate::error::SearchError;
@@ -85,6 +86,10 @@ struct Slot {
 #[derive(Default)]
 struct Cluster([Slot; 4]);
 
+/// Clusters cleared by one task of [`TranspositionTable::clear_in_pool`]
+/// (1 MiB).
+const CLEAR_CHUNK: usize = 1 << 14;
+
 /// A fixed-size, thread-safe transposition table.
 pub struct TranspositionTable {
     clusters: Vec<Cluster>,
@@ -120,6 +125,16 @@ impl TranspositionTable {
         for cluster in &mut self.clusters {
             *cluster = Cluster::default();
         }
+        *self.generation.get_mut() = 0;
+    }
+
+    /// [`TranspositionTable::clear`] split over the threads of the rayon
+    /// pool it is called in (the engine's; called outside one, rayon's
+    /// global pool would start).
+    pub(crate) fn clear_in_pool(&mut self) {
+        self.clusters
+            .par_chunks_mut(CLEAR_CHUNK)
+            .for_each(|chunk| chunk.fill_with(Cluster::default));
         *self.generation.get_mut() = 0;
     }
 
@@ -234,6 +249,23 @@ mod tests {
             assert_eq!(tt.probe(key), Some(e));
         }
         assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn clearing_on_a_pool_forgets_every_entry() {
+        let mut tt = TranspositionTable::new(4).unwrap();
+        let keys: Vec<u64> = (1..=5_000u64)
+            .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, entry(3, 1, Bound::Exact));
+        }
+        assert!(tt.hashfull() > 0);
+        tt.new_search();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| tt.clear_in_pool());
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        assert_eq!((tt.hashfull(), *tt.generation.get_mut()), (0, 0));
     }
 
     #[test]

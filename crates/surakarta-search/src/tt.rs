@@ -262,7 +262,10 @@ mod tests {
         }
         assert!(tt.hashfull() > 0);
         tt.new_search();
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
         pool.install(|| tt.clear_in_pool());
         assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
         assert_eq!((tt.hashfull(), *tt.generation.get_mut()), (0, 0));

@@ -122,9 +122,7 @@ impl TranspositionTable {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        for cluster in &mut self.clusters {
-            *cluster = Cluster::default();
-        }
+        self.clusters.fill_with(Cluster::default);
         *self.generation.get_mut() = 0;
     }
 

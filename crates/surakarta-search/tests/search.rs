@@ -288,7 +288,8 @@ fn a_stopped_iteration_plays_its_best_finished_move() {
         threads: 1,
         ..Options::default()
     };
-    let search = |game: &Game, limits: Limits| {
+    // A fresh one-thread engine's search: the result and every report.
+    let fresh_search = |game: &Game, limits: Limits| {
         let mut engine = Engine::new(options.clone()).unwrap();
         let mut reports = Vec::new();
         let result = engine.search(game, &limits, &AtomicBool::new(false), &mut |info| {
@@ -297,22 +298,16 @@ fn a_stopped_iteration_plays_its_best_finished_move() {
         let last = reports.last().unwrap();
         assert_eq!(result.best_move, last.pv.first().copied());
         assert!(reports[..reports.len() - 1].iter().all(|r| !r.partial));
-        result
+        (result, reports)
     };
-    let mut rng = SplitMix::new(35);
+    let plays = |game: &Game, nodes: u64| fresh_search(game, Limits::nodes(nodes)).0;
     let mut partial_changes = 0;
-    for _ in 0..40 {
-        let game = Game::new(random_playout(&mut rng, Position::new(), 12), Rules::ICGA);
+    for seed in 35..75 {
+        let game = Game::new(random_opening(seed, 12), Rules::ICGA);
         if game.outcome().is_some() {
             continue;
         }
-        let mut complete = Vec::new();
-        Engine::new(options.clone()).unwrap().search(
-            &game,
-            &Limits::depth(7),
-            &AtomicBool::new(false),
-            &mut |info| complete.push(info.clone()),
-        );
+        let (_, complete) = fresh_search(&game, Limits::depth(7));
         assert!(complete.iter().all(|r| !r.partial));
         let Some(d) = (3..complete.len())
             .rev()
@@ -325,19 +320,19 @@ fn a_stopped_iteration_plays_its_best_finished_move() {
         let (mut low, mut high) = (before.nodes, after.nodes);
         while high - low > 1 {
             let middle = low + (high - low) / 2;
-            if search(&game, Limits::nodes(middle)).best_move == new_move {
+            if plays(&game, middle).best_move == new_move {
                 high = middle;
             } else {
                 low = middle;
             }
         }
-        let first_played = search(&game, Limits::nodes(high));
+        let first_played = plays(&game, high);
         assert_eq!(first_played.best_move, new_move);
         if first_played.info.partial {
             assert_eq!(first_played.info.depth, after.depth, "{}", game.position());
             partial_changes += 1;
         }
-        let earlier = search(&game, Limits::nodes(low));
+        let earlier = plays(&game, low);
         assert_ne!(earlier.best_move, new_move);
         if partial_changes == 3 {
             return;

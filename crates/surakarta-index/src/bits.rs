@@ -197,6 +197,16 @@ pub(crate) fn pdep(bmi2: Option<Bmi2>, x: u64, mask: u64) -> u64 {
     }
 }
 
+/// `pext(x, mask)` by the instruction if `bmi2` holds a token, by tables
+/// otherwise.
+#[inline]
+pub(crate) fn pext(bmi2: Option<Bmi2>, x: u64, mask: u64) -> u64 {
+    match bmi2 {
+        Some(bmi2) => bmi2.pext(x, mask),
+        None => Portable.pext(x, mask),
+    }
+}
+
 /// `PEXT6[mask][bits]`: the bits of `bits` selected by `mask`, packed low.
 pub(crate) static PEXT6: [[u8; 64]; 64] = {
     let mut t = [[0u8; 64]; 64];

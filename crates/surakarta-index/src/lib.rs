@@ -37,7 +37,9 @@ pub use material::{Material, Sides};
 pub use plain::{PlainIndexer, PlainPositions};
 pub use scheme::{ParseSchemeError, Scheme};
 pub use surakarta::Symmetry;
-pub use symmetric::{canonical_form, StepRanks, SymmetricIndexer, SymmetricPositions};
+pub use symmetric::{
+    canonical_form, OccupancyRank, StepRanks, SymmetricIndexer, SymmetricPositions,
+};
 
 // IndexError is defined here, not in a module of its own: it names
 // materials and `material` returns it, so the two would import each other.
@@ -68,6 +70,15 @@ pub enum IndexError {
         us: u32,
         /// Pieces of the other side in the position.
         them: u32,
+    },
+    /// An occupied set's number of points differs from the material's
+    /// pieces.
+    #[error("{pieces} occupied points, the index for {material} needs {}", material.pieces())]
+    OccupancyMismatch {
+        /// The indexer's material.
+        material: Material,
+        /// The points given.
+        pieces: u32,
     },
     /// A point holds pieces of both sides.
     #[error("a point holds pieces of both sides")]

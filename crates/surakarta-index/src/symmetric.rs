@@ -483,6 +483,148 @@ impl WithBits for StepRank<'_, '_> {
     }
 }
 
+/// The part of a symmetric rank that depends on the occupied points only:
+/// their least image, the symmetry that reaches it and the index of the
+/// set's first slot (see [`SymmetricIndexer::occupancy_rank`]). Every
+/// position on the same points is then ranked by its side to move alone,
+/// without mapping the set or reading the directory again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OccupancyRank {
+    /// The occupied points.
+    occupied: u64,
+    /// The least image of the points (narrow layout).
+    canonical: u64,
+    /// The index of the set's first slot.
+    base: u64,
+    /// The index of the symmetry onto the least image; [`UNSHARED`] if the
+    /// set is symmetric (the side to move then decides between symmetries)
+    /// or nothing is shared.
+    symmetry: u8,
+}
+
+/// [`OccupancyRank::symmetry`] when each position is ranked in full.
+const UNSHARED: u8 = 8;
+
+impl OccupancyRank {
+    /// Nothing shared: each position on `occupied` is ranked in full (what
+    /// an index without a shared part, such as the plain one, holds).
+    #[must_use]
+    pub fn unshared(occupied: Bitboard) -> OccupancyRank {
+        OccupancyRank {
+            occupied: occupied.bits(),
+            canonical: 0,
+            base: 0,
+            symmetry: UNSHARED,
+        }
+    }
+
+    /// The occupied points.
+    #[must_use]
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard::from_bits_truncate(self.occupied)
+    }
+}
+
+impl SymmetricIndexer {
+    /// What ranking the positions on `occupied` shares, for
+    /// [`SymmetricIndexer::rank_in`]: an error if the set does not hold the
+    /// class's number of pieces.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Bitboard, Square};
+    /// use surakarta_index::{Indexer, Material, Sides, SymmetricIndexer};
+    ///
+    /// let indexer = SymmetricIndexer::new(Material::new(2, 1)?);
+    /// let (a, b, c) = (Square::A1, Square::C4, Square::F6);
+    /// let points = Bitboard::from_square(a) | Bitboard::from_square(b) | Bitboard::from_square(c);
+    /// let shared = indexer.occupancy_rank(points)?;
+    /// let us = Bitboard::from_square(a) | Bitboard::from_square(c);
+    /// let full = indexer.rank(Sides::new(us, points - us))?.index;
+    /// assert_eq!(indexer.rank_in(&shared, us), full);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn occupancy_rank(&self, occupied: Bitboard) -> Result<OccupancyRank, IndexError> {
+        if occupied.len() != self.material.pieces() {
+            return Err(IndexError::OccupancyMismatch {
+                material: self.material,
+                pieces: occupied.len(),
+            });
+        }
+        Ok(self.occupancy_rank_unchecked(occupied))
+    }
+
+    /// [`SymmetricIndexer::occupancy_rank`] without the check: `occupied`
+    /// must hold the class's number of pieces, the result is unspecified
+    /// otherwise (checked in debug builds).
+    #[inline]
+    #[must_use]
+    pub fn occupancy_rank_unchecked(&self, occupied: Bitboard) -> OccupancyRank {
+        debug_assert_eq!(occupied.len(), self.material.pieces());
+        bits::dispatch(self.bmi2, Occupancy(self, occupied.bits()))
+    }
+
+    #[inline(always)]
+    fn occupancy_rank_with<B: BitCompress>(&self, bits: B, occupied: u64) -> OccupancyRank {
+        let wide = bits.widen(occupied);
+        let images = wide_orbit(wide);
+        let tagged: [u64; 8] = core::array::from_fn(|s| images[s] << 3 | s as u64);
+        let best = tagged.iter().fold(u64::MAX, |m, &t| m.min(t));
+        let symmetric = [1, 2, 3, 4, 7].iter().any(|&s| images[s] == wide);
+        let canonical = best >> 3;
+        let colex = wide_colex_rank(canonical, self.ranks_fit_u32);
+        OccupancyRank {
+            occupied,
+            canonical: bits.narrow(canonical),
+            base: self.directory.rank(colex) * self.patterns,
+            symmetry: if symmetric {
+                UNSHARED
+            } else {
+                (best & 7) as u8
+            },
+        }
+    }
+
+    /// The index of the position on `occupancy`'s points whose side to move
+    /// holds `us` (the rest being the other side): what [`Indexer::rank`]
+    /// gives. `us` must be a subset of the points with the class's number
+    /// of pieces to move; the result is unspecified otherwise (checked in
+    /// debug builds).
+    #[inline]
+    #[must_use]
+    pub fn rank_in(&self, occupancy: &OccupancyRank, us: Bitboard) -> u64 {
+        debug_assert!(
+            us.bits() & !occupancy.occupied == 0 && us.len() == self.material.us(),
+            "{us:?} on {:#x}",
+            occupancy.occupied
+        );
+        match Symmetry::new(occupancy.symmetry) {
+            Some(symmetry) => {
+                let us = symmetry.bitboard(us).bits();
+                let pattern = bits::pext(self.bmi2, us, occupancy.canonical);
+                occupancy.base + pattern_rank(pattern, self.material.pieces())
+            }
+            None => {
+                let them = occupancy.occupied() - us;
+                self.rank_unchecked(Sides::new(us, them)).index
+            }
+        }
+    }
+}
+
+/// [`SymmetricIndexer::occupancy_rank`] for [`bits::dispatch`].
+struct Occupancy<'a>(&'a SymmetricIndexer, u64);
+
+impl WithBits for Occupancy<'_> {
+    type Output = OccupancyRank;
+
+    #[inline(always)]
+    fn run<B: BitCompress>(self, bits: B) -> OccupancyRank {
+        self.0.occupancy_rank_with(bits, self.1)
+    }
+}
+
 /// Iterator over the used slots of a symmetric index, as `(index, sides)`;
 /// see [`SymmetricIndexer::positions_from`].
 #[derive(Clone, Debug)]
@@ -579,6 +721,18 @@ mod tests {
         }
     }
 
+    /// The directory for `pieces` (at most 8), built once for all tests.
+    fn directory(pieces: u32) -> Arc<OccupancyDirectory> {
+        static DIRECTORIES: std::sync::OnceLock<Vec<Arc<OccupancyDirectory>>> =
+            std::sync::OnceLock::new();
+        DIRECTORIES.get_or_init(|| {
+            (0..=8)
+                .map(|n| Arc::new(OccupancyDirectory::build(n)))
+                .collect()
+        })[pieces as usize]
+            .clone()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(5000))]
 
@@ -608,13 +762,8 @@ mod tests {
             let Ok(material) = Material::new(us.len(), them.len()) else {
                 return Ok(());
             };
-            static DIRECTORIES: std::sync::OnceLock<Vec<Arc<OccupancyDirectory>>> =
-                std::sync::OnceLock::new();
-            let directories = DIRECTORIES
-                .get_or_init(|| (0..=7).map(|n| Arc::new(OccupancyDirectory::build(n))).collect());
             let indexer =
-                SymmetricIndexer::with_directory(material, directories[pieces as usize].clone())
-                    .unwrap();
+                SymmetricIndexer::with_directory(material, directory(pieces)).unwrap();
             let indexer = if portable { indexer.into_portable() } else { indexer };
             let ranks = indexer.step_ranks(mover, other, mover_is_us);
             let empty = Bitboard::FULL - mover - other;
@@ -629,6 +778,48 @@ mod tests {
                     prop_assert_eq!(ranks.rank(from, to), indexer.rank(sides).unwrap().index);
                 }
             }
+        }
+
+        /// Ranks within an occupied set agree with the full rank, for every
+        /// split of the set and symmetric sets included.
+        #[test]
+        fn occupancy_ranks_match_rank(
+            points in proptest::collection::vec(0..36u32, 2..=7),
+            mirror in 0..8usize,
+            portable in any::<bool>(),
+        ) {
+            let mut occupied = points.iter().fold(0u64, |b, &p| b | 1 << p);
+            if mirror > 3 && points.len() <= 4 {
+                let g = Symmetry::ALL[mirror];
+                occupied |= g.bitboard(Bitboard::from_bits_truncate(occupied)).bits();
+            }
+            let occupied = Bitboard::from_bits_truncate(occupied);
+            let pieces = occupied.len();
+            if pieces > 7 {
+                return Ok(());
+            }
+            for a in 1..pieces {
+                let material = Material::new(a, pieces - a).unwrap();
+                let indexer = SymmetricIndexer::with_directory(material, directory(pieces)).unwrap();
+                let indexer = if portable { indexer.into_portable() } else { indexer };
+                let shared = indexer.occupancy_rank(occupied).unwrap();
+                let mut seen = 0;
+                for split in 0..1u64 << pieces {
+                    if split.count_ones() != a {
+                        continue;
+                    }
+                    let us = Bitboard::from_bits_truncate(
+                        crate::bits::pdep_portable(split, occupied.bits()),
+                    );
+                    let full = indexer.rank(Sides::new(us, occupied - us)).unwrap().index;
+                    prop_assert_eq!(indexer.rank_in(&shared, us), full);
+                    seen += 1;
+                }
+                prop_assert_eq!(seen, binomial(pieces, a));
+            }
+            let wrong = Material::new(1, pieces).unwrap();
+            let indexer = SymmetricIndexer::with_directory(wrong, directory(pieces + 1)).unwrap();
+            prop_assert!(indexer.occupancy_rank(occupied).is_err());
         }
 
         #[test]

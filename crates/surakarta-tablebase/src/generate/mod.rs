@@ -7,4 +7,5 @@ pub(crate) mod checkpoint;
 pub(crate) mod convert;
 pub mod plan;
 pub(crate) mod runs;
+pub(crate) mod set_moves;
 pub(crate) mod solver;

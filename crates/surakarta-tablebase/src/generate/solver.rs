@@ -16,9 +16,10 @@
 
 use crate::error::TablebaseError;
 use crate::generate::checkpoint::{self, LevelPlan, Phase, Resume};
+use crate::generate::set_moves::SetMoves;
 use crate::probe::table::{Table, TableIndexer};
 use crate::probe::tablebase::Tablebase;
-use crate::probe::tablebase::{capture_target, capture_wdl, CaptureTarget};
+use crate::probe::tablebase::{capture_target, CaptureTarget};
 use crate::progress::Pass;
 use crate::progress::Progress;
 use crate::progress::Stage;
@@ -27,7 +28,7 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
-use surakarta::{capture_moves, step_targets, Bitboard};
+use surakarta::{step_targets, Bitboard, Square};
 use surakarta_index::{Indexer, Sides};
 
 /// Slots per parallel work item.
@@ -164,15 +165,17 @@ impl Solver<'_> {
 
     /// Evaluates a position of class `class` from its moves: captures from
     /// the smaller tables, quiet moves from the partner class's current
-    /// values.
+    /// values. `moves` holds what the positions on the same points share.
     fn evaluate(
         &self,
         class: usize,
         sides: Sides,
         mode: Mode,
+        moves: &mut SetMoves,
     ) -> Result<Evaluation, TablebaseError> {
         let partner = &self.classes[self.partner(class)];
         let Sides { us, them } = sides;
+        moves.on(class, us | them);
         let mut best_win: Option<u32> = None;
         let mut worst_loss = 0;
         let mut open = false;
@@ -197,18 +200,21 @@ impl Solver<'_> {
         for quiet in [quiet_first, !quiet_first] {
             if quiet {
                 // The quiet moves' positions: `them` to move, `us` stepped.
-                let ranks =
-                    (mode != Mode::Initial).then(|| partner.indexer.step_ranks(us, them, false));
+                if mode == Mode::Initial {
+                    // No quiet move's value is known yet: one is enough.
+                    if us
+                        .into_iter()
+                        .any(|from| !(step_targets(from) & empty).is_empty())
+                    {
+                        note(None);
+                    }
+                    continue;
+                }
                 for from in us {
                     for to in step_targets(from) & empty {
-                        let mine = match &ranks {
-                            None => None,
-                            Some(ranks) => {
-                                let index = ranks.rank(from, to)?;
-                                Value::from_byte(partner.get(index)).map(Value::back)
-                            }
-                        };
-                        if !note(mine) {
+                        let after = moves.after_step(&partner.indexer, from, to);
+                        let index = partner.indexer.rank_in(after, them)?;
+                        if !note(Value::from_byte(partner.get(index)).map(Value::back)) {
                             return Ok(Evaluation::Open);
                         }
                     }
@@ -218,12 +224,23 @@ impl Solver<'_> {
             if mode == Mode::QuietLossCheck {
                 break;
             }
-            for m in capture_moves(us, them) {
-                let after = Sides::new(them.without(m.to()), us.without(m.from()).with(m.to()));
+            // The captures, from the set's shared attacks.
+            let mut captures = [(Square::ALL[0], Square::ALL[0]); 16];
+            let mut count = 0;
+            for from in us {
+                for to in moves.attacks(from) & them {
+                    if let Some(slot) = captures.get_mut(count) {
+                        *slot = (from, to);
+                        count += 1;
+                    }
+                }
+            }
+            for &(from, to) in &captures[..count] {
+                let after = Sides::new(them.without(to), us.without(from).with(to));
                 let mine = if after.us.is_empty() {
                     Value::Win(1)
                 } else {
-                    match capture_wdl(self.smaller, self.targets[class], after)? {
+                    match self.capture_wdl(class, from, after, moves)? {
                         Wdl::Loss => Value::Win(1),
                         Wdl::Win => Value::Loss(1),
                         Wdl::Draw => Value::Draw,
@@ -247,6 +264,27 @@ impl Solver<'_> {
             None if !any_move => Evaluation::Loss(0),
             None => Evaluation::Loss(worst_loss),
         })
+    }
+
+    /// The value of `after`, reached from a position of `class` by a capture
+    /// from `from` (its side to move has a piece): read from a format-1
+    /// target table, else [`Tablebase::probe_wdl`] (see [`capture_target`]).
+    #[inline]
+    fn capture_wdl(
+        &self,
+        class: usize,
+        from: Square,
+        after: Sides,
+        moves: &mut SetMoves,
+    ) -> Result<Wdl, TablebaseError> {
+        if let Some((indexer, bytes)) = self.targets[class] {
+            let shared = moves.after_capture(indexer, from);
+            let index = indexer.rank_in(shared, after.us)?;
+            if let Some(&byte) = bytes.get(index as usize) {
+                return Ok(Value::from_table_byte(byte).wdl());
+            }
+        }
+        self.smaller.probe_wdl(after)
     }
 
     /// How to check whether the unresolved position at `index` of `class`
@@ -391,19 +429,21 @@ impl Solver<'_> {
                 || 0u32,
                 |deepest, (start, end)| {
                     let mut result = Ok(deepest);
-                    state.indexer.for_each_in(start, end, |index, sides| {
-                        let Ok(deepest) = result else { return };
+                    let mut moves = SetMoves::new();
+                    // The mode of the unresolved position at `index`; `None`:
+                    // nothing to look at.
+                    let mode_at = |index: u64| {
                         if state.get(index) != 0 {
-                            return;
-                        }
-                        let mode = if mode == Mode::Initial {
-                            mode
-                        } else if let Some(check) = self.loss_check(class, index) {
-                            check
+                            None
+                        } else if mode == Mode::Initial {
+                            Some(mode)
                         } else {
-                            return;
-                        };
-                        result = self.evaluate(class, sides, mode).and_then(|e| {
+                            self.loss_check(class, index)
+                        }
+                    };
+                    let mut visit = |index: u64, sides: Sides, mode: Mode| {
+                        let Ok(deepest) = result else { return };
+                        result = self.evaluate(class, sides, mode, &mut moves).and_then(|e| {
                             let value = match e {
                                 Evaluation::Win(d) => Value::Win(d),
                                 Evaluation::Loss(d) => Value::Loss(d),
@@ -416,7 +456,32 @@ impl Solver<'_> {
                             state.resolve(index, self.byte(value, class)?);
                             Ok(deepest.max(value.dtc().unwrap_or(0)))
                         });
-                    });
+                    };
+                    // Unranking one slot costs about as much as walking
+                    // twenty: where few positions of the chunk are looked
+                    // at (a level's sweep after most are resolved), unrank
+                    // those.
+                    let looked_at = if mode == Mode::Initial {
+                        end - start
+                    } else {
+                        (start..end).filter(|&i| mode_at(i).is_some()).count() as u64
+                    };
+                    if looked_at * 20 > end - start {
+                        state.indexer.for_each_in(start, end, |index, sides| {
+                            if let Some(mode) = mode_at(index) {
+                                visit(index, sides, mode);
+                            }
+                        });
+                    } else {
+                        for index in start..end {
+                            let Some(mode) = mode_at(index) else { continue };
+                            // Unused slots of the symmetric index are never
+                            // resolved: skip them.
+                            if let Ok(sides) = state.indexer.unrank(index) {
+                                visit(index, sides, mode);
+                            }
+                        }
+                    }
                     if mode == Mode::Initial {
                         self.chunk_done(Pass::Initial, start, end);
                     }
@@ -628,8 +693,8 @@ impl Solver<'_> {
             .into_par_iter()
             .with_min_len(256)
             .try_fold(
-                || 0u32,
-                |mut deepest, w| {
+                || (0u32, SetMoves::new()),
+                |(mut deepest, mut moves), w| {
                     let mut bits = state.candidates[w].swap(0, Ordering::Relaxed);
                     while bits != 0 {
                         let index = w as u64 * 64 + u64::from(bits.trailing_zeros());
@@ -641,14 +706,17 @@ impl Solver<'_> {
                             continue;
                         };
                         let sides = state.indexer.unrank(index)?;
-                        if let Evaluation::Loss(d) = self.evaluate(class, sides, mode)? {
+                        if let Evaluation::Loss(d) =
+                            self.evaluate(class, sides, mode, &mut moves)?
+                        {
                             state.resolve(index, self.byte(Value::Loss(d), class)?);
                             deepest = deepest.max(d);
                         }
                     }
-                    Ok::<u32, TablebaseError>(deepest)
+                    Ok::<_, TablebaseError>((deepest, moves))
                 },
             )
+            .map(|folded| folded.map(|(deepest, _)| deepest))
             .try_reduce(|| 0, |a, b| Ok(a.max(b)))
     }
 
@@ -1023,8 +1091,10 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
-        /// A capture's probe through the cached target table agrees with
-        /// `Tablebase::probe_wdl`.
+        /// A capture's probe through the target table, ranked from what the
+        /// positions on the same points share, agrees with
+        /// `Tablebase::probe_wdl`, and the shared captures are the move
+        /// generator's.
         #[test]
         fn capture_probes_match_probe_wdl(seed in any::<u64>(), us in 1..5u32, them in 1..5u32) {
             prop_assume!(us + them <= 6);
@@ -1037,16 +1107,33 @@ mod tests {
             let material = Material::of(sides).unwrap();
             let target = capture_target(tb, material);
             prop_assert_eq!(target.is_some(), them > 1);
-            for m in capture_moves(sides.us, sides.them) {
-                let after = Sides::new(
-                    sides.them.without(m.to()),
-                    sides.us.without(m.from()).with(m.to()),
-                );
-                if after.us.is_empty() {
-                    continue;
+            let mut moves = SetMoves::new();
+            moves.on(0, sides.us | sides.them);
+            let mut shared = Vec::new();
+            for from in sides.us {
+                for to in moves.attacks(from) & sides.them {
+                    shared.push((from, to));
+                    let after = Sides::new(sides.them.without(to), sides.us.without(from).with(to));
+                    let Some((indexer, bytes)) = target else {
+                        prop_assert!(after.us.is_empty());
+                        continue;
+                    };
+                    let ranks = moves.after_capture(indexer, from);
+                    let index = indexer.rank_in(ranks, after.us).unwrap();
+                    prop_assert_eq!(
+                        Value::from_table_byte(bytes[index as usize]).wdl(),
+                        tb.probe_wdl(after).unwrap()
+                    );
                 }
-                prop_assert_eq!(capture_wdl(tb, target, after).unwrap(), tb.probe_wdl(after).unwrap());
             }
+            let generated: Vec<_> = surakarta::capture_moves(sides.us, sides.them)
+                .iter()
+                .map(|m| (m.from(), m.to()))
+                .collect();
+            shared.sort();
+            let mut generated = generated;
+            generated.sort();
+            prop_assert_eq!(shared, generated);
         }
     }
 }

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use surakarta::{Bitboard, Square};
 use surakarta_index::{
-    IndexError, Indexer, Material, OccupancyDirectory, PlainIndexer, Ranked, Scheme, Sides,
-    StepRanks, SymmetricIndexer,
+    IndexError, Indexer, Material, OccupancyDirectory, OccupancyRank, PlainIndexer, Ranked, Scheme,
+    Sides, StepRanks, SymmetricIndexer,
 };
 
 /// The index of one class in either scheme.
@@ -151,6 +151,36 @@ impl Indexer for TableIndexer {
         match self {
             TableIndexer::Plain(p) => p.unrank(index),
             TableIndexer::Symmetric(s) => s.unrank(index),
+        }
+    }
+}
+
+impl TableIndexer {
+    /// What ranking the positions on `occupied` shares, for
+    /// [`TableIndexer::rank_in`] (nothing in the plain scheme). The set must
+    /// hold the class's number of pieces; the result is unspecified
+    /// otherwise (checked in debug builds).
+    #[inline]
+    pub(crate) fn occupancy_rank(&self, occupied: Bitboard) -> OccupancyRank {
+        match self {
+            TableIndexer::Plain(_) => OccupancyRank::unshared(occupied),
+            TableIndexer::Symmetric(s) => s.occupancy_rank_unchecked(occupied),
+        }
+    }
+
+    /// The index of the position on `occupancy`'s points whose side to move
+    /// holds `us`; `us` must be a subset of the points with the class's
+    /// number of pieces to move (an error in the plain scheme, unspecified
+    /// in the symmetric one).
+    #[inline]
+    pub(crate) fn rank_in(
+        &self,
+        occupancy: &OccupancyRank,
+        us: Bitboard,
+    ) -> Result<u64, IndexError> {
+        match self {
+            TableIndexer::Symmetric(s) => Ok(s.rank_in(occupancy, us)),
+            TableIndexer::Plain(p) => Ok(p.rank(Sides::new(us, occupancy.occupied() - us))?.index),
         }
     }
 }

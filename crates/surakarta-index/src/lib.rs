@@ -38,7 +38,8 @@ pub use plain::{PlainIndexer, PlainPositions};
 pub use scheme::{ParseSchemeError, Scheme};
 pub use surakarta::Symmetry;
 pub use symmetric::{
-    canonical_form, OccupancyRank, StepRanks, SymmetricIndexer, SymmetricPositions,
+    canonical_form, OccupancyImages, OccupancyRank, SideImages, StepRanks, SymmetricIndexer,
+    SymmetricPositions,
 };
 
 // IndexError is defined here, not in a module of its own: it names

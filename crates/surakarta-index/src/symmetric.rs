@@ -552,23 +552,30 @@ impl SymmetricIndexer {
                 pieces: occupied.len(),
             });
         }
-        Ok(self.occupancy_rank_unchecked(occupied))
+        Ok(self.occupancy_rank_of(&OccupancyImages::new(occupied)))
     }
 
-    /// [`SymmetricIndexer::occupancy_rank`] without the check: `occupied`
-    /// must hold the class's number of pieces, the result is unspecified
-    /// otherwise (checked in debug builds).
+    /// [`SymmetricIndexer::occupancy_rank`] of the set whose images are
+    /// `images` (cheap to derive for the sets one move away from a set, see
+    /// [`OccupancyImages::toggled`]). The set must hold the class's number
+    /// of pieces; the result is unspecified otherwise (checked in debug
+    /// builds).
     #[inline]
     #[must_use]
-    pub fn occupancy_rank_unchecked(&self, occupied: Bitboard) -> OccupancyRank {
-        debug_assert_eq!(occupied.len(), self.material.pieces());
-        bits::dispatch(self.bmi2, Occupancy(self, occupied.bits()))
+    pub fn occupancy_rank_of(&self, images: &OccupancyImages) -> OccupancyRank {
+        debug_assert_eq!(images.occupied().len(), self.material.pieces());
+        bits::dispatch(self.bmi2, Occupancy(self, images))
     }
 
     #[inline(always)]
-    fn occupancy_rank_with<B: BitCompress>(&self, bits: B, occupied: u64) -> OccupancyRank {
-        let wide = bits.widen(occupied);
-        let images = wide_orbit(wide);
+    fn occupancy_rank_with<B: BitCompress>(
+        &self,
+        bits: B,
+        images: &OccupancyImages,
+    ) -> OccupancyRank {
+        let images = &images.wide;
+        let wide = images[0];
+        let occupied = bits.narrow(wide);
         let tagged: [u64; 8] = core::array::from_fn(|s| images[s] << 3 | s as u64);
         let best = tagged.iter().fold(u64::MAX, |m, &t| m.min(t));
         let symmetric = [1, 2, 3, 4, 7].iter().any(|&s| images[s] == wide);
@@ -600,23 +607,151 @@ impl SymmetricIndexer {
             occupancy.occupied
         );
         match Symmetry::new(occupancy.symmetry) {
-            Some(symmetry) => {
-                let us = symmetry.bitboard(us).bits();
-                let pattern = bits::pext(self.bmi2, us, occupancy.canonical);
-                occupancy.base + pattern_rank(pattern, self.material.pieces())
-            }
+            Some(symmetry) => self.pattern_rank_in(occupancy, symmetry.bitboard(us).bits()),
             None => {
                 let them = occupancy.occupied() - us;
                 self.rank_unchecked(Sides::new(us, them)).index
             }
         }
     }
+
+    /// [`SymmetricIndexer::rank_in`] for the side to move `us`, whose images
+    /// under the symmetries are worked out once for all the sets it is
+    /// ranked on (the positions after each step of the other side).
+    #[inline]
+    #[must_use]
+    pub fn rank_side_in(&self, occupancy: &OccupancyRank, us: &mut SideImages) -> u64 {
+        match Symmetry::new(occupancy.symmetry) {
+            Some(symmetry) => self.pattern_rank_in(occupancy, us.image(symmetry)),
+            None => self.rank_in(occupancy, us.side),
+        }
+    }
+
+    /// The index of the position on `occupancy`'s points whose side to move
+    /// holds `image` once mapped onto the least image of the points.
+    #[inline(always)]
+    fn pattern_rank_in(&self, occupancy: &OccupancyRank, image: u64) -> u64 {
+        let pattern = bits::pext(self.bmi2, image, occupancy.canonical);
+        occupancy.base + pattern_rank(pattern, self.material.pieces())
+    }
 }
 
-/// [`SymmetricIndexer::occupancy_rank`] for [`bits::dispatch`].
-struct Occupancy<'a>(&'a SymmetricIndexer, u64);
+/// The images of one side's pieces under the symmetries of the board,
+/// each worked out when first asked for (see
+/// [`SymmetricIndexer::rank_side_in`]).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Bitboard, Square};
+/// use surakarta_index::{Indexer, Material, OccupancyImages, SideImages, Sides, SymmetricIndexer};
+///
+/// let indexer = SymmetricIndexer::new(Material::new(1, 2)?);
+/// let us = Bitboard::from_square(Square::B2);
+/// let them = Bitboard::from_square(Square::E5) | Bitboard::from_square(Square::C1);
+/// let mut images = SideImages::new(us);
+/// // Each step of the other side, ranked with the images of `us`.
+/// for to in [Square::E4, Square::D5] {
+///     let stepped = them.without(Square::E5).with(to);
+///     let shared = indexer.occupancy_rank_of(&OccupancyImages::new(us | stepped));
+///     let full = indexer.rank(Sides::new(us, stepped))?.index;
+///     assert_eq!(indexer.rank_side_in(&shared, &mut images), full);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SideImages {
+    side: Bitboard,
+    /// By symmetry index, the image (narrow), if `known` has its bit.
+    images: [u64; 8],
+    known: u8,
+}
 
-impl WithBits for Occupancy<'_> {
+impl SideImages {
+    /// The images of `side`, none worked out yet.
+    #[inline]
+    #[must_use]
+    pub fn new(side: Bitboard) -> SideImages {
+        SideImages {
+            side,
+            images: [0; 8],
+            known: 0,
+        }
+    }
+
+    /// The side.
+    #[inline]
+    #[must_use]
+    pub fn side(&self) -> Bitboard {
+        self.side
+    }
+
+    /// The image under `symmetry`.
+    #[inline]
+    fn image(&mut self, symmetry: Symmetry) -> u64 {
+        let s = symmetry.index();
+        if self.known & 1 << s == 0 {
+            self.known |= 1 << s;
+            self.images[s] = symmetry.bitboard(self.side).bits();
+        }
+        self.images[s]
+    }
+}
+
+/// The images of an occupied set under the eight symmetries of the board:
+/// what ranking it needs first, and, for a set one move away, derived by
+/// toggling the points that changed.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Bitboard, Square};
+/// use surakarta_index::OccupancyImages;
+///
+/// let set = Bitboard::from_square(Square::A1) | Bitboard::from_square(Square::C4);
+/// let stepped = set.without(Square::C4).with(Square::D4);
+/// let images = OccupancyImages::new(set).toggled(Square::C4).toggled(Square::D4);
+/// assert_eq!(images, OccupancyImages::new(stepped));
+/// assert_eq!(images.occupied(), stepped);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OccupancyImages {
+    /// By symmetry index, the image in the wide layout.
+    wide: [u64; 8],
+}
+
+impl OccupancyImages {
+    /// The images of `occupied`.
+    #[inline]
+    #[must_use]
+    pub fn new(occupied: Bitboard) -> OccupancyImages {
+        OccupancyImages {
+            wide: wide_orbit(Portable.widen(occupied.bits())),
+        }
+    }
+
+    /// The images of the set with `square` added or removed.
+    #[inline]
+    #[must_use]
+    pub fn toggled(&self, square: Square) -> OccupancyImages {
+        let p = square.index();
+        OccupancyImages {
+            wide: core::array::from_fn(|s| self.wide[s] ^ SQUARE_IMAGES[s][p]),
+        }
+    }
+
+    /// The set itself.
+    #[inline]
+    #[must_use]
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard::from_bits_truncate(Portable.narrow(self.wide[0]))
+    }
+}
+
+/// [`SymmetricIndexer::occupancy_rank_of`] for [`bits::dispatch`].
+struct Occupancy<'a, 'b>(&'a SymmetricIndexer, &'b OccupancyImages);
+
+impl WithBits for Occupancy<'_, '_> {
     type Output = OccupancyRank;
 
     #[inline(always)]
@@ -816,6 +951,16 @@ mod tests {
                     seen += 1;
                 }
                 prop_assert_eq!(seen, binomial(pieces, a));
+            }
+            // The images of a set one step away, by toggling two points.
+            let images = OccupancyImages::new(occupied);
+            for from in occupied {
+                for to in Bitboard::FULL - occupied {
+                    let stepped = occupied.without(from).with(to);
+                    let toggled = images.toggled(from).toggled(to);
+                    prop_assert_eq!(toggled, OccupancyImages::new(stepped));
+                    prop_assert_eq!(toggled.occupied(), stepped);
+                }
             }
             let wrong = Material::new(1, pieces).unwrap();
             let indexer = SymmetricIndexer::with_directory(wrong, directory(pieces + 1)).unwrap();

@@ -11,7 +11,7 @@
 
 use crate::probe::table::TableIndexer;
 use surakarta::{capture_targets, Bitboard, Square};
-use surakarta_index::OccupancyRank;
+use surakarta_index::{OccupancyImages, OccupancyRank};
 
 /// The direction of a step `from → to` (0 to 7), by `to - from + 7`; steps
 /// differ by -7, -6, -5, -1, 1, 5, 6 or 7 points.
@@ -24,6 +24,9 @@ pub(crate) struct SetMoves {
     key: (usize, Bitboard),
     /// Entries stamped with this are for the current set.
     stamp: u32,
+    /// The images of the current set under the board's symmetries, once
+    /// asked for.
+    images: Option<OccupancyImages>,
     /// The points whose capture targets are known for the current set.
     attacks_known: Bitboard,
     /// By point: the points a piece there can capture if every other piece
@@ -48,6 +51,7 @@ impl SetMoves {
         Box::new(SetMoves {
             key: (usize::MAX, Bitboard::EMPTY),
             stamp: 0,
+            images: None,
             attacks_known: Bitboard::EMPTY,
             attacks: [Bitboard::EMPTY; 36],
             captures: [none; 36],
@@ -64,6 +68,7 @@ impl SetMoves {
         if self.key != (class, occupied) {
             self.key = (class, occupied);
             self.stamp += 1;
+            self.images = None;
             self.attacks_known = Bitboard::EMPTY;
         }
     }
@@ -82,40 +87,71 @@ impl SetMoves {
         self.attacks[from.index()]
     }
 
+    /// The images of the current set.
+    #[inline]
+    fn images(&mut self) -> OccupancyImages {
+        *self
+            .images
+            .get_or_insert_with(|| OccupancyImages::new(self.key.1))
+    }
+
     /// The ranks, in `target`, of the set after a capture from `from` (the
     /// set without `from`).
     #[inline]
     pub(crate) fn after_capture(&mut self, target: &TableIndexer, from: Square) -> &OccupancyRank {
         let i = from.index();
         if self.capture_stamps[i] != self.stamp {
-            self.captures[i] = target.occupancy_rank(self.key.1.without(from));
+            let images = self.images().toggled(from);
+            self.captures[i] = target.occupancy_rank(&images);
             self.capture_stamps[i] = self.stamp;
         }
         &self.captures[i]
     }
 
     /// The ranks, in `partner`, of the set after a step `from → to`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn after_step(
         &mut self,
         partner: &TableIndexer,
         from: Square,
         to: Square,
     ) -> &OccupancyRank {
-        let occupied = self.key.1.without(from).with(to);
         let delta = to.index() as isize - from.index() as isize + 7;
         let direction = DIRECTION.get(delta as usize).copied().unwrap_or(8);
         if direction >= 8 {
-            // Not a step (the solver asks for steps only): nothing shared.
-            self.other = partner.occupancy_rank(occupied);
-            return &self.other;
+            return self.step_missed(partner, from, to, usize::MAX);
         }
         let i = from.index() * 8 + usize::from(direction);
         if self.step_stamps[i] != self.stamp {
-            self.steps[i] = partner.occupancy_rank(occupied);
-            self.step_stamps[i] = self.stamp;
+            return self.step_missed(partner, from, to, i);
         }
         &self.steps[i]
+    }
+
+    /// [`SetMoves::after_step`] when the entry `i` is not for the current
+    /// set (`usize::MAX`: the move is not a step and has no entry).
+    #[cold]
+    #[inline(never)]
+    fn step_missed(
+        &mut self,
+        partner: &TableIndexer,
+        from: Square,
+        to: Square,
+        i: usize,
+    ) -> &OccupancyRank {
+        let ranks = partner.occupancy_rank(&self.images().toggled(from).toggled(to));
+        match (self.steps.get_mut(i), self.step_stamps.get_mut(i)) {
+            (Some(entry), Some(stamp)) => {
+                *entry = ranks;
+                *stamp = self.stamp;
+                entry
+            }
+            // Not a step (the solver asks for steps only): nothing shared.
+            _ => {
+                self.other = ranks;
+                &self.other
+            }
+        }
     }
 }
 

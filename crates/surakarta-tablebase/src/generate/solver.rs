@@ -29,7 +29,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 use surakarta::{step_targets, Bitboard, Square};
-use surakarta_index::{Indexer, Sides};
+use surakarta_index::{Indexer, SideImages, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: u64 = 1 << 14;
@@ -59,6 +59,19 @@ const SWEEP_RATIO: u64 = 2;
 /// of un-moving the partner's losses when the losses exceed the unresolved
 /// slots times this.
 const LOSS_SWEEP_RATIO: u64 = 1;
+
+/// Unranking one slot costs about as much as walking this many: a pass
+/// walks a chunk when more than one slot in this many is to be looked at,
+/// else unranks those.
+const WALK_RATIO: u64 = 20;
+
+/// About how many slots of `start..end` satisfy `wanted`, from every
+/// eighth: enough to choose between walking and unranking, at an eighth of
+/// the reads.
+#[inline]
+fn sampled_count(start: u64, end: u64, wanted: impl Fn(u64) -> bool) -> u64 {
+    (start..end).step_by(8).filter(|&i| wanted(i)).count() as u64 * 8
+}
 
 struct ClassState {
     indexer: TableIndexer,
@@ -151,6 +164,10 @@ struct Solver<'a> {
     /// Loss checks in [`Mode::LossCheck`] only, ignoring the capture-draw
     /// bits (the reference the tests compare with).
     reference: bool,
+    /// A pass walks a chunk when the slots it looks at, times this, exceed
+    /// the chunk's, else unranks them ([`WALK_RATIO`]; the tests force
+    /// either way).
+    walk_ratio: u64,
 }
 
 impl Solver<'_> {
@@ -210,10 +227,11 @@ impl Solver<'_> {
                     }
                     continue;
                 }
+                let mut to_move = SideImages::new(them);
                 for from in us {
                     for to in step_targets(from) & empty {
                         let after = moves.after_step(&partner.indexer, from, to);
-                        let index = partner.indexer.rank_in(after, them)?;
+                        let index = partner.indexer.rank_side_in(after, &mut to_move)?;
                         if !note(Value::from_byte(partner.get(index)).map(Value::back)) {
                             return Ok(Evaluation::Open);
                         }
@@ -322,17 +340,18 @@ impl Solver<'_> {
         // At most 12 pieces of a side, each with at most 8 steps.
         let mut found = [0u64; 96];
         let mut len = 0;
-        // The predecessors: `them` to move, stepped back.
+        // The predecessors: `them` to move, stepped back. Positions visited
+        // here are scattered, so nothing is shared between them.
         let ranks = partner.indexer.step_ranks(sides.them, sides.us, true);
         for from in sides.them {
             // The side that just moved stepped `back_to → from`.
             for back_to in step_targets(from) & empty {
+                let index = ranks.rank(from, back_to)?;
                 if let Some(slot) = found.get_mut(len) {
-                    *slot = ranks.rank(from, back_to)?;
+                    *slot = index;
                     len += 1;
                 } else {
                     // More pieces than any table holds: no batching.
-                    let index = ranks.rank(from, back_to)?;
                     if partner.get(index) == 0 {
                         f(index);
                     }
@@ -457,16 +476,15 @@ impl Solver<'_> {
                             Ok(deepest.max(value.dtc().unwrap_or(0)))
                         });
                     };
-                    // Unranking one slot costs about as much as walking
-                    // twenty: where few positions of the chunk are looked
-                    // at (a level's sweep after most are resolved), unrank
-                    // those.
+                    // Where few positions of the chunk are looked at (a
+                    // level's sweep after most are resolved), unrank those
+                    // (see `WALK_RATIO`).
                     let looked_at = if mode == Mode::Initial {
                         end - start
                     } else {
-                        (start..end).filter(|&i| mode_at(i).is_some()).count() as u64
+                        sampled_count(start, end, |i| mode_at(i).is_some())
                     };
-                    if looked_at * 20 > end - start {
+                    if looked_at.saturating_mul(self.walk_ratio) > end - start {
                         state.indexer.for_each_in(start, end, |index, sides| {
                             if let Some(mode) = mode_at(index) {
                                 visit(index, sides, mode);
@@ -493,21 +511,45 @@ impl Solver<'_> {
 
     /// How many slots of `class` are unresolved, hold `loss`, and hold
     /// `win` (0: none counted), in one parallel scan.
+    ///
+    /// Called between passes only (see [`Solver::settled_values`]).
     fn tally(&self, class: usize, loss: u8, win: u8) -> [u64; 3] {
-        let values = &self.classes[class].values;
-        values
+        self.settled_values(class)
             .par_chunks(1 << 16)
             .map(|part| {
+                // Whole bytes compared and summed, which vectorizes.
                 let mut t = [0u64; 3];
-                for b in part {
-                    let b = b.load(Ordering::Relaxed);
-                    t[0] += u64::from(b == 0);
-                    t[1] += u64::from(b == loss);
-                    t[2] += u64::from(win != 0 && b == win);
+                for block in part.chunks(255) {
+                    let mut c = [0u8; 3];
+                    for &b in block {
+                        c[0] += u8::from(b == 0);
+                        c[1] += u8::from(b == loss);
+                        c[2] += u8::from(b == win);
+                    }
+                    for (t, c) in t.iter_mut().zip(c) {
+                        *t += u64::from(c);
+                    }
+                }
+                if win == 0 {
+                    t[2] = 0;
                 }
                 t
             })
             .reduce(|| [0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
+    }
+
+    /// The value bytes of `class`, read as plain bytes: only while no pass
+    /// runs (between levels, on the thread that runs them), when nothing
+    /// writes them.
+    #[allow(unsafe_code)]
+    fn settled_values(&self, class: usize) -> &[u8] {
+        let values = &self.classes[class].values;
+        // SAFETY: `AtomicU8` has the size, alignment and bit validity of
+        // `u8`. The only caller, `tally` from `plan_level`, runs between
+        // passes: every write of a pass happened before it returned (rayon
+        // joins its tasks), and no pass starts while the slice lives, so
+        // these reads race with no write.
+        unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), values.len()) }
     }
 
     /// The bytes of level `k`: a loss in `k`, a win in `k` (0 at level 0,
@@ -593,10 +635,10 @@ impl Solver<'_> {
             })
         };
         self.chunks_in(start, end).try_for_each(|(start, end)| {
-            // Unranking one slot costs about as much as walking twenty:
-            // walk the chunk when the frontier is dense in it.
-            let count = (start..end).filter(|&i| frontier(state.get(i))).count() as u64;
-            if count * 20 > end - start {
+            // Walk the chunk when the frontier is dense in it (see
+            // `WALK_RATIO`).
+            let count = sampled_count(start, end, |i| frontier(state.get(i)));
+            if count.saturating_mul(self.walk_ratio) > end - start {
                 let mut result = Ok(());
                 state.indexer.for_each_in(start, end, |index, sides| {
                     let b = state.get(index);
@@ -605,7 +647,8 @@ impl Solver<'_> {
                     }
                 });
                 result?;
-            } else if count > 0 {
+            } else {
+                // Every slot scanned: the sampled count may have missed some.
                 for index in start..end {
                     let b = state.get(index);
                     if frontier(b) {
@@ -639,37 +682,46 @@ impl Solver<'_> {
         let state = &self.classes[class];
         let partner = &self.classes[self.partner(class)];
         let any = AtomicBool::new(false);
-        self.chunks_in(start, end).try_for_each(|(start, end)| {
-            if (start..end).all(|i| state.get(i) != 0) {
-                return Ok(());
-            }
-            let mut result: Result<(), TablebaseError> = Ok(());
-            state.indexer.for_each_in(start, end, |index, sides| {
-                if result.is_err() || state.get(index) != 0 {
-                    return;
+        // Whether the unresolved position `sides` at `index` has a quiet
+        // move into a loss in `k`; if so it is set a win in `k + 1`.
+        let look = |index: u64, sides: Sides| -> Result<(), TablebaseError> {
+            let Sides { us, them } = sides;
+            let empty = Bitboard::FULL - us - them;
+            let ranks = partner.indexer.step_ranks(us, them, false);
+            for from in us {
+                for to in step_targets(from) & empty {
+                    if partner.get(ranks.rank(from, to)?) == loss {
+                        if state.resolve(index, win) {
+                            any.store(true, Ordering::Relaxed);
+                        }
+                        return Ok(());
+                    }
                 }
-                let Sides { us, them } = sides;
-                let empty = Bitboard::FULL - us - them;
-                let ranks = partner.indexer.step_ranks(us, them, false);
-                for from in us {
-                    for to in step_targets(from) & empty {
-                        match ranks.rank(from, to) {
-                            Ok(after) if partner.get(after) == loss => {
-                                if state.resolve(index, win) {
-                                    any.store(true, Ordering::Relaxed);
-                                }
-                                return;
-                            }
-                            Ok(_) => {}
-                            Err(e) => {
-                                result = Err(e.into());
-                                return;
-                            }
+            }
+            Ok(())
+        };
+        self.chunks_in(start, end).try_for_each(|(start, end)| {
+            let unresolved = sampled_count(start, end, |i| state.get(i) == 0);
+            if unresolved.saturating_mul(self.walk_ratio) > end - start {
+                let mut result: Result<(), TablebaseError> = Ok(());
+                state.indexer.for_each_in(start, end, |index, sides| {
+                    if result.is_ok() && state.get(index) == 0 {
+                        result = look(index, sides);
+                    }
+                });
+                result
+            } else {
+                // Few to look at: unrank them (unused slots of the symmetric
+                // index are never resolved: skip them).
+                for index in start..end {
+                    if state.get(index) == 0 {
+                        if let Ok(sides) = state.indexer.unrank(index) {
+                            look(index, sides)?;
                         }
                     }
                 }
-            });
-            result
+                Ok(())
+            }
         })?;
         Ok(if any.into_inner() { k + 1 } else { 0 })
     }
@@ -777,7 +829,14 @@ pub(crate) fn generate_pair(
     reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
 ) -> Result<(Vec<Table>, Option<Stage>), TablebaseError> {
-    solve_pair(indexers, smaller, reporter, checkpointing, false)
+    solve_pair(
+        indexers,
+        smaller,
+        reporter,
+        checkpointing,
+        false,
+        WALK_RATIO,
+    )
 }
 
 /// [`generate_pair`], with `reference`: every loss check in
@@ -788,6 +847,7 @@ fn solve_pair(
     reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
     reference: bool,
+    walk_ratio: u64,
 ) -> Result<(Vec<Table>, Option<Stage>), TablebaseError> {
     debug_assert!(
         indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
@@ -804,6 +864,7 @@ fn solve_pair(
         reporter,
         done: AtomicU64::new(0),
         reference,
+        walk_ratio,
     };
     let saved = checkpointing.map(|c| checkpoint::path(c.dir, &solver.classes[0].indexer));
     let class_states = || -> Vec<checkpoint::ClassState<'_>> {
@@ -962,17 +1023,36 @@ mod tests {
                     .iter()
                     .map(|&m| TableIndexer::new(m, scheme, &mut directories))
                     .collect();
-                let solve = |reference| {
-                    solve_pair(indexers.clone(), tb, &NoProgress, None, reference)
-                        .unwrap()
-                        .0
+                let solve = |reference, walk_ratio| {
+                    solve_pair(
+                        indexers.clone(),
+                        tb,
+                        &NoProgress,
+                        None,
+                        reference,
+                        walk_ratio,
+                    )
+                    .unwrap()
+                    .0
                 };
-                let (fast, reference) = (solve(false), solve(true));
-                for (f, r) in fast.iter().zip(&reference) {
-                    assert_eq!(f.payload().unwrap(), r.payload().unwrap(), "{pair:?}");
-                    if scheme == Scheme::Symmetric {
-                        let fixture = tb.lookup(f.indexer().material()).unwrap();
-                        assert_eq!(f.payload().unwrap(), fixture.payload().unwrap());
+                // The reference walks every chunk; the fast checks are
+                // compared as the passes choose, always walking and always
+                // unranking.
+                let reference = solve(true, u64::MAX);
+                for walk_ratio in [WALK_RATIO, u64::MAX, 0] {
+                    let fast = solve(false, walk_ratio);
+                    for (f, r) in fast.iter().zip(&reference) {
+                        assert_eq!(
+                            f.payload().unwrap(),
+                            r.payload().unwrap(),
+                            "{pair:?}, walk ratio {walk_ratio}"
+                        );
+                    }
+                }
+                if scheme == Scheme::Symmetric {
+                    for r in &reference {
+                        let fixture = tb.lookup(r.indexer().material()).unwrap();
+                        assert_eq!(r.payload().unwrap(), fixture.payload().unwrap());
                     }
                 }
             }
@@ -1019,12 +1099,13 @@ mod tests {
                 .map(|&m| TableIndexer::new(m, Scheme::Plain, &mut directories))
                 .collect();
         assert!(indexers[0].size() > MIN_SEGMENT);
-        let want: Vec<Vec<u8>> = solve_pair(indexers.clone(), tb, &NoProgress, None, false)
-            .unwrap()
-            .0
-            .iter()
-            .map(|t| t.payload().unwrap().to_vec())
-            .collect();
+        let want: Vec<Vec<u8>> =
+            solve_pair(indexers.clone(), tb, &NoProgress, None, false, WALK_RATIO)
+                .unwrap()
+                .0
+                .iter()
+                .map(|t| t.payload().unwrap().to_vec())
+                .collect();
         let dir = std::env::temp_dir().join(format!("sk-gen-stop-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -1044,7 +1125,14 @@ mod tests {
                 resumed: Default::default(),
             };
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                solve_pair(indexers.clone(), tb, &stopper, Some(&checkpointing), false)
+                solve_pair(
+                    indexers.clone(),
+                    tb,
+                    &stopper,
+                    Some(&checkpointing),
+                    false,
+                    WALK_RATIO,
+                )
             }));
             let written = stopper.written.into_inner().unwrap();
             if run.is_ok() {
@@ -1064,8 +1152,15 @@ mod tests {
                 written: Default::default(),
                 resumed: Default::default(),
             };
-            let (tables, resumed) =
-                solve_pair(indexers.clone(), tb, &resumer, Some(&checkpointing), false).unwrap();
+            let (tables, resumed) = solve_pair(
+                indexers.clone(),
+                tb,
+                &resumer,
+                Some(&checkpointing),
+                false,
+                WALK_RATIO,
+            )
+            .unwrap();
             assert_eq!(resumed, Some(at));
             assert_eq!(*resumer.resumed.lock().unwrap(), Some(at));
             for (table, want) in tables.iter().zip(&want) {

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use surakarta::{Bitboard, Square};
 use surakarta_index::{
-    IndexError, Indexer, Material, OccupancyDirectory, OccupancyRank, PlainIndexer, Ranked, Scheme,
-    Sides, StepRanks, SymmetricIndexer,
+    IndexError, Indexer, Material, OccupancyDirectory, OccupancyImages, OccupancyRank,
+    PlainIndexer, Ranked, Scheme, SideImages, Sides, StepRanks, SymmetricIndexer,
 };
 
 /// The index of one class in either scheme.
@@ -156,15 +156,15 @@ impl Indexer for TableIndexer {
 }
 
 impl TableIndexer {
-    /// What ranking the positions on `occupied` shares, for
-    /// [`TableIndexer::rank_in`] (nothing in the plain scheme). The set must
-    /// hold the class's number of pieces; the result is unspecified
-    /// otherwise (checked in debug builds).
+    /// What ranking the positions on the set whose images are `images`
+    /// shares, for [`TableIndexer::rank_in`] (nothing in the plain scheme).
+    /// The set must hold the class's number of pieces; the result is
+    /// unspecified otherwise (checked in debug builds).
     #[inline]
-    pub(crate) fn occupancy_rank(&self, occupied: Bitboard) -> OccupancyRank {
+    pub(crate) fn occupancy_rank(&self, images: &OccupancyImages) -> OccupancyRank {
         match self {
-            TableIndexer::Plain(_) => OccupancyRank::unshared(occupied),
-            TableIndexer::Symmetric(s) => s.occupancy_rank_unchecked(occupied),
+            TableIndexer::Plain(_) => OccupancyRank::unshared(images.occupied()),
+            TableIndexer::Symmetric(s) => s.occupancy_rank_of(images),
         }
     }
 
@@ -181,6 +181,20 @@ impl TableIndexer {
         match self {
             TableIndexer::Symmetric(s) => Ok(s.rank_in(occupancy, us)),
             TableIndexer::Plain(p) => Ok(p.rank(Sides::new(us, occupancy.occupied() - us))?.index),
+        }
+    }
+
+    /// [`TableIndexer::rank_in`] for a side to move ranked on many sets,
+    /// its images kept in `us`.
+    #[inline]
+    pub(crate) fn rank_side_in(
+        &self,
+        occupancy: &OccupancyRank,
+        us: &mut SideImages,
+    ) -> Result<u64, IndexError> {
+        match self {
+            TableIndexer::Symmetric(s) => Ok(s.rank_side_in(occupancy, us)),
+            TableIndexer::Plain(_) => self.rank_in(occupancy, us.side()),
         }
     }
 }

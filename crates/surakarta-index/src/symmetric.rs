@@ -948,6 +948,10 @@ mod tests {
                     );
                     let full = indexer.rank(Sides::new(us, occupied - us)).unwrap().index;
                     prop_assert_eq!(indexer.rank_in(&shared, us), full);
+                    let mut images = SideImages::new(us);
+                    prop_assert_eq!(indexer.rank_side_in(&shared, &mut images), full);
+                    // Again from the images now worked out.
+                    prop_assert_eq!(indexer.rank_side_in(&shared, &mut images), full);
                     seen += 1;
                 }
                 prop_assert_eq!(seen, binomial(pieces, a));

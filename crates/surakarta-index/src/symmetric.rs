@@ -62,7 +62,20 @@ pub fn canonical_form(sides: Sides) -> (Sides, Symmetry) {
 #[inline(always)]
 fn canonical_occupancy<B: BitCompress>(bits: B, occupied: u64, us: u64) -> (u64, Symmetry) {
     let wide = bits.widen(occupied);
-    let images = wide_orbit(wide);
+    let (canonical, s, symmetric) = least_image(&wide_orbit(wide));
+    let symmetry = if symmetric {
+        resolve_ties(wide, us)
+    } else {
+        Symmetry::new(s as u8).unwrap_or(Symmetry::IDENTITY)
+    };
+    (canonical, symmetry)
+}
+
+/// Of a set's images (wide layout, by symmetry index, the identity's
+/// first): the least, the index of a symmetry reaching it, and whether
+/// several do (the set is symmetric).
+#[inline(always)]
+fn least_image(images: &[u64; 8]) -> (u64, usize, bool) {
     // The least image and its symmetry in one comparison (index in the low
     // three bits), by a tree for a short dependency chain.
     let tagged: [u64; 8] = core::array::from_fn(|s| images[s] << 3 | s as u64);
@@ -74,13 +87,8 @@ fn canonical_occupancy<B: BitCompress>(bits: B, occupied: u64, us: u64) -> (u64,
     // the half turn), so testing those suffices.
     let symmetric = [1, 2, 3, 4, 7]
         .iter()
-        .fold(false, |any, &s| any | (images[s] == wide));
-    let symmetry = if symmetric {
-        resolve_ties(wide, us)
-    } else {
-        Symmetry::new((best & 7) as u8).unwrap_or(Symmetry::IDENTITY)
-    };
-    (best >> 3, symmetry)
+        .fold(false, |any, &s| any | (images[s] == images[0]));
+    (best >> 3, (best & 7) as usize, symmetric)
 }
 
 /// For a symmetric occupied set (wide layout): of the symmetries that reach
@@ -440,19 +448,11 @@ impl StepRanks<'_> {
         let mover: [u64; 8] =
             core::array::from_fn(|s| self.mover[s] ^ SQUARE_IMAGES[s][f] ^ SQUARE_IMAGES[s][t]);
         let images: [u64; 8] = core::array::from_fn(|s| mover[s] | self.other[s]);
-        let wide = images[0];
-        let symmetric = [1, 2, 3, 4, 7]
-            .iter()
-            .fold(false, |any, &s| any | (images[s] == wide));
+        let (canonical, s, symmetric) = least_image(&images);
         if symmetric {
             // Ties between symmetries: the full rank (rare).
             return self.indexer.rank_with(bits, self.sides(from, to)).index;
         }
-        let tagged: [u64; 8] = core::array::from_fn(|s| images[s] << 3 | s as u64);
-        let best = (tagged[0].min(tagged[1]).min(tagged[2].min(tagged[3])))
-            .min(tagged[4].min(tagged[5]).min(tagged[6].min(tagged[7])));
-        let canonical = best >> 3;
-        let s = (best & 7) as usize;
         let colex = wide_colex_rank(canonical, self.indexer.ranks_fit_u32);
         let us = if self.mover_is_us {
             mover[s]
@@ -573,23 +573,13 @@ impl SymmetricIndexer {
         bits: B,
         images: &OccupancyImages,
     ) -> OccupancyRank {
-        let images = &images.wide;
-        let wide = images[0];
-        let occupied = bits.narrow(wide);
-        let tagged: [u64; 8] = core::array::from_fn(|s| images[s] << 3 | s as u64);
-        let best = tagged.iter().fold(u64::MAX, |m, &t| m.min(t));
-        let symmetric = [1, 2, 3, 4, 7].iter().any(|&s| images[s] == wide);
-        let canonical = best >> 3;
+        let (canonical, s, symmetric) = least_image(&images.wide);
         let colex = wide_colex_rank(canonical, self.ranks_fit_u32);
         OccupancyRank {
-            occupied,
+            occupied: bits.narrow(images.wide[0]),
             canonical: bits.narrow(canonical),
             base: self.directory.rank(colex) * self.patterns,
-            symmetry: if symmetric {
-                UNSHARED
-            } else {
-                (best & 7) as u8
-            },
+            symmetry: if symmetric { UNSHARED } else { s as u8 },
         }
     }
 

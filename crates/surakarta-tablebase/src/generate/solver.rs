@@ -29,7 +29,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 use surakarta::{step_targets, Bitboard, Square};
-use surakarta_index::{Indexer, SideImages, Sides};
+use surakarta_index::{IndexError, Indexer, SideImages, Sides};
 
 /// Slots per parallel work item.
 const CHUNK: u64 = 1 << 14;
@@ -387,6 +387,42 @@ impl Solver<'_> {
             .map(move |c| (c * CHUNK, ((c + 1) * CHUNK).min(end)))
     }
 
+    /// Calls `visit(index, sides)` for every used slot of `start..end` (one
+    /// chunk) of `class` that `wanted` picks: walking the chunk where they
+    /// are dense, unranking them where they are few (see [`WALK_RATIO`]).
+    fn for_each_wanted(
+        &self,
+        class: usize,
+        start: u64,
+        end: u64,
+        wanted: impl Fn(u64) -> bool,
+        mut visit: impl FnMut(u64, Sides) -> Result<(), TablebaseError>,
+    ) -> Result<(), TablebaseError> {
+        let indexer = &self.classes[class].indexer;
+        let count = sampled_count(start, end, &wanted);
+        if count.saturating_mul(self.walk_ratio) > end - start {
+            let mut result = Ok(());
+            indexer.for_each_in(start, end, |index, sides| {
+                if result.is_ok() && wanted(index) {
+                    result = visit(index, sides);
+                }
+            });
+            return result;
+        }
+        // Every slot scanned: the sampled count may have missed some.
+        for index in start..end {
+            if wanted(index) {
+                match indexer.unrank(index) {
+                    Ok(sides) => visit(index, sides)?,
+                    // An unused slot of the symmetric index: no position.
+                    Err(IndexError::UnusedSlot { .. }) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Runs `work(class, start, end)` over the pair's slots in segments
     /// (class 0's first, up to [`SEGMENTS`] a class), from `from` slots of
     /// the pair on (those before were done by a run this one continues),
@@ -446,8 +482,7 @@ impl Solver<'_> {
         self.chunks_in(start, end)
             .try_fold(
                 || 0u32,
-                |deepest, (start, end)| {
-                    let mut result = Ok(deepest);
+                |mut deepest, (start, end)| {
                     let mut moves = SetMoves::new();
                     // The mode of the unresolved position at `index`; `None`:
                     // nothing to look at.
@@ -460,46 +495,26 @@ impl Solver<'_> {
                             self.loss_check(class, index)
                         }
                     };
-                    let mut visit = |index: u64, sides: Sides, mode: Mode| {
-                        let Ok(deepest) = result else { return };
-                        result = self.evaluate(class, sides, mode, &mut moves).and_then(|e| {
-                            let value = match e {
-                                Evaluation::Win(d) => Value::Win(d),
-                                Evaluation::Loss(d) => Value::Loss(d),
-                                Evaluation::Open => return Ok(deepest),
-                                Evaluation::CaptureDraw => {
-                                    state.set_capture_draw(index);
-                                    return Ok(deepest);
-                                }
-                            };
-                            state.resolve(index, self.byte(value, class)?);
-                            Ok(deepest.max(value.dtc().unwrap_or(0)))
-                        });
-                    };
-                    // Where few positions of the chunk are looked at (a
-                    // level's sweep after most are resolved), unrank those
-                    // (see `WALK_RATIO`).
-                    let looked_at = if mode == Mode::Initial {
-                        end - start
-                    } else {
-                        sampled_count(start, end, |i| mode_at(i).is_some())
-                    };
-                    if looked_at.saturating_mul(self.walk_ratio) > end - start {
-                        state.indexer.for_each_in(start, end, |index, sides| {
-                            if let Some(mode) = mode_at(index) {
-                                visit(index, sides, mode);
+                    let mut visit = |index: u64, sides: Sides| {
+                        let Some(mode) = mode_at(index) else {
+                            return Ok(());
+                        };
+                        let value = match self.evaluate(class, sides, mode, &mut moves)? {
+                            Evaluation::Win(d) => Value::Win(d),
+                            Evaluation::Loss(d) => Value::Loss(d),
+                            Evaluation::Open => return Ok(()),
+                            Evaluation::CaptureDraw => {
+                                state.set_capture_draw(index);
+                                return Ok(());
                             }
-                        });
-                    } else {
-                        for index in start..end {
-                            let Some(mode) = mode_at(index) else { continue };
-                            // Unused slots of the symmetric index are never
-                            // resolved: skip them.
-                            if let Ok(sides) = state.indexer.unrank(index) {
-                                visit(index, sides, mode);
-                            }
-                        }
-                    }
+                        };
+                        state.resolve(index, self.byte(value, class)?);
+                        deepest = deepest.max(value.dtc().unwrap_or(0));
+                        Ok(())
+                    };
+                    let result = self
+                        .for_each_wanted(class, start, end, |i| mode_at(i).is_some(), &mut visit)
+                        .map(|()| deepest);
                     if mode == Mode::Initial {
                         self.chunk_done(Pass::Initial, start, end);
                     }
@@ -635,27 +650,13 @@ impl Solver<'_> {
             })
         };
         self.chunks_in(start, end).try_for_each(|(start, end)| {
-            // Walk the chunk when the frontier is dense in it (see
-            // `WALK_RATIO`).
-            let count = sampled_count(start, end, |i| frontier(state.get(i)));
-            if count.saturating_mul(self.walk_ratio) > end - start {
-                let mut result = Ok(());
-                state.indexer.for_each_in(start, end, |index, sides| {
-                    let b = state.get(index);
-                    if result.is_ok() && frontier(b) {
-                        result = visit(sides, b);
-                    }
-                });
-                result?;
-            } else {
-                // Every slot scanned: the sampled count may have missed some.
-                for index in start..end {
-                    let b = state.get(index);
-                    if frontier(b) {
-                        visit(state.indexer.unrank(index)?, b)?;
-                    }
-                }
-            }
+            self.for_each_wanted(
+                class,
+                start,
+                end,
+                |i| frontier(state.get(i)),
+                |index, sides| visit(sides, state.get(index)),
+            )?;
             self.chunk_done(Pass::Level(k), start, end);
             Ok::<(), TablebaseError>(())
         })?;
@@ -701,27 +702,7 @@ impl Solver<'_> {
             Ok(())
         };
         self.chunks_in(start, end).try_for_each(|(start, end)| {
-            let unresolved = sampled_count(start, end, |i| state.get(i) == 0);
-            if unresolved.saturating_mul(self.walk_ratio) > end - start {
-                let mut result: Result<(), TablebaseError> = Ok(());
-                state.indexer.for_each_in(start, end, |index, sides| {
-                    if result.is_ok() && state.get(index) == 0 {
-                        result = look(index, sides);
-                    }
-                });
-                result
-            } else {
-                // Few to look at: unrank them (unused slots of the symmetric
-                // index are never resolved: skip them).
-                for index in start..end {
-                    if state.get(index) == 0 {
-                        if let Ok(sides) = state.indexer.unrank(index) {
-                            look(index, sides)?;
-                        }
-                    }
-                }
-                Ok(())
-            }
+            self.for_each_wanted(class, start, end, |i| state.get(i) == 0, look)
         })?;
         Ok(if any.into_inner() { k + 1 } else { 0 })
     }

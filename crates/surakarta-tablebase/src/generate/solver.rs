@@ -390,16 +390,22 @@ impl Solver<'_> {
     /// Calls `visit(index, sides)` for every used slot of `start..end` (one
     /// chunk) of `class` that `wanted` picks: walking the chunk where they
     /// are dense, unranking them where they are few (see [`WALK_RATIO`]).
+    /// `known`: how many slots `wanted` picks, if the caller knows (and
+    /// `visit` does not change it); else a sample tells.
     fn for_each_wanted(
         &self,
         class: usize,
         start: u64,
         end: u64,
+        known: Option<u64>,
         wanted: impl Fn(u64) -> bool,
         mut visit: impl FnMut(u64, Sides) -> Result<(), TablebaseError>,
     ) -> Result<(), TablebaseError> {
         let indexer = &self.classes[class].indexer;
-        let count = sampled_count(start, end, &wanted);
+        if known == Some(0) {
+            return Ok(());
+        }
+        let count = known.unwrap_or_else(|| sampled_count(start, end, &wanted));
         if count.saturating_mul(self.walk_ratio) > end - start {
             let mut result = Ok(());
             indexer.for_each_in(start, end, |index, sides| {
@@ -409,9 +415,15 @@ impl Solver<'_> {
             });
             return result;
         }
-        // Every slot scanned: the sampled count may have missed some.
+        // Every slot scanned (the sampled count may have missed some), or
+        // up to the last of the known count.
+        let mut left = known.unwrap_or(u64::MAX);
         for index in start..end {
+            if left == 0 {
+                break;
+            }
             if wanted(index) {
+                left -= 1;
                 match indexer.unrank(index) {
                     Ok(sides) => visit(index, sides)?,
                     // An unused slot of the symmetric index: no position.
@@ -513,7 +525,14 @@ impl Solver<'_> {
                         Ok(())
                     };
                     let result = self
-                        .for_each_wanted(class, start, end, |i| mode_at(i).is_some(), &mut visit)
+                        .for_each_wanted(
+                            class,
+                            start,
+                            end,
+                            None,
+                            |i| mode_at(i).is_some(),
+                            &mut visit,
+                        )
                         .map(|()| deepest);
                     if mode == Mode::Initial {
                         self.chunk_done(Pass::Initial, start, end);
@@ -560,10 +579,11 @@ impl Solver<'_> {
     fn settled_values(&self, class: usize) -> &[u8] {
         let values = &self.classes[class].values;
         // SAFETY: `AtomicU8` has the size, alignment and bit validity of
-        // `u8`. The only caller, `tally` from `plan_level`, runs between
-        // passes: every write of a pass happened before it returned (rayon
-        // joins its tasks), and no pass starts while the slice lives, so
-        // these reads race with no write.
+        // `u8`. The callers, `tally` from `plan_level` and `unmoved_counts`
+        // from `level` before its first phase, run between passes: every
+        // write of a pass happened before it returned (rayon joins its
+        // tasks), and no pass starts while the slice lives (the callers
+        // drop it before they return), so these reads race with no write.
         unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), values.len()) }
     }
 
@@ -579,6 +599,49 @@ impl Solver<'_> {
             },
             self.byte(Value::Win(k + 1), 0)?,
         ])
+    }
+
+    /// The bytes level `k` un-moves in `class` under `plan`: its losses in
+    /// `k` (`None` where the partner finds its wins itself) and its wins in
+    /// `k` (0: none, as at level 0, or where the partner checks all its
+    /// positions).
+    fn unmoved_bytes(
+        &self,
+        k: u32,
+        plan: LevelPlan,
+        class: usize,
+    ) -> Result<(Option<u8>, u8), TablebaseError> {
+        let [loss, win, _] = self.level_bytes(k)?;
+        let partner = self.partner(class);
+        let win = if plan.check_all[partner] { 0 } else { win };
+        Ok(((!plan.find_wins[partner]).then_some(loss), win))
+    }
+
+    /// By chunk of [`CHUNK`] slots of `class`: how many positions level
+    /// `k` un-moves there under `plan` ([`Solver::unmoved_bytes`]). Their
+    /// values were set before level `k` and stay, so the counts hold for
+    /// the whole level, and chunks without any are skipped.
+    ///
+    /// Called between passes only (see [`Solver::settled_values`]).
+    fn unmoved_counts(
+        &self,
+        k: u32,
+        plan: LevelPlan,
+        class: usize,
+    ) -> Result<Vec<u32>, TablebaseError> {
+        let (loss, win) = self.unmoved_bytes(k, plan, class)?;
+        let (l, some_loss) = (loss.unwrap_or(0), loss.is_some());
+        let some_win = win != 0;
+        Ok(self
+            .settled_values(class)
+            .par_chunks(CHUNK as usize)
+            .map(|part| {
+                // Whole bytes compared and summed, which vectorizes.
+                part.iter()
+                    .map(|&b| u32::from(some_loss & (b == l) | some_win & (b == win)))
+                    .sum()
+            })
+            .collect())
     }
 
     /// How level `k` handles each class, from one scan of each class's
@@ -612,26 +675,23 @@ impl Solver<'_> {
     /// `class`: un-moves its positions at distance `k` into the partner
     /// class. Predecessors of losses win in `k + 1` (unless the partner
     /// finds its wins itself); predecessors of wins become candidates
-    /// (unless the partner checks all its positions). Returns `k + 1` if it
-    /// set a win, else 0.
+    /// (unless the partner checks all its positions). `counts`: how many
+    /// positions each chunk of the class has to un-move
+    /// ([`Solver::unmoved_counts`]). Returns `k + 1` if it set a win, else
+    /// 0.
     fn unmove(
         &self,
         k: u32,
         plan: LevelPlan,
+        counts: &[u32],
         class: usize,
         start: u64,
         end: u64,
     ) -> Result<u32, TablebaseError> {
-        let [loss, win, next_win] = self.level_bytes(k)?;
+        let next_win = self.level_bytes(k)?[2];
         let state = &self.classes[class];
-        let partner_class = self.partner(class);
-        let partner = &self.classes[partner_class];
-        let win = if plan.check_all[partner_class] {
-            0
-        } else {
-            win
-        };
-        let loss = (!plan.find_wins[partner_class]).then_some(loss);
+        let partner = &self.classes[self.partner(class)];
+        let (loss, win) = self.unmoved_bytes(k, plan, class)?;
         let won = AtomicBool::new(false);
         let frontier = |b: u8| Some(b) == loss || (win != 0 && b == win);
         let visit = |sides: Sides, b: u8| {
@@ -650,10 +710,12 @@ impl Solver<'_> {
             })
         };
         self.chunks_in(start, end).try_for_each(|(start, end)| {
+            let known = counts.get((start / CHUNK) as usize).copied();
             self.for_each_wanted(
                 class,
                 start,
                 end,
+                known.map(u64::from),
                 |i| frontier(state.get(i)),
                 |index, sides| visit(sides, state.get(index)),
             )?;
@@ -685,13 +747,16 @@ impl Solver<'_> {
         let any = AtomicBool::new(false);
         // Whether the unresolved position `sides` at `index` has a quiet
         // move into a loss in `k`; if so it is set a win in `k + 1`.
-        let look = |index: u64, sides: Sides| -> Result<(), TablebaseError> {
+        // `moves` as for [`Solver::evaluate`].
+        let look = |index: u64, sides: Sides, moves: &mut SetMoves| {
             let Sides { us, them } = sides;
+            moves.on(class, us | them);
             let empty = Bitboard::FULL - us - them;
-            let ranks = partner.indexer.step_ranks(us, them, false);
+            let mut to_move = SideImages::new(them);
             for from in us {
                 for to in step_targets(from) & empty {
-                    if partner.get(ranks.rank(from, to)?) == loss {
+                    let after = moves.after_step(&partner.indexer, from, to);
+                    if partner.get(partner.indexer.rank_side_in(after, &mut to_move)?) == loss {
                         if state.resolve(index, win) {
                             any.store(true, Ordering::Relaxed);
                         }
@@ -702,7 +767,15 @@ impl Solver<'_> {
             Ok(())
         };
         self.chunks_in(start, end).try_for_each(|(start, end)| {
-            self.for_each_wanted(class, start, end, |i| state.get(i) == 0, look)
+            let mut moves = SetMoves::new();
+            self.for_each_wanted(
+                class,
+                start,
+                end,
+                None,
+                |i| state.get(i) == 0,
+                |index, sides| look(index, sides, &mut moves),
+            )
         })?;
         Ok(if any.into_inner() { k + 1 } else { 0 })
     }
@@ -768,13 +841,20 @@ impl Solver<'_> {
         segment_done: &mut dyn FnMut(Phase, u64, u32) -> Result<(), TablebaseError>,
     ) -> Result<u32, TablebaseError> {
         self.done.store(0, Ordering::Relaxed);
+        let counts: Vec<Vec<u32>> = if phase <= Phase::Unmove {
+            (0..self.classes.len())
+                .map(|class| self.unmoved_counts(k, plan, class))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            Vec::new()
+        };
         for p in [Phase::Unmove, Phase::FindWins, Phase::CheckLosses] {
             if p < phase {
                 continue;
             }
             let from = if p == phase { from } else { 0 };
-            let work = |class, start, end| match p {
-                Phase::Unmove => self.unmove(k, plan, class, start, end),
+            let work = |class: usize, start, end| match p {
+                Phase::Unmove => self.unmove(k, plan, &counts[class], class, start, end),
                 Phase::FindWins => self.find_wins(k, plan, class, start, end),
                 _ => self.check_losses(plan, class, start, end),
             };

@@ -6,10 +6,11 @@ use crate::format::compact::re_pair;
 use crate::format::compact::ContextModel;
 use crate::format::compact::{self, Freedom, Stored};
 use crate::format::CompactShape;
+use crate::generate::set_moves::SetMoves;
 use crate::probe::table::{histogram_of, Directories, Histogram, Table, TableIndexer};
 use crate::probe::tablebase::Tablebase;
 use crate::probe::tablebase::{capture_target, CaptureTarget};
-use crate::value::Value;
+use crate::value::{Value, Wdl};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use surakarta_index::{Indexer, Material, Sides};
@@ -515,16 +516,43 @@ impl Tablebase {
         let table = self.lookup(material)?;
         let values = self.values(material)?;
         let indexer = table.indexer();
-        // Captures into a format 1 table are a rank and a read.
+        // Captures into a format 1 table are a rank and a read, through
+        // what the positions on the same points share (`moves`).
         let target = capture_target(self, material);
         // Per used slot: its context (bits 2..) and its freedom (bits 0-1).
-        let info = |index: u64, sides: Sides| -> Result<u8, TablebaseError> {
-            let freedom = match values[index as usize] {
-                1 if self.wins_by_capture(target, sides)? => Freedom::AnyWin,
-                0 if capture_draws && self.draws_by_capture(target, sides)? => Freedom::AnyNonWin,
+        let info = |index: u64, sides: Sides, moves: &mut SetMoves| -> Result<u8, TablebaseError> {
+            let Sides { us, them } = sides;
+            moves.on(0, us | them);
+            let captures = moves.captures(us, them);
+            // Whether a capture leaves the opponent with a result in `wdl`.
+            let mut any_capture = |wdl: &[Wdl]| -> Result<bool, TablebaseError> {
+                for &(from, to) in captures.as_slice() {
+                    let after = Sides::new(them.without(to), us.without(from).with(to));
+                    let theirs = if after.us.is_empty() {
+                        Wdl::Loss
+                    } else {
+                        moves.capture_wdl(self, target, from, after)?
+                    };
+                    if wdl.contains(&theirs) {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            };
+            let freedom = match (values[index as usize], target) {
+                (1, Some(_)) if any_capture(&[Wdl::Loss])? => Freedom::AnyWin,
+                (0, Some(_)) if capture_draws && any_capture(&[Wdl::Loss, Wdl::Draw])? => {
+                    Freedom::AnyNonWin
+                }
+                // Compact tables captures reach: the probes' own tests.
+                (1, None) if self.wins_by_capture(target, sides)? => Freedom::AnyWin,
+                (0, None) if capture_draws && self.draws_by_capture(target, sides)? => {
+                    Freedom::AnyNonWin
+                }
                 _ => Freedom::Exact,
             };
-            Ok((model.of(sides) as u8) << 2 | freedom as u8)
+            let context = model.of_with(sides, !captures.as_slice().is_empty());
+            Ok((context as u8) << 2 | freedom as u8)
         };
         let mut contexts = None;
         let (mut shape, mut body, draw_map) = if indexer.size() > options.streaming_above {
@@ -592,7 +620,7 @@ fn compact_streaming(
     values: &[u8],
     model: ContextModel,
     sample_slots: u64,
-    info: &(impl Fn(u64, Sides) -> Result<u8, TablebaseError> + Sync),
+    info: &(impl Fn(u64, Sides, &mut SetMoves) -> Result<u8, TablebaseError> + Sync),
 ) -> Result<(CompactShape, Vec<u8>, Vec<u64>), TablebaseError> {
     let slots = values.len() as u64;
     let chunk = 1u64 << compact::CHUNK_BITS;
@@ -601,9 +629,10 @@ fn compact_streaming(
     let info_in = |start: u64, out: &mut [u8]| -> Result<(), TablebaseError> {
         out.fill(Freedom::Any as u8);
         let mut result = Ok(());
+        let mut moves = SetMoves::new();
         indexer.for_each_in(start, start + out.len() as u64, |index, sides| {
             if result.is_ok() {
-                result = info(index, sides).map(|b| out[(index - start) as usize] = b);
+                result = info(index, sides, &mut moves).map(|b| out[(index - start) as usize] = b);
             }
         });
         result
@@ -884,21 +913,24 @@ fn rank_by_context(
     (ranks, maps, stored)
 }
 
-/// Sets `out[i] = f(i, position)` for every used slot `i` of `indexer`
-/// (unused slots keep their byte), on all cores; stops at the first error.
+/// Sets `out[i] = f(i, position, moves)` for every used slot `i` of
+/// `indexer` (unused slots keep their byte), on all cores, `moves` holding
+/// what the positions on the same points share; stops at the first error.
 fn fill_used_slots(
     indexer: &TableIndexer,
     out: &mut [u8],
-    f: impl Fn(u64, Sides) -> Result<u8, TablebaseError> + Sync,
+    f: impl Fn(u64, Sides, &mut SetMoves) -> Result<u8, TablebaseError> + Sync,
 ) -> Result<(), TablebaseError> {
     out.par_chunks_mut(CHUNK)
         .enumerate()
         .try_for_each(|(c, part)| {
             let start = (c * CHUNK) as u64;
             let mut result = Ok(());
+            let mut moves = SetMoves::new();
             indexer.for_each_in(start, start + part.len() as u64, |index, sides| {
                 if result.is_ok() {
-                    result = f(index, sides).map(|b| part[(index - start) as usize] = b);
+                    result =
+                        f(index, sides, &mut moves).map(|b| part[(index - start) as usize] = b);
                 }
             });
             result

@@ -9,9 +9,12 @@
 //! directory lookup, [`OccupancyRank`]). Each colouring then only filters
 //! the shared captures by colour and ranks its own pattern.
 
+use crate::error::TablebaseError;
 use crate::probe::table::TableIndexer;
+use crate::probe::tablebase::{CaptureTarget, Tablebase};
+use crate::value::{Value, Wdl};
 use surakarta::{capture_targets, Bitboard, Square};
-use surakarta_index::{OccupancyImages, OccupancyRank};
+use surakarta_index::{OccupancyImages, OccupancyRank, Sides};
 
 /// The direction of a step `from → to` (0 to 7), by `to - from + 7`; steps
 /// differ by -7, -6, -5, -1, 1, 5, 6 or 7 points.
@@ -87,6 +90,48 @@ impl SetMoves {
         self.attacks[from.index()]
     }
 
+    /// The captures of the position on the current set whose side to move
+    /// holds `us` and the other side `them`, from the shared attacks.
+    #[inline]
+    pub(crate) fn captures(&mut self, us: Bitboard, them: Bitboard) -> Captures {
+        let mut captures = Captures {
+            moves: [(Square::ALL[0], Square::ALL[0]); 16],
+            len: 0,
+        };
+        for from in us {
+            for to in self.attacks(from) & them {
+                if let Some(slot) = captures.moves.get_mut(captures.len) {
+                    *slot = (from, to);
+                    captures.len += 1;
+                }
+            }
+        }
+        captures
+    }
+
+    /// The value of `after`, reached by a capture from `from` on the
+    /// current set (its side to move has a piece): read from `target`, the
+    /// table captures reach when it is format 1 (see
+    /// [`crate::probe::tablebase::capture_target`]), through the set's
+    /// shared ranks; else [`Tablebase::probe_wdl`] of `smaller`.
+    #[inline]
+    pub(crate) fn capture_wdl(
+        &mut self,
+        smaller: &Tablebase,
+        target: CaptureTarget<'_>,
+        from: Square,
+        after: Sides,
+    ) -> Result<Wdl, TablebaseError> {
+        if let Some((indexer, bytes)) = target {
+            let shared = self.after_capture(indexer, from);
+            let index = indexer.rank_in(shared, after.us)?;
+            if let Some(&byte) = bytes.get(index as usize) {
+                return Ok(Value::from_table_byte(byte).wdl());
+            }
+        }
+        smaller.probe_wdl(after)
+    }
+
     /// The images of the current set.
     #[inline]
     fn images(&mut self) -> OccupancyImages {
@@ -155,6 +200,20 @@ impl SetMoves {
     }
 }
 
+/// The captures of a position (at most 16, each `(from, to)`).
+pub(crate) struct Captures {
+    moves: [(Square, Square); 16],
+    len: usize,
+}
+
+impl Captures {
+    /// The captures.
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[(Square, Square)] {
+        &self.moves[..self.len]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,12 +246,7 @@ mod tests {
             let them = occupied - us;
             let mut moves = SetMoves::new();
             moves.on(0, occupied);
-            let mut shared = Vec::new();
-            for from in us {
-                for to in moves.attacks(from) & them {
-                    shared.push((from, to));
-                }
-            }
+            let mut shared = moves.captures(us, them).as_slice().to_vec();
             let mut generated: Vec<_> =
                 capture_moves(us, them).iter().map(|m| (m.from(), m.to())).collect();
             shared.sort();

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
-use surakarta::{step_targets, Bitboard, Square};
+use surakarta::{step_targets, Bitboard};
 use surakarta_index::{IndexError, Indexer, SideImages, Sides};
 
 /// Slots per parallel work item.
@@ -297,23 +297,13 @@ impl Solver<'_> {
             if mode == Mode::QuietLossCheck {
                 break;
             }
-            // The captures, from the set's shared attacks.
-            let mut captures = [(Square::ALL[0], Square::ALL[0]); 16];
-            let mut count = 0;
-            for from in us {
-                for to in moves.attacks(from) & them {
-                    if let Some(slot) = captures.get_mut(count) {
-                        *slot = (from, to);
-                        count += 1;
-                    }
-                }
-            }
-            for &(from, to) in &captures[..count] {
+            let captures = moves.captures(us, them);
+            for &(from, to) in captures.as_slice() {
                 let after = Sides::new(them.without(to), us.without(from).with(to));
                 let mine = if after.us.is_empty() {
                     Value::Win(1)
                 } else {
-                    match self.capture_wdl(class, from, after, moves)? {
+                    match moves.capture_wdl(self.smaller, self.targets[class], from, after)? {
                         Wdl::Loss => Value::Win(1),
                         Wdl::Win => Value::Loss(1),
                         Wdl::Draw => Value::Draw,
@@ -337,27 +327,6 @@ impl Solver<'_> {
             None if !any_move => Evaluation::Loss(0),
             None => Evaluation::Loss(worst_loss),
         })
-    }
-
-    /// The value of `after`, reached from a position of `class` by a capture
-    /// from `from` (its side to move has a piece): read from a format-1
-    /// target table, else [`Tablebase::probe_wdl`] (see [`capture_target`]).
-    #[inline]
-    fn capture_wdl(
-        &self,
-        class: usize,
-        from: Square,
-        after: Sides,
-        moves: &mut SetMoves,
-    ) -> Result<Wdl, TablebaseError> {
-        if let Some((indexer, bytes)) = self.targets[class] {
-            let shared = moves.after_capture(indexer, from);
-            let index = indexer.rank_in(shared, after.us)?;
-            if let Some(&byte) = bytes.get(index as usize) {
-                return Ok(Value::from_table_byte(byte).wdl());
-            }
-        }
-        self.smaller.probe_wdl(after)
     }
 
     /// How to check whether the unresolved position at `index` of `class`

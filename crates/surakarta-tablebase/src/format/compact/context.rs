@@ -11,7 +11,7 @@
 //! (on 2v4 the count takes the value's
 //! conditional entropy from 1.07 to 0.40 bits per exact slot).
 
-use surakarta::{count_safe_steps, has_capture, Bitboard};
+use surakarta::{count_safe_steps, has_capture};
 use surakarta_index::{Material, Sides};
 
 /// How a compact table's terminal symbols map to values.
@@ -88,17 +88,25 @@ impl ContextModel {
     pub fn of(self, sides: Sides) -> usize {
         match self {
             ContextModel::None => 0,
-            ContextModel::SafeSteps => safe_steps_context(sides.us, sides.them),
-            ContextModel::HasCapture => usize::from(has_capture(sides.us, sides.them)),
+            _ => self.of_with(sides, has_capture(sides.us, sides.them)),
         }
     }
-}
 
-/// `2 · min(safe steps, 3) + (us has a capture)`, where a safe step is a
-/// step of `us` after which `them` has no capture.
-#[inline]
-fn safe_steps_context(us: Bitboard, them: Bitboard) -> usize {
-    2 * count_safe_steps(us, them, 3) as usize + usize::from(has_capture(us, them))
+    /// [`ContextModel::of`] for a position whose side to move has a capture
+    /// or not (`has_capture`, known already).
+    #[inline]
+    #[must_use]
+    pub(crate) fn of_with(self, sides: Sides, has_capture: bool) -> usize {
+        match self {
+            ContextModel::None => 0,
+            // `2 · min(safe steps, 3) + (us has a capture)`, where a safe
+            // step is a step of `us` after which `them` has no capture.
+            ContextModel::SafeSteps => {
+                2 * count_safe_steps(sides.us, sides.them, 3) as usize + usize::from(has_capture)
+            }
+            ContextModel::HasCapture => usize::from(has_capture),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -73,51 +73,6 @@ fn sampled_count(start: u64, end: u64, wanted: impl Fn(u64) -> bool) -> u64 {
     (start..end).step_by(8).filter(|&i| wanted(i)).count() as u64 * 8
 }
 
-/// The last level whose loss checks read the partner's wins from
-/// [`EarlyWins`]: until its wins in 2 are un-moved, no win is longer.
-const EARLY_LEVELS: u32 = 1;
-
-/// A class's wins while each is a win in 1 or 2, two bits a slot: a loss
-/// check's reads stay in a sixteenth of the value bytes' memory, which
-/// the caches hold far better.
-struct EarlyWins {
-    /// For each 64 slots, two words: the slots that win, and the slots
-    /// that win in 2.
-    words: Vec<u64>,
-}
-
-impl EarlyWins {
-    /// The wins of a class with value bytes `bytes`; `None` if some win is
-    /// longer than 2.
-    fn of(bytes: &[u8]) -> Option<EarlyWins> {
-        let parts: Option<Vec<[u64; 2]>> = bytes
-            .par_chunks(64)
-            .map(|part| {
-                let (mut wins, mut in_two, mut longer) = (0u64, 0u64, false);
-                for (i, &b) in part.iter().enumerate() {
-                    wins |= u64::from(b == 1 || b == 2) << i;
-                    in_two |= u64::from(b == 2) << i;
-                    longer |= (3..=127).contains(&b);
-                }
-                (!longer).then_some([wins, in_two])
-            })
-            .collect();
-        parts.map(|parts| EarlyWins {
-            words: parts.into_iter().flatten().collect(),
-        })
-    }
-
-    /// The value of the slot `index` if it is a win.
-    #[inline]
-    fn win(&self, index: u64) -> Option<Value> {
-        let at = (index / 64 * 2) as usize;
-        let bit = 1 << (index % 64);
-        let wins = self.words.get(at).copied().unwrap_or(0);
-        let in_two = self.words.get(at + 1).copied().unwrap_or(0);
-        (wins & bit != 0).then_some(Value::Win(if in_two & bit != 0 { 2 } else { 1 }))
-    }
-}
-
 struct ClassState {
     indexer: TableIndexer,
     values: Vec<AtomicU8>,
@@ -227,18 +182,14 @@ impl Solver<'_> {
 
     /// Evaluates a position of class `class` from its moves: captures from
     /// the smaller tables, quiet moves from the partner class's current
-    /// values (in a loss check, from `wins` where given: the partner's
-    /// wins, all of them). `moves` holds what the positions on the same
-    /// points share.
+    /// values. `moves` holds what the positions on the same points share.
     fn evaluate(
         &self,
         class: usize,
         sides: Sides,
         mode: Mode,
         moves: &mut SetMoves,
-        wins: Option<&EarlyWins>,
     ) -> Result<Evaluation, TablebaseError> {
-        debug_assert!(wins.is_none() || mode != Mode::Initial);
         let partner = &self.classes[self.partner(class)];
         let Sides { us, them } = sides;
         moves.on(class, us | them);
@@ -281,13 +232,7 @@ impl Solver<'_> {
                     for to in step_targets(from) & empty {
                         let after = moves.after_step(&partner.indexer, from, to);
                         let index = partner.indexer.rank_side_in(after, &mut to_move)?;
-                        // A loss check stops at the first move that does
-                        // not lose, whether it wins or is open.
-                        let theirs = match wins {
-                            Some(wins) => wins.win(index),
-                            None => Value::from_byte(partner.get(index)),
-                        };
-                        if !note(theirs.map(Value::back)) {
+                        if !note(Value::from_byte(partner.get(index)).map(Value::back)) {
                             return Ok(Evaluation::Open);
                         }
                     }
@@ -498,7 +443,7 @@ impl Solver<'_> {
     /// Pass 1 over the slots `start..end` of `class`: positions decided by
     /// captures or by having no move (see [`Pair::evaluate_unresolved`]).
     fn first_pass(&self, class: usize, start: u64, end: u64) -> Result<u32, TablebaseError> {
-        self.evaluate_unresolved(class, Mode::Initial, start, end, None)
+        self.evaluate_unresolved(class, Mode::Initial, start, end)
     }
 
     /// Evaluates every unresolved position of slots `start..end` of
@@ -513,7 +458,6 @@ impl Solver<'_> {
         mode: Mode,
         start: u64,
         end: u64,
-        wins: Option<&EarlyWins>,
     ) -> Result<u32, TablebaseError> {
         let state = &self.classes[class];
         self.chunks_in(start, end)
@@ -536,7 +480,7 @@ impl Solver<'_> {
                         let Some(mode) = mode_at(index) else {
                             return Ok(());
                         };
-                        let value = match self.evaluate(class, sides, mode, &mut moves, wins)? {
+                        let value = match self.evaluate(class, sides, mode, &mut moves)? {
                             Evaluation::Win(d) => Value::Win(d),
                             Evaluation::Loss(d) => Value::Loss(d),
                             Evaluation::Open => return Ok(()),
@@ -598,18 +542,17 @@ impl Solver<'_> {
     }
 
     /// The value bytes of `class`, read as plain bytes: only while no pass
-    /// runs (between passes, on the thread that runs them), when nothing
+    /// runs (between levels, on the thread that runs them), when nothing
     /// writes them.
     #[allow(unsafe_code)]
     fn settled_values(&self, class: usize) -> &[u8] {
         let values = &self.classes[class].values;
         // SAFETY: `AtomicU8` has the size, alignment and bit validity of
-        // `u8`. The callers (`tally` from `plan_level`, and `level` before
-        // its phases, directly and through `unmoved_counts`) run between
-        // passes: every write of a pass happened before it returned (rayon
-        // joins its tasks), and no pass starts while the slice lives (the
-        // callers drop it before they return), so these reads race with no
-        // write.
+        // `u8`. The callers, `tally` from `plan_level` and `unmoved_counts`
+        // from `level` before its first phase, run between passes: every
+        // write of a pass happened before it returned (rayon joins its
+        // tasks), and no pass starts while the slice lives (the callers
+        // drop it before they return), so these reads race with no write.
         unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), values.len()) }
     }
 
@@ -816,10 +759,9 @@ impl Solver<'_> {
         class: usize,
         start: u64,
         end: u64,
-        wins: Option<&EarlyWins>,
     ) -> Result<u32, TablebaseError> {
         if plan.check_all[class] {
-            return self.evaluate_unresolved(class, Mode::LossCheck, start, end, wins);
+            return self.evaluate_unresolved(class, Mode::LossCheck, start, end);
         }
         let state = &self.classes[class];
         (start as usize / 64..end.div_ceil(64) as usize)
@@ -840,7 +782,7 @@ impl Solver<'_> {
                         };
                         let sides = state.indexer.unrank(index)?;
                         if let Evaluation::Loss(d) =
-                            self.evaluate(class, sides, mode, &mut moves, wins)?
+                            self.evaluate(class, sides, mode, &mut moves)?
                         {
                             state.resolve(index, self.byte(Value::Loss(d), class)?);
                             deepest = deepest.max(d);
@@ -880,23 +822,10 @@ impl Solver<'_> {
                 continue;
             }
             let from = if p == phase { from } else { 0 };
-            // The loss checks of an early level read each class's wins
-            // from two bits a slot (its losses are set now, its wins not).
-            let wins: Vec<Option<EarlyWins>> =
-                if p == Phase::CheckLosses && k <= EARLY_LEVELS && !self.reference {
-                    (0..self.classes.len())
-                        .map(|class| EarlyWins::of(self.settled_values(class)))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
             let work = |class: usize, start, end| match p {
                 Phase::Unmove => self.unmove(k, plan, &counts[class], class, start, end),
                 Phase::FindWins => self.find_wins(k, plan, class, start, end),
-                _ => {
-                    let partner_wins = wins.get(self.partner(class)).and_then(Option::as_ref);
-                    self.check_losses(plan, class, start, end, partner_wins)
-                }
+                _ => self.check_losses(plan, class, start, end),
             };
             deepest = self.segmented(from, deepest, &work, &mut |done, d| {
                 segment_done(p, done, d)

@@ -1201,9 +1201,9 @@ mod tests {
             }
             std::fs::remove_file(&path).unwrap();
             // Each of the first four (the first pass's three, then before
-            // level 0), then every thirteenth: a level has 1 + 3·3
+            // level 0), then every twenty-sixth: a level has 1 + 3·3
             // checkpoints here, so the stops fall in every kind.
-            stop_at += if stop_at < 4 { 1 } else { 13 };
+            stop_at += if stop_at < 4 { 1 } else { 26 };
         }
         assert_eq!(
             stops[0], 3,

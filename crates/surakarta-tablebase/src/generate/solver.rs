@@ -65,6 +65,14 @@ const LOSS_SWEEP_RATIO: u64 = 1;
 /// else unranks those.
 const WALK_RATIO: u64 = 20;
 
+/// Whether a level un-moves a position whose byte is `b`, given the bytes
+/// it un-moves ([`Solver::unmoved_bytes`]: losses, if any, and wins, if
+/// not 0). Branch-free, so that counting it over bytes vectorizes.
+#[inline(always)]
+fn unmoved(b: u8, (loss, win): (Option<u8>, u8)) -> bool {
+    loss.is_some() & (b == loss.unwrap_or(0)) | (win != 0) & (b == win)
+}
+
 /// About how many slots of `start..end` satisfy `wanted`, from every
 /// eighth: enough to choose between walking and unranking, at an eighth of
 /// the reads.
@@ -542,7 +550,7 @@ impl Solver<'_> {
     }
 
     /// The value bytes of `class`, read as plain bytes: only while no pass
-    /// runs (between levels, on the thread that runs them), when nothing
+    /// runs (between passes, on the thread that runs them), when nothing
     /// writes them.
     #[allow(unsafe_code)]
     fn settled_values(&self, class: usize) -> &[u8] {
@@ -598,18 +606,12 @@ impl Solver<'_> {
         plan: LevelPlan,
         class: usize,
     ) -> Result<Vec<u32>, TablebaseError> {
-        let (loss, win) = self.unmoved_bytes(k, plan, class)?;
-        let (l, some_loss) = (loss.unwrap_or(0), loss.is_some());
-        let some_win = win != 0;
+        let bytes = self.unmoved_bytes(k, plan, class)?;
         Ok(self
             .settled_values(class)
             .par_chunks(CHUNK as usize)
-            .map(|part| {
-                // Whole bytes compared and summed, which vectorizes.
-                part.iter()
-                    .map(|&b| u32::from(some_loss & (b == l) | some_win & (b == win)))
-                    .sum()
-            })
+            // Whole bytes compared and summed, which vectorizes.
+            .map(|part| part.iter().map(|&b| u32::from(unmoved(b, bytes))).sum())
             .collect())
     }
 
@@ -660,9 +662,9 @@ impl Solver<'_> {
         let next_win = self.level_bytes(k)?[2];
         let state = &self.classes[class];
         let partner = &self.classes[self.partner(class)];
-        let (loss, win) = self.unmoved_bytes(k, plan, class)?;
+        let bytes = self.unmoved_bytes(k, plan, class)?;
+        let loss = bytes.0;
         let won = AtomicBool::new(false);
-        let frontier = |b: u8| Some(b) == loss || (win != 0 && b == win);
         let visit = |sides: Sides, b: u8| {
             self.predecessors(class, sides, |p| {
                 if Some(b) == loss {
@@ -685,7 +687,7 @@ impl Solver<'_> {
                 start,
                 end,
                 known.map(u64::from),
-                |i| frontier(state.get(i)),
+                |i| unmoved(state.get(i), bytes),
                 |index, sides| visit(sides, state.get(index)),
             )?;
             self.chunk_done(Pass::Level(k), start, end);

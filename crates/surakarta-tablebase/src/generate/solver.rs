@@ -198,6 +198,9 @@ impl Solver<'_> {
         mode: Mode,
         moves: &mut SetMoves,
     ) -> Result<Evaluation, TablebaseError> {
+        if mode == Mode::Initial && !self.reference {
+            return self.evaluate_initial(class, sides, moves);
+        }
         let partner = &self.classes[self.partner(class)];
         let Sides { us, them } = sides;
         moves.on(class, us | them);
@@ -280,6 +283,60 @@ impl Solver<'_> {
             None if !any_move => Evaluation::Loss(0),
             None => Evaluation::Loss(worst_loss),
         })
+    }
+
+    /// [`Solver::evaluate`] in [`Mode::Initial`]: the captures decide
+    /// (the first into a lost position wins in 1, one into a draw makes the
+    /// position never a loss), then whether any quiet move is left. The
+    /// reference solver keeps the general path.
+    #[inline]
+    fn evaluate_initial(
+        &self,
+        class: usize,
+        sides: Sides,
+        moves: &mut SetMoves,
+    ) -> Result<Evaluation, TablebaseError> {
+        let Sides { us, them } = sides;
+        moves.on(class, us | them);
+        let mut capture_draw = false;
+        let mut any_capture = false;
+        for from in us {
+            let targets = moves.attacks(from) & them;
+            if targets.is_empty() {
+                continue;
+            }
+            // Capturing the last enemy piece wins.
+            if them.len() == 1 {
+                return Ok(Evaluation::Win(1));
+            }
+            any_capture = true;
+            let after_them = us.without(from);
+            for to in targets {
+                let after = Sides::new(them.without(to), after_them.with(to));
+                match moves.capture_wdl(self.smaller, self.targets[class], from, after)? {
+                    // Nothing wins sooner.
+                    Wdl::Loss => return Ok(Evaluation::Win(1)),
+                    Wdl::Draw => capture_draw = true,
+                    Wdl::Win => {}
+                }
+            }
+        }
+        if capture_draw {
+            return Ok(Evaluation::CaptureDraw);
+        }
+        let empty = Bitboard::FULL - us - them;
+        // No quiet move's value is known yet: one is enough to leave it open.
+        if us
+            .into_iter()
+            .any(|from| !(step_targets(from) & empty).is_empty())
+        {
+            Ok(Evaluation::Open)
+        } else if any_capture {
+            // Every capture loses: in 1, the soonest a loss can come.
+            Ok(Evaluation::Loss(1))
+        } else {
+            Ok(Evaluation::Loss(0))
+        }
     }
 
     /// How to check whether the unresolved position at `index` of `class`

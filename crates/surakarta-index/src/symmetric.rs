@@ -276,6 +276,66 @@ impl SymmetricIndexer {
         })
     }
 
+    /// Calls `f` with every unused slot of `start..end` in index order: the
+    /// slots of a set with symmetries whose side to move is not the least
+    /// of its images (what [`Indexer::unrank`] reports as
+    /// [`IndexError::UnusedSlot`]). It looks at each set of the range once
+    /// and at the colourings of the symmetric ones only, a small part of
+    /// what walking the positions costs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_index::{Indexer, Material, SymmetricIndexer};
+    ///
+    /// let indexer = SymmetricIndexer::new(Material::new(2, 1)?);
+    /// let mut unused = 0;
+    /// indexer.for_each_unused_in(0, indexer.size(), |index| {
+    ///     assert!(indexer.unrank(index).is_err());
+    ///     unused += 1;
+    /// });
+    /// assert_eq!(unused + indexer.positions().count() as u64, indexer.size());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_each_unused_in(&self, start: u64, end: u64, mut f: impl FnMut(u64)) {
+        let end = end.min(self.size);
+        if start >= end {
+            return;
+        }
+        let pieces = self.material.pieces();
+        let movers = self.material.us();
+        let last_set = (end - 1) / self.patterns;
+        let mut set = start / self.patterns;
+        let mut colex = self.directory.select(set);
+        loop {
+            let occupied = colex_unrank(colex, pieces);
+            let (stabilizer, len) = stabilizer(occupied);
+            if len > 0 {
+                let last_us = highest_bits(occupied, movers);
+                let mut us = lowest_bits(occupied, movers);
+                let mut index = set * self.patterns;
+                loop {
+                    if (start..end).contains(&index) && !is_least_pattern(us, &stabilizer[..len]) {
+                        f(index);
+                    }
+                    if us == last_us {
+                        break;
+                    }
+                    us = next_subset_within(us, occupied);
+                    index += 1;
+                }
+            }
+            if set == last_set {
+                return;
+            }
+            set += 1;
+            match self.directory.next_canonical(colex + 1) {
+                Some(next) => colex = next,
+                None => return,
+            }
+        }
+    }
+
     /// All used slots in index order, each with its index.
     #[must_use]
     pub fn positions(&self) -> SymmetricPositions<'_> {

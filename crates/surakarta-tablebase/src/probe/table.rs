@@ -78,6 +78,15 @@ impl TableIndexer {
         }
     }
 
+    /// Calls `f(index)` for every unused slot with index in `start..end`,
+    /// in index order (the plain scheme has none).
+    pub fn for_each_unused_in(&self, start: u64, end: u64, f: impl FnMut(u64)) {
+        match self {
+            TableIndexer::Plain(_) => {}
+            TableIndexer::Symmetric(s) => s.for_each_unused_in(start, end, f),
+        }
+    }
+
     /// The position of the first used slot with index in `start..end`, if
     /// there is one (symmetric indexes leave some slots unused).
     #[must_use]
@@ -293,10 +302,15 @@ impl Histogram {
     }
 
     pub(crate) fn add(&mut self, value: Value) {
+        self.add_many(value, 1);
+    }
+
+    /// Counts `n` positions of `value`.
+    pub(crate) fn add_many(&mut self, value: Value, n: u64) {
         match value {
-            Value::Win(d) => self.wins[d as usize] += 1,
-            Value::Draw => self.draws += 1,
-            Value::Loss(d) => self.losses[d as usize] += 1,
+            Value::Win(d) => self.wins[d as usize] += n,
+            Value::Draw => self.draws += n,
+            Value::Loss(d) => self.losses[d as usize] += n,
         }
     }
 
@@ -937,24 +951,101 @@ fn read_back(file: &mut std::fs::File) -> Result<(Header, u32), FileProblem> {
 
 /// Counts the positions of each value in exact value bytes (unused slots
 /// skipped), on all cores.
+///
+/// Every byte of a part is counted, then the bytes of its unused slots taken
+/// back ([`TableIndexer::for_each_unused_in`]): no position is unranked.
 pub(crate) fn histogram_of(indexer: &TableIndexer, values: &[u8]) -> Histogram {
     const PART: u64 = 1 << 20;
-    let size = indexer.size();
+    let size = indexer.size().min(values.len() as u64);
     (0..size.div_ceil(PART))
         .into_par_iter()
         .map(|part| {
-            let mut h = Histogram::empty();
-            indexer.for_each_in(part * PART, (part + 1) * PART, |index, _| {
-                h.add(Value::from_table_byte(values[index as usize]));
+            let (start, end) = (part * PART, ((part + 1) * PART).min(size));
+            let mut counts = [0u64; 256];
+            for &b in &values[start as usize..end as usize] {
+                counts[usize::from(b)] += 1;
+            }
+            indexer.for_each_unused_in(start, end, |index| {
+                counts[usize::from(values[index as usize])] -= 1;
             });
+            let mut h = Histogram::empty();
+            for (byte, &n) in counts.iter().enumerate() {
+                if n > 0 {
+                    h.add_many(Value::from_table_byte(byte as u8), n);
+                }
+            }
             h
         })
         .reduce(Histogram::empty, Histogram::merge)
 }
 
+/// [`histogram_of`] by walking every used slot: the reference the tests
+/// compare it with.
+#[cfg(test)]
+fn histogram_by_walking(indexer: &TableIndexer, values: &[u8]) -> Histogram {
+    let mut h = Histogram::empty();
+    indexer.for_each_in(0, indexer.size(), |index, _| {
+        h.add(Value::from_table_byte(values[index as usize]));
+    });
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The histogram from every byte less the unused slots' is the one
+    /// from walking the used slots, in both schemes, with arbitrary bytes
+    /// in the unused slots too.
+    #[test]
+    fn histograms_match_walking_the_used_slots() {
+        let mut directories = Directories::default();
+        for scheme in [Scheme::Plain, Scheme::Symmetric] {
+            for material in ["1v1", "2v1", "2v2", "3v2", "2v3", "3v3", "4v2"] {
+                let material: Material = material.parse().unwrap();
+                let indexer = TableIndexer::new(material, scheme, &mut directories);
+                let mut state = u64::from(material.pieces());
+                let values: Vec<u8> = (0..indexer.size())
+                    .map(|_| {
+                        state = state
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        (state >> 56) as u8
+                    })
+                    .collect();
+                assert_eq!(
+                    histogram_of(&indexer, &values),
+                    histogram_by_walking(&indexer, &values),
+                    "{material} {scheme:?}"
+                );
+            }
+        }
+    }
+
+    /// The unused slots are exactly those a walk skips.
+    #[test]
+    fn unused_slots_are_the_ones_the_walk_skips() {
+        let mut directories = Directories::default();
+        for material in ["2v1", "2v2", "3v3"] {
+            let material: Material = material.parse().unwrap();
+            let indexer = TableIndexer::new(material, Scheme::Symmetric, &mut directories);
+            let size = indexer.size();
+            for (start, end) in [(0, size), (1, size - 1), (size / 3, size / 3 + 50)] {
+                let mut used = Vec::new();
+                indexer.for_each_in(start, end, |index, _| used.push(index));
+                let mut unused = Vec::new();
+                indexer.for_each_unused_in(start, end, |index| unused.push(index));
+                let mut all: Vec<u64> = used.iter().chain(&unused).copied().collect();
+                all.sort_unstable();
+                assert_eq!(
+                    all,
+                    (start..end).collect::<Vec<_>>(),
+                    "{material} {start}..{end}"
+                );
+                assert!(unused.windows(2).all(|w| w[0] < w[1]));
+            }
+        }
+    }
 
     /// `first_in` finds what a walk over the range finds first, in both
     /// schemes, over whole classes and at their ends.

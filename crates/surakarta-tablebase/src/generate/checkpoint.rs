@@ -102,6 +102,12 @@ pub(crate) struct LevelPlan {
     /// Find the wins from every unresolved position instead of un-moving
     /// the partner's losses.
     pub(crate) find_wins: [bool; 2],
+    /// At level 1, with `check_all`: the positions with a quiet move into
+    /// a position of the partner that is not a win in 1 are marked (in the
+    /// candidate bits) by un-moving those, and every other unresolved
+    /// position without a capture into a draw is a loss in 2, with no move
+    /// read.
+    pub(crate) mark_open: [bool; 2],
 }
 
 impl LevelPlan {
@@ -111,6 +117,8 @@ impl LevelPlan {
             | bit(self.check_all[1], 1)
             | bit(self.find_wins[0], 2)
             | bit(self.find_wins[1], 3)
+            | bit(self.mark_open[0], 4)
+            | bit(self.mark_open[1], 5)
     }
 
     fn from_byte(b: u8) -> LevelPlan {
@@ -118,6 +126,7 @@ impl LevelPlan {
         LevelPlan {
             check_all: [bit(0), bit(1)],
             find_wins: [bit(2), bit(3)],
+            mark_open: [bit(4), bit(5)],
         }
     }
 }
@@ -146,6 +155,7 @@ impl Resume {
         plan: LevelPlan {
             check_all: [false; 2],
             find_wins: [false; 2],
+            mark_open: [false; 2],
         },
         deepest: 0,
     };
@@ -309,7 +319,9 @@ fn check_stage(resume: Resume, slots: u64, classes: usize) -> Result<(), Rejecte
             _ => level <= deepest,
         }
         && (phase.in_level() || plan == LevelPlan::default())
-        && (classes == 2 || !plan.check_all[1] && !plan.find_wins[1]);
+        && (classes == 2 || !plan.check_all[1] && !plan.find_wins[1] && !plan.mark_open[1])
+        // Marks only at level 1, for a class checked whole.
+        && (0..2).all(|c| !plan.mark_open[c] || level == 1 && plan.check_all[c]);
     if ok {
         Ok(())
     } else {
@@ -515,7 +527,7 @@ mod tests {
 
     #[test]
     fn plans_round_trip() {
-        for b in 0..16u8 {
+        for b in 0..64u8 {
             assert_eq!(LevelPlan::from_byte(b).to_byte(), b);
         }
     }
@@ -532,9 +544,24 @@ mod tests {
         let plan = LevelPlan {
             check_all: [true, false],
             find_wins: [false, true],
+            mark_open: [false, false],
+        };
+        let marking = LevelPlan {
+            mark_open: [true, false],
+            ..plan
         };
         for (resume, bitmaps) in [
             (Resume::before_level(3, 5), 1),
+            (
+                Resume {
+                    phase: Phase::Unmove,
+                    level: 1,
+                    done: slots / 4,
+                    plan: marking,
+                    deepest: 1,
+                },
+                2,
+            ),
             (
                 Resume {
                     done: slots / 3,

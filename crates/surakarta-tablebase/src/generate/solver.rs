@@ -60,6 +60,11 @@ const SWEEP_RATIO: u64 = 2;
 /// slots times this.
 const LOSS_SWEEP_RATIO: u64 = 1;
 
+/// Level 1 marks the open positions of a class it checks whole (see
+/// [`LevelPlan::mark_open`]) when the partner's positions that do not win
+/// in 1, times this, are fewer than the class's unresolved ones.
+const MARK_RATIO: u64 = 2;
+
 /// Unranking one slot costs about as much as walking this many: a pass
 /// walks a chunk when more than one slot in this many is to be looked at,
 /// else unranks those.
@@ -71,6 +76,17 @@ const WALK_RATIO: u64 = 20;
 #[inline(always)]
 fn unmoved(b: u8, (loss, win): (Option<u8>, u8)) -> bool {
     loss.is_some() & (b == loss.unwrap_or(0)) | (win != 0) & (b == win)
+}
+
+/// Sets bit `index` of `bits` (with no locked instruction where it is set
+/// already).
+#[inline]
+fn mark(bits: &[AtomicU64], index: u64) {
+    let word = &bits[(index / 64) as usize];
+    let bit = 1 << (index % 64);
+    if word.load(Ordering::Relaxed) & bit == 0 {
+        word.fetch_or(bit, Ordering::Relaxed);
+    }
 }
 
 /// About how many slots of `start..end` satisfy `wanted`, from every
@@ -695,6 +711,16 @@ impl Solver<'_> {
             // quiet move into one of them. The same positions win.
             plan.find_wins[class] =
                 tallies[partner][losses] > tallies[class][unresolved] * LOSS_SWEEP_RATIO;
+            // At level 1, where the partner's positions that do not win in
+            // 1 are few (the partner's side to move captures almost
+            // everywhere), un-moving those (a dozen ranks each) to mark the
+            // positions they make open costs less than reading every quiet
+            // move of every unresolved position, most of them losses.
+            let partner_others = self.classes[partner].indexer.size() - tallies[partner][wins];
+            plan.mark_open[class] = !self.reference
+                && k == 1
+                && plan.check_all[class]
+                && partner_others * MARK_RATIO < tallies[class][unresolved];
         }
         Ok(plan)
     }
@@ -729,14 +755,12 @@ impl Solver<'_> {
                         won.store(true, Ordering::Relaxed);
                     }
                 } else {
-                    let word = &partner.candidates[(p / 64) as usize];
-                    let bit = 1 << (p % 64);
-                    if word.load(Ordering::Relaxed) & bit == 0 {
-                        word.fetch_or(bit, Ordering::Relaxed);
-                    }
+                    mark(&partner.candidates, p);
                 }
             })
         };
+        let mark_open = plan.mark_open[self.partner(class)];
+        let win = self.level_bytes(k)?[1];
         self.chunks_in(start, end).try_for_each(|(start, end)| {
             let known = counts.get((start / CHUNK) as usize).copied();
             self.for_each_wanted(
@@ -747,6 +771,19 @@ impl Solver<'_> {
                 |i| unmoved(state.get(i), bytes),
                 |index, sides| visit(sides, state.get(index)),
             )?;
+            if mark_open {
+                // Every position that does not win in `k` (1) makes its
+                // predecessors open: a byte that is not `win` now never
+                // becomes it (this phase sets wins in `k + 1` only).
+                self.for_each_wanted(
+                    class,
+                    start,
+                    end,
+                    None,
+                    |i| state.get(i) != win,
+                    |_, sides| self.predecessors(class, sides, |p| mark(&partner.candidates, p)),
+                )?;
+            }
             self.chunk_done(Pass::Level(k), start, end);
             Ok::<(), TablebaseError>(())
         })?;
@@ -819,6 +856,9 @@ impl Solver<'_> {
         start: u64,
         end: u64,
     ) -> Result<u32, TablebaseError> {
+        if plan.mark_open[class] {
+            return self.losses_from_marks(class, start, end);
+        }
         if plan.check_all[class] {
             return self.evaluate_unresolved(class, Mode::LossCheck, start, end);
         }
@@ -852,6 +892,47 @@ impl Solver<'_> {
             )
             .map(|folded| folded.map(|(deepest, _)| deepest))
             .try_reduce(|| 0, |a, b| Ok(a.max(b)))
+    }
+
+    /// Level 1, phase [`Phase::CheckLosses`], over slots `start..end` of
+    /// `class` when the plan marks its open positions
+    /// ([`LevelPlan::mark_open`]): every unresolved position that is not
+    /// marked and has no capture into a draw is a loss in 2 (every quiet
+    /// move lets the partner win in 1, every capture loses, and the first
+    /// pass resolved the positions without a quiet move). Clears the marks.
+    /// Returns 2 if it set a loss, else 0.
+    fn losses_from_marks(&self, class: usize, start: u64, end: u64) -> Result<u32, TablebaseError> {
+        let state = &self.classes[class];
+        let loss = self.byte(Value::Loss(2), class)?;
+        let set_any = self
+            .chunks_in(start, end)
+            .map(|(start, end)| {
+                let mut unused = Vec::new();
+                state
+                    .indexer
+                    .for_each_unused_in(start, end, |index| unused.push(index));
+                let mut unused = unused.into_iter().peekable();
+                let mut any = false;
+                for index in start..end {
+                    if unused.next_if_eq(&index).is_some() {
+                        continue;
+                    }
+                    let marked = state.candidates[(index / 64) as usize].load(Ordering::Relaxed)
+                        & 1 << (index % 64)
+                        != 0;
+                    if state.get(index) == 0 && !marked && !state.has_capture_draw(index) {
+                        any |= state.resolve(index, loss);
+                    }
+                }
+                // `start` is a multiple of CHUNK, and `end` one or the end
+                // of the class: the words are this chunk's alone.
+                for word in &state.candidates[(start / 64) as usize..end.div_ceil(64) as usize] {
+                    word.store(0, Ordering::Relaxed);
+                }
+                any
+            })
+            .reduce(|| false, |a, b| a | b);
+        Ok(if set_any { 2 } else { 0 })
     }
 
     /// Level `k` with `plan`, from phase `phase` having done `from` of its

@@ -78,6 +78,12 @@ fn unmoved(b: u8, (loss, win): (Option<u8>, u8)) -> bool {
     loss.is_some() & (b == loss.unwrap_or(0)) | (win != 0) & (b == win)
 }
 
+/// Whether bit `index` of `bits` is set.
+#[inline]
+fn marked(bits: &[AtomicU64], index: u64) -> bool {
+    bits[(index / 64) as usize].load(Ordering::Relaxed) & 1 << (index % 64) != 0
+}
+
 /// Sets bit `index` of `bits` (with no locked instruction where it is set
 /// already).
 #[inline]
@@ -126,7 +132,7 @@ impl ClassState {
     /// Whether the position at `index` has a capture into a draw.
     #[inline]
     fn has_capture_draw(&self, index: u64) -> bool {
-        self.capture_draws[(index / 64) as usize].load(Ordering::Relaxed) & 1 << (index % 64) != 0
+        marked(&self.capture_draws, index)
     }
 
     /// Notes that the position at `index` has a capture into a draw.
@@ -729,10 +735,12 @@ impl Solver<'_> {
     /// `class`: un-moves its positions at distance `k` into the partner
     /// class. Predecessors of losses win in `k + 1` (unless the partner
     /// finds its wins itself); predecessors of wins become candidates
-    /// (unless the partner checks all its positions). `counts`: how many
-    /// positions each chunk of the class has to un-move
-    /// ([`Solver::unmoved_counts`]). Returns `k + 1` if it set a win, else
-    /// 0.
+    /// (unless the partner checks all its positions). Where the partner
+    /// marks its open positions ([`LevelPlan::mark_open`], level 1), the
+    /// predecessors of every position that does not win in 1 are marked
+    /// too. `counts`: how many positions each chunk of the class has to
+    /// un-move ([`Solver::unmoved_counts`]). Returns `k + 1` if it set a
+    /// win, else 0.
     fn unmove(
         &self,
         k: u32,
@@ -742,7 +750,7 @@ impl Solver<'_> {
         start: u64,
         end: u64,
     ) -> Result<u32, TablebaseError> {
-        let next_win = self.level_bytes(k)?[2];
+        let [_, win, next_win] = self.level_bytes(k)?;
         let state = &self.classes[class];
         let partner = &self.classes[self.partner(class)];
         let bytes = self.unmoved_bytes(k, plan, class)?;
@@ -760,7 +768,6 @@ impl Solver<'_> {
             })
         };
         let mark_open = plan.mark_open[self.partner(class)];
-        let win = self.level_bytes(k)?[1];
         self.chunks_in(start, end).try_for_each(|(start, end)| {
             let known = counts.get((start / CHUNK) as usize).copied();
             self.for_each_wanted(
@@ -774,7 +781,10 @@ impl Solver<'_> {
             if mark_open {
                 // Every position that does not win in `k` (1) makes its
                 // predecessors open: a byte that is not `win` now never
-                // becomes it (this phase sets wins in `k + 1` only).
+                // becomes it (this phase sets wins in `k + 1` only). A
+                // second pass: the first skips most chunks by their counts,
+                // and resolves the predecessors of losses before this one
+                // looks (so fewer are marked).
                 self.for_each_wanted(
                     class,
                     start,
@@ -917,10 +927,10 @@ impl Solver<'_> {
                     if unused.next_if_eq(&index).is_some() {
                         continue;
                     }
-                    let marked = state.candidates[(index / 64) as usize].load(Ordering::Relaxed)
-                        & 1 << (index % 64)
-                        != 0;
-                    if state.get(index) == 0 && !marked && !state.has_capture_draw(index) {
+                    if state.get(index) == 0
+                        && !marked(&state.candidates, index)
+                        && !state.has_capture_draw(index)
+                    {
                         any |= state.resolve(index, loss);
                     }
                 }

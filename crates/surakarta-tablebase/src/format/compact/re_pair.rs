@@ -11,8 +11,6 @@
 //! (and every block of whole chunks) decodes on its own.
 
 use rayon::prelude::*;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A digram must occur this often to become a symbol (a dictionary entry
 /// costs five bytes; 6 measured best of 3, 6 and 12 on the 6- and 7-piece
@@ -63,105 +61,179 @@ impl Grammar {
     }
 }
 
-/// Digram counts, dense while the alphabet is small.
-enum Counts {
-    Dense(Vec<u32>, usize),
-    Sparse(HashMap<u32, u32, BuildHasherDefault<DigramHasher>>),
-}
+/// Alphabets up to this size count digrams in a dense square array.
+const DENSE_SYMBOLS: usize = 1024;
 
-/// A hasher for a digram's key (`left << 16 | right`, one `u32`): a
-/// multiply and a shift, instead of the standard library's SipHash, which
-/// is built to resist chosen keys (these are a table's own symbols) and
-/// costs several times as much per key. The counts do not depend on the
-/// hasher: [`Counts::frequent`] is sorted before use.
-#[derive(Default)]
-struct DigramHasher(u64);
-
-impl Hasher for DigramHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// The digrams of one pass that occur at least `min` times, each with its
+/// count, in no particular order (the caller sorts them), and how many
+/// distinct digrams there are.
+///
+/// Up to [`DENSE_SYMBOLS`] symbols, each thread counts its share of the
+/// chunks in a square array and the arrays are added. Above, the digrams
+/// are split into one part per thread by a hash of their key ([`part_of`]),
+/// and each thread counts one part in an open-addressing table
+/// ([`DigramTable`]): no table is merged into another, and each holds a
+/// share of the distinct digrams (`size_hint`: how many there were last
+/// pass).
+fn count_digrams(
+    chunks: &[Vec<u16>],
+    symbols: usize,
+    size_hint: usize,
+    min: u32,
+) -> (usize, Vec<(u32, u16, u16)>) {
+    let threads = rayon::current_num_threads().max(1);
+    if symbols <= DENSE_SYMBOLS {
+        let per = chunks.len().div_ceil(threads).max(1);
+        let Some(counts) = chunks
+            .par_chunks(per)
+            .map(|part| {
+                let mut counts = vec![0u32; symbols * symbols];
+                for chunk in part {
+                    for_each_digram(chunk, |a, b| counts[a as usize * symbols + b as usize] += 1);
+                }
+                counts
+            })
+            .reduce_with(|mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            })
+        else {
+            return (0, Vec::new());
+        };
+        let distinct = counts.iter().filter(|&&k| k > 0).count();
+        let frequent = counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &k)| k >= min.max(1))
+            .map(|(i, &k)| (k, (i / symbols) as u16, (i % symbols) as u16))
+            .collect();
+        return (distinct, frequent);
     }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    #[inline]
-    fn write_u32(&mut self, key: u32) {
-        self.write_u64(u64::from(key));
-    }
-
-    #[inline]
-    fn write_u64(&mut self, key: u64) {
-        // Fibonacci hashing: the high bits are well mixed, and hashbrown
-        // takes its bucket from the low and its tag from the high bits, so
-        // fold the high half down.
-        let h = (self.0 ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = h ^ (h >> 32);
-    }
-}
-
-impl Counts {
-    fn new(symbols: usize) -> Counts {
-        if symbols <= 1024 {
-            Counts::Dense(vec![0; symbols * symbols], symbols)
-        } else {
-            Counts::Sparse(HashMap::default())
-        }
-    }
-
-    #[inline]
-    fn add(&mut self, a: u16, b: u16) {
-        match self {
-            Counts::Dense(c, n) => c[a as usize * *n + b as usize] += 1,
-            Counts::Sparse(m) => *m.entry(u32::from(a) << 16 | u32::from(b)).or_default() += 1,
-        }
-    }
-
-    fn merge(mut self, other: Counts) -> Counts {
-        match (&mut self, other) {
-            (Counts::Dense(a, _), Counts::Dense(b, _)) => {
-                for (x, y) in a.iter_mut().zip(b) {
-                    *x += y;
+    // Each thread sorts the digrams of its share of the chunks by the part
+    // of the keys they fall in, then counts one part from every share.
+    let per = chunks.len().div_ceil(threads).max(1);
+    let shares: Vec<Vec<Vec<u32>>> = chunks
+        .par_chunks(per)
+        .map(|share| {
+            let mut parts = vec![Vec::new(); threads];
+            for chunk in share {
+                for_each_digram(chunk, |a, b| {
+                    let key = u32::from(a) << 16 | u32::from(b);
+                    parts[part_of(digram_hash(key), threads)].push(key);
+                });
+            }
+            parts
+        })
+        .collect();
+    (0..threads)
+        .into_par_iter()
+        .map(|part| {
+            let mut table = DigramTable::with_capacity(size_hint / threads);
+            for share in &shares {
+                for &key in &share[part] {
+                    table.add(key, digram_hash(key));
                 }
             }
-            (Counts::Sparse(a), Counts::Sparse(b)) => {
-                for (k, v) in b {
-                    *a.entry(k).or_default() += v;
-                }
-            }
-            _ => unreachable!("both counts come from the same alphabet size"),
+            let frequent: Vec<_> = table.counted().filter(|&(k, _, _)| k >= min).collect();
+            (table.len, frequent)
+        })
+        .reduce(
+            || (0, Vec::new()),
+            |(n, mut a), (m, b)| {
+                a.extend(b);
+                (n + m, a)
+            },
+        )
+}
+
+/// The part (below `parts`) a digram of hash `hash` is counted in: from the
+/// hash's top bits, which [`DigramTable`]'s buckets do not use.
+#[inline]
+fn part_of(hash: u64, parts: usize) -> usize {
+    (((hash >> 32) * parts as u64) >> 32) as usize
+}
+
+/// A digram key's hash: a multiply by an odd constant (the keys are a
+/// table's own symbols, not chosen to collide).
+#[inline]
+fn digram_hash(key: u32) -> u64 {
+    u64::from(key).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Counts by digram key (`left << 16 | right`): open addressing, linear
+/// probing, each bucket a key and its count side by side (one cache line to
+/// look at), a count of 0 marking an empty bucket; at most half full.
+struct DigramTable {
+    buckets: Vec<(u32, u32)>,
+    mask: usize,
+    len: usize,
+}
+
+impl DigramTable {
+    /// An empty table with room for about `digrams` digrams.
+    fn with_capacity(digrams: usize) -> DigramTable {
+        let buckets = (2 * digrams).next_power_of_two().max(1 << 10);
+        DigramTable {
+            buckets: vec![(0, 0); buckets],
+            mask: buckets - 1,
+            len: 0,
         }
-        self
     }
 
-    /// Digrams with at least `min` occurrences: (count, left, right).
-    fn frequent(&self, min: u32) -> Vec<(u32, u16, u16)> {
-        match self {
-            Counts::Dense(c, n) => c
-                .iter()
-                .enumerate()
-                .filter(|&(_, &k)| k >= min)
-                .map(|(i, &k)| (k, (i / n) as u16, (i % n) as u16))
-                .collect(),
-            Counts::Sparse(m) => m
-                .iter()
-                .filter(|&(_, &k)| k >= min)
-                .map(|(&p, &k)| (k, (p >> 16) as u16, p as u16))
-                .collect(),
+    /// Counts one occurrence of `key`, whose [`digram_hash`] is `hash`.
+    #[inline]
+    fn add(&mut self, key: u32, hash: u64) {
+        let mut at = (hash >> 24) as usize & self.mask;
+        loop {
+            let bucket = &mut self.buckets[at];
+            if bucket.1 == 0 {
+                *bucket = (key, 1);
+                self.len += 1;
+                if 2 * self.len > self.mask {
+                    self.grow();
+                }
+                return;
+            }
+            if bucket.0 == key {
+                bucket.1 += 1;
+                return;
+            }
+            at = (at + 1) & self.mask;
         }
+    }
+
+    /// Doubles the buckets, keeping every count.
+    fn grow(&mut self) {
+        let old = std::mem::replace(self, DigramTable::with_capacity(self.mask + 1));
+        for (key, count) in old.buckets {
+            if count > 0 {
+                let mut at = (digram_hash(key) >> 24) as usize & self.mask;
+                while self.buckets[at].1 != 0 {
+                    at = (at + 1) & self.mask;
+                }
+                self.buckets[at] = (key, count);
+                self.len += 1;
+            }
+        }
+    }
+
+    /// Every digram counted, with its count.
+    fn counted(&self) -> impl Iterator<Item = (u32, u16, u16)> + '_ {
+        self.buckets
+            .iter()
+            .filter(|&&(_, k)| k > 0)
+            .map(|&(key, k)| (k, (key >> 16) as u16, key as u16))
     }
 }
 
-/// Counts the non-overlapping occurrences of each digram in a chunk
+/// Calls `f` with each non-overlapping occurrence of a digram in a chunk
 /// (`aaa` holds one `aa`).
-fn count_chunk(chunk: &[u16], counts: &mut Counts) {
+#[inline]
+fn for_each_digram(chunk: &[u16], mut f: impl FnMut(u16, u16)) {
     let mut i = 0;
     while i + 1 < chunk.len() {
         let (a, b) = (chunk[i], chunk[i + 1]);
-        counts.add(a, b);
+        f(a, b);
         // Skip the overlapping second half of a run `aaa`.
         if a == b && i + 2 < chunk.len() && chunk[i + 2] == a {
             i += 2;
@@ -176,26 +248,15 @@ fn count_chunk(chunk: &[u16], counts: &mut Counts) {
 pub(crate) fn compress(mut chunks: Vec<Vec<u16>>, terminals: usize, max_symbols: usize) -> Grammar {
     let max_symbols = max_symbols.clamp(terminals, u16::MAX as usize);
     let mut rules: Vec<[u16; 2]> = Vec::new();
-    let threads = rayon::current_num_threads().max(1);
+    // Distinct digrams of the last pass (a size hint for the next).
+    let mut distinct = chunks.iter().map(Vec::len).sum::<usize>() / 64;
     loop {
         let symbols = terminals + rules.len();
         if symbols >= max_symbols {
             break;
         }
-        // Count in one part per thread (dense counts are big to merge).
-        let per = chunks.len().div_ceil(threads).max(1);
-        let counts = chunks
-            .par_chunks(per)
-            .map(|part| {
-                let mut counts = Counts::new(symbols);
-                for chunk in part {
-                    count_chunk(chunk, &mut counts);
-                }
-                counts
-            })
-            .reduce_with(Counts::merge);
-        let Some(counts) = counts else { break };
-        let mut frequent = counts.frequent(MIN_COUNT);
+        let (found, mut frequent) = count_digrams(&chunks, symbols, distinct, MIN_COUNT);
+        distinct = found;
         if frequent.is_empty() {
             break;
         }
@@ -514,6 +575,56 @@ mod tests {
         ] {
             let parsed = parser.parse(&table, &other);
             assert_eq!(expanded(&g, &parsed), other);
+        }
+    }
+
+    #[test]
+    fn digram_counts_match_a_plain_count() {
+        // Small alphabets (the dense array) and large ones (the hashed
+        // tables, grown from a small size hint), runs included.
+        for (seed, symbols) in [(1u64, 5usize), (2, 900), (3, 1025), (4, 40_000)] {
+            let mut state = seed;
+            let mut next = |n: usize| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (state >> 33) as usize % n
+            };
+            let chunks: Vec<Vec<u16>> = (0..50)
+                .map(|_| {
+                    let mut chunk = Vec::new();
+                    while chunk.len() < 700 {
+                        // Runs of one symbol, and symbols from a small and a
+                        // large range, so some digrams repeat and most not.
+                        let s = if next(2) == 0 { next(8) } else { next(symbols) };
+                        let run = if next(5) == 0 { 1 + next(6) } else { 1 };
+                        chunk.extend(std::iter::repeat_n(s.min(symbols - 1) as u16, run));
+                    }
+                    chunk
+                })
+                .collect();
+            let mut plain = std::collections::BTreeMap::new();
+            for chunk in &chunks {
+                let mut i = 0;
+                while i + 1 < chunk.len() {
+                    *plain.entry((chunk[i], chunk[i + 1])).or_insert(0u32) += 1;
+                    let run = chunk[i] == chunk[i + 1] && chunk.get(i + 2) == Some(&chunk[i]);
+                    i += if run { 2 } else { 1 };
+                }
+            }
+            for min in [1, MIN_COUNT] {
+                let (distinct, mut found) = count_digrams(&chunks, symbols, 16, min);
+                found.sort_unstable();
+                let mut expected: Vec<(u32, u16, u16)> = plain
+                    .iter()
+                    .filter(|&(_, &k)| k >= min)
+                    .map(|(&(a, b), &k)| (k, a, b))
+                    .collect();
+                expected.sort_unstable();
+                assert_eq!(distinct, plain.len(), "{symbols} symbols");
+                assert_eq!(found, expected, "{symbols} symbols, min {min}");
+                assert!(found.len() > 10, "{symbols} symbols, min {min}");
+            }
         }
     }
 

@@ -631,8 +631,11 @@ impl Tablebase {
             .filter(|&(_, &b)| b == lost)
         {
             // The partner's side to move has no move; the other side just
-            // stepped there.
-            let Sides { us, them } = partner.indexer().unrank(index as u64)?;
+            // stepped there. (A byte at an unused slot of a damaged file
+            // names no position: the read-back check judges such files.)
+            let Ok(Sides { us, them }) = partner.indexer().unrank(index as u64) else {
+                continue;
+            };
             let empty = Bitboard::FULL - us - them;
             for to in them {
                 for from in step_targets(to) & empty {
@@ -1249,6 +1252,24 @@ mod tests {
             }
             assert!(quiet_total > 0, "{scheme:?}");
         }
+        // A loss in 0 at an unused slot of the partner names no position.
+        let (mut tables, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
+        let (one_four, four_one) = ("1v4".parse().unwrap(), "4v1".parse().unwrap());
+        let before = tables.quiet_wins_in_1(four_one).unwrap().unwrap();
+        let partner = tables.lookup(one_four).unwrap();
+        let mut values = partner.payload().unwrap().to_vec();
+        let mut unused = Vec::new();
+        let size = partner.indexer().size();
+        partner
+            .indexer()
+            .for_each_unused_in(0, size, |i| unused.push(i));
+        assert!(!unused.is_empty());
+        for &i in &unused {
+            values[i as usize] = Value::Loss(0).to_byte().unwrap();
+        }
+        let damaged = Table::new(partner.indexer().clone(), values).unwrap();
+        tables.insert(damaged);
+        assert_eq!(tables.quiet_wins_in_1(four_one).unwrap().unwrap(), before);
     }
 
     #[test]

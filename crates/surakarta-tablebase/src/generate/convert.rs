@@ -622,7 +622,9 @@ impl Tablebase {
         if partner.is_compact() {
             return Ok(None);
         }
-        let lost = Value::Loss(0).to_byte().unwrap_or(128);
+        let Some(lost) = Value::Loss(0).to_byte() else {
+            return Ok(None);
+        };
         let mut found = Vec::new();
         for (index, _) in partner
             .payload()?

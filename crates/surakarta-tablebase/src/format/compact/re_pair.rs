@@ -82,8 +82,9 @@ fn count_digrams(
     min: u32,
 ) -> (usize, Vec<(u32, u16, u16)>) {
     let threads = rayon::current_num_threads().max(1);
+    // Each thread's share of the chunks.
+    let per = chunks.len().div_ceil(threads).max(1);
     if symbols <= DENSE_SYMBOLS {
-        let per = chunks.len().div_ceil(threads).max(1);
         let Some(counts) = chunks
             .par_chunks(per)
             .map(|part| {
@@ -111,7 +112,6 @@ fn count_digrams(
     }
     // Each thread sorts the digrams of its share of the chunks by the part
     // of the keys they fall in, then counts one part from every share.
-    let per = chunks.len().div_ceil(threads).max(1);
     let shares: Vec<Vec<Vec<u32>>> = chunks
         .par_chunks(per)
         .map(|share| {
@@ -180,10 +180,17 @@ impl DigramTable {
         }
     }
 
+    /// The bucket where the search for a key of hash `hash` starts (bits
+    /// below [`part_of`]'s).
+    #[inline]
+    fn home(&self, hash: u64) -> usize {
+        (hash >> 24) as usize & self.mask
+    }
+
     /// Counts one occurrence of `key`, whose [`digram_hash`] is `hash`.
     #[inline]
     fn add(&mut self, key: u32, hash: u64) {
-        let mut at = (hash >> 24) as usize & self.mask;
+        let mut at = self.home(hash);
         loop {
             let bucket = &mut self.buckets[at];
             if bucket.1 == 0 {
@@ -207,7 +214,7 @@ impl DigramTable {
         let old = std::mem::replace(self, DigramTable::with_capacity(self.mask + 1));
         for (key, count) in old.buckets {
             if count > 0 {
-                let mut at = (digram_hash(key) >> 24) as usize & self.mask;
+                let mut at = self.home(digram_hash(key));
                 while self.buckets[at].1 != 0 {
                     at = (at + 1) & self.mask;
                 }

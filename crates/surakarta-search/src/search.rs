@@ -445,7 +445,7 @@ impl<'a> Worker<'a> {
                         best = score;
                         best_move = Some(mv);
                         if score > alpha {
-                            pv.set(mv, &line);
+                            pv.set(mv, line.as_deref().unwrap_or(&Pv::new()));
                         }
                     }
                 }
@@ -613,7 +613,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         parent: Option<&Split<'_>>,
         first_index: usize,
-    ) -> Option<(i32, Move, Pv)> {
+    ) -> Option<(i32, Move, Option<Box<Pv>>)> {
         let split = Split::new(alpha, parent);
         let base: &Worker<'a> = self;
         let killers = base.killers.at(ply);
@@ -621,14 +621,13 @@ impl<'a> Worker<'a> {
         split.search(
             moves,
             beta,
-            || base.fork(),
+            || (base.fork(), Pv::new()),
             || base.shared.stopped(),
-            |worker, i, m, a| {
+            |(worker, line), i, m, a| {
                 let child = position.after(m);
                 worker.path.push(child.zobrist());
                 worker.push_move(position, m);
                 let reduction = worker.reduction(first_index + i, depth, m, pv_node, &killers);
-                let mut line = Pv::new();
                 let score = worker.younger_brother(
                     &child,
                     depth,
@@ -636,13 +635,16 @@ impl<'a> Worker<'a> {
                     beta,
                     reduction,
                     ply,
-                    &mut line,
+                    line,
                     Some(&split),
                 );
                 worker.path.pop();
                 worker.pop_move();
                 worker.flush_nodes();
-                (!worker.stopped(Some(&split))).then_some((score, line))
+                // Only a score above the sibling's alpha has a line worth
+                // keeping (the best sibling's score is above its alpha).
+                let kept = (score > a).then(|| Box::new(*line));
+                (!worker.stopped(Some(&split))).then_some((score, kept))
             },
             |m| {
                 if !m.is_capture() && base.shared.techniques.history {

@@ -5,10 +5,9 @@
 //! it) and a cut flag: a sibling that fails high sets it, and every worker
 //! below checks its chain of split points and abandons the work.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use rayon::prelude::*;
 use surakarta::Move;
 
 /// A node whose younger brothers are being searched in parallel.
@@ -42,36 +41,46 @@ impl<'p> Split<'p> {
         false
     }
 
-    /// Searches `moves` in parallel. Each rayon job builds one worker with
-    /// `fork` and reuses it for the moves it takes; a move is skipped once
-    /// this split is cancelled, `stopped` says the search is over or alpha
-    /// has reached `beta`. `search(worker, index, move, alpha)` searches move
-    /// number `index` of `moves` against the current alpha and gives its
-    /// score and line, or `None` if it was stopped (its result then counts
-    /// for nothing). A score raises the shared alpha; one at `beta` or above
-    /// cuts the split and is passed to `on_cut`. Returns the best score with
-    /// its move and line, or `None` if no move finished.
+    /// Searches `moves` in parallel: one participant per thread of the
+    /// current rayon pool takes the next move not yet taken, in order, until
+    /// none is left, so the best-ordered moves start first whichever thread
+    /// is free. A participant builds its worker with `fork` when it takes its
+    /// first move, and a participant that no other thread has taken by the
+    /// time the others have finished takes no move and builds nothing: a
+    /// split that finds the other threads busy costs one fork. A move is
+    /// skipped once this split is cancelled, `stopped` says the search is
+    /// over or alpha has reached `beta`. `search(worker, index, move, alpha)`
+    /// searches move number `index` of `moves` against the current alpha and
+    /// gives its score and line, or `None` if it was stopped (its result then
+    /// counts for nothing). A score raises the shared alpha; one at `beta` or
+    /// above cuts the split and is passed to `on_cut`. Returns the best score
+    /// with its move and line, or `None` if no move finished.
     pub(crate) fn search<W, L: Send>(
         &self,
         moves: &[Move],
         beta: i32,
-        fork: impl Fn() -> W + Sync + Send,
-        stopped: impl Fn() -> bool + Sync + Send,
-        search: impl Fn(&mut W, usize, Move, i32) -> Option<(i32, L)> + Sync + Send,
-        on_cut: impl Fn(Move) + Sync + Send,
+        fork: impl Fn() -> W + Sync,
+        stopped: impl Fn() -> bool + Sync,
+        search: impl Fn(&mut W, usize, Move, i32) -> Option<(i32, L)> + Sync,
+        on_cut: impl Fn(Move) + Sync,
     ) -> Option<(i32, Move, L)> {
         let found: Mutex<Option<(i32, Move, L)>> = Mutex::new(None);
-        moves
-            .par_iter()
-            .enumerate()
-            .for_each_init(fork, |worker, (i, &m)| {
+        let next = AtomicUsize::new(0);
+        let participant = || {
+            let mut worker = None;
+            loop {
                 if self.cancelled() || stopped() {
                     return;
                 }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&m) = moves.get(i) else {
+                    return;
+                };
                 let alpha = self.alpha.load(Ordering::Relaxed);
                 if alpha >= beta {
                     return;
                 }
+                let worker = worker.get_or_insert_with(&fork);
                 let Some((score, line)) = search(worker, i, m, alpha) else {
                     return;
                 };
@@ -79,12 +88,26 @@ impl<'p> Split<'p> {
                 if found.as_ref().is_none_or(|(s, _, _)| score > *s) {
                     *found = Some((score, m, line));
                 }
+                drop(found);
                 self.alpha.fetch_max(score, Ordering::Relaxed);
                 if score >= beta {
                     self.cut.store(true, Ordering::Relaxed);
                     on_cut(m);
                 }
-            });
+            }
+        };
+        spread(rayon::current_num_threads(), &participant);
         found.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Runs `participant` `count` times (at least once), offered to the other
+/// threads of the pool: each run after the first is a rayon job that an idle
+/// thread may take, else this thread runs it after the first.
+fn spread(count: usize, participant: &(impl Fn() + Sync)) {
+    if count <= 1 {
+        participant();
+    } else {
+        rayon::join(participant, || spread(count - 1, participant));
     }
 }

@@ -445,7 +445,10 @@ impl<'a> Worker<'a> {
                         best = score;
                         best_move = Some(mv);
                         if score > alpha {
-                            pv.set(mv, line.as_deref().unwrap_or(&Pv::new()));
+                            match line.as_deref() {
+                                Some(line) => pv.set(mv, line),
+                                None => pv.set(mv, &Pv::new()),
+                            }
                         }
                     }
                 }

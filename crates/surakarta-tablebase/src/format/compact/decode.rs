@@ -467,6 +467,17 @@ fn prefetch(bytes: &[u8]) {
     let _ = bytes;
 }
 
+/// The big-endian word of the bytes from `at` on, zeros past the end (the
+/// last few bytes of a block; out of the way of the common case).
+#[cold]
+#[inline(never)]
+fn tail_word(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    let rest = bytes.get(at..).unwrap_or(&[]);
+    b[..rest.len()].copy_from_slice(rest);
+    u64::from_be_bytes(b)
+}
+
 /// Reads Huffman codes MSB first from a block's bytes (zeros past the end;
 /// a code read past the end is an error).
 struct BitReader<'a> {
@@ -475,7 +486,8 @@ struct BitReader<'a> {
 }
 
 impl BitReader<'_> {
-    #[inline]
+    /// The next 64 bits from the current position (zeros past the end).
+    #[inline(always)]
     fn window(&self) -> u64 {
         let at = (self.pos / 8) as usize;
         let word = match self.bytes.get(at..at + 8) {
@@ -484,12 +496,7 @@ impl BitReader<'_> {
                 b.copy_from_slice(w);
                 u64::from_be_bytes(b)
             }
-            None => {
-                let mut b = [0u8; 8];
-                let rest = self.bytes.get(at..).unwrap_or(&[]);
-                b[..rest.len()].copy_from_slice(rest);
-                u64::from_be_bytes(b)
-            }
+            None => tail_word(self.bytes, at),
         };
         word << (self.pos % 8)
     }
@@ -500,7 +507,7 @@ impl BitReader<'_> {
     }
 
     /// The next code's symbol as its canonical rank.
-    #[inline]
+    #[inline(always)]
     fn rank(&mut self, code: &Code) -> Result<u32, FileProblem> {
         let (rank, len) = code
             .decode_rank(self.window())

@@ -86,13 +86,18 @@ pub(crate) struct Code {
     /// The longest used length.
     max_len: u32,
     /// Decoding table on the first [`FAST_BITS`] bits of the window:
-    /// `symbol << 8 | length` for codes of at most that length, 0 for a
-    /// longer code (or a gap of an incomplete code): then the ranges decide.
+    /// `rank << 8 | length` for codes of at most that length; for longer
+    /// codes [`LONG`] with the shortest length a code with those first bits
+    /// has (the ranges then decide, from that length on); 0 where no code
+    /// starts with them (a gap of an incomplete code).
     fast: Vec<u32>,
 }
 
 /// Bits of the window the decoding table looks at.
 const FAST_BITS: u32 = 14;
+
+/// Marks a [`Code::fast`] entry whose codes are longer than [`FAST_BITS`].
+const LONG: u32 = 1 << 31;
 
 /// Why a list of code lengths is not a usable code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,6 +182,17 @@ impl Code {
                 *e = rank << 8 | l;
             }
         }
+        // The first bits of longer codes: the length of the code at the
+        // smallest window with those bits, the shortest they can have.
+        for (bits, e) in fast.iter_mut().enumerate() {
+            if *e == 0 {
+                let window = (bits as u64) << (64 - FAST_BITS);
+                let l = length_from(&ends, window, FAST_BITS + 1);
+                if l <= max_len {
+                    *e = LONG | l;
+                }
+            }
+        }
         Ok(Code {
             codes,
             sorted,
@@ -209,20 +225,13 @@ impl Code {
     #[inline]
     pub(crate) fn decode_rank(&self, window: u64) -> Option<(u32, u32)> {
         let e = self.fast[(window >> (64 - FAST_BITS)) as usize];
-        if e != 0 {
-            return Some((e >> 8, e & 0xff));
+        if e & LONG == 0 {
+            return (e != 0).then_some((e >> 8, e & 0xff));
         }
-        // Not in the table: the code is longer than FAST_BITS (canonical
-        // codes fill the code space from 0 without gaps, so every window
-        // below the end of the short codes is in the table), or a gap.
-        // The length is FAST_BITS + 1 plus the number of longer lengths
-        // whose code range ends at or below the window (ends grow with the
-        // length; a complete code's last end is u64::MAX): counted without
-        // branches. Past the longest used length the window is a gap.
-        let mut l = FAST_BITS + 1;
-        for &end in &self.ends[FAST_BITS as usize + 1..=MAX_CODE_LEN as usize] {
-            l += u32::from(window >= end && end != u64::MAX);
-        }
+        // A code longer than FAST_BITS: its length is at least the entry's,
+        // and the ranges of the lengths from there decide (a window past
+        // the longest used length is a gap).
+        let l = length_from(&self.ends, window, e & 0xff);
         if l > self.max_len {
             return None;
         }
@@ -241,6 +250,22 @@ impl Code {
     pub(crate) fn used(&self) -> usize {
         self.sorted.len()
     }
+}
+
+/// The length of the code at the front of `window`, given that it is at
+/// least `from`: the first length whose codes end above the window (`ends`
+/// as in [`Code`]; the last entry, `u64::MAX`, stops the count, so a window
+/// past every code gets a length above the longest used one).
+#[inline]
+fn length_from(ends: &[u64; MAX_CODE_LEN as usize + 2], window: u64, from: u32) -> u32 {
+    let mut l = from;
+    while (l as usize) < ends.len() - 1
+        && window >= ends[l as usize]
+        && ends[l as usize] != u64::MAX
+    {
+        l += 1;
+    }
+    l
 }
 
 #[cfg(test)]
@@ -268,6 +293,67 @@ mod tests {
             let (bits, len) = code.code(s);
             let window = (u64::from(bits) << (64 - len)) | (u64::MAX >> len >> 1);
             assert_eq!(code.decode(window), Some((s, u32::from(len))));
+        }
+    }
+
+    /// The length of the code at the front of a window counted over every
+    /// length, as plainly as possible: the reference for the table.
+    fn decode_rank_plainly(code: &Code, window: u64) -> Option<(u32, u32)> {
+        let l = 1
+            + (1..=MAX_CODE_LEN as usize)
+                .filter(|&l| window >= code.ends[l] && code.ends[l] != u64::MAX)
+                .count() as u32;
+        if l > code.max_len {
+            return None;
+        }
+        let index =
+            u64::from(code.offsets[l as usize]) + ((window - code.firsts[l as usize]) >> (64 - l));
+        (index < code.sorted.len() as u64).then_some((index as u32, l))
+    }
+
+    #[test]
+    fn long_codes_decode_as_the_plain_count_says() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Frequencies over 2^30 apart: codes up to the longest length.
+        let freqs: Vec<u64> = (0..3000u64).map(|i| 1 + (1u64 << (i * 7 % 31))).collect();
+        let complete = code_lengths(&freqs, MAX_CODE_LEN);
+        assert!(complete.iter().any(|&l| u32::from(l) > FAST_BITS + 4));
+        // The same lengths with some longest codes left out: a gap at the end.
+        let mut incomplete = complete.clone();
+        let longest = *incomplete.iter().max().unwrap();
+        let mut dropped = 0;
+        for l in incomplete.iter_mut().filter(|l| **l == longest).take(3) {
+            *l = 0;
+            dropped += 1;
+        }
+        assert_eq!(dropped, 3);
+        for lengths in [complete, incomplete, vec![3, 0, 1, 20, 16, 15]] {
+            let code = Code::new(&lengths).unwrap();
+            for s in 0..lengths.len() as u16 {
+                let len = lengths[s as usize];
+                if len == 0 {
+                    continue;
+                }
+                let (bits, len) = code.code(s);
+                let window = (u64::from(bits) << (64 - len)) | (next() >> len);
+                assert_eq!(code.decode(window), Some((s, u32::from(len))));
+            }
+            for window in (0..200_000)
+                .map(|_| next())
+                .chain([0, u64::MAX, u64::MAX - 1])
+            {
+                assert_eq!(
+                    code.decode_rank(window),
+                    decode_rank_plainly(&code, window),
+                    "{window:#x}"
+                );
+            }
         }
     }
 

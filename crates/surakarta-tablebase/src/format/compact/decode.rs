@@ -379,13 +379,23 @@ impl Compact {
             bytes: at.bytes,
             pos: 0,
         };
+        // Past the end the reader reads zeros, and every symbol covers at
+        // least one slot, so the walk ends; whether a code ran past the
+        // block's end is checked once, at the slot (positions only grow).
         loop {
-            let rank = reader.rank(&self.code)?;
-            let len = u64::from(self.ranked_expansion[rank as usize]);
-            if left < len {
+            let (rank, len) = self
+                .code
+                .decode_rank(reader.window())
+                .ok_or(corrupt("a bit pattern that is no code"))?;
+            reader.pos += u64::from(len);
+            let expansion = self.ranked_expansion[rank as usize];
+            if left < u64::from(expansion) {
+                if reader.pos > 8 * at.bytes.len() as u64 {
+                    return Err(corrupt("a block ends inside a code"));
+                }
                 return Ok(self.descend(self.code.symbol_of_rank(rank), left as u32));
             }
-            left -= len;
+            left -= u64::from(expansion);
         }
     }
 

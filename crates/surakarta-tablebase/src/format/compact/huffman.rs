@@ -88,9 +88,10 @@ pub(crate) struct Code {
     /// Decoding table on the first [`FAST_BITS`] bits of the window:
     /// `rank << 8 | length` for codes of at most that length; for longer
     /// codes [`LONG`] with the shortest length a code with those first bits
-    /// has (the ranges then decide, from that length on); 0 where no code
-    /// starts with them (a gap of an incomplete code).
-    fast: Vec<u32>,
+    /// has (the ranges then decide, from that length on), or with a length
+    /// past [`MAX_CODE_LEN`] where no code starts with them (a gap of an
+    /// incomplete code).
+    fast: Box<[u32; 1 << FAST_BITS]>,
 }
 
 /// Bits of the window the decoding table looks at.
@@ -169,7 +170,7 @@ impl Code {
             code <<= 1;
         }
         ends[MAX_CODE_LEN as usize + 1] = u64::MAX;
-        let mut fast = vec![0u32; 1 << FAST_BITS];
+        let mut fast = Box::new([0u32; 1 << FAST_BITS]);
         for (rank, &s) in sorted.iter().enumerate() {
             let (c, l) = codes[s as usize];
             let l = u32::from(l);
@@ -188,9 +189,7 @@ impl Code {
             if *e == 0 {
                 let window = (bits as u64) << (64 - FAST_BITS);
                 let l = length_from(&ends, window, FAST_BITS + 1);
-                if l <= max_len {
-                    *e = LONG | l;
-                }
+                *e = LONG | if l <= max_len { l } else { MAX_CODE_LEN + 1 };
             }
         }
         Ok(Code {
@@ -226,11 +225,11 @@ impl Code {
     pub(crate) fn decode_rank(&self, window: u64) -> Option<(u32, u32)> {
         let e = self.fast[(window >> (64 - FAST_BITS)) as usize];
         if e & LONG == 0 {
-            return (e != 0).then_some((e >> 8, e & 0xff));
+            return Some((e >> 8, e & 0xff));
         }
         // A code longer than FAST_BITS: its length is at least the entry's,
         // and the ranges of the lengths from there decide (a window past
-        // the longest used length is a gap).
+        // the longest used length, or under a gap's entry, is a gap).
         let l = length_from(&self.ends, window, e & 0xff);
         if l > self.max_len {
             return None;

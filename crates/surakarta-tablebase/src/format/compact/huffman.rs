@@ -312,13 +312,8 @@ mod tests {
 
     #[test]
     fn long_codes_decode_as_the_plain_count_says() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = surakarta::random::SplitMix::new(5);
+        let mut next = move || rng.next_u64();
         // Frequencies over 2^30 apart: codes up to the longest length.
         let freqs: Vec<u64> = (0..3000u64).map(|i| 1 + (1u64 << (i * 7 % 31))).collect();
         let complete = code_lengths(&freqs, MAX_CODE_LEN);

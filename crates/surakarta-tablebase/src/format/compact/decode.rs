@@ -383,19 +383,13 @@ impl Compact {
         // least one slot, so the walk ends; whether a code ran past the
         // block's end is checked once, at the slot (positions only grow).
         loop {
-            let (rank, len) = self
-                .code
-                .decode_rank(reader.window())
-                .ok_or(corrupt("a bit pattern that is no code"))?;
-            reader.pos += u64::from(len);
-            let expansion = self.ranked_expansion[rank as usize];
-            if left < u64::from(expansion) {
-                if reader.pos > 8 * at.bytes.len() as u64 {
-                    return Err(corrupt("a block ends inside a code"));
-                }
+            let rank = reader.rank_unchecked(&self.code)?;
+            let expansion = u64::from(self.ranked_expansion[rank as usize]);
+            if left < expansion {
+                reader.check_end()?;
                 return Ok(self.descend(self.code.symbol_of_rank(rank), left as u32));
             }
-            left -= u64::from(expansion);
+            left -= expansion;
         }
     }
 
@@ -519,14 +513,30 @@ impl BitReader<'_> {
     /// The next code's symbol as its canonical rank.
     #[inline(always)]
     fn rank(&mut self, code: &Code) -> Result<u32, FileProblem> {
+        let rank = self.rank_unchecked(code)?;
+        self.check_end()?;
+        Ok(rank)
+    }
+
+    /// [`BitReader::rank`] without checking that the code ended inside the
+    /// bytes (zeros are read past the end): for a reader that checks once,
+    /// with [`BitReader::check_end`], after its last code.
+    #[inline(always)]
+    fn rank_unchecked(&mut self, code: &Code) -> Result<u32, FileProblem> {
         let (rank, len) = code
             .decode_rank(self.window())
             .ok_or(corrupt("a bit pattern that is no code"))?;
         self.pos += u64::from(len);
+        Ok(rank)
+    }
+
+    /// Whether every code read so far ended inside the bytes.
+    #[inline(always)]
+    fn check_end(&self) -> Result<(), FileProblem> {
         if self.pos > 8 * self.bytes.len() as u64 {
             return Err(corrupt("a block ends inside a code"));
         }
-        Ok(rank)
+        Ok(())
     }
 }
 

@@ -88,9 +88,9 @@ pub(crate) struct Code {
     /// Decoding table on the first [`FAST_BITS`] bits of the window:
     /// `rank << 8 | length` for codes of at most that length; for longer
     /// codes [`LONG`] with the shortest length a code with those first bits
-    /// has (the ranges then decide, from that length on), or with a length
-    /// past [`MAX_CODE_LEN`] where no code starts with them (a gap of an
-    /// incomplete code).
+    /// has (the ranges then decide, from that length on; where no code
+    /// starts with them, a gap of an incomplete code, a length past the
+    /// longest used one).
     fast: Box<[u32; 1 << FAST_BITS]>,
 }
 
@@ -188,8 +188,7 @@ impl Code {
         for (bits, e) in fast.iter_mut().enumerate() {
             if *e == 0 {
                 let window = (bits as u64) << (64 - FAST_BITS);
-                let l = length_from(&ends, window, FAST_BITS + 1);
-                *e = LONG | if l <= max_len { l } else { MAX_CODE_LEN + 1 };
+                *e = LONG | length_from(&ends, window, FAST_BITS + 1);
             }
         }
         Ok(Code {

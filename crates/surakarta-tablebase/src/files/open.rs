@@ -1,5 +1,5 @@
-//! Opening table files (only regular files, and never blocking) and
-//! listing the table files of a directory.
+//! Opening the files the project reads (only regular files, and never
+//! blocking) and listing the table files of a directory.
 
 use crate::error::TablebaseError;
 use crate::format::{self, FileProblem};
@@ -10,22 +10,88 @@ use std::path::Path;
 use std::path::PathBuf;
 use surakarta_index::Material;
 
-/// Opens a table file for reading. Anything but a regular file (a
-/// directory, a FIFO, a device, a socket) is [`FileProblem::NotAFile`].
+/// Opens any file the project reads (table files, networks, training data,
+/// openings, records, manifests) the one safe way: only a regular file is
+/// accepted, and opening never blocks. Anything but a regular file (a
+/// directory, a FIFO, a device, a socket) is an error of kind
+/// [`std::io::ErrorKind::InvalidInput`] saying "not a regular file".
 ///
 /// On Unix the file is opened with `O_NONBLOCK`, so that opening a FIFO
 /// does not wait for a writer; the type is then checked on the opened
 /// handle, not the path, so it cannot change between check and use. For a
 /// regular file the flag has no effect on reads or maps.
-pub(crate) fn open_table_file(path: &Path) -> Result<File, FileProblem> {
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::open_regular_file;
+///
+/// let dir = std::env::temp_dir();
+/// let error = open_regular_file(&dir).unwrap_err(); // a directory
+/// assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+/// assert_eq!(error.to_string(), "not a regular file");
+/// ```
+pub fn open_regular_file(path: &Path) -> std::io::Result<File> {
+    let file = open_without_blocking(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_a_regular_file());
+    }
+    Ok(file)
+}
+
+/// Opens `path` for reading without waiting on a FIFO (`O_NONBLOCK`), not
+/// yet checking its type.
+fn open_without_blocking(path: &Path) -> std::io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
+        options.custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC);
     }
-    let file = options.open(path)?;
+    options.open(path)
+}
+
+/// The error of [`open_regular_file`] for anything but a regular file.
+fn not_a_regular_file() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file")
+}
+
+/// At most `max_bytes` bytes of a file opened with [`open_regular_file`]:
+/// a longer file is an error of kind [`std::io::ErrorKind::InvalidData`]
+/// naming the limit, found after reading one byte past it (never the whole
+/// of a huge or endless file).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::read_regular_file;
+///
+/// let path = std::env::temp_dir().join(format!("surakarta-doc-read-{}", std::process::id()));
+/// std::fs::write(&path, b"12345")?;
+/// assert_eq!(read_regular_file(&path, 5)?, b"12345");
+/// assert!(read_regular_file(&path, 4).is_err()); // over the limit
+/// std::fs::remove_file(&path)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_regular_file(path: &Path, max_bytes: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_regular_file(path)?
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("longer than the {max_bytes} bytes such a file may have"),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Opens a table file for reading with [`open_regular_file`]; anything but
+/// a regular file is [`FileProblem::NotAFile`].
+pub(crate) fn open_table_file(path: &Path) -> Result<File, FileProblem> {
+    let file = open_without_blocking(path)?;
     if !file.metadata()?.is_file() {
         return Err(FileProblem::NotAFile);
     }

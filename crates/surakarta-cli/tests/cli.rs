@@ -659,7 +659,7 @@ fn a_hash_table_that_cannot_be_allocated_is_an_error() {
         let o = run_with_2gib_address_space(&[command, "--hash", "65536", "--depth", "1"], "");
         assert_cli_error(
             &o,
-            "the transposition table (hash): 65536 MiB needed, but this process may use only",
+            "the engine (hash 65536 MiB, 1 thread): 65540 MiB needed, but this process may use only",
         );
     }
     // The engine says so and keeps its table.
@@ -669,7 +669,9 @@ fn a_hash_table_that_cannot_be_allocated_is_an_error() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines[0].starts_with("info string error: the transposition table (hash): 65536 MiB needed"),
+        lines[0].starts_with(
+            "info string error: the engine (hash 65536 MiB, 1 thread): 65540 MiB needed"
+        ),
         "{out}"
     );
     // `isready` is answered while the search runs, so in either order.
@@ -678,6 +680,94 @@ fn a_hash_table_that_cannot_be_allocated_is_an_error() {
     assert!(rest.iter().any(|l| l.starts_with("info depth 1 ")), "{out}");
     assert!(rest.iter().any(|l| l.starts_with("bestmove ")), "{out}");
     assert!(rest.contains(&"readyok"), "{out}");
+}
+
+/// An engine is counted whole before it is made: its table and, for each
+/// thread, its stack and search state. A table that fits beside the
+/// process is refused when its threads do not fit with it, and every
+/// command that starts threads takes 1 to 1024.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_is_counted_with_its_threads_and_threads_are_bounded() {
+    // 1000 MiB fits under 2 GiB; with 1024 threads it does not.
+    let o = run_with_2gib_address_space(&["search", "--hash", "1000", "--depth", "1"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    for command in ["search", "bench"] {
+        let o = run_with_2gib_address_space(
+            &[
+                command,
+                "--hash",
+                "1000",
+                "--threads",
+                "1024",
+                "--depth",
+                "1",
+            ],
+            "",
+        );
+        assert_cli_error(
+            &o,
+            "the engine (hash 1000 MiB, 1024 threads): 3561 MiB needed, but this process may use only",
+        );
+    }
+    // A match's engines are counted the same way.
+    let o = run_with_2gib_address_space(
+        &[
+            "match",
+            "--first",
+            "depth=1,hash=600,threads=1024",
+            "--second",
+            "depth=1",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert_cli_error(&o, "the engines of both players (their hash and threads): ");
+
+    let tables = generated_tables("threads-bounded", 4);
+    let t = tables.to_str().unwrap();
+    // bench's probe list is counted before it is allocated.
+    let o = run_with_2gib_address_space(
+        &["bench", "--depth", "1", "--tb", t, "--probes", "4294967296"],
+        "",
+    );
+    assert_cli_error(
+        &o,
+        "the 4294967296 probes to time (--probes): 131072 MiB needed, but this process may use only",
+    );
+    // endgames: threads out of range, and engines that do not fit together.
+    let endgames = |threads: &str, positions: &str| {
+        run_with_2gib_address_space(
+            &[
+                "endgames",
+                "--tb",
+                t,
+                "--pieces",
+                "4",
+                "--positions",
+                positions,
+                "--nodes",
+                "200",
+                "-t",
+                threads,
+            ],
+            "",
+        )
+    };
+    for threads in ["0", "1025", "4294967296"] {
+        assert_cli_error(
+            &endgames(threads, "5"),
+            &format!("--threads {threads} is out of range: give 1 to 1024"),
+        );
+    }
+    assert_cli_error(
+        &endgames("1024", "40"),
+        "40 engines (hash 64 MiB, 1 thread each) searching positions at once (--threads): ",
+    );
+    let o = endgames("1024", "5");
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_dir_all(&tables).unwrap();
 }
 
 #[test]

@@ -291,26 +291,49 @@ fn bad_arguments_exit_2_with_one_line() {
     }
 }
 
-/// An openings "file" that never ends (`/dev/zero`, an endless pipe) is
-/// read only up to the openings limit, then refused: never held whole.
+/// An openings "file" that never ends or blocks (`/dev/zero`, a FIFO) is
+/// refused as not a regular file, without being read; a regular file over
+/// the openings limit is refused at the limit, never held whole.
 #[cfg(target_os = "linux")]
 #[test]
-fn an_endless_openings_file_is_refused_at_the_limit() {
-    let o = run_with_2gib_address_space(
-        &[
-            "match",
-            "--first",
-            "depth=1",
-            "--second",
-            "depth=1",
-            "--openings",
-            "/dev/zero",
-        ],
-        "",
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert_eq!(
-        stderr(&o),
-        "error: /dev/zero: openings file too long (more than 67108864 bytes)\n"
-    );
+fn openings_that_are_not_a_regular_file_or_too_long_are_refused() {
+    let dir = fresh_path("openings-kinds");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.txt");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    let long = dir.join("long.txt");
+    // Sparse: 64 MiB and one byte of zeros, no disk taken.
+    std::fs::File::create(&long)
+        .unwrap()
+        .set_len(67_108_865)
+        .unwrap();
+    let cases = [
+        ("/dev/zero".to_string(), "not a regular file"),
+        (fifo.display().to_string(), "not a regular file"),
+        (dir.display().to_string(), "not a regular file"),
+        (
+            long.display().to_string(),
+            "openings file too long (more than 67108864 bytes)",
+        ),
+    ];
+    for (path, needle) in cases {
+        let o = run_within(
+            &[
+                "match",
+                "--first",
+                "depth=1",
+                "--second",
+                "depth=1",
+                "--openings",
+                &path,
+            ],
+            std::time::Duration::from_secs(60),
+        );
+        assert_eq!(o.status.code(), Some(2), "{path}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&path) && err.contains(needle), "{path}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -37,7 +37,7 @@ use std::sync::Mutex;
 
 use surakarta::random::{random_position, SplitMix};
 use surakarta::{Color, Game, Position, Rules};
-use surakarta_search::{Engine, Limits, Options, SearchError};
+use surakarta_search::{Engine, Limits, Options, SearchError, MAX_THREADS};
 use surakarta_tablebase::{Tablebase, TablebaseError, Wdl};
 
 /// The most draws [`sample`] makes per position asked before it gives up.
@@ -201,7 +201,8 @@ impl JudgeReport {
 /// no tables, a fresh table per position) to `nodes` nodes on `threads`
 /// workers and counts the moves that keep the value; `on_done` is called
 /// with the number of positions done after each. The result does not depend
-/// on `threads`.
+/// on `threads` (1 to [`MAX_THREADS`]; no more start than there are
+/// positions).
 pub fn judge(
     options: &Options,
     tables: &Tablebase,
@@ -210,17 +211,21 @@ pub fn judge(
     threads: usize,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Result<JudgeReport, EndgameError> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(SearchError::Threads(threads).into());
+    }
     let options = Options {
         threads: 1,
         ..options.clone()
     };
+    let workers = threads.min(positions.len()).max(1);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let report = Mutex::new(JudgeReport::default());
     let failed: Mutex<Option<EndgameError>> = Mutex::new(None);
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..workers {
             scope.spawn(|| {
                 let mut engine = match Engine::new(options.clone()) {
                     Ok(e) => e,

@@ -68,7 +68,10 @@ pub use engine::Engine;
 pub use error::SearchError;
 pub use eval::{evaluate, evaluate_with_captures, Weights};
 pub use limits::{Clock, Limits};
-pub use options::{Evaluation, EvaluationChoiceError, Options, Techniques};
+pub use options::{
+    Evaluation, EvaluationChoiceError, Options, Techniques, ENGINE_BASE_BYTES, MAX_THREADS,
+    THREAD_STACK_BYTES, THREAD_STATE_BYTES,
+};
 pub use ordering::History;
 pub use score::{Score, ScoreKind, MAX_PLY};
 pub use search::{Info, SearchResult};

@@ -17,10 +17,27 @@ use crate::eval::{evaluate, Weights};
 use crate::network::{Network, NetworkError};
 use crate::smp::Smp;
 
-/// The most search threads an engine takes.
-const MAX_THREADS: usize = 1024;
+/// The most threads an engine takes, and the one bound on threads of every
+/// command that starts them.
+pub const MAX_THREADS: usize = 1024;
 /// The largest transposition table an engine takes, in MiB.
 const MAX_HASH_MB: usize = 65_536;
+
+/// The stack of each thread an engine starts, in bytes (set explicitly on
+/// its thread pool, so that what a thread may touch is known; the same as
+/// Rust's default for spawned threads).
+pub const THREAD_STACK_BYTES: usize = 2 << 20;
+
+/// A bound on the heap one search thread takes for its search state, in
+/// bytes: the state of a thread's own search and of the splits it joins
+/// (each a copy of the path, the killers and the network's accumulators,
+/// a few tens of kilobytes), with room for several at once. A unit test
+/// checks it against the sizes of these parts.
+pub const THREAD_STATE_BYTES: usize = 512 << 10;
+
+/// What an engine takes besides its table and threads, in bytes: the
+/// move-ordering history, the root's move lists and reports.
+pub const ENGINE_BASE_BYTES: usize = 1 << 20;
 
 /// Engine settings.
 ///
@@ -87,6 +104,35 @@ impl Options {
             return Err(SearchError::Hash(self.hash_mb));
         }
         Ok(())
+    }
+
+    /// The most memory an engine with these options takes, in bytes: its
+    /// transposition table, and for each thread its stack
+    /// ([`THREAD_STACK_BYTES`]) and search state ([`THREAD_STATE_BYTES`]),
+    /// plus [`ENGINE_BASE_BYTES`]. A caller that must stay under a memory
+    /// limit compares this with what it may use before it builds the
+    /// engine: the table is zeroed at once, and each thread's stack and
+    /// state grow as it searches. (The network's weights are shared, not
+    /// counted here; the game's history is the caller's.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_search::{Options, THREAD_STACK_BYTES, THREAD_STATE_BYTES, ENGINE_BASE_BYTES};
+    ///
+    /// let one = Options { threads: 1, hash_mb: 16, ..Options::default() };
+    /// let many = Options { threads: 256, ..one.clone() };
+    /// let per_thread = (THREAD_STACK_BYTES + THREAD_STATE_BYTES) as u64;
+    /// assert_eq!(one.memory_bytes(), (16 << 20) + per_thread + ENGINE_BASE_BYTES as u64);
+    /// assert_eq!(many.memory_bytes() - one.memory_bytes(), 255 * per_thread);
+    /// ```
+    #[must_use]
+    pub fn memory_bytes(&self) -> u64 {
+        let per_thread = (THREAD_STACK_BYTES + THREAD_STATE_BYTES) as u64;
+        (self.hash_mb as u64)
+            .saturating_mul(1 << 20)
+            .saturating_add((self.threads as u64).saturating_mul(per_thread))
+            .saturating_add(ENGINE_BASE_BYTES as u64)
     }
 }
 

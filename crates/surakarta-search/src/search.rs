@@ -756,3 +756,29 @@ fn aborted(ply: usize, best: i32) -> i32 {
         0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::THREAD_STATE_BYTES;
+
+    /// The heap of one worker at its deepest: the accumulators of a line
+    /// to `MAX_PLY`, the killers and a path of as many positions again.
+    fn worker_bytes() -> usize {
+        std::mem::size_of::<Worker<'static>>()
+            + (MAX_PLY + 1) * std::mem::size_of::<Accumulator>()
+            + std::mem::size_of::<Killers>()
+            + (MAX_PLY + 1) * std::mem::size_of::<u64>()
+    }
+
+    #[test]
+    fn the_thread_state_bound_holds_four_workers_at_their_deepest() {
+        // A thread holds its own worker and, while it waits in a split,
+        // may run another split's worker on the same stack.
+        assert!(
+            4 * worker_bytes() <= THREAD_STATE_BYTES,
+            "a worker takes up to {} bytes: THREAD_STATE_BYTES ({THREAD_STATE_BYTES}) must hold four",
+            worker_bytes()
+        );
+    }
+}

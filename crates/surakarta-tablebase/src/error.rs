@@ -178,6 +178,14 @@ pub enum TablebaseError {
         /// The largest storable distance.
         max: u32,
     },
+    /// Memory the system would not give.
+    #[error("cannot allocate {bytes} bytes for {what}")]
+    Allocation {
+        /// What the memory was for.
+        what: &'static str,
+        /// The bytes asked for.
+        bytes: u64,
+    },
 }
 
 /// A copy of a system error: the same code for an OS error, else the same
@@ -296,6 +304,10 @@ impl TablebaseError {
                 source: copy_io(source),
             },
             TablebaseError::Index(e) => TablebaseError::Index(e.clone()),
+            TablebaseError::Allocation { what, bytes } => TablebaseError::Allocation {
+                what,
+                bytes: *bytes,
+            },
             TablebaseError::NoPieces => TablebaseError::NoPieces,
             TablebaseError::SizeMismatch {
                 material,

@@ -4,7 +4,7 @@
 use crate::common::checks::{at_least_one, check_depth};
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
-use crate::common::memory::check_engine_fits;
+use crate::common::memory::{check_engine_fits, check_memory_fits};
 use crate::common::tables;
 use clap::Args;
 use serde_json::json;
@@ -45,6 +45,13 @@ pub(crate) fn run(args: BenchArgs) -> Result<(), CliError> {
     };
     let options = args.engine.options()?;
     check_engine_fits(&options).map_err(CliError)?;
+    if tablebase.is_some() {
+        check_memory_fits(
+            &format!("the {} probes to time (--probes)", args.probes),
+            ProbeTiming::bytes_for(args.probes),
+        )
+        .map_err(CliError)?;
+    }
     let evaluation = options.evaluation.clone();
     let report = bench::run(
         options,

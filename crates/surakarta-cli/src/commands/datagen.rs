@@ -5,7 +5,7 @@
 use crate::common::checks::at_least_one;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
-use crate::common::memory::check_table_fits;
+use crate::common::memory::check_engines_fit;
 use crate::common::tables;
 use crate::progress::counter;
 use clap::Args;
@@ -132,11 +132,7 @@ fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
     };
     options.check()?;
     let workers = args.threads.min(args.games as usize);
-    check_table_fits(
-        &format!("the transposition tables (hash) of {workers} worker(s)"),
-        (args.hash as u64).saturating_mul(workers as u64),
-    )
-    .map_err(CliError)?;
+    check_engines_fit(&options, workers as u64, "of the workers (--threads)").map_err(CliError)?;
     let tables = match &args.tb {
         None => None,
         Some(dir) => {

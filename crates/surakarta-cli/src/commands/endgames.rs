@@ -5,7 +5,9 @@
 use crate::common::checks::at_least_one;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
+use crate::common::memory::check_engines_fit;
 use crate::common::tables;
+use crate::common::threads::check_threads;
 use crate::progress::counter;
 use clap::Args;
 use serde_json::json;
@@ -33,8 +35,8 @@ pub(crate) struct EndgamesArgs {
     /// Seed of the positions.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-    /// Positions searched at once (one thread each).
-    #[arg(long, short = 't', value_name = "N", default_value_t = 1, value_parser = at_least_one::<usize>)]
+    /// Positions searched at once (one thread each), 1 to 1024.
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
     threads: usize,
     /// Evaluations to compare, comma-separated: classic, paper, nnue, default.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = ["classic".to_string(), "nnue".to_string()])]
@@ -80,6 +82,7 @@ fn excluded(paths: &[PathBuf]) -> Result<HashSet<u128>, CliError> {
 
 /// Runs `surakarta endgames`.
 pub(crate) fn run(args: EndgamesArgs) -> Result<(), CliError> {
+    let threads = check_threads(Some(args.threads))?;
     let mut evaluations: Vec<Evaluation> = Vec::new();
     for name in &args.eval {
         evaluations
@@ -97,6 +100,13 @@ pub(crate) fn run(args: EndgamesArgs) -> Result<(), CliError> {
         .iter()
         .filter(|p| p.value == surakarta_tablebase::Wdl::Win)
         .count();
+    // Each thread holds an engine of one thread with the default table.
+    check_engines_fit(
+        &Options::default(),
+        threads.min(positions.len()) as u64,
+        "searching positions at once (--threads)",
+    )
+    .map_err(CliError)?;
     let mut rows = Vec::new();
     for evaluation in &evaluations {
         let bar = counter(args.positions as u64, "positions", !args.json);
@@ -110,7 +120,7 @@ pub(crate) fn run(args: EndgamesArgs) -> Result<(), CliError> {
             &tables,
             &positions,
             args.nodes,
-            args.threads,
+            threads,
             &|done| bar.set_position(done as u64),
         )
         .map_err(|e| CliError(e.to_string()))?;

@@ -5,7 +5,7 @@
 use crate::common::checks::{at_least_one, MAX_DEPTH};
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
-use crate::common::memory::check_table_fits;
+use crate::common::memory::check_memory_fits;
 use crate::common::tables;
 use crate::progress::counter;
 use clap::Args;
@@ -14,7 +14,7 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ use surakarta_match::{
     Player, PlayerError, Reporter, Sprt, SprtDecision, Tally,
 };
 use surakarta_search::{Limits, Options, Smp};
-use surakarta_tablebase::Tablebase;
+use surakarta_tablebase::{read_regular_file, Tablebase};
 
 /// The arguments of `surakarta match`.
 #[derive(Args, Debug)]
@@ -455,22 +455,29 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
             args.concurrency
         )));
     }
-    // Every game running holds an engine of each in-process player: their
-    // transposition tables must fit together, or the run is killed midway.
-    let in_process = |spec: &PlayerSpec| match spec.command {
+    // Every game running holds an engine of each in-process player: the
+    // engines (tables, threads' stacks and search state) must fit
+    // together, or the run is killed midway.
+    let engine_bytes = |spec: &PlayerSpec| match spec.command {
         Some(_) => 0,
-        None => spec.hash.unwrap_or(64) as u64,
+        None => Options {
+            threads: spec.threads.unwrap_or(1),
+            hash_mb: spec.hash.unwrap_or(64),
+            ..Options::default()
+        }
+        .memory_bytes(),
     };
-    let tables = (in_process(&first) + in_process(&second)) * args.concurrency as u64;
-    if tables > 0 {
-        check_table_fits(
+    let engines = (engine_bytes(&first).saturating_add(engine_bytes(&second)))
+        .saturating_mul(args.concurrency as u64);
+    if engines > 0 {
+        check_memory_fits(
             &match args.concurrency {
-                1 => "the transposition tables (hash) of both players".to_string(),
+                1 => "the engines of both players (their hash and threads)".to_string(),
                 n => format!(
-                    "the transposition tables (hash) of both players in {n} games at once (--concurrency)"
+                    "the engines of both players (their hash and threads) in {n} games at once (--concurrency)"
                 ),
             },
-            tables,
+            engines,
         )
         .map_err(CliError)?;
     }
@@ -509,26 +516,21 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
     })
 }
 
-/// The text of the openings file at `path`, read up to
-/// [`openings::MAX_FILE_LEN`] bytes and one more: a file longer than that
-/// (or one that never ends, `/dev/zero` or an endless pipe) is refused
-/// without being held whole.
+/// The text of the openings file at `path`: a regular file (never a FIFO,
+/// a device or a directory, which would block or never end) of at most
+/// [`openings::MAX_FILE_LEN`] bytes, read through
+/// [`read_regular_file`], which stops one byte past the limit.
 fn read_openings_file(path: &str) -> Result<String, CliError> {
-    use std::io::Read;
     let cannot = |e: std::io::Error| CliError(format!("cannot read openings file {path}: {e}"));
-    let mut bytes = Vec::new();
-    File::open(path)
-        .map_err(cannot)?
-        .take(openings::MAX_FILE_LEN as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    // The length first: a character cut at the limit is no encoding error.
-    if bytes.len() > openings::MAX_FILE_LEN {
-        return Err(CliError(format!(
-            "{path}: openings file too long (more than {} bytes)",
-            openings::MAX_FILE_LEN
-        )));
-    }
+    let bytes = read_regular_file(Path::new(path), openings::MAX_FILE_LEN as u64).map_err(|e| {
+        match e.kind() {
+            std::io::ErrorKind::InvalidData => CliError(format!(
+                "{path}: openings file too long (more than {} bytes)",
+                openings::MAX_FILE_LEN
+            )),
+            _ => cannot(e),
+        }
+    })?;
     String::from_utf8(bytes).map_err(|_| {
         cannot(std::io::Error::new(
             std::io::ErrorKind::InvalidData,

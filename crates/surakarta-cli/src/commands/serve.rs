@@ -4,7 +4,7 @@
 
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
-use crate::common::memory::{new_engine, usable_memory, RESERVE_BYTES};
+use crate::common::memory::{engine_mib, new_engine, usable_memory, RESERVE_BYTES};
 use crate::common::tables;
 use crate::common::threads::MAX_THREADS;
 use crate::serve::{self, Config, ConnectionLimits};
@@ -13,6 +13,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use surakarta_search::Options;
 
 /// The longest `--max-movetime` accepted: one hour, in milliseconds.
 const MAX_MOVETIME_MS: u64 = 3_600_000;
@@ -81,27 +82,28 @@ pub(crate) struct ServeArgs {
     header_timeout: u64,
 }
 
-/// The analyses' memory budget in MiB: `given` if it holds one table of
-/// `hash_mib` and fits in what the process may use (`usable` bytes, if
-/// known) less the [`RESERVE_BYTES`] every table leaves for the process
-/// itself, else half of `usable` (at least one table; every analysis's
-/// table if `usable` is unknown).
+/// The analyses' memory budget in MiB: `given` if it holds one analysis's
+/// engine of `analysis_mib` (its table, threads' stacks and search state:
+/// [`engine_mib`]) and fits in what the process may use (`usable` bytes, if
+/// known) less the [`RESERVE_BYTES`] the process keeps for itself, else
+/// half of `usable` (at least one analysis; every analysis if `usable` is
+/// unknown).
 fn analysis_memory(
     given: Option<usize>,
-    hash_mib: usize,
+    analysis_mib: usize,
     max_analyses: usize,
     usable: Option<u64>,
 ) -> Result<usize, CliError> {
     let usable_mib = usable.map(|bytes| usize::try_from(bytes >> 20).unwrap_or(usize::MAX));
     let Some(mib) = given else {
         return Ok(match usable_mib {
-            Some(usable) => (usable / 2).max(hash_mib),
-            None => hash_mib.saturating_mul(max_analyses),
+            Some(usable) => (usable / 2).max(analysis_mib),
+            None => analysis_mib.saturating_mul(max_analyses),
         });
     };
-    if mib < hash_mib {
+    if mib < analysis_mib {
         return Err(CliError(format!(
-            "--analysis-memory {mib} is out of range: it must hold one analysis's transposition table (--hash {hash_mib} MiB)"
+            "--analysis-memory {mib} is out of range: it must hold one analysis's engine ({analysis_mib} MiB: its --hash table and the stacks and search state of its --threads)"
         )));
     }
     let reserve_mib = usize::try_from(RESERVE_BYTES >> 20).unwrap_or(usize::MAX);
@@ -110,7 +112,7 @@ fn analysis_memory(
     });
     if mib > most {
         return Err(CliError(format!(
-            "--analysis-memory {mib} is out of range: this process may use only {most} MiB for tables (keeping {reserve_mib} MiB for itself)"
+            "--analysis-memory {mib} is out of range: this process may use only {most} MiB for analyses (keeping {reserve_mib} MiB for itself)"
         )));
     }
     Ok(mib)
@@ -184,9 +186,16 @@ fn check(args: &ServeArgs) -> Result<Config, CliError> {
             )));
         }
     }
+    let analysis_options = Options {
+        threads: args.threads,
+        hash_mb: args.hash,
+        ..Options::default()
+    };
+    analysis_options.check()?;
+    let analysis_mib = usize::try_from(engine_mib(&analysis_options)).unwrap_or(usize::MAX);
     let analysis_memory_mib = analysis_memory(
         args.analysis_memory,
-        args.hash,
+        analysis_mib,
         args.max_analyses,
         usable_memory(),
     )?;
@@ -213,6 +222,7 @@ fn check(args: &ServeArgs) -> Result<Config, CliError> {
         max_movetime_ms: args.max_movetime,
         max_analyses: args.max_analyses,
         analysis_memory_mib,
+        analysis_mib,
         connections,
     };
     drop(new_engine(config.engine_options()).map_err(CliError)?);
@@ -250,6 +260,28 @@ mod tests {
         assert!(analysis_memory(Some(1000), 64, 2, gib).is_err());
         assert_eq!(analysis_memory(Some(992), 64, 2, gib).unwrap(), 992);
         assert_eq!(analysis_memory(None, 64, 2, gib).unwrap(), 512);
+    }
+
+    #[test]
+    fn an_analysis_counts_its_threads_as_well_as_its_table() {
+        // 495 MiB of hash and 256 threads do not fit in 990 MiB: the
+        // threads' stacks and search state are counted.
+        let options = |threads| Options {
+            threads,
+            hash_mb: 495,
+            ..Options::default()
+        };
+        let many = usize::try_from(engine_mib(&options(256))).unwrap();
+        assert!(many > 990, "{many}");
+        let gib = Some(1u64 << 30);
+        let error = analysis_memory(Some(990), many, 2, gib).unwrap_err();
+        assert!(
+            error.0.contains("must hold one analysis's engine"),
+            "{}",
+            error.0
+        );
+        let one = usize::try_from(engine_mib(&options(1))).unwrap();
+        assert_eq!(analysis_memory(Some(990), one, 2, gib).unwrap(), 990);
     }
 
     #[test]

@@ -41,31 +41,77 @@ pub(crate) fn memory_limit(gib: Option<f64>) -> Result<Option<u64>, CliError> {
     }
 }
 
-/// Checks that a table of `mib` MiB (`what`: "the transposition table
-/// (hash)") fits in what the process may use, keeping
-/// [`RESERVE_BYTES`] aside; the error names the request, the limit and
-/// where the limit comes from.
-pub(crate) fn check_table_fits(what: &str, mib: u64) -> Result<(), String> {
-    check_fits(what, mib.saturating_mul(MIB), &Memory::read())
+/// Checks that `bytes` more (`what`: "the engine (hash 64 MiB, 1
+/// thread)") fit in what the process may use, keeping [`RESERVE_BYTES`]
+/// aside; the error names the request, the limit and where the limit comes
+/// from. Every large allocation of the CLI is checked here first.
+pub(crate) fn check_memory_fits(what: &str, bytes: u64) -> Result<(), String> {
+    check_fits(what, bytes, &Memory::read())
 }
 
-/// A new engine with `options`, its transposition table checked against
-/// what the process may use first ([`check_table_fits`]): `search`,
-/// `bench`, `play`, `engine`, `match` and each analysis of `serve` make
-/// their engines here, so a table too large is an error, never a kill.
+/// A new engine with `options`, checked first ([`check_engine_fits`]):
+/// `search`, `bench`, `play`, `engine`, `match` and each analysis of
+/// `serve` make their engines here, so an engine too large is an error,
+/// never a kill.
 pub(crate) fn new_engine(options: Options) -> Result<Engine, String> {
     check_engine_fits(&options)?;
     Engine::new(options).map_err(|e| e.to_string())
 }
 
-/// Checks the ranges of `options` and that their transposition table fits
-/// in what the process may use ([`check_table_fits`]), for callers that
-/// have the engine made elsewhere (`bench`).
+/// Checks the ranges of `options` and that the whole engine they make fits
+/// in what the process may use ([`check_memory_fits`] with
+/// [`Options::memory_bytes`]: the table, and each thread's stack and search
+/// state), for callers that have the engine made elsewhere (`bench`).
 pub(crate) fn check_engine_fits(options: &Options) -> Result<(), String> {
-    options.check().map_err(|e| e.to_string())?;
-    check_table_fits("the transposition table (hash)", options.hash_mb as u64)
+    check_engines_fit(options, 1, "")
 }
-/// [`check_table_fits`] against a given reading of the machine.
+
+/// Checks the ranges of `options` and that `count` engines made with them
+/// fit together (`context`, if not empty, says why there are several: "in
+/// 4 games at once").
+pub(crate) fn check_engines_fit(
+    options: &Options,
+    count: u64,
+    context: &str,
+) -> Result<(), String> {
+    options.check().map_err(|e| e.to_string())?;
+    check_memory_fits(
+        &engines_description(options, count, context),
+        options.memory_bytes().saturating_mul(count),
+    )
+}
+
+/// "the engine (hash 64 MiB, 1 thread)", or "4 engines (hash 64 MiB, 1
+/// thread each) in 4 games at once".
+pub(crate) fn engines_description(options: &Options, count: u64, context: &str) -> String {
+    let threads = match options.threads {
+        1 => "1 thread".to_string(),
+        n => format!("{n} threads"),
+    };
+    let context = if context.is_empty() {
+        String::new()
+    } else {
+        format!(" {context}")
+    };
+    match count {
+        1 => format!(
+            "the engine (hash {} MiB, {threads}){context}",
+            options.hash_mb
+        ),
+        n => format!(
+            "{n} engines (hash {} MiB, {threads} each){context}",
+            options.hash_mb
+        ),
+    }
+}
+
+/// The MiB an engine with `options` takes ([`Options::memory_bytes`],
+/// rounded up).
+pub(crate) fn engine_mib(options: &Options) -> u64 {
+    options.memory_bytes().div_ceil(MIB)
+}
+
+/// [`check_memory_fits`] against a given reading of the machine.
 fn check_fits(what: &str, bytes: u64, memory: &Memory) -> Result<(), String> {
     let Some((usable, source)) = memory.usable() else {
         return Ok(());

@@ -3,8 +3,9 @@
 
 use crate::common::error::CliError;
 
-/// Most worker threads accepted.
-pub(crate) const MAX_THREADS: usize = 1024;
+/// Most worker threads accepted: the engine's bound, the same for every
+/// command.
+pub(crate) use surakarta_search::MAX_THREADS;
 
 /// The number of worker threads for `--threads`: the value given if it is 1
 /// to [`MAX_THREADS`], one per core if none was given.

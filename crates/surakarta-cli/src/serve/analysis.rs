@@ -106,13 +106,13 @@ pub(crate) async fn analysis(
             state.config.max_analyses
         ))
     })?;
-    let hash_mb = state.config.hash_mb;
-    let memory = u32::try_from(hash_mb)
+    let analysis_mib = state.config.analysis_mib;
+    let memory = u32::try_from(analysis_mib)
         .ok()
         .and_then(|mib| state.memory.clone().try_acquire_many_owned(mib).ok())
         .ok_or_else(|| {
             ApiError::unavailable(format!(
-                "the analyses' memory budget (--analysis-memory {} MiB) has {} MiB free and an analysis needs {hash_mb} MiB (--hash): try again when one ends",
+                "the analyses' memory budget (--analysis-memory {} MiB) has {} MiB free and an analysis needs {analysis_mib} MiB (its --hash table and the stacks and search state of its --threads): try again when one ends",
                 state.config.analysis_memory_mib,
                 state.memory.available_permits(),
             ))

@@ -23,9 +23,12 @@ pub(crate) struct Config {
     pub(crate) max_movetime_ms: u64,
     /// The most analyses running at once.
     pub(crate) max_analyses: usize,
-    /// The memory all analyses' transposition tables may take together,
-    /// in MiB.
+    /// The memory all analyses' engines may take together, in MiB.
     pub(crate) analysis_memory_mib: usize,
+    /// The memory one analysis's engine takes (its table, threads' stacks
+    /// and search state), in MiB: what each analysis holds of
+    /// `analysis_memory_mib` while it runs.
+    pub(crate) analysis_mib: usize,
     /// The cap on connections and their timeouts.
     pub(crate) connections: ConnectionLimits,
 }

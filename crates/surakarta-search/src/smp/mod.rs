@@ -17,6 +17,7 @@ pub(crate) use siblings::Split;
 use std::sync::atomic::AtomicBool;
 
 use crate::error::SearchError;
+use crate::options::THREAD_STACK_BYTES;
 use crate::tt::TranspositionTable;
 
 /// How a search uses more than one thread.
@@ -79,6 +80,7 @@ impl Threads {
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(pool_threads)
                     .thread_name(|i| format!("search-{i}"))
+                    .stack_size(THREAD_STACK_BYTES)
                     .build()
                     .map_err(|e| SearchError::ThreadPool {
                         threads,

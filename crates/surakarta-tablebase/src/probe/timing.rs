@@ -34,10 +34,32 @@ pub struct ProbeTiming {
     pub mean: Duration,
 }
 
+impl ProbeTiming {
+    /// The memory [`time_probes`] takes for `probes` probes, in bytes: the
+    /// positions drawn and one time per probe. A caller under a memory
+    /// limit checks this first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_tablebase::ProbeTiming;
+    ///
+    /// assert!(ProbeTiming::bytes_for(1_000_000) < 64 << 20);
+    /// assert!(ProbeTiming::bytes_for(1 << 32) > 64 << 30);
+    /// ```
+    #[must_use]
+    pub fn bytes_for(probes: usize) -> u64 {
+        let each = std::mem::size_of::<Sides>() + std::mem::size_of::<Duration>();
+        (probes as u64).saturating_mul(each as u64)
+    }
+}
+
 /// Times `probes` probes of random positions spread over the loaded classes
 /// with the most pieces, after a first probe of each class (timed apart:
 /// [`ProbeTiming::first_probes`]). Fails with the first probe that fails
-/// (a damaged table); with no table loaded, nothing is timed.
+/// (a damaged table) or with [`TablebaseError::Allocation`] where the
+/// system will not give the memory ([`ProbeTiming::bytes_for`]); with no
+/// table loaded, nothing is timed.
 pub fn time_probes(tb: &Tablebase, probes: usize) -> Result<ProbeTiming, TablebaseError> {
     let most = tb.materials().map(|m| m.pieces()).max().unwrap_or(0);
     let classes: Vec<Material> = Material::with_pieces(most)
@@ -55,7 +77,14 @@ pub fn time_probes(tb: &Tablebase, probes: usize) -> Result<ProbeTiming, Tableba
         });
     }
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut positions: Vec<Sides> = Vec::with_capacity(probes);
+    let cannot = |what| TablebaseError::Allocation {
+        what,
+        bytes: ProbeTiming::bytes_for(probes),
+    };
+    let mut positions: Vec<Sides> = Vec::new();
+    positions
+        .try_reserve_exact(probes)
+        .map_err(|_| cannot("the positions of the probes to time"))?;
     let mut firsts: Vec<Option<Sides>> = vec![None; classes.len()];
     while positions.len() < probes {
         state = state
@@ -75,16 +104,21 @@ pub fn time_probes(tb: &Tablebase, probes: usize) -> Result<ProbeTiming, Tableba
         tb.probe(sides)?;
     }
     let first_probes = start.elapsed();
-    let mut times: Vec<Duration> = Vec::with_capacity(probes);
+    let mut times: Vec<Duration> = Vec::new();
+    times
+        .try_reserve_exact(probes)
+        .map_err(|_| cannot("the times of the probes"))?;
     let start = Instant::now();
     for &sides in &positions {
         let t = Instant::now();
         std::hint::black_box(tb.probe(sides)?);
         times.push(t.elapsed());
     }
-    let mean = start.elapsed() / probes as u32;
+    let mean = Duration::from_nanos(
+        u64::try_from(start.elapsed().as_nanos() / probes as u128).unwrap_or(u64::MAX),
+    );
     times.sort_unstable();
-    let at = |q: usize| times[(probes * q / 100).min(probes - 1)];
+    let at = |q: u128| times[((probes as u128 * q / 100) as usize).min(probes - 1)];
     Ok(ProbeTiming {
         classes,
         probes,

@@ -11,7 +11,13 @@
 #     starts, exit 2;
 #   - `serve --hash 400 --max-analyses 3`: three clients asking for
 #     analyses at once get answers or a 503 with a JSON error; the server
-#     is still up afterwards.
+#     is still up afterwards;
+#   - engines counted with their threads' stacks and search state:
+#     `search --hash 985 --threads 256`, `serve --threads 256` whose
+#     analysis does not fit its budget, two analyses of 128 threads where
+#     one fits (200 and 503, the server up);
+#   - `bench --probes` too many to hold, `endgames -t` out of range or with
+#     more engines than fit.
 #
 # Needs root and a cgroup memory controller (v1 `memory`, or v2 with
 # `memory` in cgroup.subtree_control of the hierarchy's root, or a
@@ -180,6 +186,62 @@ elif "$bin" serve --help | grep -q -- '--analysis-memory'; then
 else
     fail "serve has no --analysis-memory budget"
 fi
+
+# 6. Engines counted whole: the table and each thread's stack and search
+# state, so that no thread count fits through the gap between a table and
+# the limit.
+status=0
+in_cgroup "$bin" search --hash 985 --threads 256 --movetime 2000 >"$work/out" 2>"$work/err" || status=$?
+expect_refused "search --hash 985 --threads 256" "$status" "$work/err" "the engine (hash 985 MiB, 256 threads).*cgroup limit"
+status=0
+in_cgroup "$bin" serve --bind 127.0.0.1:0 --analysis-memory 990 --hash 495 --max-analyses 2 --threads 256 \
+    >"$work/out" 2>"$work/err" || status=$?
+expect_refused "serve --analysis-memory 990 --hash 495 --threads 256" "$status" "$work/err" "must hold one analysis's engine"
+# Analyses whose threads count: two asked for at once, one fits the budget.
+if command -v curl >/dev/null 2>&1; then
+    port_file="$work/url2"
+    sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup" \
+        "$bin" serve --bind 127.0.0.1:0 --analysis-memory 990 --hash 300 --threads 128 --max-analyses 2 \
+        >"$port_file" 2>"$work/serve-err" &
+    server_pid=$!
+    for _ in $(seq 100); do
+        [ -s "$port_file" ] && break
+        sleep 0.1
+    done
+    url="$(head -n 1 "$port_file")"
+    [ -n "$url" ] || fail "serve --threads 128 did not start: $(cat "$work/serve-err")"
+    start="wwwwww%2Fwwwwww%2F6%2F6%2Fbbbbbb%2Fbbbbbb+b"
+    clients=()
+    for i in 1 2; do
+        curl -s -N -o "$work/threads$i" -w '%{http_code}\n' \
+            "${url}api/analysis?fen=$start&movetime=3000" >"$work/threads-status$i" &
+        clients+=($!)
+    done
+    wait "${clients[@]}" || true
+    kill -0 "$server_pid" 2>/dev/null || fail "the server died under two analyses of 128 threads: $(cat "$work/serve-err")"
+    statuses="$(cat "$work/threads-status1" "$work/threads-status2" | sort | tr '\n' ' ')"
+    [ "$statuses" = "200 503 " ] || fail "two analyses of 128 threads: statuses $statuses"
+    grep -q "an analysis needs" "$work/threads1" "$work/threads2" || fail "the 503 does not say what an analysis needs"
+    checks=$((checks + 1))
+    echo "  ok: serve --threads 128 --hash 300 --analysis-memory 990: one analysis answered, one refused with 503, server up"
+    stop_server
+fi
+# bench's probe list and endgames' workers are counted before they are made.
+"$bin" tb generate --pieces 4 --dir "$work/t4" >/dev/null 2>"$work/err" || fail "tb generate --pieces 4: $(cat "$work/err")"
+status=0
+in_cgroup "$bin" bench --depth 1 --tb "$work/t4" --probes 300000000 >"$work/out" 2>"$work/err" || status=$?
+expect_refused "bench --probes 300000000" "$status" "$work/err" "probes to time (--probes).*cgroup limit"
+status=0
+in_cgroup "$bin" bench --depth 1 --tb "$work/t4" --probes 4294967296 >"$work/out" 2>"$work/err" || status=$?
+expect_refused "bench --probes 4294967296" "$status" "$work/err" "probes to time (--probes)"
+status=0
+in_cgroup "$bin" endgames --tb "$work/t4" --pieces 4 --positions 5 --nodes 200 -t 4294967296 \
+    >"$work/out" 2>"$work/err" || status=$?
+expect_refused "endgames -t 4294967296" "$status" "$work/err" "out of range: give 1 to 1024"
+status=0
+in_cgroup "$bin" endgames --tb "$work/t4" --pieces 4 --positions 40 --nodes 200 -t 1024 \
+    >"$work/out" 2>"$work/err" || status=$?
+expect_refused "endgames --positions 40 -t 1024" "$status" "$work/err" "40 engines .*cgroup limit"
 
 # Nothing of the test may be left running in the cgroup.
 leftover="$(cat "$cgroup/cgroup.procs")"

@@ -124,7 +124,7 @@ async fn serve(config: Config) -> Result<(), CliError> {
     let limits = config.connections;
     eprintln!(
         "serving the analysis board on http://{local}/ (Ctrl-C stops); at most {} analyses at once, \
-         their tables within {} MiB (--analysis-memory); at most {} connections, closed after {} s idle \
+         their engines within {} MiB (--analysis-memory); at most {} connections, closed after {} s idle \
          or {} s reading a request head",
         config.max_analyses,
         config.analysis_memory_mib,

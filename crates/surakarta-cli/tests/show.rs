@@ -321,5 +321,17 @@ fn record_errors_exit_2_with_one_line() {
         &run(&["show", empty.to_str().unwrap()]),
         "no game in the file",
     );
+
+    // Longer than a record may be: refused after reading one byte past
+    // the limit (the file is sparse: no disk taken).
+    let long = dir.join("long.txt");
+    std::fs::File::create(&long)
+        .unwrap()
+        .set_len(16 * 1024 * 1024 + 1)
+        .unwrap();
+    assert_cli_error(
+        &run(&["show", long.to_str().unwrap()]),
+        "longer than the 16777216 bytes such a file may have",
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

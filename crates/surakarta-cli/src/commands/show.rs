@@ -6,8 +6,10 @@ use crate::render::draw;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use surakarta::capture_path::CapturePath;
+use surakarta::record::MAX_RECORD_TEXT;
 use surakarta::{Game, GameRecord, Move, Position};
 use surakarta_board::{capture_path, svg_picture};
+use surakarta_tablebase::read_regular_file;
 
 /// The arguments of `surakarta show`.
 #[derive(Args, Debug)]
@@ -80,8 +82,12 @@ fn view_of_position(text: &str, args: &ShowArgs) -> Result<View, CliError> {
 /// Reads the file as game records and picks the game and ply to show.
 fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, CliError> {
     let name = file.display();
-    let text =
-        std::fs::read_to_string(file).map_err(|e| CliError(format!("cannot read {name}: {e}")))?;
+    // A regular file only (a FIFO or device would block or never end), and
+    // no more than a record may hold.
+    let bytes = read_regular_file(file, MAX_RECORD_TEXT as u64)
+        .map_err(|e| CliError(format!("cannot read {name}: {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError(format!("cannot read {name}: not UTF-8 text")))?;
     let records = GameRecord::parse_all(&text).map_err(|e| CliError(format!("{name}: {e}")))?;
     let count = records.len();
     let index = match args.game {

@@ -988,4 +988,65 @@ fn workflow_values_that_cannot_be_made_safe_exit_2() {
         refused(format, "", "surakarta", "--dir \"\" cannot go in a");
         refused(format, "tables", "", "--binary \"\" cannot go in a");
     }
+    // bash reads a command starting with `%` as a job, even quoted: a
+    // bare program name so named cannot be run by any of the workflows.
+    for (format, workflow) in [
+        ("snakemake", "a Snakefile"),
+        ("slurm", "a Slurm script"),
+        ("make", "a Makefile"),
+    ] {
+        refused(
+            format,
+            "tables",
+            "%d%s %n",
+            &format!("--binary \"%d%s %n\" cannot go in {workflow}: bash reads a command starting with '%' as a job"),
+        );
+    }
+}
+
+/// A relative program path starting with `%` (which bash would read as a
+/// job, "fg: no job control") runs as `./%…`, the same file, even when
+/// bash runs the recipes.
+#[test]
+fn a_program_path_starting_with_a_percent_sign_runs_under_bash() {
+    let want = reference("percent-binary-ref", 3, 2);
+    let work = scratch_dir("percent-binary");
+    let bin_dir = work.join("%d%s %n");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    std::os::unix::fs::symlink(BIN, bin_dir.join("surakarta")).unwrap();
+    let makefile = work.join("Makefile");
+    let text = plan(&[
+        "--pieces",
+        "3",
+        "--format",
+        "make",
+        "--dir=tables",
+        "--binary",
+        "%d%s %n/surakarta",
+    ]);
+    std::fs::write(&makefile, &text).unwrap();
+    let o = Command::new("make")
+        .args(["SHELL=/bin/bash", "-f"])
+        .arg(&makefile)
+        .current_dir(&work)
+        .output()
+        .expect("run make (GNU make 4.3 or newer must be installed)");
+    assert!(o.status.success(), "make: {}\n{}", stdout(&o), stderr(&o));
+    let got = tables(&work.join("tables"));
+    assert_eq!(names(&got), names(&want), "{}", stdout(&o));
+    assert!(got == want, "the tables differ from --pieces 3");
+    // The other workflows write the same `./` path.
+    for format in ["snakemake", "slurm"] {
+        let text = plan(&[
+            "--pieces",
+            "3",
+            "--format",
+            format,
+            "--dir=tables",
+            "--binary",
+            "%d%s %n/surakarta",
+        ]);
+        assert!(text.contains("./%d%s %n/surakarta"), "{format}: {text}");
+    }
+    std::fs::remove_dir_all(work).unwrap();
 }

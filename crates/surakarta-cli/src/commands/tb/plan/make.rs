@@ -1,6 +1,6 @@
 //! `tb plan --format make`: the plan as a Makefile.
 
-use super::quote::{make_value, Unwritable};
+use super::quote::{make_value, program_path, Unwritable};
 use super::{command, comment};
 use core::fmt::Write as _;
 use surakarta_tablebase::plan::Plan;
@@ -17,7 +17,7 @@ use surakarta_tablebase::plan::Plan;
 /// syntax) is refused.
 pub(super) fn makefile(plan: &Plan, dir: &str, binary: &str) -> Result<String, Unwritable> {
     let dir = make_value("--dir", dir, true)?;
-    let binary = make_value("--binary", binary, false)?;
+    let binary = make_value("--binary", &program_path(binary, "a Makefile")?, false)?;
     let mut s = String::new();
     let _ = writeln!(
         s,

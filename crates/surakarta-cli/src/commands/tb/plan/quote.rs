@@ -81,6 +81,28 @@ pub(super) fn check_path(
     Ok(())
 }
 
+/// The program path `value` (`--binary`) as the first word of a shell
+/// command may hold it: bash reads a command word that starts with `%` as
+/// a job (`%1` is `fg %1`, even quoted: "fg: no job control"), so a
+/// relative path with a `/` gets `./` in front (the same file), and a bare
+/// program name starting with `%` (looked up in `PATH`) is refused; other
+/// paths are unchanged. Also [`check_path`].
+pub(super) fn program_path(value: &str, workflow: &'static str) -> Result<String, Unwritable> {
+    check_path("--binary", value, workflow)?;
+    if !value.starts_with('%') {
+        return Ok(value.to_string());
+    }
+    if value.contains('/') {
+        return Ok(format!("./{value}"));
+    }
+    Err(unwritable(
+        "--binary",
+        value,
+        workflow,
+        "bash reads a command starting with '%' as a job: give the program's path (./%…)",
+    ))
+}
+
 /// Whether a shell word made only of these characters means itself.
 fn shell_safe(c: char) -> bool {
     c.is_ascii_alphanumeric() || "/._-+,@:".contains(c)
@@ -192,6 +214,21 @@ pub(super) fn make_value(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_path_starting_with_a_percent_sign_is_not_read_as_a_job() {
+        assert_eq!(
+            program_path("/usr/bin/x", "a Snakefile").unwrap(),
+            "/usr/bin/x"
+        );
+        assert_eq!(
+            program_path("%d%s %n", "a Snakefile").unwrap_err().what,
+            "--binary"
+        );
+        assert_eq!(program_path("%d/%n", "a Snakefile").unwrap(), "./%d/%n");
+        assert_eq!(program_path("a%b", "a Snakefile").unwrap(), "a%b");
+        assert!(program_path("", "a Snakefile").is_err());
+    }
 
     #[test]
     fn shell_words_are_single_quoted_unless_plain() {

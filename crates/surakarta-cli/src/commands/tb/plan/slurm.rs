@@ -1,6 +1,6 @@
 //! `tb plan --format slurm`: the plan as a bash script of `sbatch` calls.
 
-use super::quote::{check_path, shell_quote, Unwritable};
+use super::quote::{check_path, program_path, shell_quote, Unwritable};
 use super::{comment, model_mib, Requests};
 use surakarta_tablebase::plan::{Plan, MEMORY_MARGIN, TIME_MARGIN};
 
@@ -234,7 +234,7 @@ pub(super) fn slurm_script(
     requests: &Requests,
 ) -> Result<String, Unwritable> {
     check_path("--dir", dir, "a Slurm script")?;
-    check_path("--binary", binary, "a Slurm script")?;
+    let binary = &program_path(binary, "a Slurm script")?;
     let number = |n: Option<u64>| n.map_or_else(String::new, |n| n.to_string());
     let word = |w: &Option<String>| shell_quote(w.as_deref().unwrap_or(""));
     let mut s = PREAMBLE

@@ -1,6 +1,6 @@
 //! `tb plan --format snakemake`: the plan as a Snakefile.
 
-use super::quote::{check_path, python_string, snakemake_path, snakemake_shell_word, Unwritable};
+use super::quote::{program_path, python_string, snakemake_path, snakemake_shell_word, Unwritable};
 use super::{checkpoint_seconds, command, comment, join, Requests};
 use core::fmt::Write as _;
 use surakarta_tablebase::plan::{Plan, MEMORY_MARGIN, TIME_MARGIN};
@@ -25,7 +25,7 @@ pub(super) fn snakefile(
     requests: &Requests,
 ) -> Result<String, Unwritable> {
     snakemake_path("--dir", dir)?;
-    check_path("--binary", binary, "a Snakefile")?;
+    let binary = &program_path(binary, "a Snakefile")?;
     let mut s = String::new();
     let _ = writeln!(
         s,

@@ -630,6 +630,18 @@ fn slurm_script_chains_jobs_by_dependencies() {
         "{}",
         stderr(&o)
     );
+    // A number bash's arithmetic would wrap is refused by its length.
+    for name in ["MAX_TIME", "MAX_MEM", "THREADS"] {
+        let o = submit(&[(name, "12345678901234567890123")]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "{name}=12345678901234567890123: give a whole number above 0 of at most 18 digits"
+            )),
+            "{}",
+            stderr(&o)
+        );
+    }
     std::fs::remove_dir_all(work).unwrap();
 }
 

@@ -65,14 +65,16 @@ pub(super) struct PlanArgs {
     table_format: u16,
     /// Largest memory a job may ask for, in MiB (a cluster's memory per
     /// node): larger requests are capped to it, and a plan with a pair whose
-    /// modelled peak is above it is refused.
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    /// modelled peak is above it is refused. At most 18 digits, like the
+    /// Slurm script's `MAX_MEM`.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_CAP))]
     max_mem: Option<u64>,
     /// Longest time a job may ask for, in minutes (a partition's time
     /// limit): a pair that needs longer runs as several jobs in a row
     /// (Slurm) or is retried (Snakemake), each continuing from the last
-    /// one's checkpoint.
-    #[arg(long, value_name = "MINUTES", value_parser = clap::value_parser!(u64).range(1..))]
+    /// one's checkpoint. At most 18 digits, like the Slurm script's
+    /// `MAX_TIME`.
+    #[arg(long, value_name = "MINUTES", value_parser = clap::value_parser!(u64).range(1..=MAX_CAP))]
     max_time: Option<u64>,
     /// Slurm partition of every job (Slurm, Snakemake).
     #[arg(long, value_name = "NAME")]
@@ -181,8 +183,13 @@ fn model_mib(p: &PairPlan) -> u64 {
 /// that a job cut off at its limit leaves work for the next. (The Slurm
 /// script computes the same when it runs, from its own `MAX_TIME`.)
 fn checkpoint_seconds(minutes: u64) -> u64 {
-    (minutes * 15).clamp(1, 300)
+    minutes.saturating_mul(15).clamp(1, 300)
 }
+
+/// The largest `--max-mem` and `--max-time`: 18 digits, the most the Slurm
+/// script's shell arithmetic (64-bit) takes without wrapping, checked
+/// there by length before any arithmetic.
+const MAX_CAP: u64 = 999_999_999_999_999_999;
 
 /// Runs `surakarta tb plan`.
 pub(super) fn run(args: PlanArgs) -> Result<ExitCode, CliError> {

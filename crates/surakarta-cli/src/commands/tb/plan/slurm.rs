@@ -45,11 +45,18 @@ ACCOUNT=${ACCOUNT-@ACCOUNT@}
 QOS=${QOS-@QOS@}
 SBATCH_OPTIONS=${SBATCH_OPTIONS-@SBATCH_OPTIONS@}
 
-# Whole numbers above 0 (MAX_MEM and MAX_TIME may be empty: no cap).
+# Whole numbers above 0 of at most 18 digits, checked by length before any
+# arithmetic (bash's 64-bit numbers wrap above that); MAX_MEM and MAX_TIME
+# may be empty: no cap.
 for setting in "THREADS=$THREADS" "MAX_MEM=$MAX_MEM" "MAX_TIME=$MAX_TIME"; do
+    value=${setting#*=}
     case $setting in
         *=*[!0-9]* | *=0*) echo "$setting: give a whole number above 0" >&2; exit 2 ;;
     esac
+    if [ "${#value}" -gt 18 ]; then
+        echo "$setting: give a whole number above 0 of at most 18 digits" >&2
+        exit 2
+    fi
 done
 mkdir -p -- "$DIR"
 tag=$(cd -- "$DIR" && pwd -P | cksum | cut -d ' ' -f 1)

@@ -83,7 +83,18 @@ fn damaged_or_foreign_bytes_are_refused_with_their_name() {
         .add_table("x.sktb", b"<html>not found</html>".to_vec())
         .unwrap_err();
     assert!(e.contains("x.sktb"), "{e}");
+    // A file named for one class that holds another is refused, naming
+    // both, as the command line does.
+    let other = std::fs::read(tables_dir().join("1v3.sktb")).unwrap();
+    let e = board.add_table("3v1.sktb", other.clone()).unwrap_err();
+    assert!(
+        e.contains("3v1.sktb") && e.contains("holds material 1v3, its name says 3v1"),
+        "{e}"
+    );
     assert!(board.classes().is_empty());
+    // Under its own name, or a name that is no class, it is taken.
+    assert_eq!(board.add_table("1v3.sktb", other.clone()).unwrap(), "1v3");
+    assert_eq!(board.add_table("table.bin", other).unwrap(), "1v3");
 }
 
 #[test]

@@ -459,7 +459,9 @@ impl Table {
 
     /// A table from the bytes of a whole file (what [`Table::read`] does
     /// after reading); `name` is used in errors. Checks everything,
-    /// including the payload checksum.
+    /// including the payload checksum, and where `name` is a table file's
+    /// name (`4v3.sktb`) that the file holds that class
+    /// ([`FileProblem::WrongMaterial`] otherwise).
     pub fn from_file_bytes(
         name: &Path,
         bytes: Vec<u8>,
@@ -469,7 +471,21 @@ impl Table {
         let table =
             Table::from_parts(name, header, Storage::Owned(bytes, HEADER_LEN), directories)?;
         table.check()?;
-        Ok(table)
+        let named = name
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(&format!(".{}", crate::format::EXTENSION)))
+            .and_then(|stem| stem.parse::<Material>().ok());
+        match named {
+            Some(expected) if expected != table.material() => Err(file_error(
+                name,
+                FileProblem::WrongMaterial {
+                    expected,
+                    found: table.material(),
+                },
+            )),
+            _ => Ok(table),
+        }
     }
 
     fn from_parts(

@@ -1490,6 +1490,43 @@ fn table_errors_during_a_search_reach_the_user() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A searched score that counts plies through the tables is exact only
+/// when every probe answered: with a damaged table the search still finds
+/// the winning move, but says "winning" (the evaluation's bound), not a
+/// table distance it cannot vouch for.
+#[test]
+fn a_search_whose_probes_failed_claims_no_table_distance() {
+    let limit = std::time::Duration::from_secs(60);
+    let dir = generated_tables("damaged-distance", 4);
+    let d = dir.to_str().unwrap();
+    let fen = "b5/6/2w3/6/1b4/w5 b";
+    let search = || {
+        let o = run_within(
+            &["search", "-p", fen, "--tb", d, "--depth", "4", "--json"],
+            limit,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        (v, stderr(&o))
+    };
+    // Intact: the root is decided by the tables, a win in 5.
+    let (v, err) = search();
+    assert_eq!(v["score"]["kind"], "tbwin", "{v}");
+    assert_eq!(v["score"]["value"], 5, "{v}");
+    assert!(err.is_empty(), "{err}");
+    // 2v2 damaged: the root's quiet moves cannot be probed.
+    let path = dir.join("2v2.sktb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 7;
+    bytes[at] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    let (v, err) = search();
+    assert!(err.contains("2v2.sktb: payload checksum mismatch"), "{err}");
+    assert_eq!(v["score"]["kind"], "cp", "{v}");
+    assert_eq!(v["score"]["value"], 20000, "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A finished game has a result, not a score: `search --json` gives the
 /// outcome (and no score), the engine protocol says the game is over.
 #[test]

@@ -31,7 +31,7 @@ use crate::ordering::History;
 use crate::parameters::{
     ASPIRATION_BASE, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_SCORE_DIVISOR,
 };
-use crate::score::{Score, ScoreKind, INFINITY};
+use crate::score::{Score, ScoreKind, EVAL_LIMIT, INFINITY};
 use crate::search::{Info, Pv, SearchResult, Shared, Worker};
 use crate::smp::Threads;
 use crate::tt::TranspositionTable;
@@ -242,7 +242,19 @@ impl Engine {
 
 /// A report of the search so far: `depth`, `score` and `pv` with the shared
 /// counters (nodes, speed, selective depth, table use, tablebase hits).
+///
+/// A searched score (`depth` above 0) in the tablebase band counts plies to
+/// a conversion through the tables' values; once a probe of the search has
+/// failed, part of the tree was searched without the tables and that count
+/// may be wrong (a faster conversion through the damaged table is
+/// missed), so the score is reported as the evaluation's bound
+/// (`±EVAL_LIMIT`: winning, no exact distance) instead.
 fn report(shared: &Shared<'_>, depth: u32, score: Score, pv: Vec<Move>) -> Info {
+    let score = if depth > 0 && shared.tb_errors.load(Ordering::Relaxed) > 0 {
+        without_table_distance(score)
+    } else {
+        score
+    };
     let elapsed = shared.start.elapsed();
     let nodes = shared.nodes.load(Ordering::Relaxed);
     Info {
@@ -256,6 +268,16 @@ fn report(shared: &Shared<'_>, depth: u32, score: Score, pv: Vec<Move>) -> Info 
         hashfull: shared.tt.hashfull(),
         tb_hits: shared.tb_hits.load(Ordering::Relaxed),
         partial: false,
+    }
+}
+
+/// `score` with a tablebase win or loss replaced by the evaluation's bound
+/// of the same sign (`±EVAL_LIMIT`); other scores unchanged.
+fn without_table_distance(score: Score) -> Score {
+    match score.kind() {
+        ScoreKind::TbWin(_) => Score(EVAL_LIMIT),
+        ScoreKind::TbLoss(_) => Score(-EVAL_LIMIT),
+        _ => score,
     }
 }
 

@@ -38,7 +38,12 @@ pub struct Info {
     pub depth: u32,
     /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
-    /// The score for the side to move.
+    /// The score for the side to move. A searched tablebase win or loss
+    /// (`tbwin N`, `tbloss N`) only when every tablebase probe of the
+    /// search so far has answered; after a failed probe such a score is
+    /// given as the evaluation's bound (`cp ±20000`: winning or losing, no
+    /// exact distance), since part of the tree was searched without the
+    /// tables.
     pub score: Score,
     /// Nodes searched so far.
     pub nodes: u64,

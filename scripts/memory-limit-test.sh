@@ -7,6 +7,8 @@
 #   - `engine` with `setoption name Hash value 2048`: an `info string error`,
 #     and the engine goes on with its old table;
 #   - `match` whose two players' tables do not fit together: exit 2;
+#   - `match` against an external engine printing without end (`yes info`):
+#     exit 2, one error line naming the cap on its output;
 #   - `tb generate` of a pair modelled above the limit: refused before it
 #     starts, exit 2;
 #   - `serve --hash 400 --max-analyses 3`: three clients asking for
@@ -134,6 +136,14 @@ status=0
 in_cgroup "$bin" match --first depth=1,hash=600 --second depth=1,hash=600 --games 2 \
     >"$work/out" 2>"$work/err" || status=$?
 expect_refused "match with two 600 MiB tables" "$status" "$work/err" "cgroup limit"
+
+# 3b. A match against an external engine that never answers and never stops
+# printing (`yes info`): refused at its cap on output, not killed by the
+# kernel after reading the flood into memory.
+status=0
+in_cgroup timeout 60 "$bin" match --first depth=2 --second "depth=2,timeout=5,cmd=yes info" -n 2 \
+    >"$work/out" 2>"$work/err" || status=$?
+expect_refused "match against yes info" "$status" "$work/err" "printed more than 65536 lines while waiting for uciok"
 
 # 4. tb generate of a pair modelled above the limit (refused before it
 # starts, so its smaller tables are not needed).

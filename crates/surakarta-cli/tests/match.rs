@@ -131,6 +131,30 @@ fn an_external_engine_gets_its_timeout_for_the_handshake() {
     assert_cli_error(&o, "cannot start a player: mute: no answer within 1.0 s");
 }
 
+/// `yes info` never answers `uci` and never stops printing: the match
+/// fails with one line naming the cap it broke, promptly and in bounded
+/// memory, instead of reading the flood until memory runs out.
+#[cfg(unix)]
+#[test]
+fn an_external_engine_printing_forever_is_stopped() {
+    let o = run_within(
+        &[
+            "match",
+            "--first",
+            "depth=2",
+            "--second",
+            "depth=2,timeout=2,cmd=yes info",
+            "-n",
+            "2",
+        ],
+        std::time::Duration::from_secs(20),
+    );
+    assert_cli_error(
+        &o,
+        "cannot start a player: yes depth=2: printed more than 65536 lines while waiting for uciok",
+    );
+}
+
 #[test]
 fn openings_from_a_file_random_boards_and_thinned_starts() {
     // A match of two depth-1 players with these openings settings.

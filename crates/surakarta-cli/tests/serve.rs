@@ -1112,3 +1112,79 @@ fn a_finished_game_has_an_outcome_not_a_score() {
     assert_eq!(best["outcome"], Value::Null);
     assert_eq!(best["score"]["kind"], "cp");
 }
+
+/// Reads one answer of a kept-alive connection: its head, then as many
+/// body bytes as its `content-length` says.
+fn read_kept_alive_reply(stream: &mut TcpStream) -> u16 {
+    let mut raw = Vec::new();
+    let mut byte = [0u8; 1];
+    while !raw.ends_with(b"\r\n\r\n") {
+        stream
+            .read_exact(&mut byte)
+            .expect("read the answer's head");
+        raw.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&raw).to_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no content-length: {head}"));
+    let mut body = vec![0u8; length];
+    stream
+        .read_exact(&mut body)
+        .expect("read the answer's body");
+    head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap()
+}
+
+/// Sends a header line every 0.3 s on `stream` until the server closes it
+/// (or 20 s pass); the time from the first line to the close.
+fn trickle_until_closed(mut stream: TcpStream) -> Duration {
+    let started = Instant::now();
+    let mut reader = stream.try_clone().unwrap();
+    let writer = std::thread::spawn(move || {
+        stream.write_all(b"GET /api/position HTTP/1.1\r\n").unwrap();
+        for i in 0..66 {
+            std::thread::sleep(Duration::from_millis(300));
+            if stream
+                .write_all(format!("X-Slow-{i}: 1\r\n").as_bytes())
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let closed = closed_within(&mut reader, Duration::from_secs(25));
+    let elapsed = started.elapsed();
+    assert!(closed, "still open after {elapsed:?}");
+    let _ = reader.shutdown(std::net::Shutdown::Both);
+    writer.join().unwrap();
+    elapsed
+}
+
+/// The header timeout is a deadline from a head's first byte: header lines
+/// trickling in do not put it off, on a new connection or on a kept-alive
+/// one after an answer, however long the idle timeout.
+#[test]
+fn a_trickling_request_head_is_closed_at_the_header_timeout() {
+    let server = Server::start(&["--header-timeout", "1", "--idle-timeout", "30"]);
+    let fresh: Vec<_> = (0..10)
+        .map(|_| {
+            let stream = TcpStream::connect(&server.addr).expect("connect");
+            std::thread::spawn(move || trickle_until_closed(stream))
+        })
+        .collect();
+    let mut kept = TcpStream::connect(&server.addr).expect("connect");
+    kept.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(kept, "GET /api/position HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    assert_eq!(read_kept_alive_reply(&mut kept), 200);
+    let kept = trickle_until_closed(kept);
+    // One second, and a wide margin for a loaded machine: far from 30.
+    for (i, client) in fresh.into_iter().enumerate() {
+        let elapsed = client.join().unwrap();
+        assert!(elapsed < Duration::from_secs(8), "client {i}: {elapsed:?}");
+    }
+    assert!(kept < Duration::from_secs(8), "kept-alive: {kept:?}");
+    assert_eq!(server.get("/api/position").status, 200);
+}

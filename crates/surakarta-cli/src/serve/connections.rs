@@ -11,7 +11,10 @@
 //! for the idle timeout, or when a head has taken longer than the header
 //! timeout. hyper's own header-read timer starts when the server starts
 //! waiting for a request, so it cannot tell an idle keep-alive connection
-//! from a slow head; the tracker can.
+//! from a slow head; the tracker can. The header timeout is a deadline
+//! from a head's first byte: the bytes that follow do not put it off, and
+//! the task, asleep until an idle timeout, is woken to shorten its sleep
+//! when a head starts.
 //!
 //! At the cap, a new connection makes room by closing the connection idle
 //! the longest (a request being read but not yet complete counts as idle);
@@ -106,6 +109,10 @@ struct Tracker {
     evicted: AtomicBool,
     /// Wakes the connection's task to close it.
     evict: Notify,
+    /// Wakes the connection's task to work out its deadline again: a
+    /// request head has started (its header timeout now runs) or an answer
+    /// has ended (its idle timeout now runs).
+    rearm: Notify,
 }
 
 impl Tracker {
@@ -146,6 +153,7 @@ impl Drop for Busy {
     fn drop(&mut self) {
         self.0.touch();
         self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+        self.0.rearm.notify_one();
     }
 }
 
@@ -223,6 +231,7 @@ impl Connections {
             head_started_ms: AtomicU64::new(0),
             evicted: AtomicBool::new(false),
             evict: Notify::new(),
+            rearm: Notify::new(),
         });
         open.insert(id, tracker.clone());
         Some(tracker)
@@ -410,6 +419,8 @@ async fn serve_connection(
         tokio::select! {
             _ = connection.as_mut() => break,
             () = tracker.evict.notified() => break,
+            // A head started or an answer ended: the deadline has moved.
+            () = tracker.rearm.notified() => {}
             () = tokio::time::sleep_until(deadline.into()) => {
                 if tracker.deadline(&limits) <= Instant::now() {
                     break;
@@ -468,6 +479,9 @@ impl Scan {
                 tracker
                     .head_started_ms
                     .store(tracker.clock.now_ms() + 1, Ordering::Relaxed);
+                // The connection's task may be asleep until an idle
+                // timeout: the header timeout is sooner.
+                tracker.rearm.notify_one();
             }
             self.head_len += 1;
             match b {
@@ -654,6 +668,7 @@ mod tests {
             head_started_ms: AtomicU64::new(0),
             evicted: AtomicBool::new(false),
             evict: Notify::new(),
+            rearm: Notify::new(),
         });
         let mut state = Scan::default();
         chunks

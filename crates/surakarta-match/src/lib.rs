@@ -29,7 +29,7 @@
 //! |---|---|
 //! | [`openings`] | the positions games start from, each generator reproducible from its seed: random plies from the start ([`openings::from_start`]), FuChou's random boards with a piece count and a bound on the difference ([`openings::random_boards`]), files of positions ([`openings::parse_file`], text given by the caller) |
 //! | [`player`] | the [`Player`] trait (name, new game, choose a move) and [`EnginePlayer`], the in-process [`surakarta_search::Engine`] with fixed limits and optional tablebases |
-//! | [`external`] | [`ExternalEngine`]: another process driven through the engine protocol, with a reader thread feeding a channel so that every wait has a timeout; told to quit, then killed, when dropped |
+//! | [`external`] | [`ExternalEngine`]: another process driven through the engine protocol, with a reader thread feeding a bounded channel, every wait a deadline and its output capped per wait and per game ([`OutputLimits`](external::OutputLimits)); told to quit, then killed, when dropped |
 //! | [`lines`] | [`lines::LineReader`]: lines from a pipe with a limit ([`lines::MAX_LINE_BYTES`], 64 KiB), a longer line counted and dropped as it is read; an engine's output here, standard input in the command line's `engine`, `play` and `tb probe` |
 //! | [`game`] | [`play_game`]: one game under the rules with a ply cap, every move checked again before it is played; [`GameEnd`] (the rules, the ply cap, or a forfeit) |
 //! | [`runner`] | [`run_match`]: worker threads take the jobs (each opening with either colour first) from a shared counter, each worker with its own pair of players (made again after a forfeit); a [`Reporter`] receives each finished game; the SPRT's decision, a failing worker or the stop flag ends it |

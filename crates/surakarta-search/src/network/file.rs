@@ -22,7 +22,6 @@
 //! position can overflow the `i16` accumulator or the output's `i32` sum; any failure is a
 //! [`NetworkError`] naming what is wrong.
 
-use std::io::Read;
 use std::path::Path;
 
 use super::{Network, Row, Weights, BUCKETS, FEATURES, HIDDEN, INPUTS, QA, QB, SHARE_PARTS};
@@ -340,18 +339,20 @@ impl Network {
     }
 
     /// Reads and checks a `.sknn` file.
+    ///
+    /// Only a regular file is read, and opening never blocks: a FIFO, a
+    /// directory or a device is a [`NetworkError::Io`] naming the path and
+    /// saying "not a regular file", and a file longer than the largest
+    /// network file is refused after reading one byte past that size.
     pub fn read(path: &Path) -> Result<Network, NetworkError> {
-        let io = |e: std::io::Error| NetworkError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        // A network file is a few tens of kilobytes: read at most one byte
-        // more than the largest, so that a huge or endless file is refused
-        // by size instead of filling the memory.
+        // A network file is a few tens of kilobytes: a huge or endless file
+        // is refused by its length instead of filling the memory.
         let limit = (HEADER + MAX_NAME + WEIGHT_BYTES + 4) as u64;
-        let mut bytes = Vec::new();
-        file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+        let bytes =
+            surakarta_tablebase::read_regular_file(path, limit).map_err(|e| NetworkError::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
         Network::from_bytes(&bytes)
     }
 
@@ -500,6 +501,35 @@ mod tests {
     fn a_missing_file_names_its_path() {
         let err = Network::read(Path::new("/nonexistent/x.sknn")).unwrap_err();
         assert!(err.to_string().contains("/nonexistent/x.sknn"), "{err}");
+    }
+
+    #[test]
+    fn only_regular_files_are_read_and_a_fifo_never_blocks() {
+        let dir =
+            std::env::temp_dir().join(format!("surakarta-network-open-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut kinds = vec![dir.clone()];
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("f.sknn");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            assert!(made.unwrap().success(), "mkfifo");
+            kinds.push(fifo);
+        }
+        for path in kinds {
+            // A FIFO opened for reading would wait for a writer forever.
+            let err = Network::read(&path).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.contains(&path.display().to_string()) && text.contains("not a regular file"),
+                "{text}"
+            );
+        }
+        let long = dir.join("long.sknn");
+        std::fs::write(&long, vec![0u8; 64 << 10]).unwrap();
+        assert!(matches!(Network::read(&long), Err(NetworkError::Io { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     proptest! {

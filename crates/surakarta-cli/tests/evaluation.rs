@@ -244,3 +244,37 @@ fn the_engine_refuses_a_fifo_as_the_network_file() {
     assert!(out.contains("readyok"), "{out}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A network whose output sum could leave `i32` (every output bias near
+/// `i32::MAX`, every output weight 32767) is refused before any search,
+/// instead of evaluating with the sum's sign wrapped.
+#[test]
+fn a_network_whose_sums_could_overflow_is_refused() {
+    use surakarta_search::network::{Row, HIDDEN};
+    let dir = scratch_dir("evaluation-overflow");
+    for bias in [i32::MAX, 1_100_000_000] {
+        let mut net = (*Network::embedded()).clone();
+        net.weights.output_bias = [bias; 4];
+        for bucket in &mut net.weights.output {
+            *bucket = [Row([i16::MAX; HIDDEN]); 2];
+        }
+        let path = dir.join("overflow.sknn");
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let o = run(&[
+            "search",
+            "--depth",
+            "1",
+            "--eval-file",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("--eval-file")
+                && err.contains("output bucket")
+                && err.contains("overflow"),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

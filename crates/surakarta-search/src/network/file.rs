@@ -33,8 +33,9 @@ pub const MAGIC: [u8; 4] = *b"SKNN";
 pub const VERSION: u16 = 1;
 /// The architecture this library evaluates.
 pub const ARCHITECTURE: u16 = 2;
-/// The largest magnitude of a count's weight (in units of `QA · QB`): with
-/// counts of at most a few hundred, the output's sum stays far inside `i32`.
+/// The largest magnitude of a count's weight (in units of `QA · QB`); the
+/// output's sum with the weights of a file is checked apart (see
+/// [`Network::from_bytes`]).
 pub const MAX_FEATURE_WEIGHT: i32 = 1 << 20;
 /// The largest magnitude of a classic evaluation weight in a file.
 pub const MAX_CLASSIC_WEIGHT: i32 = 10_000;

@@ -19,6 +19,7 @@
 //! | `engine` | `Engine`, `Score`, `SearchInfo`, `SearchResult`: the search on a scoped thread with the GIL released, the caller polling for signals (Ctrl-C sets the stop flag) and the callback taking the GIL per iteration |
 //! | `batch` | `encode`, `legal_move_masks`, `legal_move_counts`: many positions to NumPy arrays in one call |
 
+mod args;
 mod batch;
 mod color;
 mod engine;

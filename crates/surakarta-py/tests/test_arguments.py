@@ -2,6 +2,7 @@
 the wrong type (a bool where a number goes included), ValueError naming the
 argument and the range for a value out of it, as the CLI words it."""
 
+import builtins
 import math
 import os
 import subprocess
@@ -28,6 +29,29 @@ def run_python(code, timeout=CHILD_TIMEOUT):
     except subprocess.TimeoutExpired:
         pytest.fail(f"still running after {timeout} s: {code}")
     return done.returncode, done.stderr
+
+
+def in_child(call, value):
+    """`call` (text with `{value}`) run in a fresh interpreter under the
+    timeout when `value` is an int (a count that an unchecked package would
+    take and work on for hours), in this process otherwise; an exception in
+    the child is raised here again, with its type and message."""
+    if type(value) is not int:
+        return eval(call.format(value="value"), {"surakarta": surakarta, "value": value})
+    code, err = run_python(
+        "import sys, surakarta\n"
+        "try:\n"
+        f"    {call.format(value=repr(value))}\n"
+        "except Exception as e:\n"
+        "    sys.stderr.write(type(e).__name__ + ':' + str(e))\n"
+        "    sys.exit(3)\n"
+    )
+    if code == 3:
+        name, _, message = err.partition(":")
+        kind = getattr(surakarta, name, None) or getattr(builtins, name, Exception)
+        raise kind(message)
+    assert code == 0, err
+    return None
 
 
 # The three calls a hostile trial found taken.
@@ -61,13 +85,13 @@ def test_a_bool_is_not_a_time():
 # that are in range and quick).
 
 WHOLE = [
-    ("pieces", lambda d, v: surakarta.generate_tables(d, v), 2, 10, [2]),
+    ("pieces", lambda d, v: in_child(f"surakarta.generate_tables({str(d)!r}, {{value}})", v), 2, 10, [2]),
     ("threads", lambda d, v: surakarta.Engine(threads=v, hash=1), 1, 1024, [1, 2, 1024]),
     ("hash", lambda d, v: surakarta.Engine(hash=v), 1, 65536, [1, 2]),
     ("depth", lambda d, v: surakarta.Limit(depth=v), 1, 64, [1, 64]),
     ("depth", lambda d, v: surakarta.Engine(hash=1).search(START, depth=v), 1, 64, [1]),
     ("nodes", lambda d, v: surakarta.Limit(nodes=v), 1, 2**64 - 1, [1, 2**64 - 1]),
-    ("depth", lambda d, v: surakarta.perft(START, v), 1, 12, [1, 3]),
+    ("depth", lambda d, v: in_child("surakarta.perft(surakarta.Position(), {value})", v), 1, 12, [1, 3]),
     ("repetitions", lambda d, v: surakarta.Rules(repetitions=v), 2, 2**32 - 1, [2, 2**32 - 1]),
     ("no_capture_plies", lambda d, v: surakarta.Rules(no_capture_plies=v), 1, 2**32 - 1, [1, 2**32 - 1]),
     ("square", lambda d, v: surakarta.square_name(v), 0, 35, [0, 35]),
@@ -135,7 +159,9 @@ def test_times_in_range_are_taken(value):
 
 
 @pytest.mark.parametrize(
-    "value", [0, 0.0, 0.0009, -0.001, -1, 86_400.001, 86_401, 1e300, 2**2000, math.nan, math.inf, -math.inf]
+    "value",
+    [0, 0.0, 0.0009, -0.001, -1, 86_400.001, 86_401, 1e300, 2**2000, math.nan, math.inf, -math.inf],
+    ids=lambda value: "2**2000" if value == 2**2000 else repr(value),
 )
 def test_times_out_of_range_are_value_errors(value):
     for call in (
@@ -295,9 +321,9 @@ def test_messages_say_what_the_clis_say(cli, tmp_path):
     raises `NAME VALUE is out of range: give …`, the same words."""
     cases = [
         (["tb", "generate", "--pieces", "1000", "--dir", str(tmp_path / "g")],
-         lambda: surakarta.generate_tables(tmp_path / "g", 1000)),
+         lambda: in_child(f"surakarta.generate_tables({str(tmp_path / 'g')!r}, {{value}})", 1000)),
         (["tb", "generate", "--pieces", "1", "--dir", str(tmp_path / "g")],
-         lambda: surakarta.generate_tables(tmp_path / "g", 1)),
+         lambda: in_child(f"surakarta.generate_tables({str(tmp_path / 'g')!r}, {{value}})", 1)),
         (["tb", "generate", "--pieces", "3", "--threads", "0", "--dir", str(tmp_path / "g")],
          lambda: surakarta.Engine(threads=0)),
         (["tb", "generate", "--pieces", "3", "--threads", "1025", "--dir", str(tmp_path / "g")],

@@ -5,14 +5,17 @@
 //! reaches the field and bound checks behind it. Bit 1 set: the rest is
 //! read as training data instead. Invariants: nothing panics; a network
 //! that reads writes back to the same bytes and evaluates every position
-//! inside the evaluation's range, its accumulator updated along a game
-//! equal to one computed afresh; every training record that reads writes
-//! back to the same bytes.
+//! inside the evaluation's range without an overflow (the fuzz build
+//! checks them: the loader must have refused any network that could
+//! overflow), on a game and on full and lopsided boards, its accumulator
+//! updated along the game equal to one computed afresh; every training
+//! record that reads writes back to the same bytes.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surakarta::Position;
+use surakarta::random::{random_position, SplitMix};
+use surakarta::{Color, Position};
 use surakarta_search::network::data::{self, TrainingPosition};
 use surakarta_search::network::{Accumulator, Network};
 
@@ -55,5 +58,15 @@ fuzz_target!(|data: &[u8]| {
         acc = acc.after(&net, &position, m);
         position = child;
         assert_eq!(acc, Accumulator::new(&net, &position));
+    }
+    // Full and lopsided boards reach the accumulator's extremes that a
+    // short game from the start does not.
+    let mut rng = SplitMix::new(u64::from(mode));
+    for (black, white) in [(12, 12), (12, 1), (1, 12), (6, 6)] {
+        for turn in [Color::Black, Color::White] {
+            if let Ok(p) = random_position(&mut rng, black, white, turn) {
+                assert!(net.evaluate(&p).abs() < 20_000);
+            }
+        }
     }
 });

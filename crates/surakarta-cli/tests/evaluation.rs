@@ -166,3 +166,115 @@ fn damaged_or_foreign_network_files_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A FIFO named like a network file, in a fresh directory of its own.
+#[cfg(unix)]
+fn network_fifo(name: &str) -> (std::path::PathBuf, String) {
+    let dir = scratch_dir(name);
+    let fifo = dir.join("f.sknn");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    let path = fifo.to_str().unwrap().to_string();
+    (dir, path)
+}
+
+/// Long enough for a debug build to start and refuse the file, far too
+/// short for a test to wait on a hang.
+#[cfg(unix)]
+const FIFO_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// A network file that is a FIFO would block a plain open forever, waiting
+/// for a writer: `search --eval-file` refuses it at once as not a regular
+/// file (run under a time limit, so that a hang fails the test).
+#[cfg(unix)]
+#[test]
+fn search_refuses_a_fifo_as_the_network_file() {
+    let (dir, path) = network_fifo("evaluation-fifo-search");
+    let o = run_within(
+        &["search", "--depth", "3", "--eval-file", &path],
+        FIFO_LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--eval-file") && err.contains(&path) && err.contains("not a regular file"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `match` with `eval-file=FIFO` ends at once with the error, not a hang.
+#[cfg(unix)]
+#[test]
+fn match_refuses_a_fifo_as_the_network_file() {
+    let (dir, path) = network_fifo("evaluation-fifo-match");
+    let spec = format!("depth=1,eval-file={path}");
+    let o = run_within(
+        &[
+            "match", "--first", &spec, "--second", "depth=1", "--games", "2",
+        ],
+        FIFO_LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("eval-file") && err.contains(&path) && err.contains("not a regular file"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The engine's `setoption name EvalFile` with a FIFO answers one `info
+/// string error` and goes on (`readyok`), not a hang.
+#[cfg(unix)]
+#[test]
+fn the_engine_refuses_a_fifo_as_the_network_file() {
+    let (dir, path) = network_fifo("evaluation-fifo-engine");
+    let input = format!("setoption name EvalFile value {path}\nisready\nquit\n");
+    let o = run_with_stdin_within(&["engine"], &input, FIFO_LIMIT);
+    let out = stdout(&o);
+    let errors = engine_errors(&out);
+    assert!(
+        errors.len() == 1
+            && errors[0].starts_with("info string error: EvalFile")
+            && errors[0].contains("not a regular file"),
+        "{out}"
+    );
+    assert!(out.contains("readyok"), "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A network whose output sum could leave `i32` (every output bias near
+/// `i32::MAX`, every output weight 32767) is refused before any search,
+/// instead of evaluating with the sum's sign wrapped.
+#[test]
+fn a_network_whose_sums_could_overflow_is_refused() {
+    use surakarta_search::network::{Row, HIDDEN};
+    let dir = scratch_dir("evaluation-overflow");
+    for bias in [i32::MAX, 1_100_000_000] {
+        let mut net = (*Network::embedded()).clone();
+        net.weights.output_bias = [bias; 4];
+        for bucket in &mut net.weights.output {
+            *bucket = [Row([i16::MAX; HIDDEN]); 2];
+        }
+        let path = dir.join("overflow.sknn");
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let o = run(&[
+            "search",
+            "--depth",
+            "1",
+            "--eval-file",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("--eval-file")
+                && err.contains("output bucket")
+                && err.contains("overflow"),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -18,11 +18,11 @@
 //! | … | 52 | the classic evaluation's weights, `i32` × 13, each within ±10,000: material, mobility, attack, points, the six point values, arcs, hanging, tempo |
 //! | end − 4 | 4 | CRC-32 (IEEE) of every byte before it |
 //!
-//! Reading checks every field, the exact size, the checksum and that no
-//! position can overflow the `i16` accumulator or the output's `i32` sum; any failure is a
-//! [`NetworkError`] naming what is wrong.
+//! Reading checks every field, the exact size and the checksum, and then
+//! proves that no evaluation of any position can leave an integer type
+//! (see [`Network::from_bytes`]); any failure is a [`NetworkError`]
+//! naming what is wrong.
 
-use std::io::Read;
 use std::path::Path;
 
 use super::{Network, Row, Weights, BUCKETS, FEATURES, HIDDEN, INPUTS, QA, QB, SHARE_PARTS};
@@ -33,16 +33,25 @@ pub const MAGIC: [u8; 4] = *b"SKNN";
 pub const VERSION: u16 = 1;
 /// The architecture this library evaluates.
 pub const ARCHITECTURE: u16 = 2;
-/// The largest magnitude of a count's weight (in units of `QA · QB`): with
-/// counts of at most a few hundred, the output's sum stays far inside `i32`.
+/// The largest magnitude of a count's weight (in units of `QA · QB`); the
+/// output's sum with the weights of a file is checked apart (see
+/// [`Network::from_bytes`]).
 pub const MAX_FEATURE_WEIGHT: i32 = 1 << 20;
 /// The largest magnitude of a classic evaluation weight in a file.
 pub const MAX_CLASSIC_WEIGHT: i32 = 10_000;
 /// The longest name a file may carry, in bytes.
 pub const MAX_NAME: usize = 255;
-/// The most pieces a position has: the accumulator bound is checked for
-/// this many set inputs.
-const MAX_PIECES: usize = 24;
+/// The most pieces a side has: a perspective's accumulator sums at most
+/// this many of its own columns and this many of the opponent's.
+const MAX_SIDE_PIECES: usize = 12;
+/// The points of the board: a perspective's inputs are one own and one
+/// opponent input per point, and a point holds at most one piece.
+const POINTS: usize = 36;
+/// The largest magnitude of each of the [`feature_counts`](super::feature_counts)
+/// (side to move minus opponent): at most 12 pieces × 8 step directions,
+/// at most 16 captures a side, and twice the difference of the arcs held
+/// (8 arcs).
+pub const MAX_COUNTS: [i64; FEATURES] = [96, 16, 16];
 
 const HEADER: usize = 24;
 const WEIGHT_BYTES: usize = 2 * INPUTS * HIDDEN
@@ -103,9 +112,17 @@ pub enum NetworkError {
         /// The checksum of the bytes read.
         computed: u32,
     },
-    /// Some position would overflow a hidden unit's `i16` sum.
-    #[error("network weights of hidden unit {0} can overflow the accumulator")]
+    /// Some position would take a hidden unit's accumulator out of `i16`.
+    #[error("network weights of hidden unit {0} can overflow the i16 accumulator")]
     Overflow(usize),
+    /// Some position would take the output's `i32` sum of a bucket (the
+    /// two dot products, the bias and the counts' terms) out of range.
+    #[error("network output bucket {0} can overflow the output's i32 sum")]
+    OutputOverflow(usize),
+    /// Some position would take the classic evaluation's `i32` sum (with
+    /// the file's classic weights) out of range.
+    #[error("network's classic weights can overflow the classic evaluation's i32 sum")]
+    ClassicOverflow,
     /// A count's weight is beyond ±2²⁰.
     #[error("network weight {weight} of count {count} in bucket {bucket} is out of range")]
     FeatureWeight {
@@ -175,6 +192,25 @@ impl Reader<'_> {
 
 impl Network {
     /// Reads a network from the bytes of a `.sknn` file, checking it.
+    ///
+    /// Besides every field, the size and the checksum, the weights are
+    /// checked against every position the evaluation can meet (at most 12
+    /// pieces a side, one piece a point), so that no integer of the
+    /// evaluation can overflow:
+    ///
+    /// - each hidden unit's accumulator, its bias plus the largest (and
+    ///   the smallest) sum of the columns of a placement, stays in `i16`
+    ///   ([`NetworkError::Overflow`]);
+    /// - from the range of each unit's clipped activation, each bucket's
+    ///   output sum (both dot products, the bias and the counts' weights
+    ///   times counts of at most [`MAX_COUNTS`]) stays in `i32` whatever
+    ///   the order of the additions ([`NetworkError::OutputOverflow`]);
+    /// - the classic evaluation with the file's weights stays in `i32`
+    ///   ([`NetworkError::ClassicOverflow`]).
+    ///
+    /// What follows is computed in `i64` and cannot overflow: the scaling
+    /// to evaluation units (an `i32` sum times an `i32` scale), the clamp
+    /// of each part to the evaluation's range of ±19,999 and the blend.
     ///
     /// # Examples
     ///
@@ -287,7 +323,7 @@ impl Network {
             }
         }
         weights.classic_weights = classic_from(classic);
-        check_accumulator_bound(&weights)?;
+        check_bounds(&weights)?;
         Ok(Network {
             name,
             scale,
@@ -340,18 +376,20 @@ impl Network {
     }
 
     /// Reads and checks a `.sknn` file.
+    ///
+    /// Only a regular file is read, and opening never blocks: a FIFO, a
+    /// directory or a device is a [`NetworkError::Io`] naming the path and
+    /// saying "not a regular file", and a file longer than the largest
+    /// network file is refused after reading one byte past that size.
     pub fn read(path: &Path) -> Result<Network, NetworkError> {
-        let io = |e: std::io::Error| NetworkError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        // A network file is a few tens of kilobytes: read at most one byte
-        // more than the largest, so that a huge or endless file is refused
-        // by size instead of filling the memory.
+        // A network file is a few tens of kilobytes: a huge or endless file
+        // is refused by its length instead of filling the memory.
         let limit = (HEADER + MAX_NAME + WEIGHT_BYTES + 4) as u64;
-        let mut bytes = Vec::new();
-        file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+        let bytes =
+            surakarta_tablebase::read_regular_file(path, limit).map_err(|e| NetworkError::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
         Network::from_bytes(&bytes)
     }
 
@@ -386,20 +424,120 @@ fn classic_from(a: [i32; CLASSIC_WEIGHTS]) -> crate::Weights {
     }
 }
 
-/// Checks that for every hidden unit the bias plus the 24 largest column
-/// weights in absolute value stays within `i16`: no position (at most 24
-/// pieces, one input each per perspective) can overflow a sum.
-fn check_accumulator_bound(w: &Weights) -> Result<(), NetworkError> {
-    for unit in 0..HIDDEN {
-        let mut magnitudes: Vec<i32> = w.input.iter().map(|c| i32::from(c.0[unit]).abs()).collect();
-        magnitudes.sort_unstable_by(|a, b| b.cmp(a));
-        let bound =
-            i32::from(w.input_bias.0[unit]).abs() + magnitudes.iter().take(MAX_PIECES).sum::<i32>();
-        if bound > i32::from(i16::MAX) {
+/// The inclusive range `[lo, hi]` of a value.
+type Range = (i64, i64);
+
+/// Checks that no evaluation of any position can overflow (see
+/// [`Network::from_bytes`]).
+fn check_bounds(w: &Weights) -> Result<(), NetworkError> {
+    let mut activation = [(0i64, 0i64); HIDDEN];
+    for (unit, range) in activation.iter_mut().enumerate() {
+        let (lo, hi) = accumulator_range(w, unit);
+        if lo < i64::from(i16::MIN) || hi > i64::from(i16::MAX) {
             return Err(NetworkError::Overflow(unit));
         }
+        let clip = |v: i64| v.clamp(0, i64::from(QA));
+        *range = (clip(lo), clip(hi));
+    }
+    for bucket in 0..BUCKETS {
+        let mut terms = Vec::with_capacity(2 * HIDDEN + 1 + FEATURES);
+        for half in &w.output[bucket] {
+            for (&weight, &(lo, hi)) in half.0.iter().zip(&activation) {
+                terms.push(product(i64::from(weight), (lo, hi)));
+            }
+        }
+        let bias = i64::from(w.output_bias[bucket]);
+        terms.push((bias, bias));
+        for (&weight, &count) in w.features[bucket].iter().zip(&MAX_COUNTS) {
+            terms.push(product(i64::from(weight), (-count, count)));
+        }
+        if !fits_i32(&terms) {
+            return Err(NetworkError::OutputOverflow(bucket));
+        }
+    }
+    if !fits_i32(&classic_terms(&w.classic_weights)) {
+        return Err(NetworkError::ClassicOverflow);
     }
     Ok(())
+}
+
+/// The smallest and the largest accumulator of hidden unit `unit` over
+/// every placement of at most 12 pieces of each colour, one a point: the
+/// bias plus the best choice, point by point, of nothing, the own column
+/// or the opponent's, counting the columns of each kind taken. The
+/// placements are the same from both perspectives (White's mirrors the
+/// ranks), so one range holds for both.
+fn accumulator_range(w: &Weights, unit: usize) -> Range {
+    let column = |i: usize| i64::from(w.input[i].0[unit]);
+    let largest = |sign: i64| {
+        // best[own][theirs]: the largest sum with that many columns taken.
+        let mut best = [[None::<i64>; MAX_SIDE_PIECES + 1]; MAX_SIDE_PIECES + 1];
+        best[0][0] = Some(0);
+        for point in 0..POINTS {
+            let (own, theirs) = (sign * column(point), sign * column(POINTS + point));
+            let mut next = best;
+            for a in 0..=MAX_SIDE_PIECES {
+                for b in 0..=MAX_SIDE_PIECES {
+                    let Some(sum) = best[a][b] else { continue };
+                    if a < MAX_SIDE_PIECES {
+                        let to = &mut next[a + 1][b];
+                        *to = Some(to.map_or(sum + own, |t| t.max(sum + own)));
+                    }
+                    if b < MAX_SIDE_PIECES {
+                        let to = &mut next[a][b + 1];
+                        *to = Some(to.map_or(sum + theirs, |t| t.max(sum + theirs)));
+                    }
+                }
+            }
+            best = next;
+        }
+        best.iter().flatten().flatten().copied().max().unwrap_or(0)
+    };
+    let bias = i64::from(w.input_bias.0[unit]);
+    (bias - largest(-1), bias + largest(1))
+}
+
+/// The range of `weight · x` for `x` in `range`.
+fn product(weight: i64, (lo, hi): Range) -> Range {
+    let (a, b) = (weight * lo, weight * hi);
+    (a.min(b), a.max(b))
+}
+
+/// Whether every sum of some of the `terms`, each anywhere in its range,
+/// fits in `i32`: so a sum of them in `i32` cannot overflow, whatever the
+/// order of its additions (a vectorized loop adds in its own order).
+fn fits_i32(terms: &[Range]) -> bool {
+    let low: i64 = terms.iter().map(|&(lo, _)| lo.min(0)).sum();
+    let high: i64 = terms.iter().map(|&(_, hi)| hi.max(0)).sum();
+    low >= i64::from(i32::MIN) && high <= i64::from(i32::MAX)
+}
+
+/// The ranges of the terms the classic evaluation adds in `i32`
+/// ([`crate::eval::Features::score`]): each weight times its count, for
+/// the side to move and negated for the opponent, and the tempo. A side
+/// has at most 12 pieces, 96 steps, 16 captures, 12 hanging pieces and an
+/// arc value `5·held + 5·free` of at most 80; its point values sum 12 of
+/// the six classes' values at most.
+fn classic_terms(w: &crate::Weights) -> Vec<Range> {
+    let values = &w.point_values;
+    let points = (
+        12 * i64::from(values.iter().copied().min().unwrap_or(0).min(0)),
+        12 * i64::from(values.iter().copied().max().unwrap_or(0).max(0)),
+    );
+    let side = [
+        product(i64::from(w.material), (0, 12)),
+        product(i64::from(w.mobility), (0, 96)),
+        product(i64::from(w.attack), (0, 16)),
+        product(i64::from(w.points), points),
+        product(i64::from(w.arcs), (0, 80)),
+        product(i64::from(w.hanging), (0, 12)),
+    ];
+    let tempo = i64::from(w.tempo);
+    side.iter()
+        .copied()
+        .chain(side.iter().map(|&(lo, hi)| (-hi, -lo)))
+        .chain([(tempo, tempo)])
+        .collect()
 }
 
 #[cfg(test)]
@@ -500,6 +638,35 @@ mod tests {
     fn a_missing_file_names_its_path() {
         let err = Network::read(Path::new("/nonexistent/x.sknn")).unwrap_err();
         assert!(err.to_string().contains("/nonexistent/x.sknn"), "{err}");
+    }
+
+    #[test]
+    fn only_regular_files_are_read_and_a_fifo_never_blocks() {
+        let dir =
+            std::env::temp_dir().join(format!("surakarta-network-open-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut kinds = vec![dir.clone()];
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("f.sknn");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            assert!(made.unwrap().success(), "mkfifo");
+            kinds.push(fifo);
+        }
+        for path in kinds {
+            // A FIFO opened for reading would wait for a writer forever.
+            let err = Network::read(&path).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.contains(&path.display().to_string()) && text.contains("not a regular file"),
+                "{text}"
+            );
+        }
+        let long = dir.join("long.sknn");
+        std::fs::write(&long, vec![0u8; 64 << 10]).unwrap();
+        assert!(matches!(Network::read(&long), Err(NetworkError::Io { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     proptest! {

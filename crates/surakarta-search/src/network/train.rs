@@ -1148,6 +1148,33 @@ mod tests {
     }
 
     #[test]
+    fn every_network_training_can_make_is_accepted() {
+        // Training keeps each parameter within its bound after every step
+        // (`clip`); a network at those bounds, in any mix of signs, with
+        // the largest scale and any classic share, passes the file's
+        // checks, so `train` never makes a file it would refuse.
+        let mut rng = SplitMix::new(5);
+        for pattern in 0..8u64 {
+            let mut net = FloatNetwork::random(pattern);
+            for (i, p) in net.params.iter_mut().enumerate() {
+                let positive = match pattern {
+                    0 => true,
+                    1 => false,
+                    2 => i % 2 == 0,
+                    _ => rng.next_u64() & 1 == 0,
+                };
+                *p = if positive { 1e6 } else { -1e6 };
+            }
+            net.clip(true);
+            for share in [0.0, 0.35, 1.0] {
+                if let Err(e) = net.quantize("bounds", 100_000, share) {
+                    panic!("pattern {pattern}, share {share}: {e}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_counts_are_learned_or_kept_at_zero() {
         // Scores by the difference in steps: the steps' weight must come
         // out positive in the buckets the positions fill, and stay 0 when

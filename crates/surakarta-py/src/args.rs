@@ -67,7 +67,7 @@ pub(crate) const DEPTH: Whole = Whole {
     name: "depth",
     low: 1,
     high: 64,
-    unit: " plies",
+    unit: "",
 };
 
 /// A search's node count: `search --nodes`, at least 1.
@@ -83,7 +83,7 @@ pub(crate) const PERFT_DEPTH: Whole = Whole {
     name: "depth",
     low: 1,
     high: 12,
-    unit: " plies",
+    unit: "",
 };
 
 /// The repetition limit of `Rules`: `--rules repetitions=N`, at least 2.
@@ -99,7 +99,7 @@ pub(crate) const NO_CAPTURE_PLIES: Whole = Whole {
     name: "no_capture_plies",
     low: 1,
     high: u32::MAX as u64,
-    unit: " plies",
+    unit: "",
 };
 
 /// A square's index: 0 (a1) to 35 (f6).

@@ -1,5 +1,6 @@
 //! `Engine` and its answers: `Score`, `SearchInfo`, `SearchResult`.
 
+use crate::args::{self, HASH, THREADS};
 use crate::game::{PyGame, RulesArg};
 use crate::limit::{PyLimit, MOVETIME_REMOVED};
 use crate::position::{moves_of, PositionArg, PyMove};
@@ -8,7 +9,6 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -174,22 +174,40 @@ impl PySearchResult {
     }
 }
 
-/// Tables given as a `Tablebase` or a directory.
-#[derive(FromPyObject)]
-pub(crate) enum TablesArg<'py> {
-    /// An open `Tablebase`.
-    Tablebase(Bound<'py, PyTablebase>),
-    /// A directory of table files.
-    Dir(PathBuf),
+/// Tables given as a `Tablebase` or a directory (`tables=`), or none.
+fn tables_arg(
+    py: Python<'_>,
+    tables: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Arc<Tablebase>>> {
+    match tables {
+        None => Ok(None),
+        Some(t) if t.is_none() => Ok(None),
+        Some(t) => match t.downcast::<PyTablebase>() {
+            Ok(tb) => Ok(Some(Arc::clone(&tb.get().inner))),
+            Err(_) => Ok(Some(PyTablebase::open(py, args::path(t, "tables")?)?.inner)),
+        },
+    }
 }
 
 /// A search target: a position, or a game (whose history counts for repetitions).
-#[derive(FromPyObject)]
 pub(crate) enum TargetArg<'py> {
     /// A `Game`.
     Game(Bound<'py, PyGame>),
     /// A `Position` or notation.
     Position(PositionArg),
+}
+
+impl<'py> FromPyObject<'py> for TargetArg<'py> {
+    fn extract_bound(value: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(game) = value.downcast::<PyGame>() {
+            return Ok(TargetArg::Game(game.clone()));
+        }
+        PositionArg::read(value)
+            .map(TargetArg::Position)
+            .map_err(|_| {
+                args::wrong_type(value, "a Position, a position's notation (str) or a Game")
+            })
+    }
 }
 
 /// The search engine: alpha-beta with a transposition table, on `threads`
@@ -206,22 +224,27 @@ pub(crate) struct PyEngine {
 
 #[pymethods]
 impl PyEngine {
-    /// A new engine; `ValueError` for a thread count outside 1 to 1024, a
-    /// hash size outside 1 to 65536 MiB, an unknown `eval` (`"classic"`,
-    /// `"paper"`, `"nnue"`, `"default"`) or an `eval_file` that is not a
-    /// valid network file (`.sknn`; it goes with `eval="nnue"` or no
-    /// `eval`).
+    /// A new engine; `TypeError` for an argument of the wrong type (a
+    /// `bool` for a number included), `ValueError` for a thread count
+    /// outside 1 to 1024, a hash size outside 1 to 65536 MiB, an unknown
+    /// `eval` (`"classic"`, `"paper"`, `"nnue"`, `"default"`) or an
+    /// `eval_file` that is not a valid network file (`.sknn`; it goes with
+    /// `eval="nnue"` or no `eval`).
     #[new]
-    #[pyo3(signature = (threads = 1, hash = 64, tables = None, rules = None, eval = None, eval_file = None))]
+    #[pyo3(signature = (threads = None, hash = None, tables = None, rules = None, eval = None, eval_file = None))]
     fn new(
         py: Python<'_>,
-        threads: usize,
-        hash: usize,
-        tables: Option<TablesArg<'_>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        hash: Option<&Bound<'_, PyAny>>,
+        tables: Option<&Bound<'_, PyAny>>,
         rules: Option<RulesArg>,
         eval: Option<String>,
-        eval_file: Option<PathBuf>,
+        eval_file: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyEngine> {
+        let defaults = Options::default();
+        let threads: usize = THREADS.read_optional(threads)?.unwrap_or(defaults.threads);
+        let hash: usize = HASH.read_optional(hash)?.unwrap_or(defaults.hash_mb);
+        let eval_file = args::optional_path(eval_file, "eval_file")?;
         let rules = RulesArg::rules(rules)?;
         let evaluation =
             Evaluation::choose(eval.as_deref(), eval_file.as_deref()).map_err(|e| {
@@ -235,13 +258,9 @@ impl PyEngine {
             threads,
             hash_mb: hash,
             evaluation,
-            ..Options::default()
+            ..defaults
         };
-        let tablebase: Option<Arc<Tablebase>> = match tables {
-            None => None,
-            Some(TablesArg::Tablebase(tb)) => Some(Arc::clone(&tb.get().inner)),
-            Some(TablesArg::Dir(dir)) => Some(PyTablebase::new(py, dir)?.inner),
-        };
+        let tablebase = tables_arg(py, tables)?;
         let mut engine = py
             .allow_threads(|| Engine::new(options))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -282,7 +301,7 @@ impl PyEngine {
         time: Option<&Bound<'_, PyAny>>,
         depth: Option<&Bound<'_, PyAny>>,
         nodes: Option<&Bound<'_, PyAny>>,
-        callback: Option<PyObject>,
+        callback: Option<Bound<'_, PyAny>>,
         unknown: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PySearchResult> {
         if let Some((key, _)) = unknown.and_then(|kwargs| kwargs.iter().next()) {
@@ -293,6 +312,7 @@ impl PyEngine {
                 format!("search() got an unexpected keyword argument '{key}'")
             }));
         }
+        let callback = args::callable(callback, "callback")?;
         let limits = match limit {
             None => PyLimit::checked(time, depth, nodes)?,
             Some(_) if time.is_some() || depth.is_some() || nodes.is_some() => {

@@ -1,12 +1,13 @@
 //! `Rules` and `Game`.
 
+use crate::args::{self, NO_CAPTURE_PLIES, REPETITIONS};
 use crate::color::color_name;
 use crate::errors::{game_error, InvalidNotationError};
 use crate::outcome::PyOutcome;
 use crate::position::{board_text, move_list, moves_of, MoveArg, PyMove, PyPosition};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyIterator, PyList};
+use pyo3::types::{PyIterator, PyList, PyString};
 use surakarta::{Game, Position, Rules};
 
 /// A rule set: when a game ends besides a side having no pieces or no
@@ -23,14 +24,21 @@ pub(crate) struct PyRules {
 #[pymethods]
 impl PyRules {
     /// Custom limits: the game is adjudicated (more pieces wins) when a
-    /// position occurs `repetitions` times or after `no_capture_plies` plies
-    /// without a capture; `None` for no such limit.
+    /// position occurs `repetitions` times (at least 2) or after
+    /// `no_capture_plies` plies without a capture (at least 1); `None` for
+    /// no such limit. The bounds are those of the CLI's `--rules`.
     #[new]
     #[pyo3(signature = (repetitions = None, no_capture_plies = None))]
-    fn new(repetitions: Option<u32>, no_capture_plies: Option<u32>) -> PyResult<PyRules> {
-        Rules::new(repetitions, no_capture_plies)
-            .map(|inner| PyRules { inner })
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+    fn new(
+        repetitions: Option<&Bound<'_, PyAny>>,
+        no_capture_plies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyRules> {
+        Rules::new(
+            REPETITIONS.read_optional(repetitions)?,
+            NO_CAPTURE_PLIES.read_optional(no_capture_plies)?,
+        )
+        .map(|inner| PyRules { inner })
+        .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// The ICGA tournament rules: threefold repetition, 50 plies without a capture.
@@ -100,12 +108,26 @@ impl PyRules {
 }
 
 /// A rule set given as `Rules` or as text (`"icga"`).
-#[derive(FromPyObject)]
 pub(crate) enum RulesArg {
     /// A `Rules`.
     Rules(PyRules),
     /// Text for `Rules.parse`.
     Text(String),
+}
+
+impl<'py> FromPyObject<'py> for RulesArg {
+    fn extract_bound(value: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(r) = value.downcast::<PyRules>() {
+            return Ok(RulesArg::Rules(*r.get()));
+        }
+        if let Ok(text) = value.downcast::<PyString>() {
+            return Ok(RulesArg::Text(text.to_cow()?.into_owned()));
+        }
+        Err(args::wrong_type(
+            value,
+            "a Rules or a rule set's text (str: \"icga\", \"pku\", \"pure\", \"repetitions=3,no-capture=50\")",
+        ))
+    }
 }
 
 impl RulesArg {
@@ -148,8 +170,8 @@ impl PyGame {
     /// Plays `move` (a `Move` or text) and returns it; `IllegalMoveError` if
     /// it is not legal or the game is over.
     #[pyo3(signature = (r#move))]
-    fn push(&mut self, r#move: MoveArg) -> PyResult<PyMove> {
-        let m = match r#move {
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let m = match MoveArg::read(r#move)? {
             MoveArg::Move(m) => {
                 self.inner.play(m.inner).map_err(game_error)?;
                 m.inner

@@ -9,16 +9,18 @@
 //!
 //! | module | concept |
 //! |---|---|
+//! | `args` | the checks of every argument, in one place: each numeric bound declared once with the CLI's range (`PIECES`, `THREADS`, `HASH`, `DEPTH`, `NODES`, `TIME`, …), paths, squares, sides, callbacks; `TypeError` for a wrong type (a `bool` for a number included), `ValueError` out of range in the CLI's words |
 //! | `errors` | `InvalidNotationError`/`IllegalMoveError` (`ValueError`), `TablebaseError`/`MissingTableError` (`OSError`); the libraries' errors mapped to them with the libraries' (the CLI's) messages |
 //! | `position` | `Move`, `Position` (legal moves, `after`, pieces, Zobrist, symmetries, text board, SVG through `surakarta::svg`), squares, `perft` |
 //! | `color` | a side as Python writes and reads it (`"black"`, `"white"`, `"b"`, `"w"`) |
 //! | `outcome` | `Outcome`: the winner and the reason a game ended, for `Position.outcome()` and `Game.outcome()` |
 //! | `game` | `Rules`, `Game` (push/pop, history, outcome) |
 //! | `tables` | `Tablebase` (files read into memory by `Tablebase::open_dir`: no `unsafe`, no map), `Probe`, `generate_tables` |
-//! | `limit` | `Limit(time=, depth=, nodes=)`: a search's limits, time in seconds, every value checked in one place |
+//! | `limit` | `Limit(time=, depth=, nodes=)`: a search's limits, time in seconds, every value checked by `args` |
 //! | `engine` | `Engine`, `Score`, `SearchInfo`, `SearchResult`: the search on a scoped thread with the GIL released, the caller polling for signals (Ctrl-C sets the stop flag) and the callback taking the GIL per iteration |
 //! | `batch` | `encode`, `legal_move_masks`, `legal_move_counts`: many positions to NumPy arrays in one call |
 
+mod args;
 mod batch;
 mod color;
 mod engine;

@@ -1,16 +1,13 @@
 //! `Limit`: how long a search may run, in python-chess's style (`time` in
-//! seconds, `depth` in plies, `nodes`), with absurd values refused.
+//! seconds, `depth` in plies, `nodes`), with absurd values refused (by
+//! the checks of `args`).
 
+use crate::args::{DEPTH, NODES, TIME};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyFloat;
 use std::time::Duration;
 use surakarta_search::Limits;
-
-/// The longest search time accepted, in seconds: a day.
-const MAX_SECONDS: f64 = 86_400.0;
-/// The deepest search accepted, in plies.
-const MAX_DEPTH: i128 = 64;
 
 /// What `search(movetime=…)` raises: the name meant seconds here and
 /// milliseconds in the CLI and the engine protocol, so it is gone.
@@ -18,8 +15,9 @@ pub(crate) const MOVETIME_REMOVED: &str = "search() takes no movetime: give time
      (or Limit(time=SECONDS)), as python-chess does; the CLI's --movetime and the engine \
      protocol's movetime are milliseconds, so their movetime 500 is time=0.5 here";
 
-/// A search limit, as python-chess writes it: `time` in seconds (more than
-/// 0, at most a day), `depth` in plies (1 to 64), `nodes` (at least 1). At
+/// A search limit, as python-chess writes it: `time` in seconds (0.001 to
+/// 86400, a millisecond to a day), `depth` in plies (1 to 64), `nodes` (at
+/// least 1), each checked by `args`. At
 /// least one is needed; the first reached stops the search.
 #[pyclass(name = "Limit", module = "surakarta", frozen, eq)]
 #[derive(Clone, Copy, PartialEq)]
@@ -37,15 +35,9 @@ impl PyLimit {
         depth: Option<&Bound<'_, PyAny>>,
         nodes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyLimit> {
-        let time = time.map(seconds).transpose()?;
-        let depth = depth
-            .map(|d| whole(d, "depth", 1, MAX_DEPTH, "plies"))
-            .transpose()?
-            .and_then(|d| u32::try_from(d).ok());
-        let nodes = nodes
-            .map(|n| whole(n, "nodes", 1, i128::from(u64::MAX), "nodes"))
-            .transpose()?
-            .and_then(|n| u64::try_from(n).ok());
+        let time = TIME.read_optional(time)?;
+        let depth = DEPTH.read_optional(depth)?;
+        let nodes = NODES.read_optional(nodes)?;
         if time.is_none() && depth.is_none() && nodes.is_none() {
             return Err(PyValueError::new_err(
                 "give at least one limit: time=SECONDS, depth=PLIES or nodes=N",
@@ -65,41 +57,11 @@ impl PyLimit {
     }
 }
 
-/// A time in seconds, more than 0 and at most a day.
-fn seconds(value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    let t: f64 = value.extract()?;
-    if t.is_finite() && t > 0.0 && t <= MAX_SECONDS {
-        return Ok(t);
-    }
-    Err(PyValueError::new_err(format!(
-        "invalid time {}: expected seconds, more than 0 and at most {MAX_SECONDS} (a day)",
-        value.repr()?
-    )))
-}
-
-/// A whole number from `low` to `high`.
-fn whole(
-    value: &Bound<'_, PyAny>,
-    name: &str,
-    low: i128,
-    high: i128,
-    unit: &str,
-) -> PyResult<i128> {
-    let n: i128 = value.extract()?;
-    if (low..=high).contains(&n) {
-        return Ok(n);
-    }
-    Err(PyValueError::new_err(format!(
-        "invalid {name} {}: expected {low} to {high} {unit}",
-        value.repr()?
-    )))
-}
-
 #[pymethods]
 impl PyLimit {
-    /// A limit; `ValueError` for a time that is not more than 0 and at most
-    /// 86400 seconds, a depth outside 1 to 64, a node count below 1, or no
-    /// limit at all.
+    /// A limit; `TypeError` for a value that is not a number (a `bool`
+    /// included), `ValueError` for a time outside 0.001 to 86400 seconds, a
+    /// depth outside 1 to 64, a node count below 1, or no limit at all.
     #[new]
     #[pyo3(signature = (time = None, depth = None, nodes = None))]
     fn new(

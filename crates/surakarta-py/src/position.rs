@@ -1,53 +1,29 @@
 //! `Move`, `Position`, squares and `perft`.
 
-use crate::color::{color_name, parse_color};
+use crate::args::{self, PERFT_DEPTH};
+use crate::color::color_name;
 use crate::errors::{bad_position, move_error, InvalidNotationError};
 use crate::outcome::PyOutcome;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyDict, PyType};
+use pyo3::types::{PyDict, PyString, PyType};
 use std::collections::HashSet;
 use std::fmt::Write;
 use surakarta::capture_path::capture_paths;
 use surakarta::{svg, Color, Move, MoveText, Position, Square, Symmetry};
 
-/// A square given as its index (`0` = a1 … `35` = f6) or its name (`"b2"`).
-#[derive(FromPyObject)]
-pub(crate) enum SquareArg {
-    /// The index.
-    Index(i64),
-    /// The name.
-    Name(String),
-}
-
-impl SquareArg {
-    /// The square, or `ValueError`.
-    pub(crate) fn square(&self) -> PyResult<Square> {
-        match self {
-            SquareArg::Index(i) => u8::try_from(*i)
-                .ok()
-                .and_then(Square::new)
-                .ok_or_else(|| PyValueError::new_err(format!("square index {i} is not in 0..36"))),
-            SquareArg::Name(name) => name.parse().map_err(|e: surakarta::ParseSquareError| {
-                InvalidNotationError::new_err(e.to_string())
-            }),
-        }
-    }
-}
-
 /// The name of a square index (`0` → `"a1"`, `35` → `"f6"`).
 #[pyfunction]
-pub(crate) fn square_name(square: SquareArg) -> PyResult<String> {
-    Ok(square.square()?.to_string())
+pub(crate) fn square_name(square: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(args::square(square, "square")?.to_string())
 }
 
 /// The index of a square's name (`"a1"` → `0`, `"f6"` → `35`): `6 * rank + file`.
 #[pyfunction]
 pub(crate) fn parse_square(name: &str) -> PyResult<usize> {
-    SquareArg::Name(name.to_string())
-        .square()
+    name.parse()
         .map(Square::index)
+        .map_err(|e: surakarta::ParseSquareError| InvalidNotationError::new_err(e.to_string()))
 }
 
 /// A move: a step (`b2-c3`) or a capture (`b2xe5`), from one square to
@@ -94,17 +70,23 @@ impl PyMove {
 
     /// A step from one square to a neighbouring one.
     #[staticmethod]
-    fn step(from_square: SquareArg, to_square: SquareArg) -> PyResult<PyMove> {
+    fn step(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         Ok(PyMove {
-            inner: Move::step(from_square.square()?, to_square.square()?),
+            inner: Move::step(
+                args::square(from_square, "from_square")?,
+                args::square(to_square, "to_square")?,
+            ),
         })
     }
 
     /// A capture from one square to another along a circuit.
     #[staticmethod]
-    fn capture(from_square: SquareArg, to_square: SquareArg) -> PyResult<PyMove> {
+    fn capture(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         Ok(PyMove {
-            inner: Move::capture(from_square.square()?, to_square.square()?),
+            inner: Move::capture(
+                args::square(from_square, "from_square")?,
+                args::square(to_square, "to_square")?,
+            ),
         })
     }
 
@@ -146,7 +128,6 @@ impl PyMove {
 }
 
 /// A move given as a `Move` or as text.
-#[derive(FromPyObject)]
 pub(crate) enum MoveArg {
     /// A `Move`.
     Move(PyMove),
@@ -155,6 +136,23 @@ pub(crate) enum MoveArg {
 }
 
 impl MoveArg {
+    /// The argument `move` (taken as an object, since the name is a Rust
+    /// keyword that Python's messages would show as `r#move`): a `Move` or
+    /// a move's text; `TypeError` for anything else.
+    pub(crate) fn read(value: &Bound<'_, PyAny>) -> PyResult<MoveArg> {
+        if let Ok(m) = value.downcast::<PyMove>() {
+            return Ok(MoveArg::Move(*m.get()));
+        }
+        if let Ok(text) = value.downcast::<PyString>() {
+            return Ok(MoveArg::Text(text.to_cow()?.into_owned()));
+        }
+        Err(args::wrong_type_of(
+            "move",
+            value,
+            "a Move or a move's text (str)",
+        ))
+    }
+
     /// The legal move of `position` this names, or the error saying why not.
     pub(crate) fn legal_in(&self, position: &Position) -> PyResult<Move> {
         match self {
@@ -171,7 +169,6 @@ impl MoveArg {
 }
 
 /// A position given as a `Position` or in notation.
-#[derive(FromPyObject)]
 pub(crate) enum PositionArg {
     /// A `Position`.
     Position(PyPosition),
@@ -179,7 +176,27 @@ pub(crate) enum PositionArg {
     Text(String),
 }
 
+impl<'py> FromPyObject<'py> for PositionArg {
+    fn extract_bound(value: &Bound<'py, PyAny>) -> PyResult<Self> {
+        PositionArg::read(value)
+    }
+}
+
 impl PositionArg {
+    /// A `Position` or a position's notation; `TypeError` for anything else.
+    pub(crate) fn read(value: &Bound<'_, PyAny>) -> PyResult<PositionArg> {
+        if let Ok(p) = value.downcast::<PyPosition>() {
+            return Ok(PositionArg::Position(*p.get()));
+        }
+        if let Ok(text) = value.downcast::<PyString>() {
+            return Ok(PositionArg::Text(text.to_cow()?.into_owned()));
+        }
+        Err(args::wrong_type(
+            value,
+            "a Position or a position's notation (str)",
+        ))
+    }
+
     /// The position, or `InvalidNotationError`.
     pub(crate) fn position(&self) -> PyResult<Position> {
         match self {
@@ -339,18 +356,21 @@ impl PyPosition {
 
     /// The squares (indices 0 = a1 … 35 = f6) of a side's pieces.
     fn pieces(&self, color: &str) -> PyResult<HashSet<usize>> {
-        let color = parse_color(color)?;
+        let color = args::color(color, "color")?;
         Ok(self.inner.pieces(color).iter().map(Square::index).collect())
     }
 
     /// A side's pieces as a 36-bit integer: bit `i` is square `i`.
     fn pieces_mask(&self, color: &str) -> PyResult<u64> {
-        Ok(self.inner.pieces(parse_color(color)?).bits())
+        Ok(self.inner.pieces(args::color(color, "color")?).bits())
     }
 
     /// The side whose piece stands on `square`, or `None` if it is empty.
-    fn piece_at(&self, square: SquareArg) -> PyResult<Option<&'static str>> {
-        Ok(self.inner.piece_at(square.square()?).map(color_name))
+    fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
+        Ok(self
+            .inner
+            .piece_at(args::square(square, "square")?)
+            .map(color_name))
     }
 
     /// The legal move `text` names (`b2-c3`, `b2xe5`, or `b2c3` without the
@@ -363,8 +383,8 @@ impl PyPosition {
     /// Whether `move` (a `Move` or text) is legal here. Text that is not a
     /// move at all raises `InvalidNotationError`.
     #[pyo3(signature = (r#move))]
-    fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
-        let written = match r#move {
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let written = match MoveArg::read(r#move)? {
             MoveArg::Move(m) => MoveText {
                 from: m.inner.from(),
                 to: m.inner.to(),
@@ -378,8 +398,8 @@ impl PyPosition {
     /// The position after `move` (a `Move` or text); `IllegalMoveError` if
     /// it is not legal here.
     #[pyo3(signature = (r#move))]
-    fn after(&self, r#move: MoveArg) -> PyResult<PyPosition> {
-        let m = r#move.legal_in(&self.inner)?;
+    fn after(&self, r#move: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        let m = MoveArg::read(r#move)?.legal_in(&self.inner)?;
         Ok(PyPosition {
             inner: self.inner.after(m),
         })
@@ -415,11 +435,11 @@ impl PyPosition {
     /// --svg` draws it; with `move`, that legal move is marked (a capture
     /// with the way it travels).
     #[pyo3(signature = (r#move = None))]
-    fn svg(&self, r#move: Option<MoveArg>) -> PyResult<String> {
-        let Some(arg) = r#move else {
+    fn svg(&self, r#move: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let Some(arg) = r#move.filter(|m| !m.is_none()) else {
             return Ok(svg::board(&self.inner, None, None, &self.inner.to_string()));
         };
-        let m = arg.legal_in(&self.inner)?;
+        let m = MoveArg::read(arg)?.legal_in(&self.inner)?;
         let path = if m.is_capture() {
             capture_paths(&self.inner, m.from(), m.to())
                 .into_iter()
@@ -455,10 +475,16 @@ impl PyPosition {
     }
 }
 
-/// The number of move sequences of `depth` plies from `position` (a
-/// `Position` or notation). The GIL is released while it counts.
+/// The number of move sequences of `depth` plies (1 to 12, as `surakarta
+/// perft` takes it) from `position` (a `Position` or notation). The GIL is
+/// released while it counts.
 #[pyfunction]
-pub(crate) fn perft(py: Python<'_>, position: PositionArg, depth: u32) -> PyResult<u64> {
+pub(crate) fn perft(
+    py: Python<'_>,
+    position: PositionArg,
+    depth: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
+    let depth: u32 = PERFT_DEPTH.read(depth)?;
     let position = position.position()?;
     Ok(py.allow_threads(|| surakarta::perft(&position, depth)))
 }

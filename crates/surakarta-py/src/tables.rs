@@ -1,5 +1,6 @@
 //! `Tablebase`, its probe answers, and generating tables.
 
+use crate::args::{self, PIECES};
 use crate::errors::{tablebase_error, TablebaseError};
 use crate::position::{moves_of, PositionArg, PyMove};
 use pyo3::prelude::*;
@@ -59,11 +60,9 @@ fn value_text(value: Value) -> String {
     value.to_string()
 }
 
-#[pymethods]
 impl PyTablebase {
-    /// Opens the tables in `directory` (read into memory).
-    #[new]
-    pub(crate) fn new(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebase> {
+    /// Opens the tables in `directory` (a path already checked).
+    pub(crate) fn open(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebase> {
         let tb = py
             .allow_threads(|| Tablebase::open_dir(&directory))
             .map_err(tablebase_error)?;
@@ -76,6 +75,15 @@ impl PyTablebase {
         Ok(PyTablebase {
             inner: Arc::new(tb),
         })
+    }
+}
+
+#[pymethods]
+impl PyTablebase {
+    /// Opens the tables in `directory` (read into memory).
+    #[new]
+    fn py_new(py: Python<'_>, directory: &Bound<'_, PyAny>) -> PyResult<PyTablebase> {
+        PyTablebase::open(py, args::path(directory, "directory")?)
     }
 
     /// The classes held, as `"4v1"` (pieces of the side to move v the other side).
@@ -145,15 +153,18 @@ impl PyTablebase {
 
 /// Generates every table with 2 to `pieces` pieces into `directory` (created
 /// if missing), as `surakarta tb generate --pieces N --dir D` does; classes
-/// already there are kept. Returns the classes written or found. The GIL
-/// is released while it works. Up to 5 pieces takes seconds; more takes
-/// long (docs/tablebase.md).
+/// already there are kept. Returns the classes written or found. `pieces`
+/// is 2 to 10, as the CLI takes it (`TypeError` for a value that is not an
+/// `int`, `ValueError` outside the range). The GIL is released while it
+/// works. Up to 5 pieces takes seconds; more takes long (docs/tablebase.md).
 #[pyfunction]
 pub(crate) fn generate_tables(
     py: Python<'_>,
-    directory: PathBuf,
-    pieces: u32,
+    directory: &Bound<'_, PyAny>,
+    pieces: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<String>> {
+    let directory = args::path(directory, "directory")?;
+    let pieces: u32 = PIECES.read(pieces)?;
     let outcomes = py
         .allow_threads(|| {
             generate_dir_with(&directory, pieces, &GenerateOptions::default(), &NoProgress)

@@ -72,14 +72,14 @@ def test_bad_squares_colors_rules():
 
 
 def test_bad_engine_settings():
-    with pytest.raises(ValueError, match="invalid thread count 0"):
+    with pytest.raises(ValueError, match="threads 0 is out of range: give 1 to 1024"):
         surakarta.Engine(threads=0)
-    with pytest.raises(ValueError, match="invalid hash size 0"):
+    with pytest.raises(ValueError, match="hash 0 is out of range: give 1 to 65536 MiB"):
         surakarta.Engine(hash=0)
     engine = surakarta.Engine(hash=1)
     with pytest.raises(ValueError, match="give at least one limit"):
         engine.search(surakarta.Position())
-    with pytest.raises(ValueError, match="invalid depth"):
+    with pytest.raises(ValueError, match="depth 0 is out of range"):
         engine.search(surakarta.Position(), depth=0)
 
 
@@ -97,7 +97,8 @@ def test_messages_are_the_clis(cli):
         (["search", "--position", "not a position", "--depth", "1"], lambda: surakarta.Position("not a position")),
         (["search", "--rules", "chess", "--depth", "1"], lambda: surakarta.Rules.parse("chess")),
         (["search", "--moves", "a1-a2", "--depth", "1"], lambda: surakarta.Game().push("a1-a2")),
-        (["search", "--threads", "0", "--depth", "1"], lambda: surakarta.Engine(threads=0)),
+        (["tb", "generate", "--pieces", "2", "--threads", "0", "--dir", "unused"],
+         lambda: surakarta.Engine(threads=0)),
     ]
     for args, call in cases:
         code, _, err = run_cli(cli, *args)

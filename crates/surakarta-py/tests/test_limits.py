@@ -58,8 +58,9 @@ def test_other_unknown_keywords_are_type_errors():
         ({"time": math.nan}, "time nan"),
         ({"time": math.inf}, "time inf"),
         ({"time": 0}, "time 0"),
-        ({"time": 86_401}, "at most 86400"),
-        ({"time": 1e300}, "at most 86400"),
+        ({"time": 0.0005}, "time 0.0005"),
+        ({"time": 86_401}, "give 0.001 to 86400 seconds"),
+        ({"time": 1e300}, "give 0.001 to 86400 seconds"),
         ({"depth": 0}, "depth 0"),
         ({"depth": 65}, "depth 65"),
         ({"depth": -3}, "depth -3"),
@@ -76,8 +77,9 @@ def test_absurd_limits_are_refused(kwargs, words):
         surakarta.Engine(hash=1).search(START, **kwargs)
 
 
-def test_a_day_is_the_longest_time():
+def test_a_millisecond_to_a_day():
     assert surakarta.Limit(time=86_400).time == 86_400.0
+    assert surakarta.Limit(time=0.001).time == 0.001
 
 
 def test_limit_and_keywords_together_are_refused():

@@ -22,8 +22,10 @@ def test_perft_matches_reference(text, counts):
     assert surakarta.perft(text, 1) == counts[1]
 
 
-def test_perft_depth_zero_and_legal_moves():
+def test_perft_depths_are_the_clis_and_legal_moves():
     start = surakarta.Position()
-    assert surakarta.perft(start, 0) == 1
+    for depth in (0, 13):  # `surakarta perft` takes 1 to 12
+        with pytest.raises(ValueError, match=f"depth {depth} is out of range: give 1 to 12"):
+            surakarta.perft(start, depth)
     assert len(start.legal_moves) == surakarta.perft(start, 1)
     assert sum(surakarta.perft(start.after(m), 2) for m in start.legal_moves) == 5382

@@ -157,7 +157,8 @@ class Rules:
     def __init__(
         self, repetitions: Optional[int] = None, no_capture_plies: Optional[int] = None
     ) -> None:
-        """Custom limits (``None``: no such limit)."""
+        """Custom limits: ``repetitions`` at least 2, ``no_capture_plies`` at
+        least 1 (``None``: no such limit)."""
     @staticmethod
     def icga() -> "Rules":
         """Threefold repetition, 50 plies without a capture."""
@@ -321,7 +322,9 @@ class Limit:
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
     ) -> None:
-        """``ValueError`` for a time not in (0, 86400], a depth not in 1..64, nodes below 1."""
+        """``ValueError`` for a time outside 0.001 to 86400 seconds, a depth outside
+        1 to 64, nodes below 1; ``TypeError`` for a value that is not a number
+        (a ``bool`` included)."""
     @property
     def time(self) -> Optional[float]:
         """Seconds to think."""
@@ -347,7 +350,9 @@ class Engine:
     ) -> None:
         """A new engine. ``eval`` is ``"classic"``, ``"paper"``, ``"nnue"``
         (the embedded network, the default) or ``"default"``; ``eval_file`` a network
-        file (``.sknn``) to use instead of the embedded one."""
+        file (``.sknn``) to use instead of the embedded one. ``threads`` is 1 to
+        1024, ``hash`` 1 to 65536 MiB (``ValueError`` outside, ``TypeError`` for
+        a value that is not an ``int``)."""
     def search(
         self,
         position: Union[PositionLike, Game],
@@ -366,7 +371,7 @@ class Engine:
         """The rules for positions searched without a ``Game``."""
 
 def perft(position: PositionLike, depth: int) -> int:
-    """Move sequences of ``depth`` plies."""
+    """Move sequences of ``depth`` plies (1 to 12, as ``surakarta perft``)."""
 
 def square_name(square: Square) -> str:
     """``0`` → ``"a1"``."""
@@ -375,7 +380,8 @@ def parse_square(name: str) -> int:
     """``"a1"`` → ``0``."""
 
 def generate_tables(directory: Union[str, "os.PathLike[str]"], pieces: int) -> List[str]:
-    """Generates every table with 2 to ``pieces`` pieces into ``directory``."""
+    """Generates every table with 2 to ``pieces`` pieces into ``directory``
+    (``pieces`` 2 to 10, as ``surakarta tb generate --pieces``)."""
 
 def encode(positions: Sequence[PositionLike]) -> npt.NDArray[np.uint8]:
     """Planes of shape ``(N, 2, 6, 6)``: side to move, other side."""

@@ -6,14 +6,14 @@
 //! read as training data instead. Invariants: nothing panics; a network
 //! that reads writes back to the same bytes and evaluates every position
 //! inside the evaluation's range, its accumulator updated along a game
-//! equal to one computed afresh; every training record that reads writes
-//! back to the same bytes.
+//! equal to one computed afresh; training data passes the checks of
+//! `surakarta_fuzz::check_training_data` (the target `training_data` has
+//! the same checks, with framing of valid checksums).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use surakarta::Position;
-use surakarta_search::network::data::{self, TrainingPosition};
 use surakarta_search::network::{Accumulator, Network};
 
 fuzz_target!(|data: &[u8]| {
@@ -21,14 +21,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if mode & 2 != 0 {
-        if let Ok(records) = data::from_bytes(rest) {
-            for (i, r) in records.iter().enumerate() {
-                let at = data::RECORD * (i + 1);
-                let bytes: [u8; data::RECORD] = rest[at..at + data::RECORD].try_into().unwrap();
-                assert_eq!(r.to_bytes(), bytes);
-                assert_eq!(TrainingPosition::from_bytes(&bytes).unwrap(), *r);
-            }
-        }
+        surakarta_fuzz::check_training_data(rest);
         return;
     }
     let mut bytes = rest.to_vec();

@@ -319,15 +319,13 @@ pub fn from_bytes(bytes: &[u8]) -> Result<TrainingData, DataError> {
     if bytes.len() < HEADER || bytes[..4] != MAGIC || bytes[6..8] != (RECORD as u16).to_le_bytes() {
         return Err(DataError::Header);
     }
-    let records = match u16::from_le_bytes([bytes[4], bytes[5]]) {
+    let version = u16::from_le_bytes([bytes[4], bytes[5]]);
+    let records = match version {
         1 => version_1(bytes)?,
         VERSION => version_2(bytes)?,
         other => return Err(DataError::Version(other)),
     };
-    Ok(TrainingData {
-        version: u16::from_le_bytes([bytes[4], bytes[5]]),
-        records,
-    })
+    Ok(TrainingData { version, records })
 }
 
 /// The records of a version 1 file, its header's magic, version and record

@@ -8,15 +8,15 @@
 //! inside the evaluation's range without an overflow (the fuzz build
 //! checks them: the loader must have refused any network that could
 //! overflow), on a game and on full and lopsided boards, its accumulator
-//! updated along the game equal to one computed afresh; every training
-//! record that reads writes back to the same bytes.
+//! updated along the game equal to one computed afresh; training data
+//! passes the checks of `surakarta_fuzz::check_training_data` (the target
+//! `training_data` has the same checks, with framing of valid checksums).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use surakarta::random::{random_position, SplitMix};
 use surakarta::{Color, Position};
-use surakarta_search::network::data::{self, TrainingPosition};
 use surakarta_search::network::{Accumulator, Network};
 
 fuzz_target!(|data: &[u8]| {
@@ -24,14 +24,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if mode & 2 != 0 {
-        if let Ok(records) = data::from_bytes(rest) {
-            for (i, r) in records.iter().enumerate() {
-                let at = data::RECORD * (i + 1);
-                let bytes: [u8; data::RECORD] = rest[at..at + data::RECORD].try_into().unwrap();
-                assert_eq!(r.to_bytes(), bytes);
-                assert_eq!(TrainingPosition::from_bytes(&bytes).unwrap(), *r);
-            }
-        }
+        surakarta_fuzz::check_training_data(rest);
         return;
     }
     let mut bytes = rest.to_vec();

@@ -65,3 +65,55 @@ pub fn check_position(pos: &Position) -> Vec<Move> {
     }
     list.to_vec()
 }
+
+/// Checks the training data reader on hostile bytes: nothing panics; a
+/// file that reads is of version 1 or the current version; a version 2
+/// file is exactly what writing its records gives, and the same file with
+/// one bit flipped (a bit chosen from the bytes) is an error; a version 1
+/// file is its header and the records' bytes one after another; every
+/// record writes back to bytes that read as the same record.
+pub fn check_training_data(bytes: &[u8]) {
+    use surakarta_search::network::data::{self, TrainingPosition};
+    let read = match data::from_bytes(bytes) {
+        Ok(read) => read,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            return;
+        }
+    };
+    for r in &read.records {
+        assert_eq!(TrainingPosition::from_bytes(&r.to_bytes()).as_ref(), Ok(r));
+    }
+    let mut written = Vec::new();
+    data::write(&mut written, &read.records).expect("a vector takes the records");
+    match read.version {
+        1 => {
+            assert!(read.is_outdated());
+            assert_eq!(
+                bytes.len(),
+                data::HEADER + read.records.len() * data::RECORD
+            );
+            for (i, r) in read.records.iter().enumerate() {
+                let at = data::HEADER + i * data::RECORD;
+                assert_eq!(r.to_bytes()[..], bytes[at..at + data::RECORD]);
+            }
+            let again = data::from_bytes(&written).expect("written data reads back");
+            assert_eq!(
+                (again.version, again.records),
+                (data::VERSION, read.records)
+            );
+        }
+        data::VERSION => {
+            assert!(!read.is_outdated());
+            assert_eq!(written, bytes, "a version 2 file is what its records write");
+            let bit = crc32fast::hash(bytes) as usize % (bytes.len() * 8);
+            let mut flipped = bytes.to_vec();
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            assert!(
+                data::from_bytes(&flipped).is_err(),
+                "bit {bit} flipped is not found"
+            );
+        }
+        other => panic!("version {other} read"),
+    }
+}

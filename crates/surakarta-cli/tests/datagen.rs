@@ -15,7 +15,9 @@ fn datagen_writes_chunks_a_manifest_and_a_summary() {
     assert!(text.starts_with("4 games played, "), "{text}");
     assert!(text.contains("positions met"), "{text}");
     assert!(text.contains("plies on average"), "{text}");
-    let records = data::read(&out.join("chunk-000000.skdata")).expect("the chunk reads back");
+    let chunk = data::read(&out.join("chunk-000000.skdata")).expect("the chunk reads back");
+    assert_eq!(chunk.version, data::VERSION);
+    let records = chunk.records;
     assert!(!records.is_empty());
     assert!(records
         .iter()
@@ -74,6 +76,7 @@ fn datagen_json_counts_every_position() {
         .map(|k| {
             data::read(&out.join(format!("chunk-{k:06}.skdata")))
                 .unwrap()
+                .records
                 .len()
         })
         .sum();
@@ -111,4 +114,94 @@ fn datagen_refuses_a_file_as_out_and_bad_values() {
         "--games 0",
     );
     assert!(!out.exists(), "nothing is made for bad arguments");
+}
+
+/// The first record of chunk 0 gains a piece (byte 16 XOR 0x40): `train`
+/// and a `datagen` rerun both refuse the chunk, naming it.
+#[test]
+fn a_flipped_bit_in_a_chunk_stops_train_and_the_resume() {
+    let limit = std::time::Duration::from_secs(120);
+    let out = fresh_path("datagen-flipped");
+    let dir = out.to_str().unwrap();
+    let datagen = ["datagen", "--out", dir, "--games", "2", "--nodes", "200"];
+    let o = run_within(&datagen, limit);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let chunk = out.join("chunk-000000.skdata");
+    let mut bytes = std::fs::read(&chunk).unwrap();
+    bytes[16] ^= 0x40;
+    std::fs::write(&chunk, &bytes).unwrap();
+
+    let net = fresh_path("datagen-flipped.sknn");
+    let net = net.to_str().unwrap();
+    let train = [
+        "train",
+        "--data",
+        dir,
+        "--out",
+        net,
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+    ];
+    let o = run_within(&train, limit);
+    assert_cli_error(&o, "chunk-000000.skdata: block 0 (records 0 to ");
+    assert!(
+        stderr(&o).contains("does not match its checksum"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = run_within(&datagen, limit);
+    assert_cli_error(&o, "chunk 0 (");
+    assert!(
+        stderr(&o).contains("chunk-000000.skdata): block 0"),
+        "{}",
+        stderr(&o)
+    );
+    // The chunk is left as it is; removed, it is made again and trains.
+    assert_eq!(std::fs::read(&chunk).unwrap(), bytes);
+    std::fs::remove_file(&chunk).unwrap();
+    let o = run_within(&datagen, limit);
+    assert!(o.status.success(), "{}", stderr(&o));
+    bytes[16] ^= 0x40;
+    assert_eq!(std::fs::read(&chunk).unwrap(), bytes);
+    let o = run_within(&train, limit);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_dir_all(out).ok();
+    std::fs::remove_file(net).ok();
+}
+
+/// A FIFO named like a chunk or the manifest: `datagen` ends at once with
+/// an error naming it, and so does `train` for the chunk.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_chunk_or_the_manifest_is_an_error_not_a_hang() {
+    let limit = std::time::Duration::from_secs(120);
+    let out = fresh_path("datagen-fifo");
+    let dir = out.to_str().unwrap();
+    let datagen = ["datagen", "--out", dir, "--games", "2", "--nodes", "200"];
+    assert!(run_within(&datagen, limit).status.success());
+    for name in ["chunk-000000.skdata", "datagen.txt"] {
+        let path = out.join(name);
+        let kept = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.unwrap().success(), "mkfifo");
+        assert_cli_error(
+            &run_within(&datagen, limit),
+            &format!("{name} is in the way"),
+        );
+        if name.ends_with(".skdata") {
+            let net = out.join("net.sknn");
+            let train = ["train", "--data", dir, "--out", net.to_str().unwrap()];
+            assert_cli_error(
+                &run_within(&train, limit),
+                &format!("{name}: not a regular file"),
+            );
+        }
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, kept).unwrap();
+    }
+    std::fs::remove_dir_all(out).ok();
 }

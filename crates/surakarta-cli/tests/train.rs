@@ -13,8 +13,24 @@ use surakarta_tablebase::Wdl;
 
 /// Random positions labelled by material, written as a data file.
 fn write_data(path: &Path, n: usize, seed: u64) {
+    let mut file = std::fs::File::create(path).unwrap();
+    data::write(&mut file, &records(n, seed)).unwrap();
+}
+
+/// The records of [`write_data`] as a version 1 file (no checksums), as
+/// programs before version 2 wrote it: a 16-byte header, then the records.
+fn write_version_1_data(path: &Path, n: usize, seed: u64) {
+    let mut bytes = b"SKTD\x01\x00\x10\x00\0\0\0\0\0\0\0\0".to_vec();
+    for r in records(n, seed) {
+        bytes.extend_from_slice(&r.to_bytes());
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// Random positions labelled by material.
+fn records(n: usize, seed: u64) -> Vec<TrainingPosition> {
     let mut rng = SplitMix::new(seed);
-    let records: Vec<TrainingPosition> = (0..n)
+    (0..n)
         .map(|i| {
             let p = random_playout(&mut rng, Position::new(), 10 + i % 80);
             let position = Position::from_setup(Setup {
@@ -38,9 +54,7 @@ fn write_data(path: &Path, n: usize, seed: u64) {
                 ply: 0,
             }
         })
-        .collect();
-    let mut file = std::fs::File::create(path).unwrap();
-    data::write(&mut file, &records).unwrap();
+        .collect()
 }
 
 #[test]
@@ -162,7 +176,9 @@ fn bad_input_exits_2_with_one_line() {
     std::fs::write(&not_data, "not training data").unwrap();
     assert_cli_error(&train(&not_data, &out, &[]), "not a training data file");
     let empty = dir.join("empty.skdata");
-    std::fs::write(&empty, data::header()).unwrap();
+    let mut no_records = Vec::new();
+    data::write(&mut no_records, &[]).unwrap();
+    std::fs::write(&empty, no_records).unwrap();
     assert_cli_error(&train(&empty, &out, &[]), "no training positions");
     assert_cli_error(
         &train(&data, &dir.join("no").join("net.sknn"), &[]),
@@ -185,4 +201,120 @@ fn bad_input_exits_2_with_one_line() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(no_data_dir);
+}
+
+/// `train` on one file with a few epochs; `extra` adds options.
+fn train_on(data: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--threads",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    run_within(&args, std::time::Duration::from_secs(120))
+}
+
+#[test]
+fn a_flipped_bit_anywhere_is_an_error_naming_the_file_and_the_block() {
+    let dir = scratch_dir("train-flipped");
+    let data = dir.join("a.skdata");
+    // Two blocks: 1024 records and 476.
+    write_data(&data, 1500, 4);
+    let good = std::fs::read(&data).unwrap();
+    let out = dir.join("net.sknn");
+    let second_block = 16 + 1024 * 16 + 4;
+    let places = [
+        (4, "version"),                                     // the version
+        (9, "the header does not match its checksum"),      // the record count
+        (14, "the header does not match its checksum"),     // the header's checksum
+        (16, "block 0 (records 0 to 1023)"),                // the first record
+        (16 + 500 * 16 + 3, "block 0 (records 0 to 1023)"), // a record in the middle
+        (second_block - 2, "block 0 (records 0 to 1023)"),  // the first block's checksum
+        (second_block + 7, "block 1 (records 1024 to 1499)"),
+        (good.len() - 1, "block 1 (records 1024 to 1499)"), // the last checksum
+    ];
+    for (at, says) in places {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x40;
+        std::fs::write(&data, &bytes).unwrap();
+        let o = train_on(&data, &out, &[]);
+        assert_cli_error(&o, says);
+        assert!(stderr(&o).contains("a.skdata"), "byte {at}: {}", stderr(&o));
+    }
+    // A byte more or less.
+    for bytes in [&good[..good.len() - 1], &[&good[..], &[0]].concat()[..]] {
+        std::fs::write(&data, bytes).unwrap();
+        assert_cli_error(&train_on(&data, &out, &[]), "a.skdata: the file is");
+    }
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn version_1_data_is_still_read_with_one_warning_line() {
+    let dir = scratch_dir("train-version-1");
+    let old = dir.join("old.skdata");
+    write_version_1_data(&old, 300, 5);
+    let out = dir.join("net.sknn");
+    let o = train_on(&old, &out, &["--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("warning: "), "{err}");
+    assert!(err.contains("old.skdata"), "{err}");
+    assert!(err.contains("version 1"), "{err}");
+    assert!(Network::read(&out).is_ok());
+    // Two old files and a new one in a directory: still one line.
+    write_version_1_data(&dir.join("old2.skdata"), 300, 6);
+    write_data(&dir.join("new.skdata"), 300, 7);
+    let o = train_on(&dir, &out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("2 files"), "{err}");
+    // Version 2 data alone: no warning.
+    let o = train_on(&dir.join("new.skdata"), &out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A FIFO named like a data file, given or in a data directory, or a
+/// directory named so in a data directory: an error naming it, never a
+/// wait for a writer nor a file skipped.
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_directory_named_like_data_is_an_error_not_a_hang() {
+    let dir = scratch_dir("train-fifo");
+    write_data(&dir.join("a.skdata"), 300, 8);
+    let bad = dir.join("b.skdata");
+    let out = dir.join("net.sknn");
+    for kind in ["fifo", "directory"] {
+        if kind == "fifo" {
+            let made = std::process::Command::new("mkfifo").arg(&bad).status();
+            assert!(made.unwrap().success(), "mkfifo");
+        } else {
+            std::fs::create_dir(&bad).unwrap();
+        }
+        // Given itself, a directory is one of data files (none here).
+        if kind == "fifo" {
+            assert_cli_error(&train_on(&bad, &out, &[]), "b.skdata: not a regular file");
+        }
+        assert_cli_error(&train_on(&dir, &out, &[]), "b.skdata: not a regular file");
+        if kind == "fifo" {
+            std::fs::remove_file(&bad).unwrap();
+        } else {
+            std::fs::remove_dir(&bad).unwrap();
+        }
+    }
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(dir);
 }

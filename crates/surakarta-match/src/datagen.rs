@@ -13,11 +13,14 @@
 //! bytes depend neither on the thread count nor on which worker made it.
 //!
 //! A run into a directory first writes the manifest [`MANIFEST_NAME`] (the
-//! settings that decide the bytes), then the chunks that are missing or do
-//! not read back, each written to a temporary file that is synced and
-//! renamed into place. A second run with the same settings skips the
-//! chunks present; a run with other settings is refused, naming the first
-//! setting that differs.
+//! settings that decide the bytes), then the chunks that are missing, each
+//! written to a temporary file that is synced and renamed into place. A
+//! second run with the same settings checks the chunks present (the
+//! checksums of the format and every record) and skips them; a chunk that
+//! does not read back is an error naming it ([`DatagenError::Chunk`]:
+//! chunks are written whole, so it was damaged since, and is made again
+//! only once removed). A run with other settings is refused, naming the
+//! first setting that differs.
 //!
 //! # What is written
 //!
@@ -49,8 +52,8 @@
 //! let config = DatagenConfig { games: 2, nodes: 100, max_plies: 20, ..DatagenConfig::default() };
 //! let stats = run(&config, &dir, &Quiet)?;
 //! assert_eq!((stats.games, stats.chunks_written), (2, 1));
-//! let records = data::read(&dir.join("chunk-000000.skdata"))?;
-//! assert_eq!(records.len() as u64, stats.written);
+//! let chunk = data::read(&dir.join("chunk-000000.skdata"))?;
+//! assert_eq!(chunk.records.len() as u64, stats.written);
 //! // The same settings again: nothing to do.
 //! assert_eq!(run(&config, &dir, &Quiet)?.chunks_present, 1);
 //! # std::fs::remove_dir_all(&dir).ok();
@@ -58,8 +61,7 @@
 //! ```
 
 use std::fmt;
-use std::fs::File;
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -67,7 +69,7 @@ use std::sync::{Arc, Mutex};
 
 use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Color, Game, Position, Rules, Termination};
-use surakarta_search::network::data::{self, TrainingPosition};
+use surakarta_search::network::data::{self, DataError, TrainingPosition};
 use surakarta_search::{Engine, Evaluation, Limits, Options, ScoreKind};
 use surakarta_tablebase::{Tablebase, TablebaseError, Wdl};
 
@@ -351,7 +353,30 @@ pub enum DatagenError {
     /// unknown.
     #[error("{0} holds chunk files but no {MANIFEST_NAME}: use another directory")]
     NoManifest(PathBuf),
-    /// Something other than a regular file is where a file is written.
+    /// A chunk file present does not read back: a checksum of the format
+    /// or a record fails, or it is not of the version this run writes.
+    #[error("chunk {chunk} ({path}): {error}; remove the file to have the chunk made again")]
+    Chunk {
+        /// The chunk's number.
+        chunk: u64,
+        /// Its file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: DataError,
+    },
+    /// A chunk file present is training data of an older version than the
+    /// one this run writes.
+    #[error("chunk {chunk} ({path}) is training data of version {version}, not {}: remove the file to have the chunk made again", data::VERSION)]
+    ChunkVersion {
+        /// The chunk's number.
+        chunk: u64,
+        /// Its file.
+        path: PathBuf,
+        /// The file's version.
+        version: u16,
+    },
+    /// Something other than a regular file is where a file is read or
+    /// written.
     #[error("{0} is in the way: not a regular file")]
     InTheWay(PathBuf),
     /// A file or directory could not be read, written or made.
@@ -427,8 +452,6 @@ pub struct DatagenStats {
     pub chunks_written: u64,
     /// Chunk files already present and valid (skipped).
     pub chunks_present: u64,
-    /// Chunk files present but damaged, made again.
-    pub chunks_remade: u64,
     /// Plies played after the openings (every position met).
     pub plies: u64,
     /// Random opening plies played (never written).
@@ -467,7 +490,6 @@ impl DatagenStats {
             games,
             chunks_written,
             chunks_present,
-            chunks_remade,
             plies,
             opening_plies,
             written,
@@ -487,7 +509,6 @@ impl DatagenStats {
         self.games += games;
         self.chunks_written += chunks_written;
         self.chunks_present += chunks_present;
-        self.chunks_remade += chunks_remade;
         self.plies += plies;
         self.opening_plies += opening_plies;
         self.written += written;
@@ -606,14 +627,14 @@ pub fn run(
     prepare_dir(dir)?;
     check_manifest(config, dir)?;
     let chunks = config.chunks();
-    // Which chunks are done already (and readable).
+    // Which chunks are done already (and read back).
     let mut todo = Vec::new();
     let mut stats = DatagenStats::default();
     for k in 0..chunks {
-        match chunk_state(&dir.join(chunk_name(k)))? {
-            ChunkState::Valid => stats.chunks_present += 1,
-            ChunkState::Missing => todo.push((k, false)),
-            ChunkState::Damaged => todo.push((k, true)),
+        if check_chunk(k, &dir.join(chunk_name(k)))? {
+            stats.chunks_present += 1;
+        } else {
+            todo.push(k);
         }
     }
     progress.started(chunks, stats.chunks_present);
@@ -671,7 +692,7 @@ pub fn run(
 fn worker(
     config: &DatagenConfig,
     dir: &Path,
-    todo: &[(u64, bool)],
+    todo: &[u64],
     next: &AtomicU64,
     failed: &AtomicBool,
     progress: &dyn DatagenProgress,
@@ -682,7 +703,7 @@ fn worker(
     let mut stats = DatagenStats::default();
     while !failed.load(Ordering::Relaxed) {
         let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-        let Some(&(chunk, damaged)) = todo.get(i) else {
+        let Some(&chunk) = todo.get(i) else {
             break;
         };
         let first = chunk * config.games_per_chunk;
@@ -700,7 +721,6 @@ fn worker(
         data::write(&mut bytes, &records).map_err(|e| io_error(&path, &e))?;
         write_atomically(&path, &bytes)?;
         stats.chunks_written += 1;
-        stats.chunks_remade += u64::from(damaged);
         progress.chunk_written(chunk, records.len() as u64);
     }
     Ok(stats)
@@ -886,31 +906,32 @@ fn stored(position: Position) -> Position {
     .unwrap_or(position)
 }
 
-/// What a chunk file is like.
-enum ChunkState {
-    Missing,
-    Valid,
-    Damaged,
-}
-
-/// Reads a chunk file back: valid if every record reads.
-fn chunk_state(path: &Path) -> Result<ChunkState, DatagenError> {
-    let metadata = match std::fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(ChunkState::Missing),
+/// Whether chunk `chunk` is present at `path`: `false` if there is no
+/// file, `true` if it reads back whole (a regular file, of the version
+/// written, its checksums and records valid), an error naming it otherwise.
+fn check_chunk(chunk: u64, path: &Path) -> Result<bool, DatagenError> {
+    let bytes = match surakarta_tablebase::read_regular_file(path, data::MAX_FILE_LEN) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(false),
+        Err(e) if e.kind() == ErrorKind::InvalidInput => {
+            return Err(DatagenError::InTheWay(path.to_path_buf()))
+        }
         Err(e) => return Err(io_error(path, &e)),
     };
-    if !metadata.is_file() {
-        return Err(DatagenError::InTheWay(path.to_path_buf()));
+    let damaged = |error| DatagenError::Chunk {
+        chunk,
+        path: path.to_path_buf(),
+        error,
+    };
+    let read = data::from_bytes(&bytes).map_err(damaged)?;
+    if read.version != data::VERSION {
+        return Err(DatagenError::ChunkVersion {
+            chunk,
+            path: path.to_path_buf(),
+            version: read.version,
+        });
     }
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| io_error(path, &e))?;
-    Ok(match data::from_bytes(&bytes) {
-        Ok(_) => ChunkState::Valid,
-        Err(_) => ChunkState::Damaged,
-    })
+    Ok(true)
 }
 
 /// Makes `dir` if missing; anything but a directory there is an error.
@@ -933,7 +954,7 @@ fn prepare_dir(dir: &Path) -> Result<(), DatagenError> {
 fn check_manifest(config: &DatagenConfig, dir: &Path) -> Result<(), DatagenError> {
     let path = dir.join(MANIFEST_NAME);
     let settings = config.settings();
-    let text = match std::fs::symlink_metadata(&path) {
+    let text = match surakarta_tablebase::read_regular_file(&path, MAX_MANIFEST_LEN) {
         Err(e) if e.kind() == ErrorKind::NotFound => {
             let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, &e))?;
             for entry in entries {
@@ -950,18 +971,12 @@ fn check_manifest(config: &DatagenConfig, dir: &Path) -> Result<(), DatagenError
             }
             return write_atomically(&path, text.as_bytes());
         }
+        Err(e) if e.kind() == ErrorKind::InvalidInput => return Err(DatagenError::InTheWay(path)),
         Err(e) => return Err(io_error(&path, &e)),
-        Ok(m) if !m.is_file() => return Err(DatagenError::InTheWay(path)),
-        Ok(_) => {
-            let mut bytes = Vec::new();
-            File::open(&path)
-                .and_then(|f| f.take(MAX_MANIFEST_LEN).read_to_end(&mut bytes))
-                .map_err(|e| io_error(&path, &e))?;
-            String::from_utf8(bytes).map_err(|_| DatagenError::Manifest {
-                path: path.clone(),
-                reason: "not UTF-8 text".into(),
-            })?
-        }
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| DatagenError::Manifest {
+            path: path.clone(),
+            reason: "not UTF-8 text".into(),
+        })?,
     };
     let mut lines = text.lines();
     if lines.next() != Some(MANIFEST_HEADER) {

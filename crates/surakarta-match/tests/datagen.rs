@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use surakarta::Rules;
 use surakarta_index::Scheme;
 use surakarta_match::datagen::{
-    chunk_name, run, DatagenConfig, DatagenError, DatagenTables, OpeningMix, Quiet,
+    chunk_name, run, DatagenConfig, DatagenError, DatagenStats, DatagenTables, OpeningMix, Quiet,
 };
 use surakarta_search::network::data;
 use surakarta_search::{Evaluation, Options};
@@ -70,7 +71,7 @@ fn the_same_seed_makes_the_same_bytes_on_any_thread_count() {
 }
 
 #[test]
-fn resuming_remakes_removed_and_damaged_chunks_identically() {
+fn resuming_remakes_removed_chunks_identically() {
     let dir = fresh_dir("resume");
     let config = small();
     run(&config, &dir, &Quiet).unwrap();
@@ -88,15 +89,6 @@ fn resuming_remakes_removed_and_damaged_chunks_identically() {
         (redo.games, redo.chunks_present, redo.chunks_written),
         (2, 2, 1)
     );
-    assert_eq!(redo.chunks_remade, 0);
-    assert_eq!(chunk_bytes(&dir, 3), before);
-    // A damaged one (cut inside a record) is not trusted.
-    let path = dir.join(chunk_name(2));
-    let len = std::fs::metadata(&path).unwrap().len();
-    let cut = if len > 16 { len - 3 } else { 5 };
-    std::fs::write(&path, &before[2][..cut as usize]).unwrap();
-    let repaired = run(&config, &dir, &Quiet).unwrap();
-    assert_eq!((repaired.chunks_written, repaired.chunks_remade), (1, 1));
     assert_eq!(chunk_bytes(&dir, 3), before);
     // No temporary file is left.
     let names: Vec<String> = std::fs::read_dir(&dir)
@@ -104,6 +96,138 @@ fn resuming_remakes_removed_and_damaged_chunks_identically() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Runs `config` into `dir` on its own thread; a run that has not ended
+/// within a minute fails the test (a hang is a failure, not a block).
+fn run_within_a_minute(config: &DatagenConfig, dir: &Path) -> Result<DatagenStats, DatagenError> {
+    let (config, dir) = (config.clone(), dir.to_path_buf());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(run(&config, &dir, &Quiet));
+    });
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("the run ended within a minute")
+}
+
+#[test]
+fn a_damaged_chunk_is_an_error_naming_it_until_removed() {
+    let dir = fresh_dir("damaged");
+    let config = small();
+    run(&config, &dir, &Quiet).unwrap();
+    let before = chunk_bytes(&dir, 3);
+    // A flipped bit (the first record gains a piece, in version 1 still a
+    // valid record), a cut, a flipped bit in a header and in a checksum:
+    // each is an error naming the chunk, its file and the damaged block.
+    let last = before[1].len() - 1;
+    let damages: [(u64, usize, Option<u8>, &str); 4] = [
+        (0, 16, Some(0x40), "block 0 (records 0 to "),
+        (2, 0, None, "cut short"),
+        (1, 9, Some(0x01), "the header does not match its checksum"),
+        (1, last, Some(0x80), "block 0 (records 0 to "),
+    ];
+    for (chunk, at, flip, says) in damages {
+        let path = dir.join(chunk_name(chunk));
+        let mut bytes = before[chunk as usize].clone();
+        match flip {
+            Some(bit) => bytes[at] ^= bit,
+            None => bytes.truncate(bytes.len() - 3),
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let err = run(&config, &dir, &Quiet).unwrap_err();
+        assert!(
+            matches!(&err, DatagenError::Chunk { chunk: c, path: p, .. } if *c == chunk && *p == path),
+            "{err}"
+        );
+        let text = err.to_string();
+        assert!(text.contains(&chunk_name(chunk)), "{text}");
+        assert!(text.contains(says), "{text}");
+        // Left as it was, and nothing else made.
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        // Removed, it is made again, the same.
+        std::fs::remove_file(&path).unwrap();
+        let redo = run(&config, &dir, &Quiet).unwrap();
+        assert_eq!((redo.chunks_present, redo.chunks_written), (2, 1));
+        assert_eq!(chunk_bytes(&dir, 3), before);
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn chunks_are_written_in_version_2_and_a_version_1_chunk_is_refused() {
+    let dir = fresh_dir("version");
+    let config = DatagenConfig {
+        games: 2,
+        ..small()
+    };
+    run(&config, &dir, &Quiet).unwrap();
+    let path = dir.join(chunk_name(0));
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[..6], b"SKTD\x02\x00");
+    let manifest = std::fs::read_to_string(dir.join("datagen.txt")).unwrap();
+    assert!(manifest.contains("record_format = 2"), "{manifest}");
+    // The same records as a version 1 file: they read, but are not what
+    // this run writes.
+    let records = data::read(&path).unwrap().records;
+    let mut old = b"SKTD\x01\x00\x10\x00\0\0\0\0\0\0\0\0".to_vec();
+    for r in &records {
+        old.extend_from_slice(&r.to_bytes());
+    }
+    std::fs::write(&path, &old).unwrap();
+    assert_eq!(data::read(&path).unwrap().version, 1);
+    let err = run(&config, &dir, &Quiet).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            DatagenError::ChunkVersion {
+                chunk: 0,
+                version: 1,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A FIFO or a directory where a chunk or the manifest is: an error naming
+/// it, never a wait for a writer.
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_directory_named_like_a_chunk_or_the_manifest_is_an_error_not_a_hang() {
+    let dir = fresh_dir("fifo");
+    let config = DatagenConfig {
+        games: 2,
+        ..small()
+    };
+    run(&config, &dir, &Quiet).unwrap();
+    for name in [chunk_name(0), "datagen.txt".to_string()] {
+        let path = dir.join(&name);
+        let kept = std::fs::read(&path).unwrap();
+        for kind in ["fifo", "directory"] {
+            std::fs::remove_file(&path).unwrap();
+            if kind == "fifo" {
+                let made = std::process::Command::new("mkfifo").arg(&path).status();
+                assert!(made.unwrap().success(), "mkfifo");
+            } else {
+                std::fs::create_dir(&path).unwrap();
+            }
+            let err = run_within_a_minute(&config, &dir).unwrap_err();
+            assert!(
+                matches!(&err, DatagenError::InTheWay(p) if *p == path),
+                "{name} {kind}: {err}"
+            );
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+            if kind == "fifo" {
+                std::fs::remove_file(&path).unwrap();
+            } else {
+                std::fs::remove_dir(&path).unwrap();
+            }
+            std::fs::write(&path, &kept).unwrap();
+        }
+    }
+    assert_eq!(run(&config, &dir, &Quiet).unwrap().chunks_present, 1);
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -190,7 +314,7 @@ fn records_read_back_and_no_game_was_over() {
         ..small()
     };
     let stats = run(&config, &dir, &Quiet).unwrap();
-    let records = data::read(&dir.join(chunk_name(0))).unwrap();
+    let records = data::read(&dir.join(chunk_name(0))).unwrap().records;
     assert_eq!(records.len() as u64, stats.written);
     assert_eq!(stats.exact, 0); // no tables
     for r in &records {
@@ -233,7 +357,7 @@ fn games_reaching_the_tables_end_with_their_exact_value() {
         ..small()
     };
     let stats = run(&config, &dir, &Quiet).unwrap();
-    let records = data::read(&dir.join(chunk_name(0))).unwrap();
+    let records = data::read(&dir.join(chunk_name(0))).unwrap().records;
     let exact: Vec<_> = records.iter().filter(|r| r.exact).collect();
     assert_eq!(exact.len() as u64, stats.exact);
     assert_eq!(stats.exact, stats.ended_by_tables);

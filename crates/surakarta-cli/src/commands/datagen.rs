@@ -220,7 +220,6 @@ fn summary_json(
         "chunks": config.chunks(),
         "chunks_written": s.chunks_written,
         "chunks_present": s.chunks_present,
-        "chunks_remade": s.chunks_remade,
         "games_played": s.games,
         "plies": s.plies,
         "opening_plies": s.opening_plies,
@@ -263,9 +262,6 @@ fn print_summary(args: &DatagenArgs, config: &DatagenConfig, s: &DatagenStats, s
     );
     if s.chunks_present > 0 {
         println!("{} chunk files were present already", s.chunks_present);
-    }
-    if s.chunks_remade > 0 {
-        println!("{} damaged chunk files made again", s.chunks_remade);
     }
     println!(
         "positions met {}: written {:.1}%, single move {:.1}%, decisive score {:.1}%, capture best {:.1}%; capture available {:.1}%; {} opening plies not written",

@@ -72,9 +72,9 @@ fn excluded(paths: &[PathBuf]) -> Result<HashSet<u128>, CliError> {
             vec![path.clone()]
         };
         for file in files {
-            let records = data::read(&file)
-                .map_err(|e| CliError(format!("--exclude {}: {e}", file.display())))?;
-            keys.extend(records.iter().map(|r| key(&r.position)));
+            // The error names the file.
+            let read = data::read(&file).map_err(|e| CliError(format!("--exclude: {e}")))?;
+            keys.extend(read.records.iter().map(|r| key(&r.position)));
         }
     }
     Ok(keys)

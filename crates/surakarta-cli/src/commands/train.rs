@@ -162,8 +162,16 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
     };
     let files = data_files(&args.data)?;
     let mut set = TrainingSet::new(args.validation_share)?;
+    let mut outdated = Vec::new();
     for file in &files {
-        set.add(&data::read(file)?);
+        let read = data::read(file)?;
+        if read.is_outdated() {
+            outdated.push(file.as_path());
+        }
+        set.add(&read.records);
+    }
+    if let Some(line) = outdated_warning(&outdated) {
+        eprintln!("{line}");
     }
     if set.training_len() == 0 {
         return Err(CliError(format!(
@@ -228,8 +236,25 @@ fn check_out(out: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The one warning line for the data files of version 1 (no checksums),
+/// if any.
+fn outdated_warning(files: &[&Path]) -> Option<String> {
+    let first = files.first()?.display();
+    let version = data::VERSION;
+    Some(match files.len() {
+        1 => format!(
+            "warning: {first} is training data of version 1, without checksums: damage in it cannot be found (datagen writes version {version})"
+        ),
+        n => format!(
+            "warning: {n} files ({first} and {} more) are training data of version 1, without checksums: damage in them cannot be found (datagen writes version {version})",
+            n - 1
+        ),
+    })
+}
+
 /// The `.skdata` files of the `--data` paths: files as given, directories'
-/// `*.skdata` files in name order.
+/// `*.skdata` entries in name order (whatever their type: reading one that
+/// is not a regular file is an error, not a file skipped).
 fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut files = Vec::new();
     for path in paths {
@@ -239,7 +264,7 @@ fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
             let mut found: Vec<PathBuf> = entries
                 .filter_map(Result::ok)
                 .map(|e| e.path())
-                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "skdata"))
+                .filter(|p| p.extension().is_some_and(|x| x == "skdata"))
                 .collect();
             if found.is_empty() {
                 return Err(CliError(format!(

@@ -7,6 +7,7 @@ use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_engines_fit;
 use crate::common::tables;
+use crate::common::threads::check_threads;
 use crate::progress::counter;
 use clap::Args;
 use indicatif::ProgressBar;
@@ -105,12 +106,7 @@ fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
             args.games
         )));
     }
-    if !(1..=1024).contains(&args.threads) {
-        return Err(CliError(format!(
-            "--threads {} is out of range: give 1 to 1024",
-            args.threads
-        )));
-    }
+    check_threads(Some(args.threads))?;
     if args.out.exists() && !args.out.is_dir() {
         return Err(CliError(format!(
             "--out {}: not a directory",

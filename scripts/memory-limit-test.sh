@@ -81,6 +81,8 @@ fi
 echo "memory limit test: cgroup $cgroup, limit 1 GiB"
 
 work="$(mktemp -d)"
+# The start position, escaped for a query string.
+start="wwwwww%2Fwwwwww%2F6%2F6%2Fbbbbbb%2Fbbbbbb+b"
 server_pid=""
 # Stops the server (SIGTERM; it exits 0 within its 5 s grace) and waits
 # for it, so that the cgroup is empty and can be removed.
@@ -90,6 +92,24 @@ stop_server() {
         wait "$server_pid" 2>/dev/null || true
         server_pid=""
     fi
+}
+# start_server PORT-FILE ARGS...: starts `surakarta serve ARGS` inside the
+# cgroup in the background (server_pid) and waits for its address in
+# PORT-FILE; sets url. Not through the in_cgroup function: a function run
+# with & is a subshell whose pid is not the server's, and killing it would
+# leave the server running in the cgroup. This sh execs into the server.
+start_server() {
+    local port_file="$1"
+    shift
+    sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup" \
+        "$bin" serve "$@" >"$port_file" 2>"$work/serve-err" &
+    server_pid=$!
+    for _ in $(seq 100); do
+        [ -s "$port_file" ] && break
+        sleep 0.1
+    done
+    url="$(head -n 1 "$port_file")"
+    [ -n "$url" ] || fail "serve $* did not start: $(cat "$work/serve-err")"
 }
 cleanup() {
     stop_server
@@ -155,20 +175,7 @@ expect_refused "tb generate --pair 5v4" "$status" "$work/err" "memory"
 if ! command -v curl >/dev/null 2>&1; then
     echo "  serve part skipped: no curl"
 elif "$bin" serve --help | grep -q -- '--analysis-memory'; then
-    port_file="$work/url"
-    # Not through the in_cgroup function: a function run with & is a
-    # subshell whose pid is not the server's, and killing it would leave
-    # the server running in the cgroup. This sh execs into the server.
-    sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup" \
-        "$bin" serve --bind 127.0.0.1:0 --hash 400 --max-analyses 3 >"$port_file" 2>"$work/serve-err" &
-    server_pid=$!
-    for _ in $(seq 100); do
-        [ -s "$port_file" ] && break
-        sleep 0.1
-    done
-    url="$(head -n 1 "$port_file")"
-    [ -n "$url" ] || fail "serve did not start: $(cat "$work/serve-err")"
-    start="wwwwww%2Fwwwwww%2F6%2F6%2Fbbbbbb%2Fbbbbbb+b"
+    start_server "$work/url" --bind 127.0.0.1:0 --hash 400 --max-analyses 3
     clients=()
     for i in 1 2 3; do
         curl -s -N -o "$work/analysis$i" -w '%{http_code}\n' \
@@ -209,18 +216,7 @@ in_cgroup "$bin" serve --bind 127.0.0.1:0 --analysis-memory 990 --hash 495 --max
 expect_refused "serve --analysis-memory 990 --hash 495 --threads 256" "$status" "$work/err" "must hold one analysis's engine"
 # Analyses whose threads count: two asked for at once, one fits the budget.
 if command -v curl >/dev/null 2>&1; then
-    port_file="$work/url2"
-    sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup" \
-        "$bin" serve --bind 127.0.0.1:0 --analysis-memory 990 --hash 300 --threads 128 --max-analyses 2 \
-        >"$port_file" 2>"$work/serve-err" &
-    server_pid=$!
-    for _ in $(seq 100); do
-        [ -s "$port_file" ] && break
-        sleep 0.1
-    done
-    url="$(head -n 1 "$port_file")"
-    [ -n "$url" ] || fail "serve --threads 128 did not start: $(cat "$work/serve-err")"
-    start="wwwwww%2Fwwwwww%2F6%2F6%2Fbbbbbb%2Fbbbbbb+b"
+    start_server "$work/url2" --bind 127.0.0.1:0 --analysis-memory 990 --hash 300 --threads 128 --max-analyses 2
     clients=()
     for i in 1 2; do
         curl -s -N -o "$work/threads$i" -w '%{http_code}\n' \

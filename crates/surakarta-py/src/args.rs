@@ -46,11 +46,12 @@ pub(crate) const PIECES: Whole = Whole {
     unit: "",
 };
 
-/// The engine's search threads: `--threads`, 1 to 1024.
+/// The engine's search threads: `--threads`, 1 to 1024 (the engine's own
+/// bound).
 pub(crate) const THREADS: Whole = Whole {
     name: "threads",
     low: 1,
-    high: 1024,
+    high: surakarta_search::MAX_THREADS as u64,
     unit: "",
 };
 

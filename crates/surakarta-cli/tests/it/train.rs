@@ -1,8 +1,7 @@
 //! `surakarta train` as a user runs it: a tiny data file trained into a
 //! network that reads back, the JSON summary, and the errors.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::Path;
 use surakarta::random::{random_playout, SplitMix};

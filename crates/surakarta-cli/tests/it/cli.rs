@@ -1,7 +1,6 @@
 //! The `surakarta` binary as a user runs it: output, JSON, errors, exit codes.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::time::Duration;
 
 #[test]

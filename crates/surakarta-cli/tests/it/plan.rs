@@ -3,9 +3,7 @@
 //! through a stand-in `sbatch`) and giving the tables of `tb generate
 //! --pieces`, byte for byte.
 
-mod common;
-
-use common::{assert_cli_error, run, scratch_dir, stderr, stdout, BIN};
+use crate::common::{assert_cli_error, run, scratch_dir, stderr, stdout, BIN};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use surakarta_index::{Indexer, Material, SymmetricIndexer};

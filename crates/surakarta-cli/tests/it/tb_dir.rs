@@ -5,8 +5,7 @@
 //! at a time holds the directory.
 #![cfg(unix)]
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, MutexGuard};

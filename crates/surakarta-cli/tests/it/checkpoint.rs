@@ -2,8 +2,7 @@
 //! unfinished pair from its checkpoint, and ends with tables byte-identical
 //! to an uninterrupted run; a damaged checkpoint is reported and ignored.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -5,7 +5,7 @@ use surakarta::{perft, reference, Position, Setup, Symmetry};
 
 /// One line of `perft.txt`: a position and its `(depth, count)` pairs.
 fn reference_counts() -> Vec<(String, Vec<(u32, u64)>)> {
-    include_str!("perft.txt")
+    include_str!("../perft.txt")
         .lines()
         .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
         .map(|line| {

@@ -660,7 +660,7 @@ proptest! {
 /// what they write.
 #[test]
 fn the_documented_example_is_canonical() {
-    let doc = include_str!("../../../docs/notation.md");
+    let doc = include_str!("../../../../docs/notation.md");
     let section = &doc[doc.find("## Game records").expect("section")..];
     let block = &section[section.find("```text\n").expect("example") + 8..];
     let block = &block[..block.find("```").expect("end of example")];

@@ -3,9 +3,7 @@
 //! CLI (`tb probe --json`, `show --svg`, `perft --divide`, `search --json`)
 //! and every bad input of docs/serve.md against its status and message.
 
-mod common;
-
-use common::{run, scratch_dir, stderr, stdout, BIN};
+use crate::common::{run, scratch_dir, stderr, stdout, BIN};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -819,12 +817,12 @@ fn bad_arguments_exit_2() {
     ] {
         let mut all = vec!["serve", "--bind", "127.0.0.1:0"];
         all.extend(args);
-        common::assert_cli_error(&run(&all), needle);
+        crate::common::assert_cli_error(&run(&all), needle);
     }
     // A port already taken.
     let server = Server::start(&[]);
     let o = run(&["serve", "--bind", &server.addr]);
-    common::assert_cli_error(&o, "cannot listen on");
+    crate::common::assert_cli_error(&o, "cannot listen on");
     // Not an address: clap's error.
     let o = run(&["serve", "--bind", "localhost"]);
     assert_eq!(o.status.code(), Some(2));
@@ -1016,7 +1014,7 @@ fn analyses_share_one_memory_budget() {
     ] {
         let mut all = vec!["serve", "--bind", "127.0.0.1:0"];
         all.extend(args);
-        common::assert_cli_error(&run(&all), needle);
+        crate::common::assert_cli_error(&run(&all), needle);
     }
 }
 

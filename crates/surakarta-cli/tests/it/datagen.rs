@@ -1,8 +1,7 @@
 //! `surakarta datagen` as a user runs it: chunk files, the manifest, the
 //! summary, resuming, errors.
 
-mod common;
-use common::*;
+use crate::common::*;
 use surakarta_search::network::data;
 
 #[test]

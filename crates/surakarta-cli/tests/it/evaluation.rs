@@ -3,8 +3,7 @@
 //! `search`, `bench`, `match` and the engine protocol (`--eval-file`,
 //! `eval-file=`, `EvalFile`); damaged network files are refused.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use surakarta_search::network::Network;
 

@@ -2,9 +2,8 @@
 //! errors keep the game going, undo, the end of the game, resigning, the
 //! clock, and the saved record.
 
+use crate::common::*;
 use std::path::PathBuf;
-mod common;
-use common::*;
 use std::process::Output;
 use std::time::Duration;
 use surakarta::{Color, GameRecord, GameResult, Termination};

@@ -1,8 +1,7 @@
 //! `surakarta show` as a user runs it: the text board, the SVG picture, the
 //! highlighted move and capture path, and the errors.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn position_as_text() {

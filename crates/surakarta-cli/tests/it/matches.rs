@@ -1,8 +1,7 @@
 //! `surakarta match` as a user runs it: in-process and external players,
 //! openings, records, SPRT, errors.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::process::Output;
 use surakarta::{GameRecord, GameResult};
 

@@ -1,0 +1,8 @@
+//! Integration tests of the tablebase crate, one module per concern, in one
+//! test binary (the dependency tree linked once).
+
+mod compact;
+mod files;
+mod hashes;
+mod naive;
+mod pair;

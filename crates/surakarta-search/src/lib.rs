@@ -70,9 +70,9 @@ pub use eval::{evaluate, evaluate_with_captures, Weights};
 pub use limits::{Clock, Limits};
 pub use options::{
     Evaluation, EvaluationChoiceError, Options, Techniques, ENGINE_BASE_BYTES, MAX_THREADS,
-    THREAD_STACK_BYTES, THREAD_STATE_BYTES,
+    THREAD_STATE_BYTES,
 };
 pub use ordering::History;
 pub use score::{Score, ScoreKind, MAX_PLY};
 pub use search::{Info, SearchResult};
-pub use smp::Smp;
+pub use smp::{Smp, THREAD_STACK_BYTES};

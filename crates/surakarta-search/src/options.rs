@@ -15,18 +15,13 @@ use surakarta::Position;
 use crate::error::SearchError;
 use crate::eval::{evaluate, Weights};
 use crate::network::{Network, NetworkError};
-use crate::smp::Smp;
+use crate::smp::{Smp, THREAD_STACK_BYTES};
 
 /// The most threads an engine takes, and the one bound on threads of every
 /// command that starts them.
 pub const MAX_THREADS: usize = 1024;
 /// The largest transposition table an engine takes, in MiB.
 const MAX_HASH_MB: usize = 65_536;
-
-/// The stack of each thread an engine starts, in bytes (set explicitly on
-/// its thread pool, so that what a thread may touch is known; the same as
-/// Rust's default for spawned threads).
-pub const THREAD_STACK_BYTES: usize = 2 << 20;
 
 /// A bound on the heap one search thread takes for its search state, in
 /// bytes: the state of a thread's own search and of the splits it joins

@@ -17,8 +17,12 @@ pub(crate) use siblings::Split;
 use std::sync::atomic::AtomicBool;
 
 use crate::error::SearchError;
-use crate::options::THREAD_STACK_BYTES;
 use crate::tt::TranspositionTable;
+
+/// The stack of each thread an engine starts, in bytes (set explicitly on
+/// its thread pool, so that what a thread may touch is known; the same as
+/// Rust's default for spawned threads).
+pub const THREAD_STACK_BYTES: usize = 2 << 20;
 
 /// How a search uses more than one thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

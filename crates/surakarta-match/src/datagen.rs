@@ -71,7 +71,7 @@ use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Color, Game, Position, Rules, Termination};
 use surakarta_search::network::data::{self, DataError, TrainingPosition};
 use surakarta_search::{Engine, Evaluation, Limits, Options, ScoreKind};
-use surakarta_tablebase::{Tablebase, TablebaseError, Wdl};
+use surakarta_tablebase::{is_not_a_regular_file, Tablebase, TablebaseError, Wdl};
 
 /// The manifest's file name in the output directory.
 pub const MANIFEST_NAME: &str = "datagen.txt";
@@ -913,7 +913,7 @@ fn check_chunk(chunk: u64, path: &Path) -> Result<bool, DatagenError> {
     let bytes = match surakarta_tablebase::read_regular_file(path, data::MAX_FILE_LEN) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(false),
-        Err(e) if e.kind() == ErrorKind::InvalidInput => {
+        Err(e) if is_not_a_regular_file(&e) => {
             return Err(DatagenError::InTheWay(path.to_path_buf()))
         }
         Err(e) => return Err(io_error(path, &e)),
@@ -971,7 +971,7 @@ fn check_manifest(config: &DatagenConfig, dir: &Path) -> Result<(), DatagenError
             }
             return write_atomically(&path, text.as_bytes());
         }
-        Err(e) if e.kind() == ErrorKind::InvalidInput => return Err(DatagenError::InTheWay(path)),
+        Err(e) if is_not_a_regular_file(&e) => return Err(DatagenError::InTheWay(path)),
         Err(e) => return Err(io_error(&path, &e)),
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| DatagenError::Manifest {
             path: path.clone(),

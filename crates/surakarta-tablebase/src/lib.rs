@@ -51,7 +51,7 @@ mod verify;
 pub use error::{FileKind, PairWork, TablebaseError};
 pub use files::atomic::write_atomically;
 pub use files::lock::{DirLock, LOCK_FILE_NAME};
-pub use files::open::{open_regular_file, read_regular_file, table_files};
+pub use files::open::{is_not_a_regular_file, open_regular_file, read_regular_file, table_files};
 pub use format::compact::ContextModel;
 pub use format::{BlockOffsets, ClassStats, CompactShape, FileProblem, Header, OFFSET_GROUP};
 pub use generate::convert::{

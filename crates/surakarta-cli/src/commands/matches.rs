@@ -256,12 +256,20 @@ impl PlayerSpec {
         )
         .map_err(CliError)?;
         Ok(Options {
+            evaluation,
+            ..self.options_but_evaluation()
+        })
+    }
+
+    /// [`PlayerSpec::options`] with the default evaluation: all that decides
+    /// the engine's size, without reading a network file.
+    fn options_but_evaluation(&self) -> Options {
+        Options {
             threads: self.threads.unwrap_or(1),
             hash_mb: self.hash.unwrap_or(64),
-            evaluation,
             smp: self.smp.unwrap_or_default(),
             ..Options::default()
-        })
+        }
     }
 
     /// The `setoption` pairs sent to an external engine.
@@ -460,12 +468,7 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
     // together, or the run is killed midway.
     let engine_bytes = |spec: &PlayerSpec| match spec.command {
         Some(_) => 0,
-        None => Options {
-            threads: spec.threads.unwrap_or(1),
-            hash_mb: spec.hash.unwrap_or(64),
-            ..Options::default()
-        }
-        .memory_bytes(),
+        None => spec.options_but_evaluation().memory_bytes(),
     };
     let engines = (engine_bytes(&first).saturating_add(engine_bytes(&second)))
         .saturating_mul(args.concurrency as u64);

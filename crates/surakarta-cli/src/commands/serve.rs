@@ -4,7 +4,7 @@
 
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
-use crate::common::memory::{engine_mib, new_engine, usable_memory, RESERVE_BYTES};
+use crate::common::memory::{new_engine, usable_memory, RESERVE_BYTES};
 use crate::common::tables;
 use crate::common::threads::MAX_THREADS;
 use crate::serve::{self, Config, ConnectionLimits};
@@ -13,7 +13,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use surakarta_search::Options;
 
 /// The longest `--max-movetime` accepted: one hour, in milliseconds.
 const MAX_MOVETIME_MS: u64 = 3_600_000;
@@ -84,7 +83,7 @@ pub(crate) struct ServeArgs {
 
 /// The analyses' memory budget in MiB: `given` if it holds one analysis's
 /// engine of `analysis_mib` (its table, threads' stacks and search state:
-/// [`engine_mib`]) and fits in what the process may use (`usable` bytes, if
+/// [`engine_mib`](crate::common::memory::engine_mib)) and fits in what the process may use (`usable` bytes, if
 /// known) less the [`RESERVE_BYTES`] the process keeps for itself, else
 /// half of `usable` (at least one analysis; every analysis if `usable` is
 /// unknown).
@@ -186,19 +185,6 @@ fn check(args: &ServeArgs) -> Result<Config, CliError> {
             )));
         }
     }
-    let analysis_options = Options {
-        threads: args.threads,
-        hash_mb: args.hash,
-        ..Options::default()
-    };
-    analysis_options.check()?;
-    let analysis_mib = usize::try_from(engine_mib(&analysis_options)).unwrap_or(usize::MAX);
-    let analysis_memory_mib = analysis_memory(
-        args.analysis_memory,
-        analysis_mib,
-        args.max_analyses,
-        usable_memory(),
-    )?;
     let tb = match &args.tb {
         Some(dir) => Some(Arc::new(tables::open(dir)?)),
         None => None,
@@ -208,7 +194,7 @@ fn check(args: &ServeArgs) -> Result<Config, CliError> {
         idle_timeout: Duration::from_secs(args.idle_timeout),
         header_timeout: Duration::from_secs(args.header_timeout),
     };
-    let config = Config {
+    let mut config = Config {
         bind: args.bind,
         tb,
         threads: args.threads,
@@ -221,10 +207,16 @@ fn check(args: &ServeArgs) -> Result<Config, CliError> {
         .map_err(CliError)?,
         max_movetime_ms: args.max_movetime,
         max_analyses: args.max_analyses,
-        analysis_memory_mib,
-        analysis_mib,
+        analysis_memory_mib: 0,
         connections,
     };
+    config.engine_options().check()?;
+    config.analysis_memory_mib = analysis_memory(
+        args.analysis_memory,
+        config.analysis_mib(),
+        args.max_analyses,
+        usable_memory(),
+    )?;
     drop(new_engine(config.engine_options()).map_err(CliError)?);
     Ok(config)
 }
@@ -237,6 +229,8 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::memory::engine_mib;
+    use surakarta_search::Options;
 
     #[test]
     fn the_memory_budget_defaults_to_half_and_is_checked() {

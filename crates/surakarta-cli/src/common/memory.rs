@@ -83,7 +83,7 @@ pub(crate) fn check_engines_fit(
 
 /// "the engine (hash 64 MiB, 1 thread)", or "4 engines (hash 64 MiB, 1
 /// thread each) in 4 games at once".
-pub(crate) fn engines_description(options: &Options, count: u64, context: &str) -> String {
+fn engines_description(options: &Options, count: u64, context: &str) -> String {
     let threads = match options.threads {
         1 => "1 thread".to_string(),
         n => format!("{n} threads"),

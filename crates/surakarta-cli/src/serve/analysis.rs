@@ -106,7 +106,7 @@ pub(crate) async fn analysis(
             state.config.max_analyses
         ))
     })?;
-    let analysis_mib = state.config.analysis_mib;
+    let analysis_mib = state.config.analysis_mib();
     let memory = u32::try_from(analysis_mib)
         .ok()
         .and_then(|mib| state.memory.clone().try_acquire_many_owned(mib).ok())

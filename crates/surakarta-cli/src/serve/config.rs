@@ -1,5 +1,6 @@
 //! [`Config`]: the server's settings, as `surakarta serve` checked them.
 
+use crate::common::memory::engine_mib;
 use crate::serve::connections::ConnectionLimits;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -25,10 +26,6 @@ pub(crate) struct Config {
     pub(crate) max_analyses: usize,
     /// The memory all analyses' engines may take together, in MiB.
     pub(crate) analysis_memory_mib: usize,
-    /// The memory one analysis's engine takes (its table, threads' stacks
-    /// and search state), in MiB: what each analysis holds of
-    /// `analysis_memory_mib` while it runs.
-    pub(crate) analysis_mib: usize,
     /// The cap on connections and their timeouts.
     pub(crate) connections: ConnectionLimits,
 }
@@ -42,5 +39,12 @@ impl Config {
             evaluation: self.evaluation.clone(),
             ..Options::default()
         }
+    }
+
+    /// The memory one analysis's engine takes (its table, threads' stacks
+    /// and search state), in MiB: what each analysis holds of
+    /// `analysis_memory_mib` while it runs.
+    pub(crate) fn analysis_mib(&self) -> usize {
+        usize::try_from(engine_mib(&self.engine_options())).unwrap_or(usize::MAX)
     }
 }

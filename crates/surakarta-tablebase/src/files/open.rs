@@ -13,8 +13,9 @@ use surakarta_index::Material;
 /// Opens any file the project reads (table files, networks, training data,
 /// openings, records, manifests) the one safe way: only a regular file is
 /// accepted, and opening never blocks. Anything but a regular file (a
-/// directory, a FIFO, a device, a socket) is an error of kind
-/// [`std::io::ErrorKind::InvalidInput`] saying "not a regular file".
+/// directory, a FIFO, a device, a socket) is an error saying "not a
+/// regular file", which [`is_not_a_regular_file`] tells from the system's
+/// errors.
 ///
 /// On Unix the file is opened with `O_NONBLOCK`, so that opening a FIFO
 /// does not wait for a writer; the type is then checked on the opened
@@ -28,20 +29,10 @@ use surakarta_index::Material;
 ///
 /// let dir = std::env::temp_dir();
 /// let error = open_regular_file(&dir).unwrap_err(); // a directory
-/// assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+/// assert!(surakarta_tablebase::is_not_a_regular_file(&error));
 /// assert_eq!(error.to_string(), "not a regular file");
 /// ```
 pub fn open_regular_file(path: &Path) -> std::io::Result<File> {
-    let file = open_without_blocking(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(not_a_regular_file());
-    }
-    Ok(file)
-}
-
-/// Opens `path` for reading without waiting on a FIFO (`O_NONBLOCK`), not
-/// yet checking its type.
-fn open_without_blocking(path: &Path) -> std::io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -49,12 +40,48 @@ fn open_without_blocking(path: &Path) -> std::io::Result<File> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC);
     }
-    options.open(path)
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_a_regular_file());
+    }
+    Ok(file)
 }
+
+/// What [`open_regular_file`] says of anything but a regular file.
+#[derive(Debug)]
+struct NotARegularFile;
+
+impl std::fmt::Display for NotARegularFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not a regular file")
+    }
+}
+
+impl std::error::Error for NotARegularFile {}
 
 /// The error of [`open_regular_file`] for anything but a regular file.
 fn not_a_regular_file() -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file")
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, NotARegularFile)
+}
+
+/// Whether `error` is [`open_regular_file`]'s (or [`read_regular_file`]'s)
+/// refusal of something that is not a regular file, as opposed to an error
+/// of the system (a missing file, no permission).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_tablebase::{is_not_a_regular_file, open_regular_file};
+///
+/// assert!(is_not_a_regular_file(&open_regular_file(&std::env::temp_dir()).unwrap_err()));
+/// let missing = open_regular_file("/nonexistent/file".as_ref()).unwrap_err();
+/// assert!(!is_not_a_regular_file(&missing));
+/// ```
+#[must_use]
+pub fn is_not_a_regular_file(error: &std::io::Error) -> bool {
+    error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<NotARegularFile>())
 }
 
 /// At most `max_bytes` bytes of a file opened with [`open_regular_file`]:
@@ -91,11 +118,13 @@ pub fn read_regular_file(path: &Path, max_bytes: u64) -> std::io::Result<Vec<u8>
 /// Opens a table file for reading with [`open_regular_file`]; anything but
 /// a regular file is [`FileProblem::NotAFile`].
 pub(crate) fn open_table_file(path: &Path) -> Result<File, FileProblem> {
-    let file = open_without_blocking(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(FileProblem::NotAFile);
-    }
-    Ok(file)
+    open_regular_file(path).map_err(|e| {
+        if is_not_a_regular_file(&e) {
+            FileProblem::NotAFile
+        } else {
+            FileProblem::from(e)
+        }
+    })
 }
 
 /// The whole of a table file, opened with [`open_table_file`].

@@ -1349,7 +1349,7 @@ mod tests {
     /// gives the answer of the full comparison (every slot resolved, as
     /// [`Tablebase::values_of`] does) for the true stored bytes of every
     /// class up to 5 pieces and for thousands of damaged copies of them
-    /// (200 a class, 40 of the classes above 100,000 slots, whose full
+    /// (60 a class, 12 of the classes above 100,000 slots, whose full
     /// comparisons cost the most): single bytes replaced by random ones, in
     /// parts it resolves in full and in parts where it resolves only the
     /// slots that differ.
@@ -1368,7 +1368,7 @@ mod tests {
                     .unwrap(),
                 "{material}"
             );
-            let copies = if stored.len() > 100_000 { 40 } else { 200 };
+            let copies = if stored.len() > 100_000 { 12 } else { 60 };
             for _ in 0..copies {
                 let mut copy = stored.clone();
                 let slot = rng.below(copy.len());

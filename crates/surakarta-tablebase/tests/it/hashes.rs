@@ -5,9 +5,6 @@
 //! 2026-11-23). For 7 and 8 pieces, `scripts/check-table-hashes` compares
 //! a fresh generation against the same record kept in `docs/table-hashes.txt`.
 
-use surakarta_index::Scheme;
-use surakarta_tablebase::{NoProgress, Tablebase};
-
 const RECORDED: &[(&str, u32)] = &[
     ("1v1", 0x8fee9775),
     ("2v1", 0xf7b6a47e),
@@ -40,7 +37,7 @@ fn differences(records: &[(&str, u32)], checksum: impl Fn(&str) -> u32) -> Vec<S
 
 #[test]
 fn tables_up_to_six_pieces_are_byte_identical_to_the_record() {
-    let (tb, _) = Tablebase::generate(6, Scheme::Symmetric, &NoProgress).unwrap();
+    let tb = crate::shared::up_to_6();
     let differ = differences(RECORDED, |class| {
         tb.table(class.parse().unwrap()).unwrap().checksum()
     });
@@ -73,9 +70,9 @@ const RECORDED_COMPACT: &[(&str, u32)] = &[
 
 #[test]
 fn compact_tables_up_to_six_pieces_are_byte_identical_to_the_record() {
-    let (tb, _) = Tablebase::generate(6, Scheme::Symmetric, &NoProgress).unwrap();
+    let tb = crate::shared::compact_up_to_6();
     let differ = differences(RECORDED_COMPACT, |class| {
-        tb.compacted(class.parse().unwrap()).unwrap().checksum()
+        tb.table(class.parse().unwrap()).unwrap().checksum()
     });
     assert!(differ.is_empty(), "compact tables changed: {differ:?}");
 }

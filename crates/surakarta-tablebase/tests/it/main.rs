@@ -6,3 +6,4 @@ mod files;
 mod hashes;
 mod naive;
 mod pair;
+mod shared;

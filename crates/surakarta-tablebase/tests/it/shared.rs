@@ -1,0 +1,37 @@
+//! Tables several tests read, generated once for the whole test binary.
+
+use std::sync::OnceLock;
+use surakarta_index::Scheme;
+use surakarta_tablebase::{NoProgress, Tablebase};
+
+/// Every class up to 5 pieces, byte per slot (format 1), symmetric index.
+pub(crate) fn up_to_5() -> &'static Tablebase {
+    static TABLES: OnceLock<Tablebase> = OnceLock::new();
+    TABLES.get_or_init(|| generate(5))
+}
+
+/// Every class up to 6 pieces, byte per slot (format 1), symmetric index.
+pub(crate) fn up_to_6() -> &'static Tablebase {
+    static TABLES: OnceLock<Tablebase> = OnceLock::new();
+    TABLES.get_or_init(|| generate(6))
+}
+
+/// The classes of [`up_to_6`] compacted (format 2) with the default
+/// options, as `tb compress` writes them.
+pub(crate) fn compact_up_to_6() -> &'static Tablebase {
+    static TABLES: OnceLock<Tablebase> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let plain = up_to_6();
+        let mut compact = Tablebase::new();
+        for material in plain.materials() {
+            compact.insert(plain.compacted(material).unwrap());
+        }
+        compact
+    })
+}
+
+fn generate(pieces: u32) -> Tablebase {
+    Tablebase::generate(pieces, Scheme::Symmetric, &NoProgress)
+        .unwrap()
+        .0
+}

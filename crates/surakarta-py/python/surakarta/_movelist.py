@@ -85,8 +85,8 @@ class MoveList(Sequence[Move]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MoveList):
             return self._moves == other._moves
-        if isinstance(other, (list, tuple)):
-            return self._moves == list(other)
+        if isinstance(other, list):
+            return self._moves == other
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]

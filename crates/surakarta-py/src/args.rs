@@ -446,7 +446,7 @@ fn shown(value: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// A value's type as a message names it: `bool`, `float`, `NoneType`.
-fn type_name(value: &Bound<'_, PyAny>) -> String {
+pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
         .get_type()
         .name()

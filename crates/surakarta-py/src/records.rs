@@ -164,20 +164,6 @@ fn tag_list(tags: &Bound<'_, PyAny>, over: bool) -> PyResult<Vec<(String, String
             .map_err(|_| args::wrong_type_of("a tag's name", &name, "str"))?
             .to_cow()?
             .into_owned();
-        let value = value
-            .downcast::<PyString>()
-            .map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "tag {}: the value must be str, not {}",
-                    Excerpt::new(&name),
-                    value
-                        .get_type()
-                        .name()
-                        .map_or("an unknown type".to_string(), |n| n.to_string())
-                ))
-            })?
-            .to_cow()?
-            .into_owned();
         if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return Err(PyValueError::new_err(format!(
                 "invalid tag name {}: give letters, digits and '_'",
@@ -190,6 +176,16 @@ fn tag_list(tags: &Bound<'_, PyAny>, over: bool) -> PyResult<Vec<(String, String
                  not from tags="
             )));
         }
+        let value = value
+            .downcast::<PyString>()
+            .map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "tag {name}: the value must be str, not {}",
+                    args::type_name(&value)
+                ))
+            })?
+            .to_cow()?
+            .into_owned();
         out.push((name, value));
     }
     Ok(out)

@@ -277,7 +277,8 @@ impl PyGame {
     }
 
     /// The legal moves now (none once the game is over), as a `MoveList`
-    /// (a list in which `"b2-b3" in game.legal_moves` works).
+    /// (python-chess's `legal_moves`: `count()`, `len()`, and `in` with a
+    /// `Move` or its text, `"b2-b3" in game.legal_moves`).
     #[getter]
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         move_list(py, self.inner.legal_moves())

@@ -176,8 +176,8 @@ pub(crate) fn parse_position(text: &str) -> PyResult<Position> {
 /// The Python class `surakarta.MoveList`, imported once.
 static MOVE_LIST: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 
-/// Moves as a `surakarta.MoveList`: a Python list of `Move` in which `in`
-/// also takes a move's text.
+/// Moves as a `surakarta.MoveList`: a fixed sequence of `Move` with
+/// python-chess's `count()`, in which `in` also takes a move's text.
 pub(crate) fn move_list(
     py: Python<'_>,
     moves: impl IntoIterator<Item = Move>,
@@ -254,8 +254,9 @@ impl PyPosition {
         })
     }
 
-    /// The legal moves, captures and steps, as a `MoveList` (a list in
-    /// which `"b2-b3" in position.legal_moves` works).
+    /// The legal moves, captures and steps, as a `MoveList`
+    /// (python-chess's `legal_moves`: `count()`, `len()`, and `in` with a
+    /// `Move` or its text, `"b2-b3" in position.legal_moves`).
     #[getter]
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         move_list(py, self.inner.legal_moves())

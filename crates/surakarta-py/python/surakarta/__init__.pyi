@@ -4,6 +4,7 @@ import os
 from typing import (
     Any,
     Callable,
+    ClassVar,
     Dict,
     Iterable,
     Iterator,
@@ -130,6 +131,7 @@ class MoveList(Sequence[Move]):
     @overload
     def __getitem__(self, index: slice) -> "MoveList": ...
     def __eq__(self, other: object) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 class Position:
     """An immutable position; ``fen()`` is its notation, ``str()`` draws the board."""
@@ -302,6 +304,7 @@ class Game:
         """A copy of the game."""
     def __eq__(self, other: object) -> bool:
         """Whether ``other`` has the same rules, start and moves."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: Any) -> "Game": ...
     def __len__(self) -> int:

@@ -1,15 +1,9 @@
 //! Batch helpers for learning: many positions to NumPy arrays in one call,
 //! with the GIL released while they are filled.
 
-use crate::position::PositionArg;
+use crate::args;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use surakarta::Position;
-
-/// The positions of a sequence of `Position` or notation.
-fn positions(items: Vec<PositionArg>) -> PyResult<Vec<Position>> {
-    items.iter().map(PositionArg::position).collect()
-}
 
 /// Encodes positions as planes: an array of shape `(N, 2, 6, 6)` of
 /// `uint8`, plane 0 the pieces of the side to move and plane 1 the other
@@ -18,9 +12,9 @@ fn positions(items: Vec<PositionArg>) -> PyResult<Vec<Position>> {
 #[pyfunction]
 pub(crate) fn encode<'py>(
     py: Python<'py>,
-    positions: Vec<PositionArg>,
+    positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let list = self::positions(positions)?;
+    let list = args::positions(positions, "positions")?;
     let n = list.len();
     let data = py.allow_threads(|| {
         let mut data = vec![0u8; n * 72];
@@ -45,9 +39,9 @@ pub(crate) fn encode<'py>(
 #[pyfunction]
 pub(crate) fn legal_move_masks<'py>(
     py: Python<'py>,
-    positions: Vec<PositionArg>,
+    positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let list = self::positions(positions)?;
+    let list = args::positions(positions, "positions")?;
     let n = list.len();
     let data = py.allow_threads(|| {
         let mut data = vec![false; n * 36 * 36];
@@ -67,9 +61,9 @@ pub(crate) fn legal_move_masks<'py>(
 #[pyfunction]
 pub(crate) fn legal_move_counts<'py>(
     py: Python<'py>,
-    positions: Vec<PositionArg>,
+    positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let list = self::positions(positions)?;
+    let list = args::positions(positions, "positions")?;
     let counts: Vec<u32> = py.allow_threads(|| {
         list.iter()
             .map(|p| u32::try_from(p.count_moves()).unwrap_or(u32::MAX))

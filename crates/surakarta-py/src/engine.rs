@@ -1,21 +1,23 @@
-//! `Engine` and its answers: `Score`, `SearchInfo`, `SearchResult`.
+//! `Engine` and its answers: `Score`, `SearchInfo`, `SearchResult`, and
+//! python-chess's shapes of them: `PlayResult` (`Engine.play`) and the info
+//! dictionary (`Engine.analyse`).
 
-use crate::args::{self, HASH, THREADS};
-use crate::game::{PyGame, RulesArg};
-use crate::limit::{PyLimit, MOVETIME_REMOVED};
-use crate::position::{moves_of, PositionArg, PyMove};
+use crate::args::{self, PositionArg, HASH, MULTIPV, THREADS};
+use crate::game::RulesArg;
+use crate::limit::{movetime_removed, PyLimit};
+use crate::position::{moves_of, PyMove};
 use crate::tables::PyTablebase;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use surakarta::{Game, Rules};
 use surakarta_search::{
-    Engine, Evaluation, EvaluationChoiceError, Info, Options, Score, SearchResult,
+    Engine, Evaluation, EvaluationChoiceError, Info, Limits, Options, Score, SearchResult,
 };
 use surakarta_tablebase::Tablebase;
 
@@ -189,24 +191,123 @@ fn tables_arg(
     }
 }
 
-/// A search target: a position, or a game (whose history counts for repetitions).
-pub(crate) enum TargetArg<'py> {
-    /// A `Game`.
-    Game(Bound<'py, PyGame>),
-    /// A `Position` or notation.
-    Position(PositionArg),
+/// How many lines (`multipv`) `analyse` can give: the search finds one
+/// principal variation. `analyse` already answers `multipv=K` with a list
+/// of one info per line; once the engine searches several lines, this bound
+/// and the one search in `analyse` are what change.
+const LINES_SEARCHED: usize = 1;
+
+/// What `search`, `play` and `analyse` were given: the game to search (a
+/// position, position text or a `Game`) and the limits (a `Limit` or the
+/// keywords), read in one place.
+struct Given<'py> {
+    /// The position argument.
+    position: PositionArg<'py>,
+    /// The limits, checked.
+    limits: Limits,
 }
 
-impl<'py> FromPyObject<'py> for TargetArg<'py> {
-    fn extract_bound(value: &Bound<'py, PyAny>) -> PyResult<Self> {
-        if let Ok(game) = value.downcast::<PyGame>() {
-            return Ok(TargetArg::Game(game.clone()));
+impl<'py> Given<'py> {
+    /// Reads the arguments of the method `method`: `TypeError` for a
+    /// position or limit of the wrong type or an unknown keyword (`movetime`
+    /// named as seconds here), `ValueError` for a limit out of range or a
+    /// `Limit` given with keywords.
+    fn read(
+        method: &str,
+        position: &Bound<'py, PyAny>,
+        limit: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        unknown: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Given<'py>> {
+        if let Some((key, _)) = unknown.and_then(|kwargs| kwargs.iter().next()) {
+            let key: String = key.extract()?;
+            return Err(PyTypeError::new_err(if key == "movetime" {
+                movetime_removed(method)
+            } else {
+                format!("{method}() got an unexpected keyword argument '{key}'")
+            }));
         }
-        PositionArg::read(value)
-            .map(TargetArg::Position)
-            .map_err(|_| {
-                args::wrong_type(value, "a Position, a position's notation (str) or a Game")
-            })
+        let position = PositionArg::read(position, "position")?;
+        let limits = match limit {
+            None => PyLimit::checked(time, depth, nodes)?,
+            Some(_) if time.is_some() || depth.is_some() || nodes.is_some() => {
+                return Err(PyValueError::new_err(
+                    "give a Limit or the keywords time=, depth=, nodes=, not both",
+                ))
+            }
+            Some(given) => match given.downcast::<PyLimit>() {
+                Ok(limit) => *limit.get(),
+                Err(_) => {
+                    return Err(PyTypeError::new_err(format!(
+                        "the limit must be a Limit, not {}: write Limit(depth=4), \
+                         Limit(time=0.5) (seconds) or Limit(nodes=100000), or the keywords \
+                         depth=, time=, nodes=",
+                        given.repr()?
+                    )))
+                }
+            },
+        }
+        .limits();
+        Ok(Given { position, limits })
+    }
+}
+
+/// An iteration's figures as python-chess's info dictionary (`InfoDict`):
+/// its keys where python-chess has them (`tbhits`, `lowerbound`), the
+/// score a `Score` for the side to move; `multipv` numbers the line when
+/// several were asked for.
+fn info_dict<'py>(
+    py: Python<'py>,
+    info: &Info,
+    multipv: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("score", PyScore::from(info.score))?;
+    dict.set_item("pv", moves_of(info.pv.iter().copied()))?;
+    dict.set_item("depth", info.depth)?;
+    dict.set_item("seldepth", info.seldepth)?;
+    dict.set_item("nodes", info.nodes)?;
+    dict.set_item("nps", info.nps)?;
+    dict.set_item("time", info.elapsed.as_secs_f64())?;
+    dict.set_item("hashfull", info.hashfull)?;
+    dict.set_item("tbhits", info.tb_hits)?;
+    if let Some(k) = multipv {
+        dict.set_item("multipv", k)?;
+    }
+    if info.partial {
+        dict.set_item("lowerbound", true)?;
+    }
+    Ok(dict)
+}
+
+/// What `Engine.play` answers, as python-chess's `PlayResult`: the move
+/// to play (`None` if the game is over), the reply the engine expects
+/// (`ponder`, or `None`) and the last iteration's info dictionary.
+#[pyclass(name = "PlayResult", module = "surakarta", frozen)]
+pub(crate) struct PyPlayResult {
+    /// The move to play, or `None` if there is none.
+    #[pyo3(get, name = "move")]
+    best_move: Option<PyMove>,
+    /// The reply expected (the principal variation's second move), or `None`.
+    #[pyo3(get)]
+    ponder: Option<PyMove>,
+    /// The last iteration, as `Engine.analyse` gives it.
+    #[pyo3(get)]
+    info: Py<PyDict>,
+}
+
+#[pymethods]
+impl PyPlayResult {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let shown = |m: Option<PyMove>| m.map_or("None".to_string(), |m| m.inner.to_string());
+        Ok(format!(
+            "<PlayResult (move={}, ponder={}, info={})>",
+            shown(self.best_move),
+            shown(self.ponder),
+            self.info.bind(py).repr()?
+        ))
     }
 }
 
@@ -281,8 +382,9 @@ impl PyEngine {
         })
     }
 
-    /// Searches `position` (a `Position`, its notation, or a `Game`) within
-    /// `limit` (a `Limit`), or within the limits given as keywords:
+    /// Searches `position` (a `Position`, position text, or a `Game`, whose
+    /// history counts for repetitions and whose rules decide the end)
+    /// within `limit` (a `Limit`), or within the limits given as keywords:
     /// `time` seconds, `depth` plies, about `nodes` nodes (at least one; the
     /// first reached stops it). `callback`, if given, is called with a
     /// `SearchInfo` after each iteration; an exception it raises stops the
@@ -296,7 +398,7 @@ impl PyEngine {
     fn search(
         &self,
         py: Python<'_>,
-        position: TargetArg<'_>,
+        position: &Bound<'_, PyAny>,
         limit: Option<&Bound<'_, PyAny>>,
         time: Option<&Bound<'_, PyAny>>,
         depth: Option<&Bound<'_, PyAny>>,
@@ -304,39 +406,119 @@ impl PyEngine {
         callback: Option<Bound<'_, PyAny>>,
         unknown: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PySearchResult> {
-        if let Some((key, _)) = unknown.and_then(|kwargs| kwargs.iter().next()) {
-            let key: String = key.extract()?;
-            return Err(PyTypeError::new_err(if key == "movetime" {
-                MOVETIME_REMOVED.to_string()
-            } else {
-                format!("search() got an unexpected keyword argument '{key}'")
-            }));
-        }
-        let callback = args::callable(callback, "callback")?;
-        let limits = match limit {
-            None => PyLimit::checked(time, depth, nodes)?,
-            Some(_) if time.is_some() || depth.is_some() || nodes.is_some() => {
-                return Err(PyValueError::new_err(
-                    "give a Limit or the keywords time=, depth=, nodes=, not both",
-                ))
-            }
-            Some(given) => match given.downcast::<PyLimit>() {
-                Ok(limit) => *limit.get(),
-                Err(_) => {
-                    return Err(PyTypeError::new_err(format!(
-                        "the limit must be a Limit, not {}: write Limit(depth=4), \
-                         Limit(time=0.5) (seconds) or Limit(nodes=100000), or the keywords \
-                         depth=, time=, nodes=",
-                        given.repr()?
-                    )))
-                }
-            },
-        }
-        .limits();
-        let game = match position {
-            TargetArg::Game(g) => g.try_borrow()?.inner.clone(),
-            TargetArg::Position(p) => Game::new(p.position()?, self.rules),
+        let given = Given::read("search", position, limit, time, depth, nodes, unknown)?;
+        Ok(self.run(py, given, callback)?.into())
+    }
+
+    /// The move to play in `position` (taken as `search` takes it, with the
+    /// same limits and callback), as python-chess's `engine.play` answers:
+    /// a `PlayResult` with `move` (`None` if the game is over), `ponder`
+    /// (the reply expected, or `None`) and `info` (the last iteration, as
+    /// `analyse` gives it).
+    #[pyo3(signature = (
+        position, limit = None, *, time = None, depth = None, nodes = None, callback = None,
+        **unknown
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        limit: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        callback: Option<Bound<'_, PyAny>>,
+        unknown: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyPlayResult> {
+        let given = Given::read("play", position, limit, time, depth, nodes, unknown)?;
+        let result = self.run(py, given, callback)?;
+        let best = result.best_move;
+        let ponder = match result.info.pv.as_slice() {
+            [first, reply, ..] if Some(*first) == best => Some(PyMove { inner: *reply }),
+            _ => None,
         };
+        Ok(PyPlayResult {
+            best_move: best.map(|inner| PyMove { inner }),
+            ponder,
+            info: info_dict(py, &result.info, None)?.unbind(),
+        })
+    }
+
+    /// What the engine thinks of `position` (taken as `search` takes it,
+    /// with the same limits and callback), as python-chess's
+    /// `engine.analyse` answers: a dictionary with `"score"` (a `Score` for
+    /// the side to move), `"pv"`, `"depth"`, `"seldepth"`, `"nodes"`,
+    /// `"nps"`, `"time"` (seconds), `"hashfull"`, `"tbhits"`, and
+    /// `"lowerbound": True` when the last iteration was stopped early.
+    /// With `multipv=K` the answer is a list of such dictionaries, one per
+    /// line, each with `"multipv"` (1 for the best); the engine searches one
+    /// line, so only `multipv=1` is taken for now (`ValueError` for more).
+    #[pyo3(signature = (
+        position, limit = None, *, multipv = None, time = None, depth = None, nodes = None,
+        callback = None, **unknown
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn analyse<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'_, PyAny>,
+        limit: Option<&Bound<'_, PyAny>>,
+        multipv: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        callback: Option<Bound<'_, PyAny>>,
+        unknown: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let lines: Option<usize> = MULTIPV.read_optional(multipv)?;
+        if let Some(k) = lines.filter(|&k| k > LINES_SEARCHED) {
+            return Err(PyValueError::new_err(format!(
+                "multipv {k} is not supported yet: the engine searches one line; give \
+                 multipv=None (one info) or multipv=1 (a list of one info)"
+            )));
+        }
+        let given = Given::read("analyse", position, limit, time, depth, nodes, unknown)?;
+        let result = self.run(py, given, callback)?;
+        match lines {
+            None => Ok(info_dict(py, &result.info, None)?.into_any()),
+            Some(_) => Ok(PyList::new(py, [info_dict(py, &result.info, Some(1))?])?.into_any()),
+        }
+    }
+
+    /// Clears what the engine learnt (transposition table, history) for a new game.
+    fn new_game(&self) {
+        self.engine
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .new_game();
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine({})", self.settings)
+    }
+
+    /// The rules used for positions searched without a `Game`.
+    #[getter]
+    fn rules(&self) -> crate::game::PyRules {
+        crate::game::PyRules { inner: self.rules }
+    }
+}
+
+impl PyEngine {
+    /// Searches what `given` names: a `Game` as it is, a position as a new
+    /// game under the engine's rules. The search runs on a scoped thread
+    /// with the GIL released, this thread polling for signals; `callback`
+    /// takes the GIL per iteration.
+    fn run(
+        &self,
+        py: Python<'_>,
+        given: Given<'_>,
+        callback: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<SearchResult> {
+        let callback = args::callable(callback, "callback")?;
+        let limits = given.limits;
+        let game: Game = given.position.game(self.rules)?;
         let stop = AtomicBool::new(false);
         let error: Mutex<Option<PyErr>> = Mutex::new(None);
         let fail = |e: PyErr| {
@@ -375,27 +557,6 @@ impl PyEngine {
         if let Some(e) = error.into_inner().unwrap_or_else(PoisonError::into_inner) {
             return Err(e);
         }
-        match outcome {
-            Ok(result) => Ok(result.into()),
-            Err(_) => Err(PanicException::new_err("the search panicked")),
-        }
-    }
-
-    /// Clears what the engine learnt (transposition table, history) for a new game.
-    fn new_game(&self) {
-        self.engine
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .new_game();
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Engine({})", self.settings)
-    }
-
-    /// The rules used for positions searched without a `Game`.
-    #[getter]
-    fn rules(&self) -> crate::game::PyRules {
-        crate::game::PyRules { inner: self.rules }
+        outcome.map_err(|_| PanicException::new_err("the search panicked"))
     }
 }

@@ -1,10 +1,11 @@
 //! `Rules` and `Game`.
 
-use crate::args::{self, NO_CAPTURE_PLIES, REPETITIONS};
+use crate::args::{self, PositionArg, NO_CAPTURE_PLIES, REPETITIONS};
 use crate::color::color_name;
-use crate::errors::{game_error, InvalidNotationError};
+use crate::errors::{game_error, move_error, InvalidNotationError};
 use crate::outcome::PyOutcome;
 use crate::position::{board_text, move_list, moves_of, MoveArg, PyMove, PyPosition};
+use crate::records;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyList, PyString};
@@ -150,15 +151,13 @@ pub(crate) struct PyGame {
 
 #[pymethods]
 impl PyGame {
-    /// A game from `position` (a `Position` or notation; default the start)
+    /// A game from `position` (a `Position`, position text, or a `Game`
+    /// whose current position starts the new game; default the start)
     /// under `rules` (a `Rules` or its text; default ICGA).
     #[new]
     #[pyo3(signature = (position = None, rules = None))]
-    fn new(
-        position: Option<crate::position::PositionArg>,
-        rules: Option<RulesArg>,
-    ) -> PyResult<PyGame> {
-        let start = match position {
+    fn new(position: Option<&Bound<'_, PyAny>>, rules: Option<RulesArg>) -> PyResult<PyGame> {
+        let start = match PositionArg::read_optional(position, "position")? {
             Some(p) => p.position()?,
             None => Position::new(),
         };
@@ -179,6 +178,41 @@ impl PyGame {
             MoveArg::Text(text) => self.inner.play_text(&text).map_err(game_error)?,
         };
         Ok(PyMove { inner: m })
+    }
+
+    /// Plays the move written `uci` (`b2-c3`, `b2xe5`, or `b2c3` without
+    /// the separator) and returns it, as python-chess's `Board.push_uci`:
+    /// `InvalidNotationError` for text that is not a move,
+    /// `IllegalMoveError` if it is not legal or the game is over (both are
+    /// `ValueError`s).
+    fn push_uci(&mut self, uci: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let text = uci
+            .downcast::<PyString>()
+            .map_err(|_| args::wrong_type_of("uci", uci, "a move's text (str)"))?
+            .to_cow()?;
+        let inner = self.inner.play_text(&text).map_err(game_error)?;
+        Ok(PyMove { inner })
+    }
+
+    /// The legal move now that `text` names (`b2-c3`, `b2xe5` or `b2c3`),
+    /// without playing it: python-chess's `Board.parse_uci`.
+    /// `IllegalMoveError` once the game is over.
+    fn parse_uci(&self, text: &str) -> PyResult<PyMove> {
+        if let Some(outcome) = self.inner.outcome() {
+            return Err(game_error(surakarta::GameError::GameOver(outcome)));
+        }
+        let inner = self.inner.position().parse_move(text).map_err(move_error)?;
+        Ok(PyMove { inner })
+    }
+
+    /// The last move played, left in the game: python-chess's
+    /// `Board.peek()`; `IndexError` at the start.
+    fn peek(&self) -> PyResult<PyMove> {
+        self.inner
+            .moves()
+            .last()
+            .map(|&inner| PyMove { inner })
+            .ok_or_else(|| PyIndexError::new_err("peek at a game with no moves"))
     }
 
     /// Takes back the last move and returns it; `IndexError` at the start.
@@ -219,6 +253,13 @@ impl PyGame {
         moves_of(self.inner.moves().iter().copied())
     }
 
+    /// The moves played, in order (the same as `moves`): python-chess's
+    /// `Board.move_stack`.
+    #[getter]
+    fn move_stack(&self) -> Vec<PyMove> {
+        self.moves()
+    }
+
     /// Every position of the game, the start first and the current last.
     #[getter]
     fn positions(&self) -> Vec<PyPosition> {
@@ -236,7 +277,8 @@ impl PyGame {
     }
 
     /// The legal moves now (none once the game is over), as a `MoveList`
-    /// (a list in which `"b2-b3" in game.legal_moves` works).
+    /// (python-chess's `legal_moves`: `count()`, `len()`, and `in` with a
+    /// `Move` or its text, `"b2-b3" in game.legal_moves`).
     #[getter]
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         move_list(py, self.inner.legal_moves())
@@ -269,6 +311,26 @@ impl PyGame {
         self.inner.is_over()
     }
 
+    /// The game as a record (docs/notation.md): the `tags` given (a mapping
+    /// of names to text, such as `{"Event": "Club"}`), then `Rules`,
+    /// `Start`, `Result` and, once the game is over, `Termination`; the
+    /// moves numbered. `Game.from_record` and `read_records` read it back.
+    #[pyo3(signature = (tags = None))]
+    fn record(&self, tags: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        Ok(records::record_of(&self.inner, tags)?.to_string())
+    }
+
+    /// The game of a record's text holding exactly one game (what
+    /// `Game.record()` writes); `InvalidNotationError` naming the line for
+    /// text that is not one record (an illegal move included). Its tags
+    /// are kept by `parse_records`.
+    #[staticmethod]
+    fn from_record(text: &str) -> PyResult<PyGame> {
+        Ok(PyGame {
+            inner: records::game_of_text(text)?,
+        })
+    }
+
     /// A copy of the game.
     fn copy(&self) -> PyGame {
         PyGame {
@@ -282,6 +344,14 @@ impl PyGame {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
         self.copy()
+    }
+
+    /// Whether `other` is a `Game` with the same rules, start and moves.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match other.downcast::<PyGame>() {
+            Ok(o) => Ok(o.try_borrow()?.inner == self.inner),
+            Err(_) => Ok(false),
+        }
     }
 
     /// The number of moves played.

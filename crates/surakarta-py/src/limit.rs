@@ -9,11 +9,16 @@ use pyo3::types::PyFloat;
 use std::time::Duration;
 use surakarta_search::Limits;
 
-/// What `search(movetime=…)` raises: the name meant seconds here and
-/// milliseconds in the CLI and the engine protocol, so it is gone.
-pub(crate) const MOVETIME_REMOVED: &str = "search() takes no movetime: give time=SECONDS \
-     (or Limit(time=SECONDS)), as python-chess does; the CLI's --movetime and the engine \
-     protocol's movetime are milliseconds, so their movetime 500 is time=0.5 here";
+/// What `search(movetime=…)` (or `play`, `analyse`: `method` names it)
+/// raises: the name meant seconds here and milliseconds in the CLI and the
+/// engine protocol, so it is gone.
+pub(crate) fn movetime_removed(method: &str) -> String {
+    format!(
+        "{method}() takes no movetime: give time=SECONDS (or Limit(time=SECONDS)), as \
+         python-chess does; the CLI's --movetime and the engine protocol's movetime are \
+         milliseconds, so their movetime 500 is time=0.5 here"
+    )
+}
 
 /// A search limit, as python-chess writes it: `time` in seconds (0.001 to
 /// 86400, a millisecond to a day), `depth` in plies (1 to 64), `nodes` (at

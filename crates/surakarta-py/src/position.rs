@@ -1,6 +1,6 @@
 //! `Move`, `Position`, squares and `perft`.
 
-use crate::args::{self, PERFT_DEPTH};
+use crate::args::{self, PositionArg, PERFT_DEPTH};
 use crate::color::color_name;
 use crate::errors::{bad_position, move_error, InvalidNotationError};
 use crate::outcome::PyOutcome;
@@ -168,44 +168,6 @@ impl MoveArg {
     }
 }
 
-/// A position given as a `Position` or in notation.
-pub(crate) enum PositionArg {
-    /// A `Position`.
-    Position(PyPosition),
-    /// Notation.
-    Text(String),
-}
-
-impl<'py> FromPyObject<'py> for PositionArg {
-    fn extract_bound(value: &Bound<'py, PyAny>) -> PyResult<Self> {
-        PositionArg::read(value)
-    }
-}
-
-impl PositionArg {
-    /// A `Position` or a position's notation; `TypeError` for anything else.
-    pub(crate) fn read(value: &Bound<'_, PyAny>) -> PyResult<PositionArg> {
-        if let Ok(p) = value.downcast::<PyPosition>() {
-            return Ok(PositionArg::Position(*p.get()));
-        }
-        if let Ok(text) = value.downcast::<PyString>() {
-            return Ok(PositionArg::Text(text.to_cow()?.into_owned()));
-        }
-        Err(args::wrong_type(
-            value,
-            "a Position or a position's notation (str)",
-        ))
-    }
-
-    /// The position, or `InvalidNotationError`.
-    pub(crate) fn position(&self) -> PyResult<Position> {
-        match self {
-            PositionArg::Position(p) => Ok(p.inner),
-            PositionArg::Text(text) => parse_position(text),
-        }
-    }
-}
-
 /// Reads a position's notation.
 pub(crate) fn parse_position(text: &str) -> PyResult<Position> {
     text.parse().map_err(|e| bad_position(text, e))
@@ -214,8 +176,8 @@ pub(crate) fn parse_position(text: &str) -> PyResult<Position> {
 /// The Python class `surakarta.MoveList`, imported once.
 static MOVE_LIST: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 
-/// Moves as a `surakarta.MoveList`: a Python list of `Move` in which `in`
-/// also takes a move's text.
+/// Moves as a `surakarta.MoveList`: a fixed sequence of `Move` with
+/// python-chess's `count()`, in which `in` also takes a move's text.
 pub(crate) fn move_list(
     py: Python<'_>,
     moves: impl IntoIterator<Item = Move>,
@@ -278,21 +240,23 @@ pub(crate) struct PyPosition {
 
 #[pymethods]
 impl PyPosition {
-    /// The position written in `notation` (docs/notation.md), or the start
+    /// The position written in `notation` (docs/notation.md; or a
+    /// `Position`, or a `Game` for its current position), or the start
     /// position if none is given.
     #[new]
     #[pyo3(signature = (notation = None))]
-    fn new(notation: Option<&str>) -> PyResult<PyPosition> {
+    fn new(notation: Option<&Bound<'_, PyAny>>) -> PyResult<PyPosition> {
         Ok(PyPosition {
-            inner: match notation {
-                Some(text) => parse_position(text)?,
+            inner: match PositionArg::read_optional(notation, "notation")? {
+                Some(given) => given.position()?,
                 None => Position::new(),
             },
         })
     }
 
-    /// The legal moves, captures and steps, as a `MoveList` (a list in
-    /// which `"b2-b3" in position.legal_moves` works).
+    /// The legal moves, captures and steps, as a `MoveList`
+    /// (python-chess's `legal_moves`: `count()`, `len()`, and `in` with a
+    /// `Move` or its text, `"b2-b3" in position.legal_moves`).
     #[getter]
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         move_list(py, self.inner.legal_moves())
@@ -378,6 +342,12 @@ impl PyPosition {
     fn parse_move(&self, text: &str) -> PyResult<PyMove> {
         let inner = self.inner.parse_move(text).map_err(move_error)?;
         Ok(PyMove { inner })
+    }
+
+    /// The legal move `text` names, the same as `parse_move`:
+    /// python-chess's `Board.parse_uci()`.
+    fn parse_uci(&self, text: &str) -> PyResult<PyMove> {
+        self.parse_move(text)
     }
 
     /// Whether `move` (a `Move` or text) is legal here. Text that is not a
@@ -476,15 +446,15 @@ impl PyPosition {
 }
 
 /// The number of move sequences of `depth` plies (1 to 12, as `surakarta
-/// perft` takes it) from `position` (a `Position` or notation). The GIL is
-/// released while it counts.
+/// perft` takes it) from `position` (a `Position`, a `Game` or position
+/// text). The GIL is released while it counts.
 #[pyfunction]
 pub(crate) fn perft(
     py: Python<'_>,
-    position: PositionArg,
+    position: &Bound<'_, PyAny>,
     depth: &Bound<'_, PyAny>,
 ) -> PyResult<u64> {
+    let position = PositionArg::read(position, "position")?.position()?;
     let depth: u32 = PERFT_DEPTH.read(depth)?;
-    let position = position.position()?;
     Ok(py.allow_threads(|| surakarta::perft(&position, depth)))
 }

@@ -1,8 +1,8 @@
 //! `Tablebase`, its probe answers, and generating tables.
 
-use crate::args::{self, PIECES};
+use crate::args::{self, PositionArg, PIECES};
 use crate::errors::{tablebase_error, TablebaseError};
-use crate::position::{moves_of, PositionArg, PyMove};
+use crate::position::{moves_of, PyMove};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -55,6 +55,11 @@ impl PyProbe {
     }
 }
 
+/// The argument `position` of the probes.
+fn read_position(position: &Bound<'_, PyAny>) -> PyResult<surakarta::Position> {
+    PositionArg::read(position, "position")?.position()
+}
+
 /// The value of a probe, as the CLI shows it (`win in 3`, `draw`, `loss in 4`).
 fn value_text(value: Value) -> String {
     value.to_string()
@@ -91,9 +96,10 @@ impl PyTablebase {
         self.inner.materials().map(|m| m.to_string()).collect()
     }
 
-    /// Value, best move and conversion line of `position` (a `Position` or notation).
-    fn probe(&self, py: Python<'_>, position: PositionArg) -> PyResult<PyProbe> {
-        let position = position.position()?;
+    /// Value, best move and conversion line of `position` (a `Position`, a
+    /// `Game` for its current position, or position text).
+    fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyProbe> {
+        let position = read_position(position)?;
         let tb = &self.inner;
         let (value, best, line) = py
             .allow_threads(|| -> Result<_, surakarta_tablebase::TablebaseError> {
@@ -113,28 +119,28 @@ impl PyTablebase {
     }
 
     /// `"win"`, `"draw"` or `"loss"` for the side to move of `position`.
-    fn probe_wdl(&self, position: PositionArg) -> PyResult<&'static str> {
+    fn probe_wdl(&self, position: &Bound<'_, PyAny>) -> PyResult<&'static str> {
         let value = self
             .inner
-            .probe_position(&position.position()?)
+            .probe_position(&read_position(position)?)
             .map_err(tablebase_error)?;
         Ok(value.wdl().name())
     }
 
     /// Plies to the conversion with best play (`None` for a draw).
-    fn probe_dtc(&self, position: PositionArg) -> PyResult<Option<u32>> {
+    fn probe_dtc(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         let value = self
             .inner
-            .probe_position(&position.position()?)
+            .probe_position(&read_position(position)?)
             .map_err(tablebase_error)?;
         Ok(value.dtc())
     }
 
     /// The value as the CLI prints it: `"win in 3"`, `"draw"`, `"loss in 4"`.
-    fn probe_text(&self, position: PositionArg) -> PyResult<String> {
+    fn probe_text(&self, position: &Bound<'_, PyAny>) -> PyResult<String> {
         let value = self
             .inner
-            .probe_position(&position.position()?)
+            .probe_position(&read_position(position)?)
             .map_err(tablebase_error)?;
         Ok(value_text(value))
     }

@@ -14,7 +14,7 @@ def public_names():
         yield name, obj
         if inspect.isclass(obj):
             for attr in dir(obj):
-                inherited = dir(OSError) + dir(list)
+                inherited = dir(OSError) + dir(list) + dir(dict)
                 if not attr.startswith("_") and attr not in inherited:
                     yield f"{name}.{attr}", getattr(obj, attr)
 

@@ -5,6 +5,7 @@ argument and the range for a value out of it, as the CLI words it."""
 import builtins
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -252,15 +253,10 @@ def test_a_table_file_that_is_a_fifo_is_refused_without_waiting(tmp_path):
         (lambda v: START.is_legal(v), "^move must be a Move or a move's text"),
         (lambda v: START.svg(v), "^move must be a Move or a move's text"),
         (lambda v: surakarta.Game().push(v), "^move must be a Move or a move's text"),
-        (lambda v: surakarta.perft(v, 1), "^argument 'position': expected a Position or a position's notation"),
-        (lambda v: surakarta.Game(v), "^argument 'position': expected a Position or a position's notation"),
         (lambda v: surakarta.Game(rules=v), "^argument 'rules': expected a Rules or a rule set's text"),
         (lambda v: surakarta.Engine(hash=1, rules=v), "^argument 'rules': expected a Rules or a rule set's text"),
-        (lambda v: surakarta.Engine(hash=1).search(v, depth=1), "^argument 'position': expected a Position, a position's notation \\(str\\) or a Game"),
-        (lambda v: surakarta.encode([START, v]), "^argument 'positions': expected a Position or a position's notation"),
         (lambda v: START.pieces(v), "color"),
         (lambda v: surakarta.Move(v), "text"),
-        (lambda v: surakarta.Position(v), "notation"),
         (lambda v: surakarta.Rules.parse(v), "text"),
         (lambda v: surakarta.parse_square(v), "name"),
     ],
@@ -271,13 +267,99 @@ def test_objects_or_text_of_the_wrong_type_are_type_errors(call, words):
             call(value)
 
 
-def test_probes_take_a_position_or_its_notation(tables5):
+# Positions: every function that takes one takes a Position, a Game (its
+# current position) or position text, read in one place, and says so.
+
+ENGINE = surakarta.Engine(hash=1)
+POSITION_TAKERS = [
+    ("notation", lambda v: surakarta.Position(v)),
+    ("position", lambda v: surakarta.Game(v).position),
+    ("position", lambda v: surakarta.perft(v, 2)),
+    ("position", lambda v: ENGINE.search(v, depth=1).depth),
+    ("position", lambda v: ENGINE.play(v, depth=1).move is not None),
+    ("position", lambda v: ENGINE.analyse(v, depth=1)["depth"]),
+    ("positions[1]", lambda v: surakarta.encode([START, v]).tolist()),
+    ("positions[1]", lambda v: surakarta.legal_move_masks([START, v]).tolist()),
+    ("positions[1]", lambda v: surakarta.legal_move_counts([START, v]).tolist()),
+]
+POSITION_IDS = [
+    "Position", "Game", "perft", "search", "play", "analyse", "encode", "legal_move_masks",
+    "legal_move_counts",
+]
+WRONG_POSITIONS = [3, True, 2.5, b"wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b", ["b2-b3"], object()]
+
+
+def a_game_after_one_move():
+    game = surakarta.Game()
+    game.push("b2-b3")
+    return game
+
+
+@pytest.mark.parametrize("name, call", POSITION_TAKERS, ids=POSITION_IDS)
+def test_a_position_a_game_and_text_are_taken_alike(name, call):
+    game = a_game_after_one_move()
+    position = game.position
+    answers = [call(position), call(game), call(position.fen())]
+    assert answers[0] == answers[1] == answers[2]
+
+
+@pytest.mark.parametrize("name, call", POSITION_TAKERS, ids=POSITION_IDS)
+def test_positions_of_the_wrong_type_are_type_errors_naming_what_is_taken(name, call):
+    for value in WRONG_POSITIONS:
+        words = f"{name} must be a Position, a Game or position text, not {type(value).__name__}"
+        with pytest.raises(TypeError, match=f"^{re.escape(words)}$"):
+            call(value)
+
+
+def test_the_message_names_the_accepted_types():
+    with pytest.raises(TypeError) as raised:
+        surakarta.perft(3, 1)
+    assert str(raised.value) == "position must be a Position, a Game or position text, not int"
+
+
+def test_none_is_a_position_only_where_it_means_the_start():
+    assert surakarta.Position(None) == START == surakarta.Game(None).position
+    with pytest.raises(TypeError, match="^position must be .*, not NoneType$"):
+        surakarta.perft(None, 1)
+    with pytest.raises(TypeError, match="^position must be .*, not NoneType$"):
+        ENGINE.search(None, depth=1)
+
+
+@pytest.mark.parametrize("batch", [surakarta.encode, surakarta.legal_move_masks, surakarta.legal_move_counts])
+def test_a_batch_is_a_sequence_of_positions(batch):
+    for value in ("wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b", 3, START):
+        with pytest.raises(TypeError, match=f"^positions must be a sequence of positions .*, not {type(value).__name__}$"):
+            batch(value)
+    game = a_game_after_one_move()
+    assert batch((p for p in [START, game])).tolist() == batch([START, game.position]).tolist()
+
+
+def test_a_game_is_searched_with_its_history_and_rules():
+    game = surakarta.Game("b5/6/6/6/6/6 w", rules="pure")
+    assert ENGINE.search(game, depth=1).best_move is None
+    assert ENGINE.play(game, depth=1).move is None
+
+
+def test_probes_take_a_position_a_game_or_text(tables5):
     tb = surakarta.Tablebase(tables5)
+    text = "6/6/2b3/6/1ww3/6 b"
+    game = surakarta.Game(text)
     for probe in (tb.probe, tb.probe_wdl, tb.probe_dtc, tb.probe_text):
-        for value in (3, True, None, b"6/6/2b3/6/1ww3/6 b"):
-            with pytest.raises(TypeError, match="^argument 'position': expected a Position or"):
+        for value in (3, True, None, text.encode()):
+            words = f"position must be a Position, a Game or position text, not {type(value).__name__}"
+            with pytest.raises(TypeError, match=f"^{re.escape(words)}$"):
                 probe(value)
-    assert surakarta.Engine(hash=1, tables=tables5).search("6/6/2b3/6/1ww3/6 b", depth=1).best_move
+        assert repr(probe(game)) == repr(probe(text)) == repr(probe(surakarta.Position(text)))
+    assert surakarta.Engine(hash=1, tables=tables5).search(text, depth=1).best_move
+
+
+def test_multipv_is_checked_like_every_count():
+    for value in (True, 1.0, "1"):
+        with pytest.raises(TypeError, match=f"^multipv must be an int, 1 to 256, not {type(value).__name__}$"):
+            ENGINE.analyse(START, depth=1, multipv=value)
+    for value in (0, -1, 257):
+        with pytest.raises(ValueError, match=f"^multipv {value} is out of range: give 1 to 256$"):
+            ENGINE.analyse(START, depth=1, multipv=value)
 
 
 def test_a_callback_must_be_callable():

@@ -14,7 +14,7 @@ import copy
 import os
 import pathlib
 import tempfile
-from typing import Callable, Dict, Iterator, List, Optional, Set
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set
 
 import numpy as np
 import numpy.typing as npt
@@ -23,12 +23,15 @@ import surakarta
 from surakarta import (
     Engine,
     Game,
+    InfoDict,
     Limit,
     Move,
     MoveList,
     Outcome,
+    PlayResult,
     Position,
     Probe,
+    Record,
     Rules,
     Score,
     SearchInfo,
@@ -68,8 +71,13 @@ def positions() -> Position:
     start = Position()
     position = Position(surakarta.STARTING_POSITION)
     moves: MoveList = position.legal_moves
-    as_list: List[Move] = moves
-    found: bool = "b2-b3" in moves and Move("b2-b3") in as_list
+    as_sequence: Sequence[Move] = moves
+    found: bool = "b2-b3" in moves and Move("b2-b3") in as_sequence
+    number: int = moves.count() + len(moves) + moves.count("b2-b3") + moves.index("b2b3")
+    first: Move = moves[0]
+    some: MoveList = moves[:3]
+    listed: List[Move] = list(moves)
+    assert number and first in some and bool(moves) and listed == moves
     captures: MoveList = position.captures
     turn: str = position.turn
     halfmoves: int = position.halfmoves
@@ -80,6 +88,8 @@ def positions() -> Position:
     on_b2: Optional[str] = position.piece_at("b2")
     on_a1: Optional[str] = position.piece_at(0)
     move: Move = position.parse_move("b2b3")
+    assert position.parse_uci("b2-b3") == move
+    assert Position(Game()) == Position(start) == start
     legal: bool = position.is_legal("b2-b3") and position.is_legal(move)
     after: Position = position.after(move).after("b5-b4")
     outcome: Optional[Outcome] = after.outcome()
@@ -94,7 +104,7 @@ def positions() -> Position:
     twin: Position = after.copy()
     copied: Position = copy.copy(after)
     deep: Position = copy.deepcopy(after)
-    count: int = surakarta.perft(start, 2) + surakarta.perft(fen, 1)
+    count: int = surakarta.perft(start, 2) + surakarta.perft(fen, 1) + surakarta.perft(Game(), 1)
     assert found and legal and not over and outcome is None and not captures
     assert turn and halfmoves == 0 and fullmoves and zobrist and black and mask
     assert on_b2 and on_a1 and images and board and drawn and svg and marked and jupyter
@@ -120,6 +130,13 @@ def rules_and_games() -> Game:
     game.push(Move("b5-b4"))
     popped: Move = game.pop()
     game.push(popped)
+    uci: Move = game.push_uci("a2a3")
+    last: Move = game.peek()
+    stack: List[Move] = game.move_stack
+    parsed_uci: Move = game.parse_uci("c5c4")
+    assert uci == last == stack[-1] and parsed_uci
+    assert game.pop() == uci
+    from_game = Game(game)
     rules: Rules = game.rules
     start: Position = game.start
     now: Position = game.position
@@ -140,7 +157,7 @@ def rules_and_games() -> Game:
     drawn: str = str(game)
     assert pushed and rules and start and now and moves and every and seen and legal
     assert turn and fen and not over and len(twin) == len(copied) == len(deep) == length
-    assert next(played) == listed[0] and drawn and len(also) == 0
+    assert next(played) == listed[0] and drawn and len(also) == 0 and len(from_game) == 0
     if outcome is not None:
         winner: Optional[str] = outcome.winner
         termination: str = outcome.termination
@@ -161,7 +178,7 @@ def tables(directory: "os.PathLike[str]") -> Tablebase:
     best: Optional[Move] = probe.best_move
     line: List[Move] = probe.line
     wdl_only: str = tb.probe_wdl(Position("6/6/2b3/6/1ww3/6 b"))
-    dtc_only: Optional[int] = tb.probe_dtc("6/6/2b3/6/1ww3/6 b")
+    dtc_only: Optional[int] = tb.probe_dtc(Game("6/6/2b3/6/1ww3/6 b"))
     text: str = tb.probe_text("6/6/2b3/6/1ww3/6 b")
     assert written and materials and wdl == wdl_only and dtc == dtc_only and text
     assert best is None or best in line or not line
@@ -224,16 +241,58 @@ def searches(position: Position, game: Game, tb: Tablebase, directory: pathlib.P
     assert seconds and depth and nodes and best and kind and text and pv and figures
     assert took >= 0 and rules and shown and repr(with_text) and by_keywords and by_text and value is not None
 
+    played: PlayResult = engine.play(game, Limit(depth=2))
+    move: Optional[Move] = played.move
+    ponder: Optional[Move] = played.ponder
+    played_info: InfoDict = played.info
+    info: InfoDict = engine.analyse(position, Limit(depth=2))
+    info_score: Score = info["score"]
+    info_pv: List[Move] = info["pv"]
+    info_depth: int = info["depth"]
+    info_nodes: int = info.get("nodes", 0)
+    lines: List[InfoDict] = engine.analyse(game, depth=1, multipv=1)
+    assert move and (ponder is None or ponder) and played_info and info_score and info_pv
+    assert info_depth == 2 and info_nodes and lines[0]["multipv"] == 1
+
     # What the stubs must refuse.
     refused(lambda: engine.search(position, movetime=500))  # type: ignore[call-arg]
     refused(lambda: engine.search(position, 4))  # type: ignore[arg-type]
     refused(lambda: Limit(time="1"))  # type: ignore[arg-type]
+    refused(lambda: engine.play(position, 4))  # type: ignore[arg-type]
+    refused(lambda: tb.probe(4))  # type: ignore[arg-type]
+
+
+def records(game: Game, directory: pathlib.Path) -> None:
+    text: str = game.record({"Event": "Club", "Black": "Ann"})
+    again: Game = Game.from_record(text)
+    assert again == game and Game.from_record(game.record()) == game
+    path = directory / "games.txt"
+    path.write_text(text + "\n" + Game().record())
+    read: List[Record] = surakarta.read_records(path)
+    parsed: List[Record] = surakarta.parse_records(text)
+    record = parsed[0]
+    tags: Dict[str, str] = record.tags
+    headers: Dict[str, str] = record.headers
+    rules: Rules = record.rules
+    start: Position = record.start
+    moves: List[Move] = record.moves
+    mainline: List[Move] = record.mainline_moves()
+    result: str = record.result
+    replayed: Game = record.game()
+    written: str = str(record)
+    made: Record = Record.from_game(game, tags={"Site": "Home"})
+    assert len(read) == 2 and read[0] == record and tags["Event"] == headers["Event"] == "Club"
+    assert rules and start and moves == mainline and result and replayed == game
+    assert written == text and made.tags["Site"] == "Home"
+    assert surakarta.read_records(os.fspath(path)) == read
 
 
 def batches(game: Game) -> None:
     every: List[Position] = game.positions
     planes: npt.NDArray[np.uint8] = surakarta.encode(every)
     masks: npt.NDArray[np.bool_] = surakarta.legal_move_masks([p.fen() for p in every])
+    with_a_game: npt.NDArray[np.uint8] = surakarta.encode([game, *every])
+    assert with_a_game.shape[0] == len(every) + 1
     counts: npt.NDArray[np.uint32] = surakarta.legal_move_counts(every)
     assert planes.shape[0] == masks.shape[0] == counts.shape[0]
 
@@ -266,6 +325,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         tb = tables(pathlib.Path(directory))
         searches(position, game, tb, pathlib.Path(directory))
+        records(game, pathlib.Path(directory))
     batches(game)
     errors()
 

@@ -15,8 +15,10 @@ from ._surakarta import (
     MissingTableError,
     Move,
     Outcome,
+    PlayResult,
     Position,
     Probe,
+    Record,
     Rules,
     Score,
     SearchInfo,
@@ -27,10 +29,13 @@ from ._surakarta import (
     generate_tables,
     legal_move_counts,
     legal_move_masks,
+    parse_records,
     parse_square,
     perft,
+    read_records,
     square_name,
 )
+from ._info import InfoDict
 from ._movelist import MoveList
 
 #: The side that moves first.
@@ -50,14 +55,17 @@ __all__ = [
     "Engine",
     "Game",
     "IllegalMoveError",
+    "InfoDict",
     "InvalidNotationError",
     "Limit",
     "MissingTableError",
     "Move",
     "MoveList",
     "Outcome",
+    "PlayResult",
     "Position",
     "Probe",
+    "Record",
     "Rules",
     "Score",
     "SearchInfo",
@@ -68,7 +76,9 @@ __all__ = [
     "generate_tables",
     "legal_move_counts",
     "legal_move_masks",
+    "parse_records",
     "parse_square",
     "perft",
+    "read_records",
     "square_name",
 ]

@@ -1,7 +1,22 @@
 """Type stubs for the ``surakarta`` package (docs/python.md)."""
 
 import os
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Union
+from typing import (
+    Any,
+    Callable,
+    ClassVar,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Set,
+    TypedDict,
+    Union,
+    overload,
+)
 
 import numpy as np
 import numpy.typing as npt
@@ -19,14 +34,17 @@ __all__ = [
     "Engine",
     "Game",
     "IllegalMoveError",
+    "InfoDict",
     "InvalidNotationError",
     "Limit",
     "MissingTableError",
     "Move",
     "MoveList",
     "Outcome",
+    "PlayResult",
     "Position",
     "Probe",
+    "Record",
     "Rules",
     "Score",
     "SearchInfo",
@@ -37,15 +55,20 @@ __all__ = [
     "generate_tables",
     "legal_move_counts",
     "legal_move_masks",
+    "parse_records",
     "parse_square",
     "perft",
+    "read_records",
     "square_name",
 ]
 
 Square = Union[int, str]
 MoveLike = Union["Move", str]
-PositionLike = Union["Position", str]
+#: What every function that takes a position takes: a ``Position``, a
+#: ``Game`` (its current position; the whole game in a search) or position text.
+PositionLike = Union["Position", "Game", str]
 RulesLike = Union["Rules", str]
+Path = Union[str, "os.PathLike[str]"]
 
 class InvalidNotationError(ValueError):
     """Text that is not a valid position, move, square or rule set."""
@@ -87,17 +110,35 @@ class Move:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
-class MoveList(List[Move]):
-    """A list of moves in which ``in`` also takes text (``"b2-b3"``, ``"b2b3"``)."""
+class MoveList(Sequence[Move]):
+    """The legal moves, as python-chess's ``legal_moves``: ``count()``,
+    ``len()``, ``bool()``, iteration, ``in`` with a ``Move`` or its text
+    (``"b2-b3"``, ``"b2b3"``); also a fixed sequence (indexing, slicing)."""
 
+    def __init__(self, moves: Iterable[Move] = ()) -> None: ...
+    def count(self, value: object = ...) -> int:
+        """The number of moves; with a move (or its text), 0 or 1."""
+    def index(self, value: object, start: int = 0, stop: int = ...) -> int:
+        """Where the move (a ``Move`` or its text) is; ``ValueError`` if absent."""
     def __contains__(self, item: object) -> bool:
         """Whether the move (a ``Move`` or its text) is in the list."""
+    def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
+    def __iter__(self) -> Iterator[Move]: ...
+    def __reversed__(self) -> Iterator[Move]: ...
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> "MoveList": ...
+    def __eq__(self, other: object) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 class Position:
     """An immutable position; ``fen()`` is its notation, ``str()`` draws the board."""
 
-    def __init__(self, notation: Optional[str] = None) -> None:
-        """The position in ``notation``, or the start position."""
+    def __init__(self, notation: Optional[PositionLike] = None) -> None:
+        """The position in ``notation`` (or a ``Position``, or a ``Game``'s
+        current position), or the start position."""
     @property
     def legal_moves(self) -> MoveList:
         """The legal moves."""
@@ -132,6 +173,8 @@ class Position:
         """The side on ``square``, or ``None``."""
     def parse_move(self, text: str) -> Move:
         """The legal move ``text`` names (``b2-c3``, ``b2xe5`` or ``b2c3``)."""
+    def parse_uci(self, text: str) -> Move:
+        """The same as ``parse_move`` (python-chess's ``Board.parse_uci``)."""
     def is_legal(self, move: MoveLike) -> bool:
         """Whether ``move`` is legal here."""
     def after(self, move: MoveLike) -> "Position":
@@ -208,6 +251,13 @@ class Game:
         """A game from ``position`` (default the start) under ``rules`` (default ICGA)."""
     def push(self, move: MoveLike) -> Move:
         """Plays ``move``; ``IllegalMoveError`` if illegal or the game is over."""
+    def push_uci(self, uci: str) -> Move:
+        """Plays the move written ``uci`` (``b2-b3``, ``b2xe5``, ``b2b3``) and
+        returns it (python-chess's ``Board.push_uci``)."""
+    def parse_uci(self, text: str) -> Move:
+        """The legal move ``text`` names, not played (``Board.parse_uci``)."""
+    def peek(self) -> Move:
+        """The last move played; ``IndexError`` at the start."""
     def pop(self) -> Move:
         """Takes back the last move; ``IndexError`` at the start."""
     @property
@@ -222,6 +272,9 @@ class Game:
     @property
     def moves(self) -> List[Move]:
         """The moves played."""
+    @property
+    def move_stack(self) -> List[Move]:
+        """The moves played (python-chess's ``Board.move_stack``)."""
     @property
     def positions(self) -> List[Position]:
         """Every position, the start first."""
@@ -242,8 +295,16 @@ class Game:
         """Whether the game has ended."""
     def is_game_over(self) -> bool:
         """Whether the game has ended (the same as ``is_over``)."""
+    def record(self, tags: Optional[Mapping[str, str]] = None) -> str:
+        """The game as a record's text, the ``tags`` given first."""
+    @staticmethod
+    def from_record(text: str) -> "Game":
+        """The game of a record's text holding exactly one game."""
     def copy(self) -> "Game":
         """A copy of the game."""
+    def __eq__(self, other: object) -> bool:
+        """Whether ``other`` has the same rules, start and moves."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: Any) -> "Game": ...
     def __len__(self) -> int:
@@ -264,7 +325,7 @@ class Probe:
 class Tablebase:
     """Endgame tables read from a directory of ``*.sktb`` files."""
 
-    def __init__(self, directory: Union[str, "os.PathLike[str]"]) -> None:
+    def __init__(self, directory: Path) -> None:
         """Opens the tables in ``directory`` (read into memory)."""
     def materials(self) -> List[str]:
         """The classes held, as ``"4v1"``."""
@@ -313,6 +374,34 @@ class SearchResult:
     tb_hits: int
     tb_errors: int
 
+class InfoDict(TypedDict, total=False):
+    """What ``Engine.analyse`` answers, as python-chess's ``InfoDict``."""
+
+    score: Score
+    pv: List[Move]
+    depth: int
+    seldepth: int
+    nodes: int
+    nps: int
+    time: float
+    hashfull: int
+    tbhits: int
+    multipv: int
+    lowerbound: bool
+
+class PlayResult:
+    """What ``Engine.play`` answers, as python-chess's ``PlayResult``."""
+
+    @property
+    def move(self) -> Optional[Move]:
+        """The move to play, or ``None`` if the game is over."""
+    @property
+    def ponder(self) -> Optional[Move]:
+        """The reply the engine expects, or ``None``."""
+    @property
+    def info(self) -> InfoDict:
+        """The last iteration, as ``Engine.analyse`` gives it."""
+
 class Limit:
     """A search limit: ``time`` seconds, ``depth`` plies, ``nodes`` (at least one)."""
 
@@ -343,10 +432,10 @@ class Engine:
         self,
         threads: int = 1,
         hash: int = 64,
-        tables: Union[Tablebase, str, "os.PathLike[str]", None] = None,
+        tables: Union[Tablebase, Path, None] = None,
         rules: Optional[RulesLike] = None,
         eval: Optional[str] = None,
-        eval_file: Union[str, "os.PathLike[str]", None] = None,
+        eval_file: Optional[Path] = None,
     ) -> None:
         """A new engine. ``eval`` is ``"classic"``, ``"paper"``, ``"nnue"``
         (the embedded network, the default) or ``"default"``; ``eval_file`` a network
@@ -355,7 +444,7 @@ class Engine:
         a value that is not an ``int``)."""
     def search(
         self,
-        position: Union[PositionLike, Game],
+        position: PositionLike,
         limit: Optional[Limit] = None,
         *,
         time: Optional[float] = None,
@@ -364,11 +453,86 @@ class Engine:
         callback: Optional[Callable[[SearchInfo], object]] = None,
     ) -> SearchResult:
         """Searches within ``limit``, or ``time`` seconds, ``depth`` plies, ``nodes``."""
+    def play(
+        self,
+        position: PositionLike,
+        limit: Optional[Limit] = None,
+        *,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        callback: Optional[Callable[[SearchInfo], object]] = None,
+    ) -> PlayResult:
+        """The move to play, as python-chess's ``engine.play``."""
+    @overload
+    def analyse(
+        self,
+        position: PositionLike,
+        limit: Optional[Limit] = None,
+        *,
+        multipv: None = None,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        callback: Optional[Callable[[SearchInfo], object]] = None,
+    ) -> InfoDict:
+        """One info dictionary, as python-chess's ``engine.analyse``."""
+    @overload
+    def analyse(
+        self,
+        position: PositionLike,
+        limit: Optional[Limit] = None,
+        *,
+        multipv: int,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        callback: Optional[Callable[[SearchInfo], object]] = None,
+    ) -> List[InfoDict]:
+        """A list of info dictionaries, one per line (only ``multipv=1`` for now)."""
     def new_game(self) -> None:
         """Clears what the engine learnt."""
     @property
     def rules(self) -> Rules:
         """The rules for positions searched without a ``Game``."""
+
+class Record:
+    """One game of a record file, as python-chess's ``chess.pgn.Game``."""
+
+    @staticmethod
+    def from_game(game: Game, tags: Optional[Mapping[str, str]] = None) -> "Record":
+        """The record of ``game``, the ``tags`` given first."""
+    @property
+    def tags(self) -> Dict[str, str]:
+        """Every tag, in the record's order."""
+    @property
+    def headers(self) -> Dict[str, str]:
+        """The tags (python-chess's ``headers``)."""
+    @property
+    def rules(self) -> Rules:
+        """The rule set."""
+    @property
+    def start(self) -> Position:
+        """The start position."""
+    @property
+    def moves(self) -> List[Move]:
+        """The moves."""
+    def mainline_moves(self) -> List[Move]:
+        """The moves (python-chess's ``mainline_moves()``)."""
+    @property
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` or ``"*"``."""
+    def game(self) -> Game:
+        """The game, its moves replayed."""
+    def __str__(self) -> str:
+        """The record's text."""
+    def __eq__(self, other: object) -> bool: ...
+
+def read_records(path: Path) -> List[Record]:
+    """The records of a file of game records (a regular file, at most 16 MiB)."""
+
+def parse_records(text: str) -> List[Record]:
+    """The records in ``text``."""
 
 def perft(position: PositionLike, depth: int) -> int:
     """Move sequences of ``depth`` plies (1 to 12, as ``surakarta perft``)."""
@@ -379,7 +543,7 @@ def square_name(square: Square) -> str:
 def parse_square(name: str) -> int:
     """``"a1"`` → ``0``."""
 
-def generate_tables(directory: Union[str, "os.PathLike[str]"], pieces: int) -> List[str]:
+def generate_tables(directory: Path, pieces: int) -> List[str]:
     """Generates every table with 2 to ``pieces`` pieces into ``directory``
     (``pieces`` 2 to 10, as ``surakarta tb generate --pieces``)."""
 

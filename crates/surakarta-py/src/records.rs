@@ -1,0 +1,267 @@
+//! Game records (docs/notation.md, "Game records"): `Record`, reading
+//! files and text of records, and a `Game` written as a record. The format
+//! is the rules crate's (`surakarta::GameRecord`): reading checks every
+//! move and the result, writing is canonical and reads back as an equal
+//! record. Files are read as the CLI's `show` reads them
+//! (`surakarta_tablebase::read_regular_file`: regular files only, never
+//! waiting on a FIFO, at most `MAX_RECORD_TEXT` bytes).
+
+use crate::args;
+use crate::errors::{game_error, InvalidNotationError};
+use crate::game::{PyGame, PyRules};
+use crate::position::{moves_of, PyMove, PyPosition};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use std::path::Path;
+use surakarta::record::MAX_RECORD_TEXT;
+use surakarta::{Excerpt, Game, GameRecord, RecordError};
+use surakarta_tablebase::{is_not_a_regular_file, read_regular_file};
+
+/// The tags a record writes from its game, which `tags=` may not set.
+const GAME_TAGS: [&str; 3] = ["Rules", "Start", "Result"];
+
+/// One game of a record file, as python-chess's `chess.pgn.Game` holds
+/// one: its tags (`tags`, also `headers`), the rule set, the start
+/// position, the moves and the result; `game()` replays it as a `Game`,
+/// `str(record)` writes it.
+#[pyclass(name = "Record", module = "surakarta", frozen)]
+pub(crate) struct PyRecord {
+    inner: GameRecord,
+}
+
+#[pymethods]
+impl PyRecord {
+    /// The record of `game`: the tags `Rules`, `Start`, `Result` and, when
+    /// the game is over, `Termination`, after the `tags` given (a mapping
+    /// of names, letters, digits and `_`, to text values, such as
+    /// `{"Event": "Club", "Black": "Ann"}`). `ValueError` for a name that
+    /// is not a tag name or one the game writes itself.
+    #[staticmethod]
+    #[pyo3(signature = (game, tags = None))]
+    fn from_game(game: &Bound<'_, PyAny>, tags: Option<&Bound<'_, PyAny>>) -> PyResult<PyRecord> {
+        let game = game
+            .downcast::<PyGame>()
+            .map_err(|_| args::wrong_type_of("game", game, "a Game"))?;
+        let game = game.try_borrow()?;
+        Ok(PyRecord {
+            inner: record_of(&game.inner, tags)?,
+        })
+    }
+
+    /// Every tag in the record's order (`Rules`, `Start` and `Result`
+    /// included), as a new dictionary.
+    #[getter]
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (name, value) in &self.inner.tags {
+            dict.set_item(name, value)?;
+        }
+        Ok(dict)
+    }
+
+    /// The tags (the same as `tags`): python-chess's `Game.headers`.
+    #[getter]
+    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.tags(py)
+    }
+
+    /// The rule set (the `Rules` tag; ICGA when there is none).
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules {
+            inner: self.inner.rules,
+        }
+    }
+
+    /// The start position (the `Start` tag; the start when there is none).
+    #[getter]
+    fn start(&self) -> PyPosition {
+        PyPosition {
+            inner: self.inner.start,
+        }
+    }
+
+    /// The moves, in order.
+    #[getter]
+    fn moves(&self) -> Vec<PyMove> {
+        moves_of(self.inner.moves.iter().copied())
+    }
+
+    /// The moves, in order (the same as `moves`): python-chess's
+    /// `Game.mainline_moves()`.
+    fn mainline_moves(&self) -> Vec<PyMove> {
+        self.moves()
+    }
+
+    /// The result: `"1-0"` (Black won), `"0-1"` (White won), `"1/2-1/2"`
+    /// or `"*"` (unfinished or unknown).
+    #[getter]
+    fn result(&self) -> &'static str {
+        self.inner.result.as_str()
+    }
+
+    /// The game, its moves replayed (a new `Game` each call).
+    fn game(&self) -> PyResult<PyGame> {
+        Ok(PyGame {
+            inner: self.inner.to_game().map_err(game_error)?,
+        })
+    }
+
+    /// The record's text, which `parse_records` reads back as an equal record.
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        let moves = self.inner.moves.len();
+        let unit = if moves == 1 { "move" } else { "moves" };
+        let event = self
+            .inner
+            .tag("Event")
+            .map_or(String::new(), |e| format!("Event {}, ", Excerpt::new(e)));
+        format!(
+            "<Record {event}{moves} {unit}, result {}>",
+            self.inner.result
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyRecord>()
+            .is_ok_and(|o| o.get().inner == self.inner)
+    }
+}
+
+/// The record of `game` with the `tags` given before its own (checked).
+pub(crate) fn record_of(game: &Game, tags: Option<&Bound<'_, PyAny>>) -> PyResult<GameRecord> {
+    let given = match tags.filter(|t| !t.is_none()) {
+        None => Vec::new(),
+        Some(tags) => tag_list(tags, game.is_over())?,
+    };
+    let leading: Vec<(&str, &str)> = given
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    Ok(GameRecord::from_game_tagged(game, &leading))
+}
+
+/// The tags of a mapping of names to text values: `TypeError` for
+/// something else, `ValueError` for a name that is not a tag name or that
+/// the game writes itself (`Rules`, `Start`, `Result`, and `Termination`
+/// when the game is over).
+fn tag_list(tags: &Bound<'_, PyAny>, over: bool) -> PyResult<Vec<(String, String)>> {
+    let what = "a mapping of tag names to values (dict of str to str)";
+    let items = tags
+        .call_method0("items")
+        .and_then(|items| items.try_iter())
+        .map_err(|_| args::wrong_type_of("tags", tags, what))?;
+    let mut out = Vec::new();
+    for item in items {
+        let (name, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        let name = name
+            .downcast::<PyString>()
+            .map_err(|_| args::wrong_type_of("a tag's name", &name, "str"))?
+            .to_cow()?
+            .into_owned();
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(PyValueError::new_err(format!(
+                "invalid tag name {}: give letters, digits and '_'",
+                Excerpt::new(&name)
+            )));
+        }
+        if GAME_TAGS.contains(&name.as_str()) || (over && name == "Termination") {
+            return Err(PyValueError::new_err(format!(
+                "tag {name} is written from the game (its rules, start position and end), \
+                 not from tags="
+            )));
+        }
+        let value = value
+            .downcast::<PyString>()
+            .map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "tag {name}: the value must be str, not {}",
+                    args::type_name(&value)
+                ))
+            })?
+            .to_cow()?
+            .into_owned();
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+/// A record error as `InvalidNotationError`, after `source` (a file's
+/// name) when given.
+fn record_error(source: Option<&Path>, error: &RecordError) -> PyErr {
+    InvalidNotationError::new_err(match source {
+        Some(path) => format!("{}: {error}", path.display()),
+        None => error.to_string(),
+    })
+}
+
+/// Reads `text` as records.
+fn records_of(text: &str, source: Option<&Path>) -> PyResult<Vec<PyRecord>> {
+    GameRecord::parse_all(text)
+        .map(|records| {
+            records
+                .into_iter()
+                .map(|inner| PyRecord { inner })
+                .collect()
+        })
+        .map_err(|e| record_error(source, &e))
+}
+
+/// The records of a file of game records (docs/notation.md): a list of
+/// `Record`, empty for an empty file. The file is read as the CLI's `show`
+/// reads it: a regular file only (a FIFO or device is refused at once), at
+/// most 16 MiB. `OSError` (such as `FileNotFoundError`) for a file that
+/// cannot be read, `InvalidNotationError` naming the file and the line for
+/// text that is not records (an illegal move included).
+#[pyfunction]
+pub(crate) fn read_records(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Vec<PyRecord>> {
+    let path = args::path(path, "path")?;
+    let bytes = py
+        .allow_threads(|| read_regular_file(&path, MAX_RECORD_TEXT as u64))
+        .map_err(|e| file_error(py, &path, &e))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        InvalidNotationError::new_err(format!("{}: not UTF-8 text", path.display()))
+    })?;
+    records_of(&text, Some(&path))
+}
+
+/// The records in `text` (what `read_records` reads from a file, or
+/// `str(record)`, `Game.record()`): a list of `Record`, empty for text
+/// without a game; `InvalidNotationError` naming the line otherwise.
+#[pyfunction]
+pub(crate) fn parse_records(text: &str) -> PyResult<Vec<PyRecord>> {
+    records_of(text, None)
+}
+
+/// The error for a record file that could not be read: an `OSError` with
+/// the system's number and the file's name (so `FileNotFoundError`,
+/// `PermissionError`, …), `OSError` for something that is not a regular
+/// file, `ValueError` for a file over the size limit.
+fn file_error(py: Python<'_>, path: &Path, error: &std::io::Error) -> PyErr {
+    let name = path.display();
+    if let Some(errno) = error.raw_os_error() {
+        let text = py
+            .import("os")
+            .and_then(|os| os.getattr("strerror")?.call1((errno,))?.extract::<String>())
+            .unwrap_or_else(|_| error.to_string());
+        return PyOSError::new_err((errno, text, path.as_os_str().to_os_string()));
+    }
+    if is_not_a_regular_file(error) {
+        return PyOSError::new_err(format!("{name}: not a regular file"));
+    }
+    if error.kind() == std::io::ErrorKind::InvalidData {
+        return PyValueError::new_err(format!("{name}: {error}"));
+    }
+    PyOSError::new_err(format!("{name}: {error}"))
+}
+
+/// The game of a record's text holding exactly one game (`Game.from_record`).
+pub(crate) fn game_of_text(text: &str) -> PyResult<Game> {
+    let record: GameRecord = text.parse().map_err(|e| record_error(None, &e))?;
+    record.to_game().map_err(game_error)
+}

@@ -1,6 +1,7 @@
 //! `surakarta play`: a person against the engine in the terminal. Commands
 //! are read line by line from stdin, so a game can also be scripted by
 //! piping them in; the board (`render::draw`) is drawn after every move.
+//! A game saved as a record (`save`, `--save`) goes on with `--record`.
 
 use crate::common::checks::check_depth;
 use crate::common::engine_args::EngineArgs;

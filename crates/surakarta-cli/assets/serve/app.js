@@ -40,6 +40,10 @@
     analysis: null, // {fen, handle} while an analysis runs (handle.stop() ends it)
     editing: false,
     edit: { cells: new Array(36).fill('.'), side: 'b' },
+    // How the address names the position: '?' (?fen=…) or '#' (#fen=…,
+    // which never reaches the host); the page keeps the form it was opened
+    // with.
+    addressMark: '?',
   };
 
   // Caches: answers depend only on the question, so each is asked once.
@@ -396,12 +400,18 @@
     s.classList.toggle('error', !!isError);
   }
 
-  /** Writes the shown position into the address (?fen=…). */
+  /**
+   * Writes the shown position into the address: ?fen=…, or #fen=… when the
+   * page was opened with that (the rest of the address is kept then).
+   */
   function updateAddress() {
     // Slashes kept and spaces as '+', so the address stays readable:
     // /?fen=1w4/6/2b3/6/3w2/1b4+b+0+1
     const query = encodeURIComponent(currentFen()).replace(/%2F/g, '/').replace(/%20/g, '+');
-    history.replaceState(null, '', window.location.pathname + '?fen=' + query);
+    const where = state.addressMark === '#'
+      ? window.location.pathname + window.location.search + '#fen=' + query
+      : window.location.pathname + '?fen=' + query;
+    history.replaceState(null, '', where);
   }
 
   // ---------------------------------------------------------------------
@@ -853,8 +863,10 @@
 
     // The address may name a position: ?fen=… (or #fen=…, which a static
     // host never sees).
-    const asked = new URLSearchParams(window.location.search).get('fen')
-      || new URLSearchParams(window.location.hash.slice(1)).get('fen');
+    const inQuery = new URLSearchParams(window.location.search).get('fen');
+    const inHash = new URLSearchParams(window.location.hash.slice(1)).get('fen');
+    if (!inQuery && inHash) state.addressMark = '#';
+    const asked = inQuery || inHash;
     if (asked) {
       try {
         const info = await getPosition(asked);

@@ -1,11 +1,12 @@
 //! `surakarta play`: a person against the engine in the terminal. Commands
 //! are read line by line from stdin, so a game can also be scripted by
 //! piping them in; the board (`render::draw`) is drawn after every move.
+//! A game saved as a record (`save`, `--save`) goes on with `--record`.
 
 use crate::common::checks::check_depth;
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
-use crate::common::game::parse_position;
+use crate::common::game::{parse_position, pick_game, read_records, replay};
 use crate::common::info::tb_warning;
 use crate::render::draw;
 use clap::Args;
@@ -25,10 +26,24 @@ pub(crate) struct PlayArgs {
     #[arg(long, value_name = "COLOR", default_value = "black", value_parser = ["black", "white"])]
     color: String,
     /// The start position (notation as in docs/notation.md); default: the start.
-    #[arg(long, short = 'p', value_name = "FEN")]
+    #[arg(long, short = 'p', value_name = "FEN", conflicts_with = "record")]
     position: Option<String>,
-    /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
-    #[arg(long, value_name = "RULES", default_value = "icga")]
+    /// Resume the game of this record file (docs/notation.md, as `save`
+    /// writes it): from its last position, with its moves (undo and
+    /// repetitions count them) and under its rule set.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// With --record: resume game K of the file (1-based; default: the last).
+    #[arg(long, value_name = "K", requires = "record")]
+    game: Option<usize>,
+    /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50
+    /// (a record names its own).
+    #[arg(
+        long,
+        value_name = "RULES",
+        default_value = "icga",
+        conflicts_with = "record"
+    )]
     rules: String,
     /// The engine searches to this depth in plies, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
@@ -157,10 +172,18 @@ struct Session {
     input: Input,
 }
 
+/// How long `hint` searches when the engine's moves are limited by the clock
+/// alone.
+const HINT_MOVETIME: Duration = Duration::from_millis(1000);
+
 const HELP: &str = "\
 commands:
   b2-c3, b2xe5, b2c3   play a move (a step, a capture, or either)
-  moves, hint          list the legal moves, captures first
+  moves                list the legal moves, captures first
+  hint                 the engine's suggestion for your move, from a search
+                       with its --depth or --movetime (1000 ms when only
+                       --clock limits it), then the legal moves
+  history              list the moves played so far
   undo                 take back your last move and the engine's reply
   board                draw the board again
   save FILE            save the game so far as a record
@@ -172,8 +195,8 @@ included, and are not turned back by undo.";
 
 /// The game to play, checked: everything but the engine.
 struct Settings {
-    start: Position,
-    rules: Rules,
+    /// The game so far: the start, or a record's moves.
+    game: Game,
     human: Color,
     /// The engine's limits other than the clock.
     limits: Limits,
@@ -183,9 +206,37 @@ struct Settings {
     engine_name: String,
 }
 
-/// Checks that the record file can be written, the rules, the position, the
-/// engine's limits and the clocks.
+/// The game of the record file `file` (game `k`, or the last), replayed,
+/// to be continued: an error if it is over.
+fn resume(file: &Path, k: Option<usize>) -> Result<Game, CliError> {
+    let records = read_records(file)?;
+    let record = &records[pick_game(file, records.len(), k)?];
+    let game = replay(record, record.moves.len(), file)?;
+    let name = file.display();
+    if let Some(outcome) = game.outcome() {
+        return Err(CliError(format!("{name}: the game is over: {outcome}")));
+    }
+    if record.result != GameResult::Unfinished {
+        let how = record
+            .tag("Termination")
+            .map(|t| format!(" ({t})"))
+            .unwrap_or_default();
+        return Err(CliError(format!(
+            "{name}: the game is over: {}{how}",
+            record.result.as_str()
+        )));
+    }
+    Ok(game)
+}
+
+/// Checks the record to resume, that the record file can be written, the
+/// rules, the position, the engine's limits and the clocks.
 fn check(args: &PlayArgs) -> Result<Settings, CliError> {
+    // Read before --save creates its file, which may be the same.
+    let resumed = match &args.record {
+        Some(file) => Some(resume(file, args.game)?),
+        None => None,
+    };
     if let Some(file) = &args.save {
         // Find out now, not after the game, that the record cannot be written.
         std::fs::OpenOptions::new()
@@ -194,10 +245,16 @@ fn check(args: &PlayArgs) -> Result<Settings, CliError> {
             .open(file)
             .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
     }
-    let rules: Rules = args.rules.parse()?;
-    let start = match &args.position {
-        None => Position::new(),
-        Some(text) => parse_position(text)?,
+    let game = match resumed {
+        Some(game) => game,
+        None => {
+            let rules: Rules = args.rules.parse()?;
+            let start = match &args.position {
+                None => Position::new(),
+                Some(text) => parse_position(text)?,
+            };
+            Game::new(start, rules)
+        }
     };
     let human = if args.color == "white" {
         Color::White
@@ -257,8 +314,7 @@ fn check(args: &PlayArgs) -> Result<Settings, CliError> {
         parts.push(format!("clock={tc}"));
     }
     Ok(Settings {
-        start,
-        rules,
+        game,
         human,
         limits,
         clocks,
@@ -293,7 +349,7 @@ impl Session {
         let terminal = stdin.is_terminal();
         let lines = LineReader::new(stdin.lock());
         Session {
-            game: Game::new(settings.start, settings.rules),
+            game: settings.game,
             human: settings.human,
             engine,
             limits: settings.limits,
@@ -314,6 +370,14 @@ impl Session {
             self.game.rules()
         );
         println!("Type a move like b2-b3, b2xe5 or b2c3, or help for the commands.");
+        if let Some(file) = &args.record {
+            let plies = self.game.moves().len();
+            let unit = if plies == 1 { "ply" } else { "plies" };
+            println!(
+                "Resuming the game of {} after {plies} {unit} (history lists them).",
+                file.display()
+            );
+        }
         if let Some(file) = &args.save {
             println!("The game will be saved to {}.", file.display());
         }
@@ -377,7 +441,9 @@ impl Session {
             };
             match command {
                 "help" | "?" => println!("{HELP}"),
-                "moves" | "hint" => self.list_moves(),
+                "moves" => self.list_moves(),
+                "hint" => self.hint(),
+                "history" => self.history(),
                 "board" => self.draw(),
                 "undo" => self.undo(),
                 "save" => match (words.next(), words.next()) {
@@ -479,6 +545,48 @@ impl Session {
         println!("  steps: {}", join(&steps));
     }
 
+    /// The engine's suggestion for the person's move: a search with the
+    /// engine's limits without the clock ([`HINT_MOVETIME`] if the clock was
+    /// the only one), then the legal moves.
+    fn hint(&mut self) {
+        let mut limits = self.limits;
+        limits.clock = None;
+        if limits.depth.is_none() && limits.movetime.is_none() {
+            limits.movetime = Some(HINT_MOVETIME);
+        }
+        // Said before the search, so the wait has a reason.
+        print!("hint: ");
+        flush();
+        let stop = AtomicBool::new(false);
+        let result = self.engine.search(&self.game, &limits, &stop, &mut |_| {});
+        let info = &result.info;
+        match result.best_move {
+            Some(m) => println!("{m} (score {}, depth {})", info.score, info.depth),
+            // Unreachable: it is the person's turn, so the game goes on.
+            None => println!("none"),
+        }
+        if let Some(warning) = tb_warning(&result) {
+            println!("warning: {warning}");
+        }
+        self.list_moves();
+    }
+
+    /// Lists the moves played so far, numbered as in a record.
+    fn history(&self) {
+        let start = self.game.start();
+        let moves = self.game.moves();
+        let plies = moves.len();
+        let unit = if plies == 1 { "ply" } else { "plies" };
+        if *start == Position::new() {
+            println!("{plies} {unit} from the start");
+        } else {
+            println!("{plies} {unit} from {start}");
+        }
+        for line in numbered(start, moves) {
+            println!("  {line}");
+        }
+    }
+
     /// Takes back moves up to and including the person's last one, so that
     /// it is their turn again.
     fn undo(&mut self) {
@@ -555,6 +663,30 @@ impl Session {
     }
 }
 
+/// `moves` played from `start`, one line per move number as in a record:
+/// `1. b2-b3 e5-e4`, or `1... e5-e4` when White moves first.
+fn numbered(start: &Position, moves: &[Move]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut number = start.fullmoves();
+    let mut turn = start.turn();
+    for (i, m) in moves.iter().enumerate() {
+        match turn {
+            Color::Black => lines.push(format!("{number}. {m}")),
+            Color::White if i == 0 => lines.push(format!("{number}... {m}")),
+            Color::White => {
+                if let Some(line) = lines.last_mut() {
+                    line.push_str(&format!(" {m}"));
+                }
+            }
+        }
+        if turn == Color::White {
+            number = number.saturating_add(1);
+        }
+        turn = !turn;
+    }
+    lines
+}
+
 /// Moves of the principal variation shown while the engine thinks (more
 /// would wrap the line).
 const SHOWN_PV: usize = 6;
@@ -591,5 +723,26 @@ mod tests {
         assert!(!clocks.charge(Color::White, Duration::from_secs(10)));
         assert_eq!(clocks.left[1], Duration::ZERO);
         assert_eq!(clock_text(Duration::from_millis(125_490)), "2:05.4");
+    }
+
+    #[test]
+    fn history_is_numbered_as_in_a_record() {
+        let mut game = Game::default();
+        for m in ["b2-b3", "e5-e4", "b3-b4"] {
+            game.play_text(m).unwrap();
+        }
+        assert_eq!(
+            numbered(game.start(), game.moves()),
+            ["1. b2-b3 e5-e4", "2. b3-b4"]
+        );
+        let start: Position = "6/2w3/6/6/1b4/4b1 w 0 7".parse().unwrap();
+        let mut game = Game::new(start, Rules::PURE);
+        for m in ["c5-c4", "b2-b3", "c4-c3"] {
+            game.play_text(m).unwrap();
+        }
+        assert_eq!(
+            numbered(game.start(), game.moves()),
+            ["7... c5-c4", "8. b2-b3 c4-c3"]
+        );
     }
 }

@@ -2,14 +2,13 @@
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
 use crate::common::error::CliError;
+use crate::common::game::{pick_game, read_records, replay};
 use crate::render::draw;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use surakarta::capture_path::CapturePath;
-use surakarta::record::MAX_RECORD_TEXT;
-use surakarta::{Game, GameRecord, Move, Position};
+use surakarta::{Move, Position};
 use surakarta_board::{capture_path, svg_picture};
-use surakarta_tablebase::read_regular_file;
 
 /// The arguments of `surakarta show`.
 #[derive(Args, Debug)]
@@ -81,26 +80,9 @@ fn view_of_position(text: &str, args: &ShowArgs) -> Result<View, CliError> {
 
 /// Reads the file as game records and picks the game and ply to show.
 fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, CliError> {
-    let name = file.display();
-    // A regular file only (a FIFO or device would block or never end), and
-    // no more than a record may hold.
-    let bytes = read_regular_file(file, MAX_RECORD_TEXT as u64)
-        .map_err(|e| CliError(format!("cannot read {name}: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| CliError(format!("cannot read {name}: not UTF-8 text")))?;
-    let records = GameRecord::parse_all(&text).map_err(|e| CliError(format!("{name}: {e}")))?;
+    let records = read_records(file)?;
     let count = records.len();
-    let index = match args.game {
-        _ if count == 0 => return Err(CliError(format!("{name}: no game in the file"))),
-        None => count - 1,
-        Some(k) if (1..=count).contains(&k) => k - 1,
-        Some(k) => {
-            let games = if count == 1 { "game" } else { "games" };
-            return Err(CliError(format!(
-                "--game {k}: {name} holds {count} {games} (give 1 to {count})"
-            )));
-        }
-    };
+    let index = pick_game(file, count, args.game)?;
     let record = &records[index];
     let plies = record.moves.len();
     let ply = args.ply.unwrap_or(plies);
@@ -110,12 +92,7 @@ fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, CliError> {
             "--ply {ply} is beyond the end of the game ({plies} {unit})"
         )));
     }
-    let mut game = Game::new(record.start, record.rules);
-    for (i, &m) in record.moves[..ply].iter().enumerate() {
-        // A record that was read replays; say where if not.
-        game.play(m)
-            .map_err(|e| CliError(format!("{name}: ply {}: {e}", i + 1)))?;
-    }
+    let game = replay(record, ply, file)?;
 
     let mut header = Vec::new();
     if count > 1 {

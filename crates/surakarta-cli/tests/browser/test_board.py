@@ -318,6 +318,21 @@ def test_capture_by_clicking_then_undo_redo_and_jump(page, server, screenshots):
     assert shown_fen(page) == before["fen"]
 
 
+def test_the_address_keeps_its_form_after_a_move(page, server):
+    # #fen=… never reaches the host: the page keeps writing it that way.
+    for mark in ("#", "?"):
+        page.goto(server + "/" + mark + "fen=" + urllib.parse.quote(START_FEN))
+        wait_fen(page, START_FEN)
+        page.locator("#tb-moves tbody tr").first.click()
+        page.wait_for_function("fen => document.querySelector('#board').dataset.fen !== fen",
+                               arg=START_FEN)
+        after = shown_fen(page)
+        parts = urllib.parse.urlparse(page.url)
+        named, other = (parts.fragment, parts.query) if mark == "#" else (parts.query, parts.fragment)
+        assert urllib.parse.parse_qs(named).get("fen") == [after], page.url
+        assert "fen=" not in other, page.url
+
+
 def test_paste_a_position(page, server, screenshots):
     open_board(page, server)
     box = page.locator("#fen-input")

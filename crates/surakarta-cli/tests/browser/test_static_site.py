@@ -118,6 +118,18 @@ def wait_fen(page, fen):
     page.wait_for_function("fen => document.querySelector('#board').dataset.fen === fen", arg=fen)
 
 
+def check_address_after_a_move(page, mark, fen):
+    """After a move from `fen` the address names the new position with `mark`
+    (`#` or `?`) and not with the other."""
+    page.locator("#tb-moves tbody tr").first.click()
+    page.wait_for_function("fen => document.querySelector('#board').dataset.fen !== fen", arg=fen)
+    after = shown_fen(page)
+    parts = urllib.parse.urlparse(page.url)
+    named, other = (parts.fragment, parts.query) if mark == "#" else (parts.query, parts.fragment)
+    assert urllib.parse.parse_qs(named).get("fen") == [after], page.url
+    assert "fen=" not in other, page.url
+
+
 def shown_fen(page):
     return page.locator("#board").get_attribute("data-fen")
 
@@ -193,10 +205,12 @@ def test_the_engine_answers_a_legal_move_and_stops(page, site):
 
 def test_positions_in_the_address_load(page, site):
     fen = "6/2w3/6/6/1b4/4b1 w 0 1"
-    open_board(page, site, "?fen=" + urllib.parse.quote(fen))
-    wait_fen(page, fen)
-    open_board(page, site, "#fen=" + urllib.parse.quote(fen))
-    wait_fen(page, fen)
+    # Either form opens the position, and a move keeps the form: #fen=…
+    # never reaches the host.
+    for mark in ("?", "#"):
+        open_board(page, site, mark + "fen=" + urllib.parse.quote(fen))
+        wait_fen(page, fen)
+        check_address_after_a_move(page, mark, fen)
     # A bad position says so and shows the start.
     open_board(page, site, "?fen=" + urllib.parse.quote("7/6/6/6/6/6 b"))
     expect(page.locator("#fen-error")).to_contain_text("no valid position")

@@ -278,3 +278,203 @@ fn bad_arguments_exit_2_with_one_line() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// The moves listed by `history`: the lines after its header, up to the
+/// next prompt.
+fn history(out: &str) -> Vec<String> {
+    let at = out.find("> history\n").expect("history") + "> history\n".len();
+    out[at..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn a_saved_game_resumes_with_its_moves_and_rules() {
+    let dir = scratch_dir("resume");
+    let first = dir.join("first.txt");
+    let second = dir.join("second.txt");
+    let save = format!("save {}\nquit\n", first.display());
+    let o = play(
+        &["--depth", "1", "--rules", "pku"],
+        &format!("b2-b3\n{save}"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let earlier = saved(&first).moves;
+    assert_eq!(earlier.len(), 2);
+
+    // Resumed: the earlier moves are the game's, under the record's rules.
+    let o = play(
+        &[
+            "--depth",
+            "1",
+            "--record",
+            first.to_str().unwrap(),
+            "--save",
+            second.to_str().unwrap(),
+        ],
+        "history\nc2-c3\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("; rules pku.\n"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Resuming the game of {} after 2 plies (history lists them).\n",
+            first.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("black, move 2> history\n2 plies from the start\n"),
+        "{out}"
+    );
+    assert_eq!(
+        history(&out),
+        [format!("1. {} {}", earlier[0], earlier[1])],
+        "{out}"
+    );
+    assert!(out.contains("you play c2-c3\n"), "{out}");
+    let record = saved(&second);
+    assert_eq!(record.rules.to_string(), "pku");
+    assert_eq!(record.moves.len(), 4);
+    assert_eq!(record.moves[..2], earlier[..]);
+    assert_eq!(record.moves[2].to_string(), "c2-c3");
+
+    // Undo goes back into the moves of the record.
+    let o = play(
+        &["--depth", "1", "--record", second.to_str().unwrap()],
+        "undo\nundo\nundo\nhistory\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!("took back c2-c3 {}\n", record.moves[3])),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("took back b2-b3 {}\n", earlier[1])),
+        "{out}"
+    );
+    assert!(
+        out.contains("error: nothing to undo: you have not moved yet"),
+        "{out}"
+    );
+    assert!(out.contains("> history\n0 plies from the start\n"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_resumed_game_counts_the_records_repetitions() {
+    // The start position comes back a third time with White's e4-e5: a
+    // draw under icga only if the record's positions are counted.
+    let dir = scratch_dir("resume-repetition");
+    let file = dir.join("game.txt");
+    std::fs::write(
+        &file,
+        "1. b2-b3 e5-e4 2. b3-b2 e4-e5 3. b2-b3 e5-e4 4. b3-b2 *\n",
+    )
+    .unwrap();
+    let o = play(
+        &[
+            "--depth",
+            "1",
+            "--color",
+            "white",
+            "--record",
+            file.to_str().unwrap(),
+        ],
+        "e4-e5\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("after 7 plies"), "{out}");
+    assert!(
+        out.contains("white, move 4> e4-e5\nyou play e4-e5\n"),
+        "{out}"
+    );
+    assert!(out.contains("game over: draw (repetition)"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_record_that_cannot_be_resumed_exits_2_with_one_line() {
+    let dir = scratch_dir("resume-errors");
+    let fifo = dir.join("fifo.txt");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    let illegal = dir.join("illegal.txt");
+    std::fs::write(&illegal, "1. b2-b3 e5-e4 2. b3-b6 *\n").unwrap();
+    let resigned = dir.join("resigned.txt");
+    std::fs::write(
+        &resigned,
+        "[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. b2-b3 0-1\n",
+    )
+    .unwrap();
+    let missing = dir.join("missing.txt");
+    let path = |p: &PathBuf| p.display().to_string();
+    let cases = [
+        (path(&missing), "No such file".to_string()),
+        // Refused without being opened for reading: a FIFO would block.
+        (
+            path(&fifo),
+            format!("cannot read {}: not a regular file", fifo.display()),
+        ),
+        (path(&dir), "not a regular file".to_string()),
+        (
+            path(&illegal),
+            format!("{}: line 1: ply 3: b3-b6", illegal.display()),
+        ),
+        (
+            path(&resigned),
+            format!(
+                "{}: the game is over: 0-1 (resignation)",
+                resigned.display()
+            ),
+        ),
+    ];
+    for (file, needle) in cases {
+        let o = run_with_stdin_within(&["play", "--record", &file], "", Duration::from_secs(60));
+        assert_cli_error(&o, &needle);
+    }
+    // A record names its rules and start: --rules and --position are refused.
+    for other in [["--rules", "pku"], ["--position", "6/6/1wb3/6/6/6 b"]] {
+        let o = play(&["--record", &path(&illegal), other[0], other[1]], "");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn hint_suggests_a_legal_move_then_lists_them() {
+    let o = play(&["--depth", "2"], "hint\nhelp\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let hint = out
+        .lines()
+        .find(|l| l.starts_with("hint: "))
+        .expect("the hint");
+    assert!(
+        out.contains(&format!("black, move 1> hint\n{hint}\n")),
+        "{out}"
+    );
+    let rest = hint.strip_prefix("hint: ").expect(hint);
+    let (mv, score) = rest.split_once(' ').expect(hint);
+    assert!(
+        score.starts_with("(score ") && score.ends_with(", depth 2)"),
+        "{hint}"
+    );
+    let m = surakarta::Position::new()
+        .parse_move(mv)
+        .unwrap_or_else(|e| panic!("{hint}: {e}"));
+    assert_eq!(m.to_string(), mv);
+    assert!(out.contains(&format!("{hint}\n16 legal moves\n")), "{out}");
+    // The engine did not move: it is still black's first move.
+    assert!(!out.contains("plays "), "{out}");
+    assert!(out.contains("black, move 1> help\n"), "{out}");
+    assert!(out.contains("  hint "), "{out}");
+}

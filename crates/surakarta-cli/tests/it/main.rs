@@ -15,3 +15,4 @@ mod serve;
 mod show;
 mod tb_dir;
 mod train;
+mod transcripts;

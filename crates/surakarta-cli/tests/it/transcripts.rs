@@ -1,0 +1,186 @@
+//! The command transcripts of the README and docs/ are what the binary
+//! prints: every fenced block marked `console` is run and compared.
+//!
+//! A block holds commands (a line starting with `$ `, continued by lines
+//! starting with `> ` right after it), each followed by what it prints, stdout and stderr
+//! together as on a terminal, and optionally a line `? CODE` with its exit
+//! code (0 when absent). Output that changes from run to run is written with
+//! snapbox's wildcards: `[..]` inside a line matches any characters, `...` on
+//! a line of its own any lines. The commands of one document run in order,
+//! in one fresh directory of their own (so a later command reads what an
+//! earlier one wrote), through `sh -c` (pipes and redirections work), with
+//! the built `surakarta` first on `PATH`. A mismatch fails with a diff
+//! naming the document and line.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The documents whose `console` blocks are checked: the README and every
+/// Markdown file of docs/, relative to the workspace root.
+fn documents() -> Vec<String> {
+    let mut documents = vec!["README.md".to_string()];
+    let mut docs: Vec<String> = std::fs::read_dir(workspace_root().join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    documents.extend(docs);
+    documents
+}
+
+/// One command of a transcript and what it must print.
+#[derive(Debug)]
+struct Step {
+    /// The line of the document the command starts on (1-based).
+    line: usize,
+    command: String,
+    expected: String,
+    code: i32,
+}
+
+/// The steps of every `console` block of `text`, in order.
+fn steps(text: &str) -> Vec<Step> {
+    let mut steps: Vec<Step> = Vec::new();
+    let mut in_console = false;
+    let mut in_other = false;
+    for (number, line) in text.lines().enumerate() {
+        if let Some(info) = line.trim_start().strip_prefix("```") {
+            if in_console || in_other {
+                in_console = false;
+                in_other = false;
+            } else if info.split_whitespace().next() == Some("console") {
+                in_console = true;
+            } else {
+                in_other = true;
+            }
+            continue;
+        }
+        if !in_console {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ ") {
+            steps.push(Step {
+                line: number + 1,
+                command: command.to_string(),
+                expected: String::new(),
+                code: 0,
+            });
+            continue;
+        }
+        let step = steps
+            .last_mut()
+            .unwrap_or_else(|| panic!("line {}: output before any command", number + 1));
+        let continued = line.strip_prefix("> ").filter(|_| step.expected.is_empty());
+        if let Some(more) = continued {
+            step.command.push('\n');
+            step.command.push_str(more);
+        } else if let Some(code) = line.strip_prefix("? ") {
+            step.code = code.trim().parse().expect("an exit code after `? `");
+        } else {
+            step.expected.push_str(line);
+            step.expected.push('\n');
+        }
+    }
+    steps
+}
+
+/// The workspace root (two levels above this crate).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("the workspace root")
+        .to_path_buf()
+}
+
+/// Runs the `console` blocks of `document`; returns the number of steps
+/// and a description of each step whose output or exit code differs.
+fn check(document: &str) -> (usize, Vec<String>) {
+    let text = std::fs::read_to_string(workspace_root().join(document)).unwrap();
+    let steps = steps(&text);
+    if steps.is_empty() {
+        return (0, Vec::new());
+    }
+    let dir = scratch_dir(&format!("transcripts-{}", document.replace('/', "-")));
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut failures = Vec::new();
+    for step in &steps {
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec 2>&1\n{}", step.command))
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run sh");
+        let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+        let name = format!("{document}:{} `{}`", step.line, step.command);
+        if output.status.code() != Some(step.code) {
+            failures.push(format!(
+                "{name}: exit code {:?}, the document says {}\n{printed}",
+                output.status.code(),
+                step.code
+            ));
+            continue;
+        }
+        if let Err(error) = snapbox::Assert::new().try_eq(
+            Some(&name),
+            printed.into(),
+            step.expected.as_str().into(),
+        ) {
+            failures.push(error.to_string());
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    (steps.len(), failures)
+}
+
+#[test]
+fn the_documents_transcripts_are_what_the_binary_prints() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for document in documents() {
+        let (steps, differ) = check(&document);
+        checked += steps;
+        failures.extend(differ);
+    }
+    // The README's and docs/cli.md's transcripts at least were found.
+    assert!(checked >= 10, "only {checked} transcript steps found");
+    assert!(
+        failures.is_empty(),
+        "{} transcript(s) differ from what the binary prints (update the document):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn a_transcript_is_read_as_commands_outputs_and_codes() {
+    let text = "text\n```console\n$ surakarta perft 1\n> --json\n{..}\n\n$ false\n? 1\n```\n\
+                ```sh\n$ not a step\n```\n";
+    let steps = steps(text);
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    assert_eq!(steps[0].line, 3);
+    assert_eq!(steps[0].command, "surakarta perft 1\n--json");
+    assert_eq!(steps[0].expected, "{..}\n\n");
+    assert_eq!((steps[1].command.as_str(), steps[1].code), ("false", 1));
+    assert_eq!(steps[1].expected, "");
+    // A wrong transcript is caught: the comparison is real.
+    assert!(snapbox::Assert::new()
+        .try_eq(None, "win in 5\n".into(), "win in 6\n".into())
+        .is_err());
+    assert!(snapbox::Assert::new()
+        .try_eq(
+            None,
+            "nodes 1234 nps 99\n".into(),
+            "nodes 1234 nps [..]\n".into()
+        )
+        .is_ok());
+}

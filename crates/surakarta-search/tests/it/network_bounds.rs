@@ -421,7 +421,7 @@ fn near_the_bounds(seed: u64) -> Network {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(16))]
 
     /// Accepted networks near their bounds evaluate every position as the
     /// plain `i128` evaluation does, with no intermediate value leaving

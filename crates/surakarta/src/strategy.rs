@@ -192,7 +192,7 @@ pub fn rules() -> impl Strategy<Value = Rules> {
 
 /// Implements [`Arbitrary`] through one of the strategies above.
 macro_rules! arbitrary_via {
-    ($type:ty, $strategy:expr) => {
+    ($type:ty, $strategy:expr_2021) => {
         impl Arbitrary for $type {
             type Parameters = ();
             type Strategy = BoxedStrategy<$type>;

@@ -436,7 +436,7 @@ impl Solver<'_> {
     }
 
     /// The chunks of slots `start..end` (`start` a multiple of [`CHUNK`]).
-    fn chunks_in(&self, start: u64, end: u64) -> impl ParallelIterator<Item = (u64, u64)> {
+    fn chunks_in(&self, start: u64, end: u64) -> impl ParallelIterator<Item = (u64, u64)> + use<> {
         debug_assert_eq!(start % CHUNK, 0);
         (start / CHUNK..end.div_ceil(CHUNK))
             .into_par_iter()

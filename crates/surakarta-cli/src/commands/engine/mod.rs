@@ -187,7 +187,7 @@ impl Session {
                 // The table and history stay: only the next searches change.
                 self.engine_mut()?
                     .set_multipv(lines)
-                    .map_err(|e| format!("MultiPV: {e}"))?;
+                    .map_err(|e| e.to_string())?;
                 self.settings.options.multipv = lines;
                 return Ok(());
             }

@@ -696,7 +696,7 @@ fn search_lines(
         return None;
     }
     // Stable: equal scores keep the order they were found in.
-    lines.sort_by(|a, b| b.score.cmp(&a.score));
+    lines.sort_by_key(|line| std::cmp::Reverse(line.score));
     if !complete {
         for line in previous {
             if lines.len() >= root.lines {

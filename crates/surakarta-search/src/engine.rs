@@ -5,14 +5,16 @@
 //! 1. [`Engine::shared`]: the state every search thread shares (limits,
 //!    counters, table, history);
 //! 2. [`root_tablebase`]: the answer from the tables when they cover the
-//!    root (a win or loss is played at once; a draw restricts the search to
-//!    the moves that keep it);
+//!    root (a win or loss is played at once, its lines ranked by the
+//!    tables; a draw restricts the search to the moves that keep it);
 //! 3. [`Root::new`]: the root's moves, the game's positions for repetitions
 //!    and the move to fall back on;
 //! 4. [`Threads::with_helpers`](crate::smp::Threads::with_helpers) with
 //!    [`helper`]: starting the Lazy SMP helper threads, if any, beside
 //! 5. [`iterative_deepening`]: the main thread's iterations, each an
-//!    [`aspiration_search`] in an [`aspiration_window`];
+//!    [`aspiration_search`] in an [`aspiration_window`] per line of
+//!    MultiPV ([`Options::multipv`]), the root's moves of earlier lines
+//!    left out of each later one;
 //! 6. [`final_answer`]: the last reported iteration's move and report
 //!    (a stopped iteration's when one of its root moves finished).
 
@@ -26,13 +28,13 @@ use surakarta_tablebase::{Tablebase, Value};
 
 use crate::error::SearchError;
 use crate::limits::Limits;
-use crate::options::{Evaluation, Options, Techniques};
+use crate::options::{check_multipv, Evaluation, Options, Techniques};
 use crate::ordering::History;
 use crate::parameters::{
     ASPIRATION_BASE, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_SCORE_DIVISOR,
 };
 use crate::score::{Score, ScoreKind, EVAL_LIMIT, INFINITY};
-use crate::search::{Info, Pv, SearchResult, Shared, Worker};
+use crate::search::{Info, Line, Pv, SearchResult, Shared, Worker};
 use crate::smp::Threads;
 use crate::tt::TranspositionTable;
 
@@ -137,6 +139,33 @@ impl Engine {
         self.options.techniques = techniques;
     }
 
+    /// Sets how many principal variations the next searches report
+    /// ([`Options::multipv`]); fails, changing nothing, outside
+    /// `1..=`[`MAX_MULTIPV`](crate::MAX_MULTIPV). The table and history
+    /// are kept.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use surakarta::{Game, Position, Rules};
+    /// use surakarta_search::{Engine, Limits, Options, SearchError};
+    ///
+    /// let mut engine = Engine::new(Options::default())?;
+    /// engine.set_multipv(4)?;
+    /// let game = Game::new(Position::new(), Rules::ICGA);
+    /// let result = engine.search(&game, &Limits::depth(2), &AtomicBool::new(false), &mut |_| {});
+    /// assert_eq!(result.lines().len(), 4);
+    /// assert_eq!(engine.set_multipv(0), Err(SearchError::MultiPv(0)));
+    /// assert_eq!(engine.options().multipv, 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_multipv(&mut self, lines: usize) -> Result<(), SearchError> {
+        check_multipv(lines)?;
+        self.options.multipv = lines;
+        Ok(())
+    }
+
     /// Forgets the transposition table and history (a new game).
     pub fn new_game(&mut self) {
         self.threads.clear(&mut self.tt);
@@ -151,8 +180,13 @@ impl Engine {
     /// (what the threads share), `root_tablebase` (the tables' answer at the
     /// root), `Root::new` (root moves, repetition history, fallback move),
     /// `Threads::with_helpers` starting the Lazy SMP helpers (`helper`)
-    /// beside `iterative_deepening` (each iteration an `aspiration_search`),
-    /// and `final_answer`.
+    /// beside `iterative_deepening` (each iteration an `aspiration_search`
+    /// per line of MultiPV), and `final_answer`.
+    ///
+    /// With [`Options::multipv`] above 1 each iteration searches the root
+    /// once per line, leaving out the first moves of the lines found
+    /// before, and reports the lines best first in [`Info::lines`]
+    /// ([`SearchResult::lines`]); `best_move` is the first line's.
     ///
     /// # Examples
     ///
@@ -188,19 +222,21 @@ impl Engine {
         self.tt.new_search();
         let shared = self.shared(game.rules(), limits, stop);
         if game.outcome().is_some() {
-            return finish(&shared, None, report(&shared, 0, Score::DRAW, Vec::new()));
+            return finish(&shared, None, report(&shared, Vec::new()));
         }
         let position = *game.position();
-        let moves = match root_tablebase(&shared, &position) {
-            RootTablebase::Decided(best_move, score, line) => {
-                let report = report(&shared, 0, score, line);
+        let multipv = self.options.multipv.clamp(1, crate::MAX_MULTIPV);
+        let (moves, table_lines) = match root_tablebase(&shared, &position, multipv) {
+            RootTablebase::Decided(lines) => {
+                let best_move = lines[0].pv[0];
+                let report = report(&shared, lines);
                 on_info(&report);
                 return finish(&shared, Some(best_move), report);
             }
-            RootTablebase::Drawn(moves) => Some(*moves),
-            RootTablebase::Unknown => None,
+            RootTablebase::Drawn(moves, others) => (Some(*moves), others),
+            RootTablebase::Unknown => (None, Vec::new()),
         };
-        let root = Root::new(game, moves);
+        let root = Root::new(game, moves, multipv, table_lines);
         let best = self.threads.with_helpers(
             &shared.abort,
             limits.max_depth(),
@@ -240,21 +276,33 @@ impl Engine {
     }
 }
 
-/// A report of the search so far: `depth`, `score` and `pv` with the shared
-/// counters (nodes, speed, selective depth, table use, tablebase hits).
+/// A report of the search so far: `lines` (the first one's `depth`,
+/// `score` and `pv`; depth 0, a draw and no line without lines) with the
+/// shared counters (nodes, speed, selective depth, table use, tablebase
+/// hits).
 ///
-/// A searched score (`depth` above 0) in the tablebase band counts plies to
-/// a conversion through the tables' values; once a probe of the search has
-/// failed, part of the tree was searched without the tables and that count
-/// may be wrong (a faster conversion through the damaged table is
-/// missed), so the score is reported as the evaluation's bound
+/// A searched score (a line's `depth` above 0) in the tablebase band counts
+/// plies to a conversion through the tables' values; once a probe of the
+/// search has failed, part of the tree was searched without the tables and
+/// that count may be wrong (a faster conversion through the damaged table
+/// is missed), so the score is reported as the evaluation's bound
 /// (`±EVAL_LIMIT`: winning, no exact distance) instead.
-fn report(shared: &Shared<'_>, depth: u32, score: Score, pv: Vec<Move>) -> Info {
-    let score = if depth > 0 && shared.tb_errors.load(Ordering::Relaxed) > 0 {
-        without_table_distance(score)
-    } else {
-        score
-    };
+fn report(shared: &Shared<'_>, lines: Vec<Line>) -> Info {
+    let failed_probes = shared.tb_errors.load(Ordering::Relaxed) > 0;
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|line| Line {
+            score: if line.depth > 0 && failed_probes {
+                without_table_distance(line.score)
+            } else {
+                line.score
+            },
+            ..line
+        })
+        .collect();
+    let (depth, score, pv) = lines.first().map_or((0, Score::DRAW, Vec::new()), |l| {
+        (l.depth, l.score, l.pv.clone())
+    });
     let elapsed = shared.start.elapsed();
     let nodes = shared.nodes.load(Ordering::Relaxed);
     Info {
@@ -268,6 +316,7 @@ fn report(shared: &Shared<'_>, depth: u32, score: Score, pv: Vec<Move>) -> Info 
         hashfull: shared.tt.hashfull(),
         tb_hits: shared.tb_hits.load(Ordering::Relaxed),
         partial: false,
+        lines,
     }
 }
 
@@ -293,13 +342,17 @@ fn finish(shared: &Shared<'_>, best_move: Option<Move>, info: Info) -> SearchRes
 
 /// What the tablebases say about the root.
 enum RootTablebase {
-    /// A win or loss that converts before the no-capture limit: play this
-    /// move (the fastest conversion, or the slowest loss) with this score
-    /// and conversion line, without searching.
-    Decided(Move, Score, Vec<Move>),
+    /// A win or loss that converts before the no-capture limit: play the
+    /// first line's move (the fastest conversion, or the slowest loss)
+    /// without searching. The lines (as many as MultiPV asks, at least
+    /// one) are the root moves ranked by the tables ([`table_lines`]), the
+    /// first with its conversion line.
+    Decided(Vec<Line>),
     /// A draw: search only these moves, the ones that keep it (boxed: a
-    /// move list is large).
-    Drawn(Box<MoveList>),
+    /// move list is large); when MultiPV asks for more lines than there
+    /// are such moves, the other moves ranked by the tables follow the
+    /// searched lines (the lines given here).
+    Drawn(Box<MoveList>, Vec<Line>),
     /// No tables, a root they do not cover, a failed probe (counted in
     /// `tb_errors`) or a result that does not hold under the rules: search
     /// every move.
@@ -307,8 +360,8 @@ enum RootTablebase {
 }
 
 /// Step 2: the answer from the tablebases when they cover the root (a hit
-/// is counted for a decided root).
-fn root_tablebase(shared: &Shared<'_>, root: &Position) -> RootTablebase {
+/// is counted for a decided root), with `multipv` lines.
+fn root_tablebase(shared: &Shared<'_>, root: &Position, multipv: usize) -> RootTablebase {
     let Some(tb) = shared.tablebase else {
         return RootTablebase::Unknown;
     };
@@ -347,7 +400,20 @@ fn root_tablebase(shared: &Shared<'_>, root: &Position) -> RootTablebase {
             vec![m]
         };
         shared.tb_hits.fetch_add(1, Ordering::Relaxed);
-        return RootTablebase::Decided(m, score, line);
+        let mut lines = vec![Line {
+            depth: 0,
+            score,
+            pv: line,
+        }];
+        lines.extend(table_lines(
+            shared,
+            tb,
+            root,
+            &values,
+            multipv - 1,
+            |o, _| o != m,
+        ));
+        return RootTablebase::Decided(lines);
     }
     if value == Value::Draw {
         let keep: MoveList = values
@@ -355,9 +421,74 @@ fn root_tablebase(shared: &Shared<'_>, root: &Position) -> RootTablebase {
             .filter(|(_, v)| *v == Value::Draw)
             .map(|&(m, _)| m)
             .collect();
-        return RootTablebase::Drawn(Box::new(keep));
+        let others = multipv.saturating_sub(keep.len());
+        let others = table_lines(shared, tb, root, &values, others, |_, v| v != Value::Draw);
+        return RootTablebase::Drawn(Box::new(keep), others);
     }
     RootTablebase::Unknown
+}
+
+/// The first `count` root moves among `values` (each move's table value)
+/// that `keep` accepts, ranked by their values (the fastest win first,
+/// then draws, then the slowest loss; moves of equal value in generation
+/// order), each as a line of depth 0: the move and, for a move that does
+/// not convert at once, the tables' conversion line after it. A win or
+/// loss that converts before the no-capture limit is scored exactly (as a
+/// search scores it); one that does not, as the evaluation's bound
+/// (`±EVAL_LIMIT`: winning or losing, no exact distance); a draw as 0. A
+/// failed line lookup is counted like any failed probe and cuts the line
+/// to its move.
+fn table_lines(
+    shared: &Shared<'_>,
+    tb: &Tablebase,
+    root: &Position,
+    values: &[(Move, Value)],
+    count: usize,
+    keep: impl Fn(Move, Value) -> bool,
+) -> Vec<Line> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let mut ranked: Vec<(Move, Value)> = values
+        .iter()
+        .copied()
+        .filter(|&(m, v)| keep(m, v))
+        .collect();
+    // Stable: moves of equal value stay in generation order.
+    ranked.sort_by(|a, b| {
+        if b.1.is_better_than(a.1) {
+            std::cmp::Ordering::Greater
+        } else if a.1.is_better_than(b.1) {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    });
+    ranked
+        .into_iter()
+        .take(count)
+        .map(|(m, value)| {
+            let score = match value {
+                Value::Win(d) if shared.converts_in_time(root, d) => Score::tb_win_at(d),
+                Value::Loss(d) if shared.converts_in_time(root, d) => Score::tb_loss_at(d),
+                Value::Win(_) => Score(EVAL_LIMIT),
+                Value::Loss(_) => Score(-EVAL_LIMIT),
+                Value::Draw => Score::DRAW,
+            };
+            let mut pv = vec![m];
+            if !m.is_capture() && value != Value::Draw {
+                match tb.line(&root.after(m)) {
+                    Ok(rest) => pv.extend(rest),
+                    Err(e) => shared.tb_error(&e),
+                }
+            }
+            Line {
+                depth: 0,
+                score,
+                pv,
+            }
+        })
+        .collect()
 }
 
 /// The root of a search to be run: what every thread's iterations start
@@ -368,6 +499,12 @@ struct Root {
     /// The moves searched at the root (the tablebase's drawing moves), or
     /// `None` for every legal move.
     moves: Option<MoveList>,
+    /// How many lines to search (MultiPV, at most the moves searched).
+    lines: usize,
+    /// The lines after the searched ones, from the tables (the losing
+    /// moves of a drawn root when MultiPV asks for more lines than there
+    /// are drawing moves).
+    table_lines: Vec<Line>,
     /// Hashes of the game's positions since the last capture, the root
     /// last: the history repetitions are counted in.
     history: Vec<u64>,
@@ -377,11 +514,14 @@ struct Root {
 
 impl Root {
     /// Step 3: the root of `game`, a game that is not over, searching
-    /// `moves` (or every legal move).
-    fn new(game: &Game, moves: Option<MoveList>) -> Root {
+    /// `moves` (or every legal move) for `multipv` lines, followed by
+    /// `table_lines`.
+    fn new(game: &Game, moves: Option<MoveList>, multipv: usize, table_lines: Vec<Line>) -> Root {
         let position = *game.position();
         let legal = position.legal_moves();
-        let fallback = moves.as_ref().unwrap_or(&legal)[0];
+        let searched = moves.as_ref().unwrap_or(&legal);
+        let fallback = searched[0];
+        let lines = multipv.min(searched.len()).max(1);
         let window = position.halfmoves() as usize;
         let positions = game.positions();
         let from = positions.len().saturating_sub(window + 1);
@@ -389,6 +529,8 @@ impl Root {
         Root {
             position,
             moves,
+            lines,
+            table_lines,
             history,
             fallback,
         }
@@ -415,12 +557,13 @@ fn helper<'a>(shared: &'a Shared<'a>, root: &'a Root) -> impl FnMut(i32) + 'a {
 }
 
 /// Step 5: the main thread's iterative deepening from depth 1, each
-/// iteration an [`aspiration_search`] reported to `on_info`. Stops at the
-/// deepest iteration of `limits`, after an iteration that proves a win or
-/// loss within its depth, when no iteration may start any more (soft time
-/// limit, node limit), or when an iteration is aborted (reported if a root
-/// move of it finished, see [`aspiration_search`]). Returns the last
-/// report, if any.
+/// iteration reported to `on_info`: [`search_lines`] finds the root's
+/// lines, followed by the root's table lines. Stops at the deepest
+/// iteration of `limits`, after an iteration that proves a win or loss
+/// within its depth on every searched line, when no iteration may start
+/// any more (soft time limit, node limit), or when an iteration is aborted
+/// (reported if a root move of its first line finished, see
+/// [`aspiration_search`]). Returns the last report, if any.
 fn iterative_deepening(
     shared: &Shared<'_>,
     threads: &Threads,
@@ -432,34 +575,143 @@ fn iterative_deepening(
     let mut worker = root.worker(shared);
     let mut best: Option<Info> = None;
     for depth in 1..=limits.max_depth() as i32 {
-        let previous = best.as_ref().map(|i| i.score.0);
-        let Some(Iteration { score, pv, partial }) =
-            aspiration_search(shared, threads, &mut worker, root, depth, previous)
-        else {
+        let previous = best.as_ref().map_or(&[][..], |i| &i.lines[..]);
+        let Some(found) = search_lines(shared, threads, &mut worker, root, depth, previous) else {
             break;
         };
-        let mut line = pv.moves();
-        if line.is_empty() {
-            line.push(
-                best.as_ref()
-                    .and_then(|i| i.pv.first().copied())
-                    .unwrap_or(root.fallback),
-            );
-        }
+        let proven = found.complete
+            && found
+                .lines
+                .iter()
+                .all(|line| proven_within(line.score, depth));
+        let mut lines = found.lines;
+        lines.extend(root.table_lines.iter().cloned());
         let report = Info {
-            partial,
-            ..report(shared, depth as u32, Score(score), line)
+            partial: found.partial,
+            ..report(shared, lines)
         };
         on_info(&report);
         best = Some(report);
-        if partial
-            || proven_within(Score(score), depth)
-            || no_new_iteration(shared, soft_limit, limits.nodes)
-        {
+        if !found.complete || proven || no_new_iteration(shared, soft_limit, limits.nodes) {
             break;
         }
     }
     best
+}
+
+/// The searched lines of one iteration.
+struct Lines {
+    /// Best first; lines this iteration did not reach are the previous
+    /// iteration's.
+    lines: Vec<Line>,
+    /// Whether the first line is a stopped search's ([`Info::partial`]).
+    partial: bool,
+    /// Whether every line was searched to the iteration's depth.
+    complete: bool,
+}
+
+/// The root's lines at `depth` (MultiPV): line 1 is an
+/// [`aspiration_search`] of every root move, each further line one of the
+/// root moves that no earlier line starts with, around the score of the
+/// `previous` iteration's line of the same rank. The lines found are
+/// sorted best first (a later line may score above an earlier one when the
+/// search is unstable). If the search is aborted, the lines that finished
+/// are followed by the `previous` iteration's lines of other moves (a
+/// stopped later line is dropped; a stopped first line is kept if one of
+/// its moves finished, see [`aspiration_search`]). `None` if the first
+/// line found nothing: the previous iteration's answer stands.
+fn search_lines(
+    shared: &Shared<'_>,
+    threads: &Threads,
+    worker: &mut Worker<'_>,
+    root: &Root,
+    depth: i32,
+    previous: &[Line],
+) -> Option<Lines> {
+    // The previous iteration's searched lines (its table lines have depth 0).
+    let previous: Vec<&Line> = previous.iter().filter(|l| l.depth > 0).collect();
+    let all_moves = (root.lines > 1).then(|| {
+        root.moves
+            .clone()
+            .unwrap_or_else(|| root.position.legal_moves())
+    });
+    let mut lines: Vec<Line> = Vec::with_capacity(root.lines);
+    let mut partial = false;
+    let mut complete = true;
+    for rank in 0..root.lines {
+        if let Some(all) = &all_moves {
+            if rank > 0 {
+                let rest: MoveList = all
+                    .iter()
+                    .copied()
+                    .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
+                    .collect();
+                if rest.is_empty() {
+                    break;
+                }
+                worker.root_moves = Some(rest);
+                worker.excluding = true;
+            }
+        }
+        let score = previous.get(rank).map(|l| l.score.0);
+        let found = aspiration_search(shared, threads, worker, root, depth, score);
+        let Some(Iteration {
+            score,
+            pv,
+            partial: cut,
+        }) = found
+        else {
+            complete = false;
+            break;
+        };
+        if cut && rank > 0 {
+            complete = false;
+            break;
+        }
+        let mut line = pv.moves();
+        if line.is_empty() {
+            let first = match &worker.root_moves {
+                Some(moves) if rank > 0 => moves[0],
+                _ => previous
+                    .first()
+                    .and_then(|l| l.pv.first().copied())
+                    .unwrap_or(root.fallback),
+            };
+            line.push(first);
+        }
+        lines.push(Line {
+            depth: depth as u32,
+            score: Score(score),
+            pv: line,
+        });
+        if cut {
+            partial = true;
+            complete = false;
+            break;
+        }
+    }
+    worker.root_moves.clone_from(&root.moves);
+    worker.excluding = false;
+    if lines.is_empty() {
+        return None;
+    }
+    // Stable: equal scores keep the order they were found in.
+    lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+    if !complete {
+        for line in previous {
+            if lines.len() >= root.lines {
+                break;
+            }
+            if !lines.iter().any(|l| l.pv.first() == line.pv.first()) {
+                lines.push(line.clone());
+            }
+        }
+    }
+    Some(Lines {
+        lines,
+        partial,
+        complete,
+    })
 }
 
 /// The aspiration window of iteration `depth` after a `previous` score:
@@ -572,7 +824,14 @@ fn no_new_iteration(shared: &Shared<'_>, soft_limit: Option<Duration>, nodes: Op
 /// fallback if none was reported or its line is empty), with the final
 /// node count and time.
 fn final_answer(shared: &Shared<'_>, best: Option<Info>, fallback: Move) -> SearchResult {
-    let report = best.unwrap_or_else(|| report(shared, 0, Score::DRAW, vec![fallback]));
+    let report = best.unwrap_or_else(|| {
+        let line = Line {
+            depth: 0,
+            score: Score::DRAW,
+            pv: vec![fallback],
+        };
+        report(shared, vec![line])
+    });
     let best_move = report.pv.first().copied().or(Some(fallback));
     let report = Info {
         nodes: shared.nodes.load(Ordering::Relaxed),

@@ -10,6 +10,9 @@ pub enum SearchError {
     /// The thread count is outside `1..=1024`.
     #[error("invalid thread count {0}: expected 1 to 1024")]
     Threads(usize),
+    /// The number of principal variations (MultiPV) is outside `1..=256`.
+    #[error("invalid MultiPV {0}: expected 1 to 256 lines")]
+    MultiPv(usize),
     /// The hash size is outside `1..=65536` MiB.
     #[error("invalid hash size {0} MiB: expected 1 to 65536")]
     Hash(usize),

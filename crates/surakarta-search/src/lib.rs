@@ -35,9 +35,9 @@
 //! | `ordering` | move picking (Stockfish's movepick): `MoveOrder` (table move, captures, killers, then quiet moves by history, picked one at a time), [`History`] (shared relaxed atomics), `Killers` |
 //! | [`limits`] | [`Limits`] (depth, nodes, move time, [`Clock`]) and the time budget (soft and hard limits) |
 //! | `parameters` | every tuning constant: aspiration window, late move reductions, ordering bonuses, history bounds, table replacement, split depth, limit polling, time management; crate-private, imports nothing of the crate |
-//! | `options` | what a user sets per engine: [`Options`] (threads, hash, [`Evaluation`], techniques, parallel scheme; [`Options::check`]) and [`Techniques`] (switches); public and chosen at run time, unlike `parameters` |
+//! | `options` | what a user sets per engine: [`Options`] (threads, hash, [`Evaluation`], techniques, parallel scheme, MultiPV; [`Options::check`]) and [`Techniques`] (switches); public and chosen at run time, unlike `parameters` |
 //! | `error` | [`SearchError`] (bad options, table allocation, thread pool); its own module so that `tt`, `options` and `smp` need not import `engine` |
-//! | `search` | one thread's tree walk: `Worker::negamax` (PVS, late move reductions, table cut-offs), `enter` (at every node: stop, no pieces left, the rules' ends, ply cap, tablebases), `quiesce` and `captures_only`, `younger_brother`; `Shared` (what the threads of a search share), [`Info`], [`SearchResult`] |
+//! | `search` | one thread's tree walk: `Worker::negamax` (PVS, late move reductions, table cut-offs), `enter` (at every node: stop, no pieces left, the rules' ends, ply cap, tablebases), `quiesce` and `captures_only`, `younger_brother`; `Shared` (what the threads of a search share), [`Info`], [`Line`], [`SearchResult`] |
 //! | `smp` | both parallel schemes: [`Smp`] names them; `Threads` holds the rayon pool (both schemes; its threads live as long as the engine); `smp::siblings` (`Split`: Young Brothers Wait, FuChou's parallel siblings, driven through closures so that `smp` imports neither `search` nor `engine`); `smp::lazy` (Lazy SMP helper threads and the guard that stops them) |
 //! | `engine` | [`Engine`] (what persists between searches: options, table, history, tablebases, threads) and the driver [`Engine::search`], in named steps (the tables' answer at the root, helper threads, iterative deepening with aspiration windows, the final answer) |
 //! | [`bench`](mod@bench) | the 15 benchmark positions and [`bench::run`] (the node-count signature) |
@@ -69,10 +69,10 @@ pub use error::SearchError;
 pub use eval::{evaluate, evaluate_with_captures, Weights};
 pub use limits::{Clock, Limits};
 pub use options::{
-    Evaluation, EvaluationChoiceError, Options, Techniques, ENGINE_BASE_BYTES, MAX_THREADS,
-    THREAD_STATE_BYTES,
+    Evaluation, EvaluationChoiceError, Options, Techniques, ENGINE_BASE_BYTES, MAX_MULTIPV,
+    MAX_THREADS, THREAD_STATE_BYTES,
 };
 pub use ordering::History;
 pub use score::{Score, ScoreKind, MAX_PLY};
-pub use search::{Info, SearchResult};
+pub use search::{Info, Line, SearchResult};
 pub use smp::{Smp, THREAD_STACK_BYTES};

@@ -20,6 +20,8 @@ use crate::smp::{Smp, THREAD_STACK_BYTES};
 /// The most threads an engine takes, and the one bound on threads of every
 /// command that starts them.
 pub const MAX_THREADS: usize = 1024;
+/// The most principal variations a search reports ([`Options::multipv`]).
+pub const MAX_MULTIPV: usize = 256;
 /// The largest transposition table an engine takes, in MiB.
 const MAX_HASH_MB: usize = 65_536;
 
@@ -47,6 +49,7 @@ pub const ENGINE_BASE_BYTES: usize = 1 << 20;
 ///     evaluation: Evaluation::network(),
 ///     techniques: Techniques { reductions: false, ..Techniques::default() },
 ///     smp: Smp::Siblings,
+///     multipv: 3,
 /// };
 /// assert!(options.check().is_ok());
 /// assert_eq!(Options::default().threads, 1); // deterministic by default
@@ -63,6 +66,12 @@ pub struct Options {
     pub techniques: Techniques,
     /// How more than one thread is used.
     pub smp: Smp,
+    /// How many principal variations a search reports (MultiPV), 1 to
+    /// [`MAX_MULTIPV`]: the best line, then the best line without the
+    /// first move of the line before, and so on (fewer when the root has
+    /// fewer moves). 1, the default, searches for the best move alone;
+    /// each further line costs about one more search of the root.
+    pub multipv: usize,
 }
 
 impl Default for Options {
@@ -73,12 +82,14 @@ impl Default for Options {
             evaluation: Evaluation::default(),
             techniques: Techniques::default(),
             smp: Smp::Siblings,
+            multipv: 1,
         }
     }
 }
 
 impl Options {
-    /// Checks the ranges: 1 to 1024 threads, 1 to 65,536 MiB of hash (what
+    /// Checks the ranges: 1 to 1024 threads, 1 to 65,536 MiB of hash, 1 to
+    /// 256 lines of MultiPV (what
     /// [`Engine::new`](crate::Engine::new) checks first, for callers that
     /// check more before they allocate).
     ///
@@ -90,6 +101,8 @@ impl Options {
     /// assert!(Options::default().check().is_ok());
     /// let huge = Options { hash_mb: 1 << 20, ..Options::default() };
     /// assert!(huge.check().is_err());
+    /// let no_line = Options { multipv: 0, ..Options::default() };
+    /// assert!(no_line.check().is_err());
     /// ```
     pub fn check(&self) -> Result<(), SearchError> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
@@ -98,7 +111,7 @@ impl Options {
         if !(1..=MAX_HASH_MB).contains(&self.hash_mb) {
             return Err(SearchError::Hash(self.hash_mb));
         }
-        Ok(())
+        check_multipv(self.multipv)
     }
 
     /// The most memory an engine with these options takes, in bytes: its
@@ -128,6 +141,15 @@ impl Options {
             .saturating_mul(1 << 20)
             .saturating_add((self.threads as u64).saturating_mul(per_thread))
             .saturating_add(ENGINE_BASE_BYTES as u64)
+    }
+}
+
+/// Checks a number of principal variations: 1 to [`MAX_MULTIPV`].
+pub(crate) fn check_multipv(lines: usize) -> Result<(), SearchError> {
+    if (1..=MAX_MULTIPV).contains(&lines) {
+        Ok(())
+    } else {
+        Err(SearchError::MultiPv(lines))
     }
 }
 

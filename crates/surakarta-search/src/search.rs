@@ -61,6 +61,45 @@ pub struct Info {
     /// searched: `pv` is then the best line among the root moves that
     /// finished and `score` is a lower bound.
     pub partial: bool,
+    /// The principal variations, best first, as many as
+    /// [`Options::multipv`](crate::Options::multipv) asks (fewer when the
+    /// root has fewer moves; none when the game is over). The first is the
+    /// line of `depth`, `score` and `pv` above; each other line starts
+    /// with another root move. A line keeps the depth it was last searched
+    /// to: when an iteration is stopped, the lines it did not reach are
+    /// the previous iteration's.
+    pub lines: Vec<Line>,
+}
+
+/// One principal variation of a search: a root move's line with its score
+/// and the depth it was searched to.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use surakarta::{Game, Position, Rules};
+/// use surakarta_search::{Engine, Limits, Options};
+///
+/// let mut engine = Engine::new(Options { multipv: 3, ..Options::default() })?;
+/// let game = Game::new(Position::new(), Rules::ICGA);
+/// let result = engine.search(&game, &Limits::depth(3), &AtomicBool::new(false), &mut |_| {});
+/// let lines = result.lines();
+/// assert_eq!(lines.len(), 3);
+/// assert_eq!(lines[0].pv, result.info.pv); // line 1 is the answer
+/// assert!(lines.windows(2).all(|w| w[0].score >= w[1].score)); // best first
+/// assert_ne!(lines[0].pv[0], lines[1].pv[0]); // each line its own root move
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The depth in plies the line was searched to (0: from the tablebases,
+    /// without a search).
+    pub depth: u32,
+    /// The score for the side to move at the root, as [`Info::score`].
+    pub score: Score,
+    /// The principal variation, from its root move.
+    pub pv: Vec<Move>,
 }
 
 /// What a search found.
@@ -78,6 +117,17 @@ pub struct SearchResult {
     /// The first of those failures, as its message (which table, what is
     /// wrong with it); `None` if none failed.
     pub first_tb_error: Option<String>,
+}
+
+impl SearchResult {
+    /// The principal variations of the last reported iteration, best first
+    /// ([`Info::lines`]): one with the default
+    /// [`Options::multipv`](crate::Options::multipv), up to that many
+    /// otherwise; the first is the line of `best_move`.
+    #[must_use]
+    pub fn lines(&self) -> &[Line] {
+        &self.info.lines
+    }
 }
 
 /// A principal variation under construction.
@@ -232,8 +282,13 @@ pub(crate) struct Worker<'a> {
     nodes: u64,
     /// The deepest ply this worker reached since its last flush.
     seldepth: usize,
-    /// Restricts the root's moves (to the tablebase's drawing moves).
+    /// Restricts the root's moves (to the tablebase's drawing moves, and
+    /// for the lines after the first of a MultiPV search, to the moves
+    /// that no earlier line starts with).
     pub(crate) root_moves: Option<MoveList>,
+    /// Whether `root_moves` leaves out moves of earlier lines: the root's
+    /// score is then not the position's, and is not stored in the table.
+    pub(crate) excluding: bool,
     /// The network's accumulators from the root to the current node, updated
     /// on each move (empty with the classic evaluation).
     accumulators: Vec<Accumulator>,
@@ -252,6 +307,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             root_moves: None,
+            excluding: false,
             accumulators,
         }
     }
@@ -265,6 +321,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             root_moves: None,
+            excluding: false,
             accumulators: self.accumulators.clone(),
         }
     }
@@ -508,7 +565,7 @@ impl<'a> Worker<'a> {
             index += 1;
         }
 
-        if techniques.transposition {
+        if techniques.transposition && !(ply == 0 && self.excluding) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {

@@ -1,11 +1,12 @@
 //! `surakarta search`: one search from the command line, its iterations as
-//! `info` lines and the best move (or one JSON object).
+//! `info` lines (one per principal variation with `--multipv`) and the best
+//! move (or one JSON object).
 
 use crate::common::checks::{at_least_one, check_depth};
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::game::build_game;
-use crate::common::info::{info_line, tb_warning};
+use crate::common::info::{info_lines, tb_warning};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use surakarta::{Game, Rules};
 use surakarta_board::{outcome_json, score_json};
-use surakarta_search::{Limits, SearchResult};
+use surakarta_search::{Limits, SearchResult, MAX_MULTIPV};
 
 /// The arguments of `surakarta search`.
 #[derive(Args, Debug)]
@@ -41,6 +42,10 @@ pub(crate) struct SearchArgs {
     tb: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
+    /// Report this many best lines (MultiPV), 1 to 256: each iteration
+    /// prints one `info` line per line, ranked after `multipv`.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    multipv: usize,
     /// Print one JSON object at the end instead of text.
     #[arg(long)]
     json: bool,
@@ -52,8 +57,15 @@ struct Settings {
     limits: Limits,
 }
 
-/// Checks the depth, rules, position, moves and that a limit was given.
+/// Checks the depth, MultiPV, rules, position, moves and that a limit was
+/// given.
 fn check(args: &SearchArgs) -> Result<Settings, CliError> {
+    if !(1..=MAX_MULTIPV).contains(&args.multipv) {
+        return Err(CliError(format!(
+            "--multipv {} is out of range: give 1 to {MAX_MULTIPV}",
+            args.multipv
+        )));
+    }
     let depth = args
         .depth
         .map(|d| check_depth("--depth", d.into()))
@@ -79,11 +91,17 @@ fn check(args: &SearchArgs) -> Result<Settings, CliError> {
 pub(crate) fn run(args: SearchArgs) -> Result<(), CliError> {
     let Settings { game, limits } = check(&args)?;
     let mut engine = args.engine.engine(args.tb.as_deref())?;
+    engine
+        .set_multipv(args.multipv)
+        .map_err(|e| CliError(e.to_string()))?;
     let stop = AtomicBool::new(false);
     let json = args.json;
+    let multipv = args.multipv;
     let result = engine.search(&game, &limits, &stop, &mut |info| {
         if !json {
-            println!("info {}", info_line(info));
+            for line in info_lines(info, multipv) {
+                println!("info {line}");
+            }
         }
     });
     if let Some(warning) = tb_warning(&result) {
@@ -110,7 +128,9 @@ fn result_text(game: &Game, result: &SearchResult) -> String {
 
 /// The result as the JSON object of `--json`. A finished game has no score
 /// (`null`) but an `outcome` ([`outcome_json`]); otherwise `outcome` is
-/// `null`.
+/// `null`. `lines` holds the principal variations best first (one without
+/// `--multipv`, none for a finished game), each with its rank (`multipv`),
+/// score, depth and line.
 fn result_json(game: &Game, result: &SearchResult) -> serde_json::Value {
     let info = &result.info;
     let outcome = game.outcome();
@@ -127,5 +147,11 @@ fn result_json(game: &Game, result: &SearchResult) -> serde_json::Value {
         "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "seconds": info.elapsed.as_secs_f64(),
         "tb_hits": info.tb_hits,
+        "lines": info.lines.iter().enumerate().map(|(i, line)| json!({
+            "multipv": i + 1,
+            "score": score_json(line.score),
+            "depth": line.depth,
+            "pv": line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
     })
 }

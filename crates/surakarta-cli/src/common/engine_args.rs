@@ -79,6 +79,7 @@ impl EngineArgs {
             evaluation,
             techniques,
             smp,
+            multipv: 1,
         })
     }
 

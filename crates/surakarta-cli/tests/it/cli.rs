@@ -406,6 +406,126 @@ fn search_json_and_text() {
 }
 
 #[test]
+fn search_multipv_json_and_text() {
+    let o = run(&["search", "--depth", "4", "--multipv", "3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3, "{v}");
+    let mut firsts = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["multipv"], i + 1);
+        assert_eq!(line["depth"], 4);
+        assert_eq!(line["score"]["kind"], "cp");
+        firsts.push(line["pv"][0].as_str().unwrap().to_string());
+    }
+    let scores: Vec<i64> = lines
+        .iter()
+        .map(|l| l["score"]["value"].as_i64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "each line its own root move: {v}");
+    assert_eq!(lines[0]["pv"], v["pv"]);
+    assert_eq!(lines[0]["pv"][0], v["best_move"]);
+
+    // Text: three ranked lines per iteration; two legal moves give two.
+    let o = run(&["search", "--depth", "2", "--multipv", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for rank in 1..=3 {
+        assert!(
+            out.lines().any(|l| l.starts_with("info depth 2 ")
+                && l.contains(&format!(" multipv {rank} score "))),
+            "{out}"
+        );
+    }
+    let o = run(&[
+        "search",
+        "-p",
+        "6/6/6/6/6/w4b b",
+        "--depth",
+        "2",
+        "--multipv",
+        "9",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let position: surakarta::Position = "6/6/6/6/6/w4b b".parse().unwrap();
+    let legal = position.legal_moves().len();
+    assert!(legal < 9);
+    assert_eq!(v["lines"].as_array().unwrap().len(), legal, "{v}");
+
+    // Out of range: refused before searching.
+    for bad in ["0", "257"] {
+        let o = run(&["search", "--depth", "2", "--multipv", bad]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        assert!(stderr(&o).contains("--multipv"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn engine_protocol_multipv() {
+    let script = "uci\nsetoption name MultiPV value 3\nposition startpos\ngo depth 3\nisready\n\
+                  setoption name MultiPV value 0\nsetoption name MultiPV value 1\ngo depth 2\nisready\nquit\n";
+    let o = run_with_stdin_within(&["engine"], script, Duration::from_secs(60));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.contains(&"option name MultiPV type spin default 1 min 1 max 256"),
+        "{out}"
+    );
+    // Each search ends with its bestmove (`isready` is answered at once).
+    let end = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove "))
+        .unwrap();
+    let (first_search, second_search) = (&lines[..=end], &lines[end + 1..]);
+    for depth in 1..=3 {
+        for rank in 1..=3 {
+            assert!(
+                first_search
+                    .iter()
+                    .any(|l| l.starts_with(&format!("info depth {depth} "))
+                        && l.contains(&format!(" multipv {rank} score "))),
+                "{out}"
+            );
+        }
+    }
+    // bestmove plays line 1 of the last iteration.
+    let line_one = first_search
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 3 ") && l.contains(" multipv 1 "))
+        .unwrap();
+    let pv_move = line_one
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let best = first_search
+        .iter()
+        .find(|l| l.starts_with("bestmove "))
+        .unwrap();
+    assert_eq!(*best, format!("bestmove {pv_move}"));
+    // 0 is refused; back to one line, the lines have no rank.
+    assert_eq!(engine_errors(&out).len(), 1, "{out}");
+    assert!(
+        second_search.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{out}"
+    );
+    assert!(
+        !second_search.iter().any(|l| l.contains(" multipv ")),
+        "{out}"
+    );
+}
+
+#[test]
 fn search_input_errors_exit_2() {
     for (args, needle) in [
         (vec!["search"], "give a limit"),

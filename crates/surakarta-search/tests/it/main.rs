@@ -3,5 +3,6 @@
 //! process's threads (`tests/threads.rs`) stays a binary of its own: other
 //! tests' threads would be counted with it.
 
+mod multipv;
 mod network_bounds;
 mod search;

@@ -54,6 +54,9 @@ pub(crate) enum Setting {
     EvalFile(Option<String>),
     /// `Smp`.
     Smp(Smp),
+    /// `MultiPV`: how many best lines a search reports (the range is
+    /// checked by the engine).
+    MultiPv(usize),
     /// `Rules`.
     Rules(Rules),
     /// `TablebasePath` (`None`: empty or `<empty>`, no tables).
@@ -149,6 +152,7 @@ fn parse_setoption(words: &[&str]) -> Result<Setting, String> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "threads" => Setting::Threads(number("Threads")?),
         "hash" => Setting::Hash(number("Hash")?),
+        "multipv" => Setting::MultiPv(number("MultiPV")?),
         "eval" => Setting::Eval(evaluation(Some(&value), None, ["Eval", "EvalFile"])?),
         "evalfile" => {
             Setting::EvalFile((!value.is_empty() && value != "<empty>").then_some(value.clone()))
@@ -260,6 +264,14 @@ mod tests {
             Ok(Some(Command::SetOption(Setting::Hash(128))))
         ));
         assert!(Command::parse("setoption name value 3").is_err());
+        assert!(matches!(
+            Command::parse("setoption name MultiPV value 3"),
+            Ok(Some(Command::SetOption(Setting::MultiPv(3))))
+        ));
+        assert_eq!(
+            Command::parse("setoption name multipv value many").unwrap_err(),
+            "MultiPV: \"many\" is not a number"
+        );
         assert!(matches!(
             Command::parse("setoption name TablebasePath value <empty>"),
             Ok(Some(Command::SetOption(Setting::TablebasePath(None))))

@@ -7,7 +7,7 @@ pub(crate) mod command;
 
 use crate::common::error::CliError;
 use crate::common::game::build_game;
-use crate::common::info::{info_line, tb_warning};
+use crate::common::info::{info_lines, tb_warning};
 use crate::common::memory::new_engine;
 use crate::common::tables;
 use clap::Args;
@@ -122,6 +122,7 @@ impl Session {
                 say("option name Eval type combo default default var default var classic var paper var nnue");
                 say("option name EvalFile type string default <empty>");
                 say("option name Smp type combo default siblings var siblings var lazy");
+                say("option name MultiPV type spin default 1 min 1 max 256");
                 say("uciok");
             }
             Command::IsReady => say("readyok"),
@@ -182,6 +183,14 @@ impl Session {
                 }
             }
             Setting::Smp(smp) => options.smp = smp,
+            Setting::MultiPv(lines) => {
+                // The table and history stay: only the next searches change.
+                self.engine_mut()?
+                    .set_multipv(lines)
+                    .map_err(|e| e.to_string())?;
+                self.settings.options.multipv = lines;
+                return Ok(());
+            }
             Setting::Rules(rules) => {
                 self.settings.rules = rules;
                 self.game = rebuild(&self.game, rules);
@@ -218,8 +227,11 @@ impl Session {
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
+                let multipv = engine.options().multipv;
                 let result = engine.search(&game, &limits, &thread_stop, &mut |info| {
-                    say(&format!("info {}", info_line(info)));
+                    for line in info_lines(info, multipv) {
+                        say(&format!("info {line}"));
+                    }
                 });
                 if let Some(warning) = tb_warning(&result) {
                     error(&warning);

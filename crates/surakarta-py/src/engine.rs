@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use surakarta::{Game, Rules};
 use surakarta_search::{
-    Engine, Evaluation, EvaluationChoiceError, Info, Limits, Options, Score, SearchResult,
+    Engine, Evaluation, EvaluationChoiceError, Info, Limits, Line, Options, Score, SearchResult,
 };
 use surakarta_tablebase::Tablebase;
 
@@ -191,12 +191,6 @@ fn tables_arg(
     }
 }
 
-/// How many lines (`multipv`) `analyse` can give: the search finds one
-/// principal variation. `analyse` already answers `multipv=K` with a list
-/// of one info per line; once the engine searches several lines, this bound
-/// and the one search in `analyse` are what change.
-const LINES_SEARCHED: usize = 1;
-
 /// What `search`, `play` and `analyse` were given: the game to search (a
 /// position, position text or a `Game`) and the limits (a `Limit` or the
 /// keywords), read in one place.
@@ -278,6 +272,26 @@ fn info_dict<'py>(
     }
     if info.partial {
         dict.set_item("lowerbound", true)?;
+    }
+    Ok(dict)
+}
+
+/// Line `k` (1 for the best) of an iteration as an info dictionary: the
+/// line's own score, depth and principal variation, the iteration's
+/// counters (nodes, time, …), shared by its lines.
+fn line_dict<'py>(
+    py: Python<'py>,
+    info: &Info,
+    line: &Line,
+    k: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = info_dict(py, info, Some(k))?;
+    dict.set_item("score", PyScore::from(line.score))?;
+    dict.set_item("pv", moves_of(line.pv.iter().copied()))?;
+    dict.set_item("depth", line.depth)?;
+    if k > 1 {
+        // Only line 1 of a stopped iteration is kept unfinished.
+        dict.del_item("lowerbound").ok();
     }
     Ok(dict)
 }
@@ -407,7 +421,7 @@ impl PyEngine {
         unknown: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PySearchResult> {
         let given = Given::read("search", position, limit, time, depth, nodes, unknown)?;
-        Ok(self.run(py, given, callback)?.into())
+        Ok(self.run(py, given, callback, 1)?.into())
     }
 
     /// The move to play in `position` (taken as `search` takes it, with the
@@ -432,7 +446,7 @@ impl PyEngine {
         unknown: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyPlayResult> {
         let given = Given::read("play", position, limit, time, depth, nodes, unknown)?;
-        let result = self.run(py, given, callback)?;
+        let result = self.run(py, given, callback, 1)?;
         let best = result.best_move;
         let ponder = match result.info.pv.as_slice() {
             [first, reply, ..] if Some(*first) == best => Some(PyMove { inner: *reply }),
@@ -451,9 +465,10 @@ impl PyEngine {
     /// the side to move), `"pv"`, `"depth"`, `"seldepth"`, `"nodes"`,
     /// `"nps"`, `"time"` (seconds), `"hashfull"`, `"tbhits"`, and
     /// `"lowerbound": True` when the last iteration was stopped early.
-    /// With `multipv=K` the answer is a list of such dictionaries, one per
-    /// line, each with `"multipv"` (1 for the best); the engine searches one
-    /// line, so only `multipv=1` is taken for now (`ValueError` for more).
+    /// With `multipv=K` (1 to 256) the answer is a list of such
+    /// dictionaries, one per line, best first, each with `"multipv"` (1 for
+    /// the best) and its own `"score"`, `"pv"` and `"depth"` (the counters
+    /// are the search's); fewer than K when the position has fewer moves.
     #[pyo3(signature = (
         position, limit = None, *, multipv = None, time = None, depth = None, nodes = None,
         callback = None, **unknown
@@ -472,17 +487,19 @@ impl PyEngine {
         unknown: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let lines: Option<usize> = MULTIPV.read_optional(multipv)?;
-        if let Some(k) = lines.filter(|&k| k > LINES_SEARCHED) {
-            return Err(PyValueError::new_err(format!(
-                "multipv {k} is not supported yet: the engine searches one line; give \
-                 multipv=None (one info) or multipv=1 (a list of one info)"
-            )));
-        }
         let given = Given::read("analyse", position, limit, time, depth, nodes, unknown)?;
-        let result = self.run(py, given, callback)?;
+        let result = self.run(py, given, callback, lines.unwrap_or(1))?;
         match lines {
             None => Ok(info_dict(py, &result.info, None)?.into_any()),
-            Some(_) => Ok(PyList::new(py, [info_dict(py, &result.info, Some(1))?])?.into_any()),
+            Some(_) => {
+                let dicts = result
+                    .lines()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, line)| line_dict(py, &result.info, line, i + 1))
+                    .collect::<PyResult<Vec<_>>>()?;
+                Ok(PyList::new(py, dicts)?.into_any())
+            }
         }
     }
 
@@ -515,6 +532,7 @@ impl PyEngine {
         py: Python<'_>,
         given: Given<'_>,
         callback: Option<Bound<'_, PyAny>>,
+        lines: usize,
     ) -> PyResult<SearchResult> {
         let callback = args::callable(callback, "callback")?;
         let limits = given.limits;
@@ -532,6 +550,11 @@ impl PyEngine {
                 let (done, finished) = mpsc::channel::<()>();
                 let searcher = scope.spawn(|| {
                     let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                    // The lines of this search only (`analyse(multipv=K)`);
+                    // K was checked, so this cannot fail.
+                    if let Err(e) = engine.set_multipv(lines) {
+                        fail(PyValueError::new_err(e.to_string()));
+                    }
                     let mut on_info = |info: &Info| {
                         if let Some(callback) = &callback {
                             Python::with_gil(|py| {
@@ -542,6 +565,7 @@ impl PyEngine {
                         }
                     };
                     let result = engine.search(&game, &limits, &stop, &mut on_info);
+                    let _ = engine.set_multipv(1);
                     drop(done);
                     result
                 });

@@ -227,8 +227,21 @@ def test_engine_analyse_with_multipv_answers_a_list():
     lines = engine.analyse(surakarta.Game(), depth=2, multipv=1)
     assert isinstance(lines, list) and len(lines) == 1
     assert lines[0]["multipv"] == 1 and lines[0]["depth"] == 2 and lines[0]["pv"]
-    with pytest.raises(ValueError, match="^multipv 2 is not supported yet"):
-        engine.analyse(surakarta.Game(), depth=2, multipv=2)
+    # Several lines: best first, each with its own move, score and line.
+    position = surakarta.Position()
+    lines = engine.analyse(position, depth=3, multipv=4)
+    assert [line["multipv"] for line in lines] == [1, 2, 3, 4]
+    firsts = [line["pv"][0] for line in lines]
+    assert len(set(firsts)) == 4 and all(m in position.legal_moves for m in firsts)
+    scores = [line["score"].value for line in lines]
+    assert all(line["score"].kind == "cp" for line in lines)
+    assert scores == sorted(scores, reverse=True), scores
+    # More lines than moves: one per move.
+    few = surakarta.Position("6/6/1wb3/6/6/6 b")
+    lines = engine.analyse(few, depth=2, multipv=256)
+    assert sorted(str(line["pv"][0]) for line in lines) == sorted(str(m) for m in few.legal_moves)
+    # And the next search is one line again.
+    assert "multipv" not in engine.analyse(position, depth=2)
 
 
 def test_play_and_analyse_take_what_search_takes():

@@ -489,7 +489,7 @@ class Engine:
         nodes: Optional[int] = None,
         callback: Optional[Callable[[SearchInfo], object]] = None,
     ) -> List[InfoDict]:
-        """A list of info dictionaries, one per line (only ``multipv=1`` for now)."""
+        """A list of info dictionaries, one per line, best first."""
     def new_game(self) -> None:
         """Clears what the engine learnt."""
     @property

@@ -20,13 +20,11 @@
 //! and a sequence of them by [`positions`].
 
 use crate::errors::InvalidNotationError;
-use crate::game::PyGame;
-use crate::position::{parse_position, PyPosition};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 use std::path::PathBuf;
-use surakarta::{Color, Excerpt, Game, Position, Rules, Square};
+use surakarta::{Color, Excerpt, Square};
 
 /// A whole-number argument: its name as Python spells it, the range it
 /// takes (both ends included) and the unit the message gives after it.
@@ -351,86 +349,6 @@ pub(crate) fn wrong_type_of(name: &str, value: &Bound<'_, PyAny>, what: &str) ->
 
 /// What a position argument takes, as its `TypeError` says it.
 pub(crate) const POSITION_TYPES: &str = "a Position, a Game or position text";
-
-/// A position argument: a `Position`, a `Game` (its current position; the
-/// whole game where its history counts, as in a search) or position text
-/// (docs/notation.md). Every function and method that takes a position
-/// reads it here, so all take the same things and say the same when given
-/// something else.
-pub(crate) enum PositionArg<'py> {
-    /// A `Position`.
-    Position(Position),
-    /// A `Game`.
-    Game(Bound<'py, PyGame>),
-    /// Position text, read when the position is asked for.
-    Text(String),
-}
-
-impl<'py> PositionArg<'py> {
-    /// The argument `name`: `TypeError` (`position must be a Position, a
-    /// Game or position text, not int`) for anything else.
-    pub(crate) fn read(value: &Bound<'py, PyAny>, name: &str) -> PyResult<PositionArg<'py>> {
-        if let Ok(p) = value.downcast::<PyPosition>() {
-            return Ok(PositionArg::Position(p.get().inner));
-        }
-        if let Ok(game) = value.downcast::<PyGame>() {
-            return Ok(PositionArg::Game(game.clone()));
-        }
-        if let Ok(text) = value.downcast::<PyString>() {
-            return Ok(PositionArg::Text(text.to_cow()?.into_owned()));
-        }
-        Err(wrong_type_of(name, value, POSITION_TYPES))
-    }
-
-    /// [`read`](PositionArg::read) for an argument that may be left out
-    /// (`None`).
-    pub(crate) fn read_optional(
-        value: Option<&Bound<'py, PyAny>>,
-        name: &str,
-    ) -> PyResult<Option<PositionArg<'py>>> {
-        value
-            .filter(|v| !v.is_none())
-            .map(|v| PositionArg::read(v, name))
-            .transpose()
-    }
-
-    /// The position (a game's current one); `InvalidNotationError` for
-    /// text that is not a position.
-    pub(crate) fn position(&self) -> PyResult<Position> {
-        match self {
-            PositionArg::Position(p) => Ok(*p),
-            PositionArg::Game(game) => Ok(*game.try_borrow()?.inner.position()),
-            PositionArg::Text(text) => parse_position(text),
-        }
-    }
-
-    /// The game to search: a `Game` as it is (its history counts for
-    /// repetitions, its rules decide the end), a position as a new game
-    /// under `rules`.
-    pub(crate) fn game(&self, rules: Rules) -> PyResult<Game> {
-        match self {
-            PositionArg::Game(game) => Ok(game.try_borrow()?.inner.clone()),
-            other => Ok(Game::new(other.position()?, rules)),
-        }
-    }
-}
-
-/// A sequence of positions (a list, a tuple, any iterable), each read by
-/// [`PositionArg`]: `TypeError` for text or anything not iterable, and for
-/// an item that is not a position, naming it (`positions[3] must be …`).
-pub(crate) fn positions(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Position>> {
-    let what = "a sequence of positions (Position, Game or position text)";
-    if value.is_instance_of::<PyString>() {
-        return Err(wrong_type_of(name, value, what));
-    }
-    let items = value
-        .try_iter()
-        .map_err(|_| wrong_type_of(name, value, what))?;
-    items
-        .enumerate()
-        .map(|(i, item)| PositionArg::read(&item?, &format!("{name}[{i}]"))?.position())
-        .collect()
-}
 
 /// A number as a message shows it: `str(value)`, its middle left out when
 /// it is long (an `int` of a thousand digits).

@@ -1,7 +1,6 @@
 //! Batch helpers for learning: many positions to NumPy arrays in one call,
 //! with the GIL released while they are filled.
 
-use crate::args;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 
@@ -14,7 +13,7 @@ pub(crate) fn encode<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let list = args::positions(positions, "positions")?;
+    let list = crate::game::positions(positions, "positions")?;
     let n = list.len();
     let data = py.allow_threads(|| {
         let mut data = vec![0u8; n * 72];
@@ -41,7 +40,7 @@ pub(crate) fn legal_move_masks<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let list = args::positions(positions, "positions")?;
+    let list = crate::game::positions(positions, "positions")?;
     let n = list.len();
     let data = py.allow_threads(|| {
         let mut data = vec![false; n * 36 * 36];
@@ -63,7 +62,7 @@ pub(crate) fn legal_move_counts<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let list = args::positions(positions, "positions")?;
+    let list = crate::game::positions(positions, "positions")?;
     let counts: Vec<u32> = py.allow_threads(|| {
         list.iter()
             .map(|p| u32::try_from(p.count_moves()).unwrap_or(u32::MAX))

@@ -2,7 +2,8 @@
 //! python-chess's shapes of them: `PlayResult` (`Engine.play`) and the info
 //! dictionary (`Engine.analyse`).
 
-use crate::args::{self, PositionArg, HASH, MULTIPV, THREADS};
+use crate::args::{self, HASH, MULTIPV, THREADS};
+use crate::game::PositionArg;
 use crate::game::RulesArg;
 use crate::limit::{movetime_removed, PyLimit};
 use crate::position::{moves_of, PyMove};

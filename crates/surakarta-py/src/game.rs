@@ -1,13 +1,17 @@
 //! `Rules` and `Game`.
 
-use crate::args::{self, PositionArg, NO_CAPTURE_PLIES, REPETITIONS};
+use crate::args::{
+    self, wrong_type_of, NO_CAPTURE_PLIES, PERFT_DEPTH, POSITION_TYPES, REPETITIONS,
+};
 use crate::color::color_name;
 use crate::errors::{game_error, move_error, InvalidNotationError};
 use crate::outcome::PyOutcome;
+use crate::position::parse_position;
 use crate::position::{board_text, move_list, moves_of, MoveArg, PyMove, PyPosition};
-use crate::records;
+use crate::record_text;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyAny;
 use pyo3::types::{PyIterator, PyList, PyString};
 use surakarta::{Game, Position, Rules};
 
@@ -317,7 +321,7 @@ impl PyGame {
     /// moves numbered. `Game.from_record` and `read_records` read it back.
     #[pyo3(signature = (tags = None))]
     fn record(&self, tags: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        Ok(records::record_of(&self.inner, tags)?.to_string())
+        Ok(record_text::record_of(&self.inner, tags)?.to_string())
     }
 
     /// The game of a record's text holding exactly one game (what
@@ -327,7 +331,7 @@ impl PyGame {
     #[staticmethod]
     fn from_record(text: &str) -> PyResult<PyGame> {
         Ok(PyGame {
-            inner: records::game_of_text(text)?,
+            inner: record_text::game_of_text(text)?,
         })
     }
 
@@ -377,4 +381,98 @@ impl PyGame {
             self.inner.position()
         )
     }
+}
+
+/// A position argument: a `Position`, a `Game` (its current position; the
+/// whole game where its history counts, as in a search) or position text
+/// (docs/notation.md). Every function and method that takes a position
+/// reads it here, so all take the same things and say the same when given
+/// something else.
+pub(crate) enum PositionArg<'py> {
+    /// A `Position`.
+    Position(Position),
+    /// A `Game`.
+    Game(Bound<'py, PyGame>),
+    /// Position text, read when the position is asked for.
+    Text(String),
+}
+
+impl<'py> PositionArg<'py> {
+    /// The argument `name`: `TypeError` (`position must be a Position, a
+    /// Game or position text, not int`) for anything else.
+    pub(crate) fn read(value: &Bound<'py, PyAny>, name: &str) -> PyResult<PositionArg<'py>> {
+        if let Ok(p) = value.downcast::<PyPosition>() {
+            return Ok(PositionArg::Position(p.get().inner));
+        }
+        if let Ok(game) = value.downcast::<PyGame>() {
+            return Ok(PositionArg::Game(game.clone()));
+        }
+        if let Ok(text) = value.downcast::<PyString>() {
+            return Ok(PositionArg::Text(text.to_cow()?.into_owned()));
+        }
+        Err(wrong_type_of(name, value, POSITION_TYPES))
+    }
+
+    /// [`read`](PositionArg::read) for an argument that may be left out
+    /// (`None`).
+    pub(crate) fn read_optional(
+        value: Option<&Bound<'py, PyAny>>,
+        name: &str,
+    ) -> PyResult<Option<PositionArg<'py>>> {
+        value
+            .filter(|v| !v.is_none())
+            .map(|v| PositionArg::read(v, name))
+            .transpose()
+    }
+
+    /// The position (a game's current one); `InvalidNotationError` for
+    /// text that is not a position.
+    pub(crate) fn position(&self) -> PyResult<Position> {
+        match self {
+            PositionArg::Position(p) => Ok(*p),
+            PositionArg::Game(game) => Ok(*game.try_borrow()?.inner.position()),
+            PositionArg::Text(text) => parse_position(text),
+        }
+    }
+
+    /// The game to search: a `Game` as it is (its history counts for
+    /// repetitions, its rules decide the end), a position as a new game
+    /// under `rules`.
+    pub(crate) fn game(&self, rules: Rules) -> PyResult<Game> {
+        match self {
+            PositionArg::Game(game) => Ok(game.try_borrow()?.inner.clone()),
+            other => Ok(Game::new(other.position()?, rules)),
+        }
+    }
+}
+
+/// A sequence of positions (a list, a tuple, any iterable), each read by
+/// [`PositionArg`]: `TypeError` for text or anything not iterable, and for
+/// an item that is not a position, naming it (`positions[3] must be …`).
+pub(crate) fn positions(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Position>> {
+    let what = "a sequence of positions (Position, Game or position text)";
+    if value.is_instance_of::<PyString>() {
+        return Err(wrong_type_of(name, value, what));
+    }
+    let items = value
+        .try_iter()
+        .map_err(|_| wrong_type_of(name, value, what))?;
+    items
+        .enumerate()
+        .map(|(i, item)| PositionArg::read(&item?, &format!("{name}[{i}]"))?.position())
+        .collect()
+}
+
+/// The number of move sequences of `depth` plies (1 to 12, as `surakarta
+/// perft` takes it) from `position` (a `Position`, a `Game` or position
+/// text). The GIL is released while it counts.
+#[pyfunction]
+pub(crate) fn perft(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    depth: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
+    let position = PositionArg::read(position, "position")?.position()?;
+    let depth: u32 = PERFT_DEPTH.read(depth)?;
+    Ok(py.allow_threads(|| surakarta::perft(&position, depth)))
 }

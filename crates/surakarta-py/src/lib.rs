@@ -9,13 +9,14 @@
 //!
 //! | module | concept |
 //! |---|---|
-//! | `args` | the checks of every argument, in one place: each numeric bound declared once with the CLI's range (`PIECES`, `THREADS`, `HASH`, `DEPTH`, `NODES`, `TIME`, …), positions (`PositionArg`: a `Position`, a `Game` or position text, for every function that takes one), paths, squares, sides, callbacks; `TypeError` for a wrong type (a `bool` for a number included), `ValueError` out of range in the CLI's words |
+//! | `args` | the checks of every argument, in one place: each numeric bound declared once with the CLI's range (`PIECES`, `THREADS`, `HASH`, `DEPTH`, `NODES`, `TIME`, …), paths, squares, sides, callbacks; `TypeError` for a wrong type (a `bool` for a number included), `ValueError` out of range in the CLI's words |
 //! | `errors` | `InvalidNotationError`/`IllegalMoveError` (`ValueError`), `TablebaseError`/`MissingTableError` (`OSError`); the libraries' errors mapped to them with the libraries' (the CLI's) messages |
-//! | `position` | `Move`, `Position` (legal moves as a `MoveList`, `after`, pieces, Zobrist, symmetries, text board, SVG through `surakarta::svg`), squares, `perft` |
+//! | `position` | `Move`, `Position` (legal moves as a `MoveList`, `after`, pieces, Zobrist, symmetries, text board, SVG through `surakarta::svg`), squares |
 //! | `color` | a side as Python writes and reads it (`"black"`, `"white"`, `"b"`, `"w"`) |
 //! | `outcome` | `Outcome`: the winner and the reason a game ended, for `Position.outcome()` and `Game.outcome()` |
-//! | `game` | `Rules`, `Game` (push/pop, history, outcome, python-chess's `push_uci`, `move_stack`, `peek`) |
-//! | `records` | `Record`, `read_records` (files read as the CLI's `show` reads them), `parse_records`, `Game.record()` and `Game.from_record()`: the rules crate's game records |
+//! | `game` | `Rules`, `Game` (push/pop, history, outcome, python-chess's `push_uci`, `move_stack`, `peek`), the position argument of every function that takes one (`PositionArg`: a `Position`, a `Game` or position text), `perft` |
+//! | `record_text` | a game as record text and back, for `Game.record()`, `Game.from_record()` and `Record` |
+//! | `records` | `Record`, `read_records` (files read as the CLI's `show` reads them), `parse_records`: the rules crate's game records |
 //! | `tables` | `Tablebase` (files read into memory by `Tablebase::open_dir`: no `unsafe`, no map), `Probe`, `generate_tables` |
 //! | `limit` | `Limit(time=, depth=, nodes=)`: a search's limits, time in seconds, every value checked by `args` |
 //! | `engine` | `Engine`, `Score`, `SearchInfo`, `SearchResult`, and python-chess's shapes: `Engine.play` (`PlayResult`) and `Engine.analyse` (an info dictionary, a list of them with `multipv`): the search on a scoped thread with the GIL released, the caller polling for signals (Ctrl-C sets the stop flag) and the callback taking the GIL per iteration |
@@ -30,6 +31,7 @@ mod game;
 mod limit;
 mod outcome;
 mod position;
+mod record_text;
 mod records;
 mod tables;
 
@@ -66,7 +68,7 @@ fn _surakarta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PySearchResult>()?;
     m.add_class::<engine::PyPlayResult>()?;
     m.add_class::<records::PyRecord>()?;
-    m.add_function(wrap_pyfunction!(position::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(game::perft, m)?)?;
     m.add_function(wrap_pyfunction!(position::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(position::parse_square, m)?)?;
     m.add_function(wrap_pyfunction!(position::_move_text, m)?)?;

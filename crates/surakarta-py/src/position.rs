@@ -1,6 +1,6 @@
 //! `Move`, `Position`, squares and `perft`.
 
-use crate::args::{self, PositionArg, PERFT_DEPTH};
+use crate::args;
 use crate::color::color_name;
 use crate::errors::{bad_position, move_error, InvalidNotationError};
 use crate::outcome::PyOutcome;
@@ -246,12 +246,31 @@ impl PyPosition {
     #[new]
     #[pyo3(signature = (notation = None))]
     fn new(notation: Option<&Bound<'_, PyAny>>) -> PyResult<PyPosition> {
-        Ok(PyPosition {
-            inner: match PositionArg::read_optional(notation, "notation")? {
-                Some(given) => given.position()?,
-                None => Position::new(),
-            },
-        })
+        let Some(given) = notation.filter(|n| !n.is_none()) else {
+            return Ok(PyPosition {
+                inner: Position::new(),
+            });
+        };
+        if let Ok(p) = given.downcast::<PyPosition>() {
+            return Ok(PyPosition {
+                inner: p.get().inner,
+            });
+        }
+        if let Ok(text) = given.downcast::<PyString>() {
+            return Ok(PyPosition {
+                inner: parse_position(&text.to_cow()?)?,
+            });
+        }
+        // A `Game` (defined above this module) through its `position`.
+        if let Some(p) = given
+            .getattr("position")
+            .ok()
+            .filter(|_| args::type_name(given) == "Game")
+            .and_then(|p| p.downcast::<PyPosition>().ok().map(|p| p.get().inner))
+        {
+            return Ok(PyPosition { inner: p });
+        }
+        Err(args::wrong_type_of("notation", given, args::POSITION_TYPES))
     }
 
     /// The legal moves, captures and steps, as a `MoveList`
@@ -443,18 +462,4 @@ impl PyPosition {
     fn __hash__(&self) -> u64 {
         self.inner.zobrist()
     }
-}
-
-/// The number of move sequences of `depth` plies (1 to 12, as `surakarta
-/// perft` takes it) from `position` (a `Position`, a `Game` or position
-/// text). The GIL is released while it counts.
-#[pyfunction]
-pub(crate) fn perft(
-    py: Python<'_>,
-    position: &Bound<'_, PyAny>,
-    depth: &Bound<'_, PyAny>,
-) -> PyResult<u64> {
-    let position = PositionArg::read(position, "position")?.position()?;
-    let depth: u32 = PERFT_DEPTH.read(depth)?;
-    Ok(py.allow_threads(|| surakarta::perft(&position, depth)))
 }

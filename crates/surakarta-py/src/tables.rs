@@ -1,7 +1,8 @@
 //! `Tablebase`, its probe answers, and generating tables.
 
-use crate::args::{self, PositionArg, PIECES};
+use crate::args::{self, PIECES};
 use crate::errors::{tablebase_error, TablebaseError};
+use crate::game::PositionArg;
 use crate::position::{moves_of, PyMove};
 use pyo3::prelude::*;
 use std::path::PathBuf;

@@ -73,3 +73,23 @@ pub use verify::checkpoint::VerifyCheckpoints;
 pub use verify::dir::{verify_dir, verify_dir_with, verify_tables, VerifyOptions, VerifyOutcome};
 pub use verify::report::{Mismatch, VerifyReport};
 pub use verify::ExpandedPair;
+
+/// Tables the unit tests of several modules read, generated once per test
+/// binary.
+#[cfg(test)]
+pub(crate) mod test_tables {
+    use crate::progress::NoProgress;
+    use crate::Tablebase;
+    use std::sync::OnceLock;
+    use surakarta_index::Scheme;
+
+    /// Every class up to 5 pieces, byte per slot, symmetric index.
+    pub(crate) fn up_to_5() -> &'static Tablebase {
+        static TABLES: OnceLock<Tablebase> = OnceLock::new();
+        TABLES.get_or_init(|| {
+            Tablebase::generate(5, Scheme::Symmetric, &NoProgress)
+                .expect("the tables up to 5 pieces")
+                .0
+        })
+    }
+}

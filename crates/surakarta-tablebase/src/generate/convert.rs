@@ -1299,7 +1299,7 @@ mod tests {
     /// exact values of the compact tables equal the format 1 ones.
     #[test]
     fn summaries_part_by_part_equal_the_whole_values() {
-        let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
+        let plain = crate::test_tables::up_to_5();
         let mut compact = Tablebase::new();
         let mut mixed = Tablebase::new();
         for material in plain.materials() {
@@ -1331,7 +1331,7 @@ mod tests {
                 first(&histogram.wins, Value::Win),
                 first(&histogram.losses, Value::Loss),
             );
-            for tb in [&plain, &compact, &mixed] {
+            for tb in [plain, &compact, &mixed] {
                 let summary = tb.summary(material).unwrap();
                 assert_eq!(summary.histogram, histogram, "{material}");
                 assert_eq!(summary.longest_win, win, "{material}");
@@ -1355,7 +1355,7 @@ mod tests {
     /// slots that differ.
     #[test]
     fn check_matches_the_full_comparison() {
-        let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
+        let plain = crate::test_tables::up_to_5();
         let mut rng = surakarta::random::SplitMix::new(0x2545_f491_4f6c_dd1d);
         let (mut damaged, mut caught) = (0, 0);
         for material in plain.materials() {
@@ -1408,7 +1408,7 @@ mod tests {
     /// same values.
     #[test]
     fn draw_maps_mark_exactly_the_units_with_capture_draws() {
-        let (plain, _) = Tablebase::generate(5, Scheme::Symmetric, &NoProgress).unwrap();
+        let plain = crate::test_tables::up_to_5();
         let streaming = CompactOptions {
             streaming_above: 0,
             ..CompactOptions::default()

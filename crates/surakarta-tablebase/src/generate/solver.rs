@@ -1179,19 +1179,13 @@ mod tests {
     use crate::pair::Pair;
     use crate::progress::NoProgress;
     use proptest::prelude::*;
-    use std::sync::OnceLock;
     use surakarta::random::{random_position, SplitMix};
     use surakarta::Color;
     use surakarta_index::Material;
     use surakarta_index::Scheme;
 
     fn tablebase() -> &'static Tablebase {
-        static TB: OnceLock<Tablebase> = OnceLock::new();
-        TB.get_or_init(|| {
-            Tablebase::generate(5, Scheme::Symmetric, &NoProgress)
-                .unwrap()
-                .0
-        })
+        crate::test_tables::up_to_5()
     }
 
     /// The fast loss checks (captures into draws noted by the first pass,

@@ -495,8 +495,7 @@ mod tests {
     /// fast path meets compact and format 1 tables on either side).
     #[test]
     fn fast_and_reference_derivations_equal_the_position_one() {
-        let (plain, _) =
-            Tablebase::generate(5, Scheme::Symmetric, &crate::progress::NoProgress).unwrap();
+        let plain = crate::test_tables::up_to_5();
         let mut mixed = Tablebase::new();
         for material in plain.materials() {
             mixed.insert(if material.pieces() % 2 == 0 {
@@ -505,7 +504,7 @@ mod tests {
                 plain.expanded(material).unwrap()
             });
         }
-        for tb in [&plain, &mixed] {
+        for tb in [plain, &mixed] {
             let mut checked = 0u64;
             for material in tb.materials().collect::<Vec<_>>() {
                 let table = tb.lookup(material).unwrap();
@@ -514,7 +513,7 @@ mod tests {
                 let compact = material.pieces() % 2 == 0;
                 assert_eq!(
                     fast.partner_bytes.is_some(),
-                    !compact || std::ptr::eq(tb, &plain)
+                    !compact || std::ptr::eq(tb, plain)
                 );
                 table
                     .indexer()
@@ -545,8 +544,7 @@ mod tests {
     /// the memory limit is refused before anything is expanded.
     #[test]
     fn expanding_a_pair_is_undone_and_guarded() {
-        let (plain, _) =
-            Tablebase::generate(5, Scheme::Symmetric, &crate::progress::NoProgress).unwrap();
+        let plain = crate::test_tables::up_to_5();
         let mut tb = Tablebase::new();
         for material in plain.materials() {
             tb.insert(plain.compacted(material).unwrap());

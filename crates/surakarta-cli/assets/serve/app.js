@@ -44,7 +44,17 @@
     // which never reaches the host); the page keeps the form it was opened
     // with.
     addressMark: '?',
+    // The board seen from White's side (a1 top right); kept in localStorage.
+    flipped: false,
+    // A game against the engine, or null: {human: 'b'|'w', start: the ply
+    // it began at, strength: {movetime, depth}, over: null or an outcome
+    // {result, winner, reason}, thinking: {fen, handle} while the engine
+    // searches its reply}.
+    game: null,
   };
+
+  /** The rule set both back ends judge positions by (Rules::default()). */
+  const RULES = { name: 'ICGA', text: 'threefold repetition and 50 plies without a capture end the game, adjudicated by piece count' };
 
   // Caches: answers depend only on the question, so each is asked once.
   const positionCache = new Map(); // fen -> Promise<position JSON>
@@ -154,18 +164,29 @@
    * `cp` in evaluation units, the others in plies (to the game's end for
    * win/loss, to the conversion for the tables' tbwin/tbloss).
    */
-  function scoreText(score) {
+  function scoreText(score, mover) {
     if (!score) return '';
     const v = score.value;
+    const me = sideName(mover || 'b');
+    const other = sideName(mover === 'w' || mover === 'white' ? 'b' : 'w');
     switch (score.kind) {
-      case 'cp': return (v > 0 ? '+' : '') + v;
-      case 'win': return 'win in ' + v;
-      case 'loss': return 'loss in ' + v;
-      case 'tbwin': return 'TB win in ' + v;
-      case 'tbloss': return 'TB loss in ' + v;
+      case 'cp':
+        // The evaluation counts a piece as about 100 (docs/search.md,
+        // docs/evaluation.md): shown in pieces.
+        if (v === 0) return '0.00 (level)';
+        return '+' + (Math.abs(v) / 100).toFixed(2) + ' for ' + (v > 0 ? me : other);
+      case 'win': return me + ' wins in ' + v + ' ' + plural(v, 'ply', 'plies');
+      case 'loss': return other + ' wins in ' + v + ' ' + plural(v, 'ply', 'plies');
+      case 'tbwin': return me + ' wins (tables; capture in ' + v + ')';
+      case 'tbloss': return other + ' wins (tables; capture in ' + v + ')';
       default: return score.kind + ' ' + v;
     }
   }
+
+  const SCORE_HELP = 'Evaluation in pieces (1.00 ≈ one piece) for the side named; '
+    + '"wins in N": the game ends in N plies; "(tables)": an exact tablebase win, N plies to the next capture';
+
+  const plural = (n, one, many) => (n === 1 ? one : many);
 
   /** A finished game's result: "1-0 · Black wins (no pieces left)". */
   function outcomeText(o) {
@@ -199,21 +220,44 @@
     svg.setAttribute('class', 'board-svg');
     svg.setAttribute('role', 'img');
 
+    // Everything drawn on the board goes into one group, turned half a
+    // circle about the board's centre when the board is flipped (the
+    // background, title and caption stay; letters are turned back upright).
+    const turn = svgEl('g', { class: 'turn' });
+    for (const n of Array.from(svg.childNodes)) {
+      if (n.nodeType !== 1) continue;
+      const tag = n.localName;
+      if (tag === 'title' || tag === 'defs' || (tag === 'rect' && !turn.firstChild)) continue;
+      if (n.classList.contains('caption')) continue;
+      turn.appendChild(n);
+    }
+    svg.appendChild(turn);
     const overlay = svgEl('g', { class: 'overlay' });
-    svg.appendChild(overlay);
+    turn.appendChild(overlay);
     const preview = svgEl('g', { class: 'preview' });
-    svg.insertBefore(preview, overlay);
+    turn.insertBefore(preview, overlay);
 
     state.points = new Map();
     for (const p of Array.from(svg.querySelectorAll('circle.point[data-square]'))) {
-      svg.appendChild(p); // on top
+      turn.appendChild(p); // on top
       state.points.set(p.getAttribute('data-square'), {
         x: parseFloat(p.getAttribute('cx')),
         y: parseFloat(p.getAttribute('cy')),
         el: p,
       });
     }
+    if (state.flipped) {
+      const a = state.points.get('a1');
+      const f = state.points.get('f6');
+      const cx = a && f ? (a.x + f.x) / 2 : 270;
+      const cy = a && f ? (a.y + f.y) / 2 : 270;
+      turn.setAttribute('transform', `rotate(180 ${cx} ${cy})`);
+      for (const t of Array.from(turn.querySelectorAll('text'))) {
+        t.setAttribute('transform', `rotate(180 ${t.getAttribute('x')} ${t.getAttribute('y')})`);
+      }
+    }
     const box = $('board');
+    box.dataset.flipped = state.flipped ? 'true' : 'false';
     box.replaceChildren(svg);
     return svg;
   }
@@ -380,13 +424,17 @@
     if (state.firstShownMs === null) state.firstShownMs = performance.now();
     renderEngineIdle();
     updateAddress();
+    afterShowInGame();
   }
 
   /** The status line: whose move, or the result. */
   function renderStatus() {
     const info = state.info;
     if (!info) return;
-    if (info.outcome) {
+    const over = gameOutcomeHere();
+    if (over) {
+      setStatus('Game over: ' + outcomeText(over));
+    } else if (info.outcome) {
       setStatus('Game over: ' + outcomeText(info.outcome));
     } else {
       const n = info.moves.length;
@@ -419,9 +467,10 @@
   // ---------------------------------------------------------------------
 
   /** Plays `m` (a move object of the shown position). */
-  function playMove(m) {
+  function playMove(m, byEngine) {
     // Only a move of the position shown now (a stale row or click does nothing).
     if (state.editing || !m || !state.info || !state.info.moves.includes(m)) return;
+    if (!byEngine && !humanMayMove()) return;
     const next = state.plies[state.cursor + 1];
     if (next && next.move === m.move) {
       state.cursor += 1; // the same move as the line already has: keep the rest
@@ -434,17 +483,18 @@
   }
 
   /** Plays `m`, first showing a capture's path for a moment. */
-  function playWithPreview(m) {
+  function playWithPreview(m, byEngine) {
     if (state.editing || !m || !state.info || !state.info.moves.includes(m)) return;
+    if (!byEngine && !humanMayMove()) return;
     if (!m.capture) {
-      playMove(m);
+      playMove(m, byEngine);
       return;
     }
     const token = state.showToken;
     state.hovered = m.move;
     previewMove(m.move).then(() => {
       setTimeout(() => {
-        if (token === state.showToken) playMove(m);
+        if (token === state.showToken) playMove(m, byEngine);
       }, CAPTURE_PREVIEW_MS);
     });
   }
@@ -509,7 +559,7 @@
       cycleEditCell(sq);
       return;
     }
-    if (!state.info) return;
+    if (!state.info || !humanMayMove()) return;
     if (state.selected) {
       const m = state.info.moves.find((x) => x.from === state.selected && x.to === sq);
       if (m) {
@@ -600,7 +650,7 @@
 
   /** Starts an analysis of the shown position. */
   function startAnalysis() {
-    if (state.editing || !state.info) return;
+    if (state.editing || !state.info || gameRunning()) return;
     stopAnalysis(null);
     const fen = state.info.fen;
     const movetime = $('engine-movetime').value;
@@ -610,12 +660,12 @@
     $('engine-best').textContent = '';
     setEngineState('running', 'running…');
 
-    a.handle = backend.analyse(fen, movetime, {
+    a.handle = backend.analyse(fen, { movetime }, {
       info(d) {
         if (state.analysis !== a) return;
         const row = el('tr', { class: 'iteration' },
           el('td', {}, String(d.depth)),
-          el('td', { class: 'score' }, scoreText(d.score)),
+          el('td', { class: 'score', title: SCORE_HELP }, scoreText(d.score, fenFields(fen).side)),
           el('td', {}, d.nodes !== undefined ? d.nodes.toLocaleString('en') : ''),
           el('td', { class: 'pv' }, moveTokens(d.pv || [])));
         const body = $('engine-lines').querySelector('tbody');
@@ -636,7 +686,7 @@
               onmouseenter: () => m && hoverMove(d.move),
               onmouseleave: () => hoverMove(null),
             }, d.move),
-            ' · ' + scoreText(d.score) + (d.depth ? ' · depth ' + d.depth : ''));
+            ' · ' + scoreText(d.score, fenFields(fen).side) + (d.depth ? ' · depth ' + d.depth : ''));
         } else {
           best.textContent = 'No move: the game is over.';
         }
@@ -664,7 +714,7 @@
     s.textContent = text;
     s.dataset.state = kind;
     const running = kind === 'running';
-    $('engine-start').disabled = running || state.editing;
+    $('engine-start').disabled = running || state.editing || gameRunning();
     $('engine-stop').disabled = !running;
   }
 
@@ -679,11 +729,223 @@
   }
 
   // ---------------------------------------------------------------------
+  // Playing the computer
+  // ---------------------------------------------------------------------
+
+  /** A game is on: started and not over. */
+  const gameRunning = () => !!(state.game && !state.game.over);
+
+  /**
+   * May the person play a move on the shown position? Always outside a
+   * game; in a game only at its last position, on their turn, while the
+   * engine is not thinking.
+   */
+  function humanMayMove() {
+    const g = state.game;
+    if (!g || g.over) return true;
+    return !g.thinking && state.cursor === state.plies.length - 1 && state.info
+      && state.info.side_to_move[0] === g.human;
+  }
+
+  /** The engine's strength chosen in the Play panel: {movetime} or {depth}. */
+  function chosenStrength() {
+    // A level selector (named engine levels) will join this one; until the
+    // engine has levels, the strength is a search limit of docs/serve.md.
+    const [kind, value] = $('play-strength').value.split(':');
+    return kind === 'depth' ? { depth: Number(value), movetime: 10000 } : { movetime: Number(value) };
+  }
+
+  /**
+   * The game's end at the shown position that the position alone does not
+   * tell: resignation, or the rules' repetition (counted over the game's
+   * line, adjudicated by piece count). Null if none.
+   */
+  function gameOutcomeHere() {
+    const g = state.game;
+    if (!g || !state.info) return null;
+    if (g.over) return state.cursor === g.endPly ? g.over : null;
+    if (state.cursor < g.start) return null;
+    const key = (fen) => { const f = fenFields(fen); return f.board + ' ' + f.side; };
+    const here = key(state.plies[state.cursor].fen);
+    let seen = 0;
+    for (let i = g.start; i <= state.cursor; i++) if (key(state.plies[i].fen) === here) seen++;
+    if (seen < 3) return null;
+    const b = state.info.black.length;
+    const w = state.info.white.length;
+    const winner = b > w ? 'black' : w > b ? 'white' : null;
+    return { result: winner === 'black' ? '1-0' : winner === 'white' ? '0-1' : '1/2-1/2', winner, reason: 'repetition' };
+  }
+
+  /** After a position is shown: end the game, or let the engine reply. */
+  function afterShowInGame() {
+    const g = state.game;
+    renderPlayPanel();
+    if (!g || g.over || state.cursor !== state.plies.length - 1) return;
+    const over = state.info.outcome || gameOutcomeHere();
+    if (over) {
+      g.over = over;
+      g.endPly = state.cursor;
+      renderStatus();
+      renderPlayPanel();
+      return;
+    }
+    if (state.info.side_to_move[0] !== g.human && !g.thinking) engineReply();
+  }
+
+  /** Asks the back end for the engine's move in the last position and plays it. */
+  function engineReply() {
+    const g = state.game;
+    const fen = state.info.fen;
+    const t = { fen, handle: null, score: null };
+    g.thinking = t;
+    renderPlayPanel();
+    t.handle = backend.analyse(fen, g.strength, {
+      info(d) { if (g.thinking === t) t.score = d.score; },
+      bestmove(d) {
+        if (g.thinking !== t) return;
+        g.thinking = null;
+        const m = d.move && state.info && state.info.fen === fen && state.info.moves.find((x) => x.move === d.move);
+        if (!m) {
+          renderPlayPanel();
+          return;
+        }
+        g.lastScore = { score: d.score || t.score, side: fenFields(fen).side };
+        playWithPreview(m, true);
+      },
+      error(message) {
+        if (g.thinking !== t) return;
+        g.thinking = null;
+        renderPlayPanel();
+        $('play-state').textContent = 'The engine could not move: ' + message;
+        $('play-state').dataset.state = 'error';
+      },
+    });
+  }
+
+  function stopThinking() {
+    const g = state.game;
+    if (!g || !g.thinking) return;
+    const t = g.thinking;
+    g.thinking = null;
+    t.handle.stop();
+  }
+
+  /** Starts a game from the start position or the position shown. */
+  async function newGame() {
+    if (state.editing) return;
+    stopAnalysis('stopped: a game began');
+    stopThinking();
+    let human = $('play-colour').value;
+    if (human === 'random') human = Math.random() < 0.5 ? 'b' : 'w';
+    const from = $('play-from').value === 'shown' && state.info ? state.info.fen : START_FEN;
+    state.game = {
+      human, start: 0, strength: chosenStrength(), over: null, endPly: -1, thinking: null, lastScore: null,
+    };
+    setFlipped(human === 'w');
+    // The game's clock of moves starts here: the line before it is dropped.
+    await newRoot(from);
+  }
+
+  /** Resigns the game for the person. */
+  function resign() {
+    const g = state.game;
+    if (!gameRunning()) return;
+    stopThinking();
+    const winner = g.human === 'b' ? 'white' : 'black';
+    g.over = { result: winner === 'black' ? '1-0' : '0-1', winner, reason: 'resignation' };
+    g.endPly = state.plies.length - 1;
+    goTo(g.endPly);
+    renderStatus();
+    renderPlayPanel();
+  }
+
+  /** The index of the person's last move in the game's line, or -1. */
+  function lastHumanMove() {
+    const g = state.game;
+    for (let i = state.plies.length - 1; i > g.start; i--) {
+      if (fenFields(state.plies[i - 1].fen).side === g.human) return i;
+    }
+    return -1;
+  }
+
+  /** Takes back the person's last move and the engine's reply. */
+  /**
+   * Take back is possible during a game, and after one its rules ended
+   * (not a resignation) while no analysis moves were added.
+   */
+  function canTakeBack() {
+    const g = state.game;
+    if (!g || lastHumanMove() < 0) return false;
+    return !g.over || (g.over.reason !== 'resignation' && state.plies.length - 1 === g.endPly);
+  }
+
+  function takeBack() {
+    const g = state.game;
+    if (!canTakeBack()) return;
+    const i = lastHumanMove();
+    stopThinking();
+    g.over = null;
+    state.plies.length = i;
+    state.cursor = i - 1;
+    showPosition();
+  }
+
+  function renderPlayPanel() {
+    const g = state.game;
+    const box = $('play-state');
+    $('play-resign').disabled = !gameRunning();
+    $('play-takeback').disabled = !canTakeBack();
+    const running = gameRunning();
+    $('engine-start').disabled = running || state.editing || !!state.analysis;
+    $('edit-toggle').disabled = running;
+    if (!g) {
+      box.dataset.state = 'idle';
+      box.textContent = 'No game: the board is for analysis.';
+      return;
+    }
+    const you = 'You play ' + sideName(g.human) + '. ';
+    if (g.over) {
+      box.dataset.state = 'over';
+      box.textContent = 'Game over: ' + outcomeText(g.over) + '. The board is for analysis again.';
+    } else if (g.thinking) {
+      box.dataset.state = 'thinking';
+      box.textContent = you + 'The engine is thinking…';
+    } else if (state.cursor !== state.plies.length - 1) {
+      box.dataset.state = 'away';
+      box.textContent = you + 'Go to the last move (End) to play on.';
+    } else {
+      box.dataset.state = 'your-move';
+      let text = you + 'Your move.';
+      if (g.lastScore) text += ' The engine reckons ' + scoreText(g.lastScore.score, g.lastScore.side) + '.';
+      box.textContent = text;
+    }
+  }
+
+  // ---------------------------------------------------------------------
+  // Flipping the board
+  // ---------------------------------------------------------------------
+
+  function setFlipped(on) {
+    state.flipped = !!on;
+    try { localStorage.setItem('surakarta.flipped', state.flipped ? '1' : '0'); } catch (e) { /* private mode */ }
+    $('flip').setAttribute('aria-pressed', state.flipped ? 'true' : 'false');
+  }
+
+  function toggleFlip() {
+    setFlipped(!state.flipped);
+    if (state.editing) drawEditBoard();
+    else if (state.svgText) {
+      installSvg(state.svgText);
+      drawOverlay();
+    }
+  }
+
+  // ---------------------------------------------------------------------
   // Board editor
   // ---------------------------------------------------------------------
 
   function enterEditor() {
-    if (state.editing || !state.info) return;
+    if (state.editing || !state.info || gameRunning()) return;
     stopAnalysis('stopped: editing');
     state.editing = true;
     state.selected = null;
@@ -707,7 +969,7 @@
     $('editor').hidden = true;
     $('nav-bar').hidden = false;
     document.body.classList.remove('editing');
-    $('engine-start').disabled = false;
+    $('engine-start').disabled = gameRunning();
     renderStatus();
   }
 
@@ -751,7 +1013,8 @@
     const caption = svg.querySelector('text.caption');
     if (caption) caption.textContent = 'editing · ' + sideName(state.edit.side) + ' to move';
     const layer = svgEl('g', { class: 'edit-pieces' });
-    svg.insertBefore(layer, svg.querySelector('g.preview'));
+    const preview = svg.querySelector('g.preview');
+    preview.parentNode.insertBefore(layer, preview);
     for (let i = 0; i < 36; i++) {
       const c = state.edit.cells[i];
       const p = state.points.get(squareName(i));
@@ -822,6 +1085,7 @@
       case 'Home': goTo(0); break;
       case 'End': goTo(state.plies.length - 1); break;
       case 'Escape': state.selected = null; clearPreview(); drawOverlay(); return;
+      case 'f': case 'F': toggleFlip(); break;
       default: return;
     }
     event.preventDefault();
@@ -858,8 +1122,16 @@
       state.edit.side = r.value;
       drawEditBoard();
     }));
+    $('flip').addEventListener('click', toggleFlip);
+    $('play-new').addEventListener('click', newGame);
+    $('play-resign').addEventListener('click', resign);
+    $('play-takeback').addEventListener('click', takeBack);
+    $('rules-name').textContent = RULES.name;
+    $('rules-name').title = RULES.text;
+    try { setFlipped(localStorage.getItem('surakarta.flipped') === '1'); } catch (e) { setFlipped(false); }
+    renderPlayPanel();
     document.addEventListener('keydown', onKey);
-    window.addEventListener('pagehide', () => stopAnalysis(null));
+    window.addEventListener('pagehide', () => { stopAnalysis(null); stopThinking(); });
 
     // The address may name a position: ?fen=… (or #fen=…, which a static
     // host never sees).
@@ -890,6 +1162,11 @@
     get plies() { return state.plies.map((p) => ({ fen: p.fen, move: p.move })); },
     get cursor() { return state.cursor; },
     get analysing() { return !!state.analysis; },
+    get flipped() { return state.flipped; },
+    get game() {
+      const g = state.game;
+      return g && { human: g.human, over: g.over, thinking: !!g.thinking };
+    },
   };
 
   document.addEventListener('DOMContentLoaded', main);

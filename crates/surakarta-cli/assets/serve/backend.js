@@ -75,11 +75,14 @@
         return r.text();
       },
       /**
-       * Starts an analysis; `on.info(d)` per iteration, `on.bestmove(d)` at
-       * the end, `on.error(message)` if it cannot run. Returns {stop()}.
+       * Starts an analysis limited by `limits` ({movetime} in ms and/or
+       * {depth}); `on.info(d)` per iteration, `on.bestmove(d)` at the end,
+       * `on.error(message)` if it cannot run. Returns {stop()}.
        */
-      analyse(fen, movetime, on) {
-        const url = '/api/analysis?' + new URLSearchParams({ fen, movetime }).toString();
+      analyse(fen, limits, on) {
+        const params = { fen, movetime: limits.movetime || 2000 };
+        if (limits.depth) params.depth = limits.depth;
+        const url = '/api/analysis?' + new URLSearchParams(params).toString();
         const es = new EventSource(url);
         let got = 0;
         let done = false;
@@ -240,7 +243,7 @@
     };
     backend.probe = (fen) => answer((b) => JSON.parse(b.probe(fen)));
     backend.svg = (fen, move) => answer((b) => b.svg(fen, move || undefined));
-    backend.analyse = (fen, movetime, on) => {
+    backend.analyse = (fen, limits, on) => {
       let stopped = false; // stopped by the page
       let finished = false; // the best move came
       let run = null; // the worker searching
@@ -261,7 +264,10 @@
           else if (d.type === 'bestmove') { finished = true; on.bestmove(d.data); }
           else if (d.type === 'error') { finished = true; on.error(d.message); }
         };
-        run.w.postMessage({ type: 'analyse', fen, movetime: Number(movetime) });
+        run.w.postMessage({
+          type: 'analyse', fen, movetime: Number(limits.movetime || 2000),
+          depth: limits.depth ? Number(limits.depth) : undefined,
+        });
       })();
       return {
         // A search cannot be interrupted from outside its worker: the

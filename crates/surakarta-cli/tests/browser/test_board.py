@@ -33,6 +33,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+import play_checks
+
 REPO = Path(__file__).resolve().parents[4]
 CLI = Path(os.environ.get("SURAKARTA_CLI", REPO / "target" / "release" / "surakarta"))
 
@@ -490,3 +492,40 @@ def test_narrow_window(browser, server, screenshots):
     assert box["width"] > 300
     pg.screenshot(path=str(screenshots / "narrow.png"), full_page=True)
     context.close()
+
+
+# ---------------------------------------------------------------------------
+# Playing the computer, flipping, the score (play_checks.py, shared with the
+# static site's test)
+# ---------------------------------------------------------------------------
+
+
+def opener(server):
+    def open_at(pg, ending):
+        pg.goto(server + "/" + ending)
+        pg.wait_for_function("() => document.querySelector('#board').dataset.fen")
+    return open_at
+
+
+def test_play_as_black_the_engine_replies_and_take_back(page, server):
+    play_checks.check_play_as_black_reply_and_take_back(page, opener(server))
+
+
+def test_play_as_white_the_engine_moves_first(page, server):
+    play_checks.check_play_as_white_engine_moves_first(page, opener(server))
+
+
+def test_flip_the_board(page, server):
+    play_checks.check_flip(page, opener(server))
+
+
+def test_resign_shows_game_over(page, server):
+    play_checks.check_resign(page, opener(server))
+
+
+def test_short_games_to_their_end(page, server):
+    play_checks.check_short_games_to_their_end(page, opener(server))
+
+
+def test_the_score_is_explained(page, server):
+    play_checks.check_score_explained(page, opener(server))

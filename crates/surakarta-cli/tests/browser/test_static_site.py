@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+import play_checks
+
 # Six pieces (3v3): loaded at start by a full site, fetched on demand by a
 # site that preloads up to 5 pieces.
 SIX_FEN = "6/6/2w3/6/1b3w/bb2w1 b"
@@ -239,3 +241,35 @@ def test_a_class_not_loaded_at_start_is_fetched_when_needed(browser, small_site)
         check_clean(pg, small_site)
     finally:
         context.close()
+
+
+# Playing the computer, flipping, the score: the checks of play_checks.py,
+# shared with the server's test.
+
+
+def opener(site):
+    return lambda pg, ending: open_board(pg, site, ending)
+
+
+def test_play_as_black_the_engine_replies_and_take_back(page, site):
+    play_checks.check_play_as_black_reply_and_take_back(page, opener(site))
+
+
+def test_play_as_white_the_engine_moves_first(page, site):
+    play_checks.check_play_as_white_engine_moves_first(page, opener(site))
+
+
+def test_flip_the_board(page, site):
+    play_checks.check_flip(page, opener(site))
+
+
+def test_resign_shows_game_over(page, site):
+    play_checks.check_resign(page, opener(site))
+
+
+def test_short_games_to_their_end(page, site):
+    play_checks.check_short_games_to_their_end(page, opener(site))
+
+
+def test_the_score_is_explained(page, site):
+    play_checks.check_score_explained(page, opener(site))

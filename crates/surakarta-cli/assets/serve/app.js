@@ -846,6 +846,12 @@
     await newRoot(from);
   }
 
+  /** Leaves the game (a position loaded by hand): the board is for analysis. */
+  function endGameForAnalysis() {
+    stopThinking();
+    state.game = null;
+  }
+
   /** Resigns the game for the person. */
   function resign() {
     const g = state.game;
@@ -1064,6 +1070,7 @@
       const info = await getPosition(text);
       box.textContent = '';
       if (state.editing) leaveEditor();
+      endGameForAnalysis();
       await newRoot(info.fen);
     } catch (e) {
       box.textContent = e.message;

@@ -273,3 +273,14 @@ def test_short_games_to_their_end(page, site):
 
 def test_the_score_is_explained(page, site):
     play_checks.check_score_explained(page, opener(site))
+
+
+def test_the_page_weighs_at_most_a_megabyte_gzipped_without_tables(site_dir):
+    """The page and the module (every .wasm, .js, .html and .css), gzipped
+    together as scripts/build-web.sh reports them."""
+    import gzip
+
+    data = b"".join(p.read_bytes() for ext in ("wasm", "js", "html", "css")
+                    for p in sorted(site_dir.glob("*." + ext)))
+    size = len(gzip.compress(data, 9))
+    assert size <= 1_000_000, f"page and module: {size} bytes gzipped"

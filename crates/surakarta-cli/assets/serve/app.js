@@ -8,7 +8,9 @@
 // (`/api/probe`), the engine (`/api/analysis`) and the picture of the board
 // (`/api/svg`, the same drawing `surakarta show --svg` writes). The page
 // keeps only the line of play (a list of positions and the moves between
-// them) and which ply is shown.
+// them), which ply is shown, and a game against the engine if one is on
+// (the engine's replies are analyses of the back end, like the engine
+// panel's).
 //
 // No framework and no build step: plain DOM code, one file.
 

@@ -6,8 +6,10 @@ Debian's Chromium through Playwright and uses it as a person would: the
 board draws, a move is played by clicking, the tablebase panel shows a
 5-piece position's values, the engine answers a legal move and stops when
 asked, a position in the address loads, and a class the site did not load
-at start is fetched when a position needs it. No request may go to /api/
-or off the host.
+at start is fetched when a position needs it, a game against the engine
+is played (play_checks.py, shared with test_board.py), and the page and
+module stay within 1 MB gzipped. No request may go to /api/ or off the
+host.
 
 Environment:
 

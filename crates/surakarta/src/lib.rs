@@ -79,7 +79,10 @@ pub use perft::{divide, perft};
 pub use position::{
     MoveError, ParsePositionError, Position, PositionError, Undo, MAX_PIECES_PER_SIDE,
 };
-pub use record::{GameRecord, GameResult, ParseGameResultError, RecordError, RecordErrorKind};
+pub use record::{
+    GameRecord, GameResult, Mark, MoveAnnotation, ParseGameResultError, ParseMarkError,
+    RecordError, RecordErrorKind,
+};
 pub use rules::{Outcome, ParseRulesError, Rules, RulesError, Termination};
 pub use setup::Setup;
 pub use square::{File, ParseCoordinateError, ParseSquareError, Rank, Square};

@@ -52,6 +52,10 @@ pub const MAX_RECORD_MOVES: usize = 100_000;
 /// Most tags one game may have.
 pub const MAX_RECORD_TAGS: usize = 1_000;
 
+/// Longest comment, in bytes, one move (or the start of the movetext) may
+/// carry, after its whitespace is collapsed.
+pub const MAX_COMMENT_LEN: usize = 4096;
+
 /// The width movetext lines are wrapped at when a record is written.
 pub const RECORD_LINE_WIDTH: usize = 80;
 
@@ -242,6 +246,18 @@ pub enum RecordErrorKind {
     /// the end of the line after the result token).
     #[error("comment opened with '{{' is never closed")]
     UnterminatedComment,
+    /// A comment is longer than [`MAX_COMMENT_LEN`] bytes.
+    #[error("comment longer than {MAX_COMMENT_LEN} bytes")]
+    CommentTooLong,
+    /// A move is followed by `!` and `?` characters that are not one of the
+    /// six marks `!`, `?`, `!!`, `??`, `!?`, `?!`.
+    #[error("ply {ply}: invalid move mark {text}: expected !, ?, !!, ??, !? or ?!")]
+    BadMark {
+        /// Which move of the game, counting from 1.
+        ply: usize,
+        /// The mark as written.
+        text: Excerpt,
+    },
     /// The movetext ends (at the end of the text or at a tag line) without a
     /// result token.
     #[error("the movetext has no result token (1-0, 0-1, 1/2-1/2 or *) at its end")]
@@ -303,6 +319,127 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// The result, from the result token at the end of the movetext.
     pub result: GameResult,
+    /// The comment before the first move, if any.
+    pub intro: Option<String>,
+    /// The marks and comments of the moves: entry `i` belongs to `moves[i]`.
+    /// It may be shorter than `moves` (the moves after its end carry
+    /// nothing); a record read from text has no empty entry at its end, so
+    /// a record without marks and comments has none at all.
+    pub annotations: Vec<MoveAnnotation>,
+}
+
+/// A move mark, written directly after the move (`b2-b3?`).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Mark;
+///
+/// assert_eq!("??".parse::<Mark>(), Ok(Mark::Blunder));
+/// assert_eq!(Mark::Dubious.as_str(), "?!");
+/// assert!("?!?".parse::<Mark>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// `!`: a good move.
+    Good,
+    /// `?`: a mistake.
+    Mistake,
+    /// `!!`: a brilliant move.
+    Brilliant,
+    /// `??`: a blunder.
+    Blunder,
+    /// `!?`: an interesting move.
+    Interesting,
+    /// `?!`: a dubious move (an inaccuracy).
+    Dubious,
+}
+
+impl Mark {
+    /// All six marks.
+    pub const ALL: [Mark; 6] = [
+        Mark::Good,
+        Mark::Mistake,
+        Mark::Brilliant,
+        Mark::Blunder,
+        Mark::Interesting,
+        Mark::Dubious,
+    ];
+
+    /// The mark as text: `!`, `?`, `!!`, `??`, `!?` or `?!`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Mark::Good => "!",
+            Mark::Mistake => "?",
+            Mark::Brilliant => "!!",
+            Mark::Blunder => "??",
+            Mark::Interesting => "!?",
+            Mark::Dubious => "?!",
+        }
+    }
+}
+
+/// Why a mark's text could not be read: it is not one of the six marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("invalid move mark: expected !, ?, !!, ??, !? or ?!")]
+pub struct ParseMarkError;
+
+impl FromStr for Mark {
+    type Err = ParseMarkError;
+
+    /// Exactly `!`, `?`, `!!`, `??`, `!?` or `?!`.
+    fn from_str(s: &str) -> Result<Mark, ParseMarkError> {
+        Mark::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or(ParseMarkError)
+    }
+}
+
+impl fmt::Display for Mark {
+    /// `!`, `?`, `!!`, `??`, `!?` or `?!`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a record says about one move: a mark and a comment (`{ … }`), each
+/// optional.
+///
+/// Comments are kept with their whitespace runs collapsed to single spaces
+/// and without spaces at either end; an empty comment is none. Several
+/// comments after one move are read as one, joined by a space. A comment
+/// cannot hold `}`: when a record is written, a `}` in a comment is written
+/// as `)`.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{GameRecord, Mark};
+///
+/// let record: GameRecord = "{ A short game. } 1. b2-b3? { better b2-c3 } e5-e4!! *".parse()?;
+/// assert_eq!(record.intro.as_deref(), Some("A short game."));
+/// assert_eq!(record.annotations[0].mark, Some(Mark::Mistake));
+/// assert_eq!(record.annotations[0].comment.as_deref(), Some("better b2-c3"));
+/// assert_eq!(record.annotations[1].mark, Some(Mark::Brilliant));
+/// assert_eq!(record.to_string(), "{ A short game. } 1. b2-b3? { better b2-c3 } 1... e5-e4!! *\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct MoveAnnotation {
+    /// The mark written after the move.
+    pub mark: Option<Mark>,
+    /// The comment after the move.
+    pub comment: Option<String>,
+}
+
+impl MoveAnnotation {
+    /// Whether the annotation carries neither a mark nor a comment.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.mark.is_none() && self.comment.is_none()
+    }
 }
 
 impl GameRecord {
@@ -330,6 +467,8 @@ impl GameRecord {
             start: *game.start(),
             moves: game.moves().to_vec(),
             result,
+            intro: None,
+            annotations: Vec::new(),
         }
     }
 
@@ -358,6 +497,33 @@ impl GameRecord {
         self.result = result;
         self.set_tag("Result", result.as_str());
         self.set_tag("Termination", termination);
+    }
+
+    /// The annotation of move `i` (counting from 0): its mark and comment,
+    /// empty when it has none.
+    #[must_use]
+    pub fn annotation(&self, i: usize) -> MoveAnnotation {
+        self.annotations.get(i).cloned().unwrap_or_default()
+    }
+
+    /// Sets the annotation of move `i` (counting from 0), growing
+    /// `annotations` as needed; an index past the moves is ignored. Empty
+    /// entries at the end are removed, as when a record is read.
+    pub fn set_annotation(&mut self, i: usize, annotation: MoveAnnotation) {
+        if i >= self.moves.len() {
+            return;
+        }
+        if self.annotations.len() <= i {
+            self.annotations.resize(i + 1, MoveAnnotation::default());
+        }
+        self.annotations[i] = annotation;
+        while self
+            .annotations
+            .last()
+            .is_some_and(MoveAnnotation::is_empty)
+        {
+            self.annotations.pop();
+        }
     }
 
     /// The value of the tag `name` (case-sensitive), if present.

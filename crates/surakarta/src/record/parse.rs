@@ -4,8 +4,8 @@
 
 use super::replay::Replay;
 use super::{
-    is_tag_name, GameRecord, GameResult, RecordError, RecordErrorKind, MAX_RECORD_MOVES,
-    MAX_RECORD_TAGS, MAX_RECORD_TEXT,
+    is_tag_name, GameRecord, GameResult, Mark, MoveAnnotation, RecordError, RecordErrorKind,
+    MAX_COMMENT_LEN, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT,
 };
 use crate::excerpt::Excerpt;
 use crate::moves::Move;
@@ -64,6 +64,19 @@ impl FromStr for GameRecord {
         }
         Ok(record)
     }
+}
+
+/// A comment's text with its whitespace runs collapsed to single spaces and
+/// none at either end.
+fn normalize_comment(raw: &str) -> String {
+    let mut out = String::new();
+    for word in raw.split(is_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// Whether `c` separates tokens: ASCII whitespace only.
@@ -172,12 +185,18 @@ impl<'a> Parser<'a> {
                 line: result_line,
                 kind,
             })?;
+        let mut annotations = movetext.annotations;
+        while annotations.last().is_some_and(MoveAnnotation::is_empty) {
+            annotations.pop();
+        }
         Ok(Some(GameRecord {
             tags: header.tags,
             rules: header.rules,
             start: header.start,
             moves: movetext.moves,
             result,
+            intro: movetext.intro,
+            annotations,
         }))
     }
 }
@@ -276,6 +295,12 @@ struct Movetext {
     moves: Vec<Move>,
     /// The line of the `{` of an open comment.
     comment: Option<usize>,
+    /// The text of the open comment so far.
+    comment_text: String,
+    /// The comment before the first move.
+    intro: Option<String>,
+    /// One entry a move.
+    annotations: Vec<MoveAnnotation>,
     result: Option<GameResult>,
 }
 
@@ -285,8 +310,39 @@ impl Movetext {
             replay: Replay::new(rules, start),
             moves: Vec::new(),
             comment: None,
+            comment_text: String::new(),
+            intro: None,
+            annotations: Vec::new(),
             result: None,
         }
+    }
+
+    /// Ends the open comment: keeps it with the last move (or as the
+    /// introduction before the first move); a comment after the result is
+    /// skipped.
+    fn close_comment(&mut self) -> Result<(), RecordErrorKind> {
+        self.comment = None;
+        let raw = core::mem::take(&mut self.comment_text);
+        if self.result.is_some() {
+            return Ok(());
+        }
+        let text = normalize_comment(&raw);
+        if text.is_empty() {
+            return Ok(());
+        }
+        let slot = match self.annotations.last_mut() {
+            Some(a) => &mut a.comment,
+            None => &mut self.intro,
+        };
+        let joined = match slot.take() {
+            Some(before) => before + " " + &text,
+            None => text,
+        };
+        if joined.len() > MAX_COMMENT_LEN {
+            return Err(RecordErrorKind::CommentTooLong);
+        }
+        *slot = Some(joined);
+        Ok(())
     }
 
     /// Reads one line (number `n`) of movetext.
@@ -296,10 +352,20 @@ impl Movetext {
             if self.comment.is_some() {
                 match rest.find('}') {
                     Some(i) => {
+                        self.comment_text.push_str(&rest[..i]);
                         rest = &rest[i + 1..];
-                        self.comment = None;
+                        self.close_comment()?;
                     }
-                    None => return Ok(()),
+                    None => {
+                        if self.result.is_none() {
+                            self.comment_text.push_str(rest);
+                            self.comment_text.push(' ');
+                            if self.comment_text.len() > 4 * MAX_COMMENT_LEN {
+                                return Err(RecordErrorKind::CommentTooLong);
+                            }
+                        }
+                        return Ok(());
+                    }
                 }
             }
             rest = rest.trim_start_matches(is_space);
@@ -349,11 +415,22 @@ impl Movetext {
         if text.is_empty() {
             return Ok(());
         }
-        self.play(text)
+        let bare = text.trim_end_matches(['!', '?']);
+        let suffix = &text[bare.len()..];
+        if bare.is_empty() || suffix.is_empty() {
+            return self.play(text, None);
+        }
+        let mark = suffix
+            .parse::<Mark>()
+            .map_err(|_| RecordErrorKind::BadMark {
+                ply: self.moves.len() + 1,
+                text: Excerpt::new(suffix),
+            })?;
+        self.play(bare, Some(mark))
     }
 
     /// Reads a move and plays it.
-    fn play(&mut self, text: &str) -> Result<(), RecordErrorKind> {
+    fn play(&mut self, text: &str, mark: Option<Mark>) -> Result<(), RecordErrorKind> {
         let ply = self.moves.len() + 1;
         let written: MoveText = text.parse().map_err(|e| RecordErrorKind::Move {
             ply,
@@ -368,6 +445,10 @@ impl Movetext {
         }
         let m = self.replay.play(ply, text, written)?;
         self.moves.push(m);
+        self.annotations.push(MoveAnnotation {
+            mark,
+            comment: None,
+        });
         Ok(())
     }
 }

@@ -40,8 +40,11 @@ impl fmt::Display for GameRecord {
     /// The canonical text: the tags in order, one a line (the `Rules`,
     /// `Start` and `Result` tags with the values of the fields; a `Rules` or
     /// `Start` tag is added at the end when absent and the field is not the
-    /// default), a blank line, then the numbered moves and the result token,
-    /// wrapped at [`RECORD_LINE_WIDTH`] columns. Every line ends with a line
+    /// default), a blank line, then the introduction comment, the numbered
+    /// moves with their marks and comments (`12. b2-b3? { text }`; a White
+    /// move after a comment is numbered `12...`) and the result token,
+    /// wrapped at [`RECORD_LINE_WIDTH`] columns (between words inside
+    /// comments too). Every line ends with a line
     /// break. A line break inside a tag value is written as a space.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let rules = self.rules.to_string();
@@ -66,39 +69,92 @@ impl fmt::Display for GameRecord {
             f.write_str("\n")?;
         }
 
-        let mut line = String::new();
+        let mut out = Wrapper {
+            f,
+            line: String::new(),
+        };
+        if let Some(intro) = &self.intro {
+            out.comment(intro)?;
+        }
         let mut unit = String::new();
         let mut number = self.start.fullmoves();
         let mut turn = self.start.turn();
-        let last = self.moves.len();
-        for i in 0..=last {
+        // A White move after a comment is numbered again (`3...`), as in PGN.
+        let mut after_comment = false;
+        for (i, m) in self.moves.iter().enumerate() {
+            use fmt::Write;
             unit.clear();
-            if let Some(m) = self.moves.get(i) {
-                use fmt::Write;
-                match turn {
-                    Color::Black => write!(unit, "{number}. {m}")?,
-                    Color::White if i == 0 => write!(unit, "{number}... {m}")?,
-                    Color::White => write!(unit, "{m}")?,
-                }
-                if turn == Color::White {
-                    number = number.saturating_add(1);
-                }
-                turn = !turn;
+            match turn {
+                Color::Black => write!(unit, "{number}. {m}")?,
+                Color::White if i == 0 || after_comment => write!(unit, "{number}... {m}")?,
+                Color::White => write!(unit, "{m}")?,
+            }
+            if turn == Color::White {
+                number = number.saturating_add(1);
+            }
+            turn = !turn;
+            let annotation = self.annotations.get(i);
+            if let Some(mark) = annotation.and_then(|a| a.mark) {
+                unit.push_str(mark.as_str());
+            }
+            out.unit(&unit)?;
+            if let Some(comment) = annotation.and_then(|a| a.comment.as_deref()) {
+                after_comment = out.comment(comment)?;
             } else {
-                unit.push_str(self.result.as_str());
+                after_comment = false;
             }
-            if !line.is_empty() && line.len() + 1 + unit.len() > RECORD_LINE_WIDTH {
-                f.write_str(&line)?;
-                f.write_str("\n")?;
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&unit);
         }
-        f.write_str(&line)?;
-        f.write_str("\n")
+        out.unit(self.result.as_str())?;
+        out.f.write_str(&out.line)?;
+        out.f.write_str("\n")
+    }
+}
+
+/// Movetext wrapped at [`RECORD_LINE_WIDTH`] columns: units separated by
+/// spaces, a line break instead of the space where the next unit would not
+/// fit.
+struct Wrapper<'a, 'b> {
+    f: &'a mut fmt::Formatter<'b>,
+    line: String,
+}
+
+impl Wrapper<'_, '_> {
+    /// Adds one unit.
+    fn unit(&mut self, unit: &str) -> fmt::Result {
+        if !self.line.is_empty() && self.line.len() + 1 + unit.len() > RECORD_LINE_WIDTH {
+            self.f.write_str(&self.line)?;
+            self.f.write_str("\n")?;
+            self.line.clear();
+        }
+        if !self.line.is_empty() {
+            self.line.push(' ');
+        }
+        self.line.push_str(unit);
+        Ok(())
+    }
+
+    /// Adds a comment `{ … }`, word by word so that it wraps; whitespace
+    /// runs are written as single spaces and `}` as `)`. An empty comment is
+    /// not written.
+    /// Whether anything was written.
+    fn comment(&mut self, text: &str) -> Result<bool, fmt::Error> {
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_ascii_whitespace())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let n = words.len();
+        for (i, word) in words.into_iter().enumerate() {
+            let mut unit = String::new();
+            if i == 0 {
+                unit.push_str("{ ");
+            }
+            unit.push_str(&word.replace('}', ")"));
+            if i + 1 == n {
+                unit.push_str(" }");
+            }
+            self.unit(&unit)?;
+        }
+        Ok(n > 0)
     }
 }
 

@@ -2,11 +2,13 @@
 //! and random legal games through `Display` and back.
 
 use proptest::prelude::*;
-use surakarta::record::{MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT, RECORD_LINE_WIDTH};
+use surakarta::record::{
+    MAX_COMMENT_LEN, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT, RECORD_LINE_WIDTH,
+};
 use surakarta::{
-    Color, Game, GameError, GameRecord, GameResult, Move, MoveError, MoveText, Outcome,
-    ParseGameResultError, ParseMoveError, ParseSquareError, Position, RecordError, RecordErrorKind,
-    Rules, Square, Termination,
+    Color, Game, GameError, GameRecord, GameResult, Mark, Move, MoveAnnotation, MoveError,
+    MoveText, Outcome, ParseGameResultError, ParseMoveError, ParseSquareError, Position,
+    RecordError, RecordErrorKind, Rules, Square, Termination,
 };
 
 fn game(start: &str, rules: Rules, moves: &str) -> Game {
@@ -138,10 +140,12 @@ fn input_forms_are_read_leniently() {
         assert!(record.tags.is_empty());
         assert_eq!(record.moves, expected.moves(), "{text:?}");
         assert_eq!(record.to_game().as_ref(), Ok(&expected));
-        assert_eq!(
-            record.to_string(),
+        let plain = if text.contains('{') {
+            "{ opening } 1. b2-b3 { a long [comment] } 1... e5-e4 2. b3-c4 c6xc4 { x }\n3. b1-b2 *\n"
+        } else {
             "1. b2-b3 e5-e4 2. b3-c4 c6xc4 3. b1-b2 *\n"
-        );
+        };
+        assert_eq!(record.to_string(), plain);
     }
 
     // Spaces in tag lines, no blank line before the movetext, blank lines among
@@ -285,6 +289,8 @@ fn tags_and_hand_built_records() {
         start: "wb3w/w5/5w/6/6/b1w3 w 0 1".parse().unwrap(),
         moves: vec![],
         result: GameResult::Unfinished,
+        intro: None,
+        annotations: vec![],
     };
     let back: GameRecord = bare.to_string().parse().unwrap();
     assert_eq!(back.tag("Note"), Some("two lines"));
@@ -302,6 +308,8 @@ fn tags_and_hand_built_records() {
         start: "6/6/6/6/6/b5 w".parse().unwrap(),
         moves: vec![Move::step(sq("a1"), sq("a2"))],
         result: GameResult::BlackWins,
+        intro: None,
+        annotations: vec![],
     };
     assert!(matches!(over.to_game(), Err(GameError::GameOver(_))));
 }
@@ -615,6 +623,17 @@ fn arb_tag() -> impl Strategy<Value = (String, String)> {
     ("[A-Za-z0-9_]{1,10}", ".*|[\"\\\\\\[\\]{} ]*")
 }
 
+/// A move mark.
+fn arb_mark() -> impl Strategy<Value = Mark> {
+    prop::sample::select(Mark::ALL.to_vec())
+}
+
+/// A comment as it is kept: words of any characters but whitespace and `}`,
+/// joined by single spaces.
+fn arb_comment() -> impl Strategy<Value = String> {
+    "[^\\s}]{1,10}( [^\\s}]{1,10}){0,12}"
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -626,6 +645,8 @@ proptest! {
         rules in arb_rules(),
         choices in prop::collection::vec(any::<u16>(), 0..300),
         tags in prop::collection::vec(arb_tag(), 0..4),
+        intro in prop::option::of(arb_comment()),
+        notes in prop::collection::vec((prop::option::of(arb_mark()), prop::option::of(arb_comment())), 0..300),
     ) {
         let mut game = Game::new(start, rules);
         for c in choices {
@@ -641,6 +662,11 @@ proptest! {
                 record.set_tag(name, &value.replace('\n', " "));
             }
         }
+        record.intro = intro;
+        for (i, (mark, comment)) in notes.into_iter().enumerate() {
+            record.set_annotation(i, MoveAnnotation { mark, comment });
+        }
+        prop_assert!(record.annotations.len() <= record.moves.len());
         let text = record.to_string();
         let back: GameRecord = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(&back, &record, "{}", text);
@@ -706,4 +732,61 @@ fn leading_tags_and_a_result_the_rules_did_not_decide() {
         GameResult::from_winner(Some(Color::Black)),
         GameResult::BlackWins
     );
+}
+
+#[test]
+fn marks_and_comments() {
+    let text = "{ Two\n  lines }\n1. b2-b3?! {first} {second} e5-e4 {\n spans\nlines }\n2. b3-b4!! e4-e3?? * { after the result: skipped }\n";
+    let record: GameRecord = text.parse().unwrap();
+    assert_eq!(record.intro.as_deref(), Some("Two lines"));
+    assert_eq!(record.annotations.len(), 4);
+    assert_eq!(record.annotations[0].mark, Some(Mark::Dubious));
+    assert_eq!(
+        record.annotations[0].comment.as_deref(),
+        Some("first second")
+    );
+    assert_eq!(record.annotations[1].mark, None);
+    assert_eq!(
+        record.annotations[1].comment.as_deref(),
+        Some("spans lines")
+    );
+    assert_eq!(record.annotation(2).mark, Some(Mark::Brilliant));
+    assert_eq!(record.annotation(3).mark, Some(Mark::Blunder));
+    assert_eq!(
+        record.to_string(),
+        "{ Two lines } 1. b2-b3?! { first second } 1... e5-e4 { spans lines } 2. b3-b4!!\ne4-e3?? *\n"
+    );
+    assert_eq!(record.to_string().parse::<GameRecord>(), Ok(record.clone()));
+
+    // Marks only, empty comments: nothing at the end is kept.
+    let plain: GameRecord = "1. b2-b3 {} e5-e4 { } *".parse().unwrap();
+    assert!(plain.annotations.is_empty() && plain.intro.is_none());
+    let one: GameRecord = "1. b2-b3! e5-e4 *".parse().unwrap();
+    assert_eq!(one.annotations.len(), 1);
+
+    // Errors: a bad mark, a comment too long; `}` in a comment is written as `)`.
+    let bad = "1. b2-b3??? *".parse::<GameRecord>().unwrap_err();
+    assert!(
+        matches!(bad.kind, RecordErrorKind::BadMark { ply: 1, .. }),
+        "{bad}"
+    );
+    let bad = "1. b2-b3?x *".parse::<GameRecord>().unwrap_err();
+    assert!(matches!(bad.kind, RecordErrorKind::Move { .. }), "{bad}");
+    let long = format!("1. b2-b3 {{ {} }} *", "x".repeat(MAX_COMMENT_LEN + 1));
+    let bad = long.parse::<GameRecord>().unwrap_err();
+    assert_eq!(bad.kind, RecordErrorKind::CommentTooLong);
+    let long = format!("1. b2-b3 {{\n{}", "x \n".repeat(MAX_COMMENT_LEN * 3));
+    let bad = long.parse::<GameRecord>().unwrap_err();
+    assert_eq!(bad.kind, RecordErrorKind::CommentTooLong);
+    let mut braces = one.clone();
+    braces.set_annotation(
+        0,
+        MoveAnnotation {
+            mark: None,
+            comment: Some("a}b".into()),
+        },
+    );
+    assert!(braces.to_string().contains("{ a)b }"), "{braces}");
+    braces.set_annotation(0, MoveAnnotation::default());
+    assert!(braces.annotations.is_empty());
 }

@@ -4,13 +4,15 @@
 //! every record read is valid (its moves replay with the checked
 //! `Game::play`, to the same game as `GameRecord::to_game`, and a finished
 //! game's result is its outcome's); every record read writes back to text
-//! that reads to an equal record and writes the same text again; a file of
+//! that reads to an equal record and writes the same text again; marks
+//! and comments are kept in their canonical form; a file of
 //! records written with `format_all` reads back to the same records; a text
 //! reads as a single record exactly when it reads as a file of one record.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use surakarta::record::MAX_COMMENT_LEN;
 use surakarta::{Game, GameRecord, GameResult, Position, RecordErrorKind, Rules};
 
 fn check(record: &GameRecord) {
@@ -36,6 +38,20 @@ fn check(record: &GameRecord) {
             GameResult::from_outcome(Some(outcome)),
             "{record:?}: finished game with another result"
         );
+    }
+
+    // Marks and comments: at most one entry a move, none empty at the end,
+    // comments in their kept form (no `}`, single spaces, not empty).
+    assert!(record.annotations.len() <= record.moves.len());
+    assert!(!record.annotations.last().is_some_and(|a| a.is_empty()));
+    let comments = record
+        .annotations
+        .iter()
+        .filter_map(|a| a.comment.as_deref())
+        .chain(record.intro.as_deref());
+    for c in comments {
+        assert!(!c.is_empty() && !c.contains('}') && c.len() <= MAX_COMMENT_LEN);
+        assert_eq!(c.split_ascii_whitespace().collect::<Vec<_>>().join(" "), c);
     }
 
     // The tags that set fields agree with them.

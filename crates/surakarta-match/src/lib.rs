@@ -27,6 +27,7 @@
 //!
 //! | module | what it holds |
 //! |---|---|
+//! | [`analysis`] | game analysis: each position valued (the tables' exact value, else a search), each move's loss of win chance and its mark `?!`, `?`, `??` ([`analysis::analyse_game`]), the totals per side, the record annotated ([`analysis::annotate`]) |
 //! | [`openings`] | the positions games start from, each generator reproducible from its seed: random plies from the start ([`openings::from_start`]), FuChou's random boards with a piece count and a bound on the difference ([`openings::random_boards`]), files of positions ([`openings::parse_file`], text given by the caller) |
 //! | [`player`] | the [`Player`] trait (name, new game, choose a move) and [`EnginePlayer`], the in-process [`surakarta_search::Engine`] with fixed limits and optional tablebases |
 //! | [`external`] | [`ExternalEngine`]: another process driven through the engine protocol, with a reader thread feeding a bounded channel, every wait a deadline and its output capped per wait and per game ([`OutputLimits`](external::OutputLimits)); told to quit, then killed, when dropped |
@@ -39,6 +40,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod datagen;
 pub mod endgames;
 pub mod external;

@@ -72,6 +72,8 @@ enum Command {
     Show(show::ShowArgs),
     /// Play against the engine in the terminal (commands on stdin).
     Play(play::PlayArgs),
+    /// Analyse a recorded game: each move's evaluation and mark (?!, ?, ??), totals per side.
+    Analyse(commands::analyse::AnalyseArgs),
     /// Serve the analysis board in the browser and its JSON API (docs/serve.md).
     Serve(commands::serve::ServeArgs),
     /// Train the evaluation network on training data (docs/evaluation.md).
@@ -94,6 +96,7 @@ pub fn main() -> ExitCode {
         Command::Endgames(args) => commands::endgames::run(args).map(|()| ExitCode::SUCCESS),
         Command::Show(args) => show::run(args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Analyse(args) => commands::analyse::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => commands::serve::run(args).map(|()| ExitCode::SUCCESS),
         Command::Train(args) => commands::train::run(args).map(|()| ExitCode::SUCCESS),
     };

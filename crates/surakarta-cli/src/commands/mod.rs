@@ -3,6 +3,7 @@
 //! from `common`, `render`, `progress` and the library crates, never from
 //! each other; what two of them need lives in `common`.
 
+pub(crate) mod analyse;
 pub(crate) mod bench;
 pub(crate) mod datagen;
 pub(crate) mod endgames;

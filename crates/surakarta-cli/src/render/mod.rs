@@ -5,3 +5,4 @@
 //! legal. Imports nothing of the subcommands.
 
 pub(crate) mod draw;
+pub(crate) mod graph;

@@ -1,0 +1,199 @@
+//! `surakarta analyse`: every move of a recorded game judged by the engine
+//! (and the tables where they hold the position), marked `?!`, `?` or `??`,
+//! with totals per side; optionally the annotated record, JSON and an
+//! evaluation graph.
+
+use crate::common::checks::{at_least_one, check_depth};
+use crate::common::engine_args::EngineArgs;
+use crate::common::error::CliError;
+use crate::common::game::{pick_game, read_records};
+use crate::common::memory::new_engine;
+use crate::common::tables;
+use crate::progress::counter;
+use crate::render::graph::{evaluation_graph, white_chance, Point};
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+use surakarta_match::analysis::{analyse_game, annotate, GameAnalysis, Summary};
+use surakarta_search::Limits;
+
+/// The arguments of `surakarta analyse`.
+#[derive(Args, Debug)]
+pub(crate) struct AnalyseArgs {
+    /// The record file (docs/notation.md, "Game records").
+    #[arg(value_name = "RECORD")]
+    record: PathBuf,
+    /// Which game of the file, from 1 (default: the last).
+    #[arg(long, value_name = "K")]
+    game: Option<usize>,
+    /// Search each position to this depth in plies, 1 to 64.
+    #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
+    depth: Option<u32>,
+    /// Search each position about this many nodes.
+    #[arg(long, value_name = "N", group = "limit", value_parser = at_least_one::<u64>)]
+    nodes: Option<u64>,
+    /// Search each position this many milliseconds (the default: 500).
+    #[arg(long, value_name = "MS", group = "limit", value_parser = at_least_one::<u64>)]
+    movetime: Option<u64>,
+    /// Endgame tables: exact values (and marks) where they hold the position.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Write the record with the marks and comments to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the evaluation graph (White's win chance by ply) as SVG.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `surakarta analyse`.
+pub(crate) fn run(args: AnalyseArgs) -> Result<(), CliError> {
+    let depth = args
+        .depth
+        .map(|d| check_depth("--depth", d.into()))
+        .transpose()
+        .map_err(CliError)?;
+    let mut limits = Limits {
+        depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        clock: None,
+    };
+    if limits == Limits::default() {
+        limits.movetime = Some(Duration::from_millis(500));
+    }
+    let records = read_records(&args.record)?;
+    let record = &records[pick_game(&args.record, records.len(), args.game)?];
+    let tables = args
+        .tb
+        .as_deref()
+        .map(tables::open)
+        .transpose()?
+        .map(Arc::new);
+    let mut engine = new_engine(args.engine.options()?).map_err(CliError)?;
+    engine.set_tablebase(tables.clone());
+
+    let bar = counter(record.moves.len() as u64 + 1, "positions", !args.json);
+    let analysis = analyse_game(
+        record,
+        &mut engine,
+        &limits,
+        tables.as_deref(),
+        &AtomicBool::new(false),
+        &mut |done, _| bar.set_position(done as u64),
+    )
+    .map_err(|e| CliError(format!("{}: {e}", args.record.display())))?;
+    bar.finish_and_clear();
+
+    if let Some(out) = &args.out {
+        let mut annotated = record.clone();
+        annotate(&mut annotated, &analysis);
+        std::fs::write(out, annotated.to_string())
+            .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
+    }
+    if let Some(file) = &args.svg {
+        std::fs::write(file, graph(record, &analysis))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
+    }
+    if args.json {
+        println!("{}", to_json(&analysis));
+    } else {
+        print_text(&analysis);
+    }
+    Ok(())
+}
+
+/// The evaluation graph: White's win chance before the first move, then
+/// after each move.
+fn graph(record: &surakarta::GameRecord, analysis: &GameAnalysis) -> String {
+    let mut points = Vec::with_capacity(analysis.plies.len() + 1);
+    if let Some(first) = analysis.plies.first() {
+        points.push(Point {
+            white_chance: white_chance(first.mover, first.before.win_chance()),
+            mark: None,
+        });
+    } else {
+        points.push(Point {
+            white_chance: 0.5,
+            mark: None,
+        });
+    }
+    let _ = record;
+    for p in &analysis.plies {
+        points.push(Point {
+            white_chance: white_chance(p.mover, p.after.win_chance()),
+            mark: p.mark,
+        });
+    }
+    evaluation_graph(&points)
+}
+
+fn print_text(analysis: &GameAnalysis) {
+    for p in &analysis.plies {
+        let mark = p.mark.map_or("", |m| m.as_str());
+        let best = p
+            .best
+            .filter(|&b| b != p.played)
+            .map_or(String::new(), |b| format!("  best {b}"));
+        println!(
+            "{:>4}. {:<6} {} {:<2}  {} → {}{best}",
+            p.ply,
+            p.mover.name(),
+            p.played,
+            mark,
+            p.before,
+            p.after
+        );
+    }
+    for (name, s) in [("black", &analysis.black), ("white", &analysis.white)] {
+        println!(
+            "{name}: {} moves, {} inaccuracies, {} mistakes, {} blunders, average loss {:.3}",
+            s.moves, s.inaccuracies, s.mistakes, s.blunders, s.average_loss
+        );
+    }
+}
+
+fn summary_json(s: &Summary) -> serde_json::Value {
+    json!({
+        "moves": s.moves,
+        "inaccuracies": s.inaccuracies,
+        "mistakes": s.mistakes,
+        "blunders": s.blunders,
+        "average_loss": s.average_loss,
+    })
+}
+
+fn to_json(analysis: &GameAnalysis) -> serde_json::Value {
+    let plies: Vec<serde_json::Value> = analysis
+        .plies
+        .iter()
+        .map(|p| {
+            json!({
+                "ply": p.ply,
+                "side": p.mover.name(),
+                "move": p.played.to_string(),
+                "mark": p.mark.map(|m| m.as_str()),
+                "before": p.before.to_string(),
+                "after": p.after.to_string(),
+                "win_chance_before": p.before.win_chance(),
+                "win_chance_after": p.after.win_chance(),
+                "loss": p.loss,
+                "exact": p.exact,
+                "best": p.best.map(|b| b.to_string()),
+            })
+        })
+        .collect();
+    json!({
+        "plies": plies,
+        "black": summary_json(&analysis.black),
+        "white": summary_json(&analysis.white),
+    })
+}

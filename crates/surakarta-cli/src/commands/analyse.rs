@@ -126,7 +126,6 @@ fn graph(record: &surakarta::GameRecord, analysis: &GameAnalysis) -> String {
             mark: None,
         });
     }
-    let _ = record;
     for p in &analysis.plies {
         points.push(Point {
             white_chance: white_chance(p.mover, p.after.win_chance()),

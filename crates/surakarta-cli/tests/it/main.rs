@@ -3,6 +3,7 @@
 //! `common` holds the helpers they share. One test binary, so the
 //! dependency tree is linked once.
 
+mod analyse;
 mod checkpoint;
 mod cli;
 mod common;

@@ -1,0 +1,106 @@
+//! `surakarta analyse` as a user runs it: JSON, the tables' exact marks, the
+//! annotated record, the evaluation graph, and the errors.
+
+use crate::common::*;
+
+#[test]
+fn json_structure_at_depth_2() {
+    let dir = scratch_dir("analyse-json");
+    let file = dir.join("game.txt");
+    std::fs::write(&file, "1. b2-b3 e5-e4 2. b3-b4 e4-e3 3. b1-b2 *\n").unwrap();
+    let o = run(&["analyse", file.to_str().unwrap(), "--depth", "2", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let plies = v["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 5);
+    assert_eq!(plies[0]["move"], "b2-b3");
+    assert_eq!(plies[0]["side"], "black");
+    assert_eq!(plies[1]["side"], "white");
+    for p in plies {
+        let loss = p["loss"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&loss), "{p}");
+        assert!(p["mark"].is_null() || ["?!", "?", "??"].contains(&p["mark"].as_str().unwrap()));
+        assert_eq!(p["exact"], false);
+    }
+    assert_eq!(v["black"]["moves"], 3);
+    assert_eq!(v["white"]["moves"], 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn tables_mark_a_blunder_out_and_svg() {
+    let dir = scratch_dir("analyse-tables");
+    let tables = generated_tables("analyse-tables", 3);
+    let file = dir.join("game.txt");
+    // Black wins at once with b2xb5; b2-c1 only draws.
+    std::fs::write(&file, "[Start \"6/1w4/6/6/1b4/6 b\"]\n\n1. b2-c1 *\n").unwrap();
+    let out = dir.join("annotated.txt");
+    let svg = dir.join("graph.svg");
+    let (f, tb, o_path, s_path) = (
+        file.to_str().unwrap(),
+        tables.to_str().unwrap(),
+        out.to_str().unwrap(),
+        svg.to_str().unwrap(),
+    );
+    let o = run(&[
+        "analyse", f, "--depth", "2", "--tb", tb, "--json", "--out", o_path, "--svg", s_path,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["plies"][0]["mark"], "??");
+    assert_eq!(v["plies"][0]["exact"], true);
+    assert_eq!(v["plies"][0]["best"], "b2xb5");
+    assert_eq!(v["black"]["blunders"], 1);
+
+    // The annotated record reads back, with the mark and the comment.
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        written.contains("1. b2-c1?? { tables: win in 1 → tables: draw; best b2xb5 }"),
+        "{written}"
+    );
+    let shown = run(&["show", o_path]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+
+    // The graph: one dot per mark, red for the blunder.
+    let graph = std::fs::read_to_string(&svg).unwrap();
+    assert!(graph.starts_with("<svg") && graph.ends_with("</svg>\n"));
+    assert_eq!(graph.matches("<circle").count(), 1);
+    assert!(graph.contains("#d62020"));
+    assert!(!graph.contains("href"));
+
+    // Text output names the mark too.
+    let o = run(&["analyse", f, "--depth", "2", "--tb", tb]);
+    assert!(stdout(&o).contains("b2-c1 ??"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn errors_exit_2_with_one_line() {
+    let dir = scratch_dir("analyse-errors");
+    let missing = dir.join("missing.txt");
+    assert_cli_error(
+        &run(&["analyse", missing.to_str().unwrap(), "--depth", "1"]),
+        "cannot read",
+    );
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    assert_cli_error(
+        &run(&["analyse", fifo.to_str().unwrap(), "--depth", "1"]),
+        "cannot read",
+    );
+    let file = dir.join("game.txt");
+    std::fs::write(&file, "1. b2-b3 *\n").unwrap();
+    assert_cli_error(
+        &run(&[
+            "analyse",
+            file.to_str().unwrap(),
+            "--game",
+            "2",
+            "--depth",
+            "1",
+        ]),
+        "holds 1 game",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -100,7 +100,7 @@ pub(crate) fn run(args: AnalyseArgs) -> Result<(), CliError> {
             .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
     }
     if let Some(file) = &args.svg {
-        std::fs::write(file, graph(record, &analysis))
+        std::fs::write(file, graph(&analysis))
             .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
     }
     if args.json {
@@ -113,7 +113,7 @@ pub(crate) fn run(args: AnalyseArgs) -> Result<(), CliError> {
 
 /// The evaluation graph: White's win chance before the first move, then
 /// after each move.
-fn graph(record: &surakarta::GameRecord, analysis: &GameAnalysis) -> String {
+fn graph(analysis: &GameAnalysis) -> String {
     let mut points = Vec::with_capacity(analysis.plies.len() + 1);
     if let Some(first) = analysis.plies.first() {
         points.push(Point {

@@ -10,9 +10,9 @@
 //!   `1 / (1 + exp(-0.00368208 · s))` ([`win_chance`], lichess's constant:
 //!   a piece ahead is about 0.59, three pieces 0.75); a won game is 1, a
 //!   lost one 0; an exact table value is 1 (win), 0.5 (draw) or 0 (loss);
-//! - the **mark** ([`mark_for_loss`]): a loss of at least 0.3 is a blunder
-//!   `??`, of at least 0.2 a mistake `?`, of at least 0.1 an inaccuracy `?!`
-//!   (lichess uses 0.3, 0.2, 0.1 on its −1..1 scale; these are on 0..1).
+//! - the **mark** ([`mark_for_loss`]): a loss of at least 0.15 is a blunder
+//!   `??`, of at least 0.10 a mistake `?`, of at least 0.05 an inaccuracy
+//!   `?!` (lichess's 0.3, 0.2, 0.1 on its −1..1 scale, halved for 0..1).
 //!
 //! Where the tables hold the position before the move, the mark comes from
 //! the exact values alone: a move that turns a win into a draw or a loss, or
@@ -51,11 +51,11 @@ use surakarta_tablebase::{Tablebase, TablebaseError, Value, Wdl};
 pub const WIN_CHANCE_SCALE: f64 = 0.003_682_08;
 
 /// The least loss of win chance marked an inaccuracy `?!`.
-pub const INACCURACY: f64 = 0.1;
+pub const INACCURACY: f64 = 0.05;
 /// The least loss of win chance marked a mistake `?`.
-pub const MISTAKE: f64 = 0.2;
+pub const MISTAKE: f64 = 0.10;
 /// The least loss of win chance marked a blunder `??`.
-pub const BLUNDER: f64 = 0.3;
+pub const BLUNDER: f64 = 0.15;
 
 /// The win chance, 0 to 1, of a search score for its side: decisive scores
 /// (a win or loss found, or the tables') are 1 or 0, an evaluation `s` is
@@ -90,9 +90,9 @@ pub fn win_chance(score: Score) -> f64 {
 /// use surakarta::Mark;
 /// use surakarta_match::analysis::mark_for_loss;
 ///
-/// assert_eq!(mark_for_loss(0.05), None);
-/// assert_eq!(mark_for_loss(0.1), Some(Mark::Dubious));
-/// assert_eq!(mark_for_loss(0.25), Some(Mark::Mistake));
+/// assert_eq!(mark_for_loss(0.04), None);
+/// assert_eq!(mark_for_loss(0.05), Some(Mark::Dubious));
+/// assert_eq!(mark_for_loss(0.12), Some(Mark::Mistake));
 /// assert_eq!(mark_for_loss(0.9), Some(Mark::Blunder));
 /// ```
 #[must_use]
@@ -391,12 +391,12 @@ mod tests {
     fn marks_from_losses() {
         for (loss, mark) in [
             (0.0, None),
-            (0.099, None),
-            (0.1, Some(Mark::Dubious)),
-            (0.199, Some(Mark::Dubious)),
-            (0.2, Some(Mark::Mistake)),
-            (0.299, Some(Mark::Mistake)),
-            (0.3, Some(Mark::Blunder)),
+            (0.049, None),
+            (0.05, Some(Mark::Dubious)),
+            (0.099, Some(Mark::Dubious)),
+            (0.10, Some(Mark::Mistake)),
+            (0.149, Some(Mark::Mistake)),
+            (0.15, Some(Mark::Blunder)),
             (1.0, Some(Mark::Blunder)),
         ] {
             assert_eq!(mark_for_loss(loss), mark, "{loss}");

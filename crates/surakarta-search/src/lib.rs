@@ -54,6 +54,7 @@ pub mod bench;
 mod engine;
 mod error;
 pub mod eval;
+pub mod level;
 pub mod limits;
 pub mod network;
 mod options;
@@ -67,6 +68,7 @@ pub mod tt;
 pub use engine::Engine;
 pub use error::SearchError;
 pub use eval::{evaluate, evaluate_with_captures, Weights};
+pub use level::{check_level, choose_line, level_parameters, LevelParameters, MAX_LEVEL};
 pub use limits::{Clock, Limits};
 pub use options::{
     Evaluation, EvaluationChoiceError, Options, Techniques, ENGINE_BASE_BYTES, MAX_MULTIPV,

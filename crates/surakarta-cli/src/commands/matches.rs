@@ -31,8 +31,8 @@ use surakarta_tablebase::{read_regular_file, Tablebase};
 pub(crate) struct MatchArgs {
     /// The first player: comma-separated settings, e.g.
     /// `depth=6,tb=tables,name=tb` or `movetime=100,cmd=./engine --flag`
-    /// (keys: name, depth, nodes, movetime, threads, hash, eval, eval-file, tb,
-    /// timeout, cmd; `cmd` takes the rest of the text).
+    /// (keys: name, depth, nodes, movetime, threads, hash, eval, eval-file, smp,
+    /// level, tb, timeout, cmd; `cmd` takes the rest of the text).
     #[arg(long, value_name = "SPEC")]
     first: String,
     /// The second player, in the same form.

@@ -34,7 +34,7 @@ fn positions() -> Vec<Position> {
 
 #[test]
 fn the_table_grows_deeper_and_narrower() {
-    assert!(MAX_LEVEL >= 8);
+    const { assert!(MAX_LEVEL >= 8) };
     assert_eq!(level_parameters(MAX_LEVEL), None);
     assert_eq!(level_parameters(0), None);
     let mut previous = level_parameters(1).unwrap();

@@ -27,6 +27,7 @@ use surakarta::{Game, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
 use crate::error::SearchError;
+use crate::level::{check_level, choose_line, level_parameters, LevelParameters};
 use crate::limits::Limits;
 use crate::options::{check_multipv, Evaluation, Options, Techniques};
 use crate::ordering::History;
@@ -219,13 +220,85 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        if let Some(parameters) = self.options.level.and_then(level_parameters) {
+            return self.search_at_level(game, limits, stop, on_info, parameters);
+        }
+        let multipv = self.options.multipv.clamp(1, crate::MAX_MULTIPV);
+        self.search_lines(game, limits, stop, on_info, multipv)
+    }
+
+    /// Sets the strength level ([`Options::level`]; `None` is the full
+    /// engine); fails, changing nothing, outside 1 to
+    /// [`MAX_LEVEL`](crate::MAX_LEVEL).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_search::{Engine, Options, SearchError};
+    ///
+    /// let mut engine = Engine::new(Options::default())?;
+    /// engine.set_level(Some(3))?;
+    /// assert_eq!(engine.set_level(Some(0)), Err(SearchError::Level(0)));
+    /// assert_eq!(engine.options().level, Some(3));
+    /// # Ok::<(), SearchError>(())
+    /// ```
+    pub fn set_level(&mut self, level: Option<u8>) -> Result<(), SearchError> {
+        if let Some(level) = level {
+            check_level(level)?;
+        }
+        self.options.level = level;
+        Ok(())
+    }
+
+    /// A search at a level below the top: the level's depth (or the
+    /// limits' if shallower), its lines of MultiPV (or more if asked), then
+    /// [`choose_line`] among them with the level's margin.
+    fn search_at_level(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+        parameters: LevelParameters,
+    ) -> SearchResult {
+        let depth = limits
+            .depth
+            .map_or(parameters.depth, |d| d.min(parameters.depth));
+        let limits = Limits {
+            depth: Some(depth),
+            ..*limits
+        };
+        let multipv = parameters
+            .lines
+            .max(self.options.multipv)
+            .clamp(1, crate::MAX_MULTIPV);
+        let mut result = self.search_lines(game, &limits, stop, on_info, multipv);
+        if let Some(chosen) = choose_line(
+            result.lines(),
+            parameters.margin,
+            self.options.level_seed,
+            game.position().zobrist(),
+        ) {
+            result.best_move = Some(chosen);
+        }
+        result
+    }
+
+    /// The search itself, with `multipv` lines.
+    fn search_lines(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+        multipv: usize,
+    ) -> SearchResult {
         self.tt.new_search();
         let shared = self.shared(game.rules(), limits, stop);
         if game.outcome().is_some() {
             return finish(&shared, None, report(&shared, Vec::new()));
         }
         let position = *game.position();
-        let multipv = self.options.multipv.clamp(1, crate::MAX_MULTIPV);
         let (moves, table_lines) = match root_tablebase(&shared, &position, multipv) {
             RootTablebase::Decided(lines) => {
                 let best_move = lines[0].pv[0];

@@ -33,6 +33,7 @@
 //! | [`network`] | the learned evaluation: [`network::Network`] (quantized weights, the `.sknn` file format in [`network::file`]), [`network::Accumulator`] (updated on each move), the training positions ([`network::data`]) |
 //! | [`tt`] | [`tt::TranspositionTable`]: lock-free entries (key xor data) in 64-byte clusters of four, replacement by depth and age |
 //! | `ordering` | move picking (Stockfish's movepick): `MoveOrder` (table move, captures, killers, then quiet moves by history, picked one at a time), [`History`] (shared relaxed atomics), `Killers` |
+//! | [`level`] | strength levels: the table ([`level_parameters`]) and the choice among near-best lines ([`choose_line`]) |
 //! | [`limits`] | [`Limits`] (depth, nodes, move time, [`Clock`]) and the time budget (soft and hard limits) |
 //! | `parameters` | every tuning constant: aspiration window, late move reductions, ordering bonuses, history bounds, table replacement, split depth, limit polling, time management; crate-private, imports nothing of the crate |
 //! | `options` | what a user sets per engine: [`Options`] (threads, hash, [`Evaluation`], techniques, parallel scheme, MultiPV; [`Options::check`]) and [`Techniques`] (switches); public and chosen at run time, unlike `parameters` |
@@ -54,6 +55,7 @@ pub mod bench;
 mod engine;
 mod error;
 pub mod eval;
+pub mod level;
 pub mod limits;
 pub mod network;
 mod options;
@@ -67,6 +69,7 @@ pub mod tt;
 pub use engine::Engine;
 pub use error::SearchError;
 pub use eval::{evaluate, evaluate_with_captures, Weights};
+pub use level::{check_level, choose_line, level_parameters, LevelParameters, MAX_LEVEL};
 pub use limits::{Clock, Limits};
 pub use options::{
     Evaluation, EvaluationChoiceError, Options, Techniques, ENGINE_BASE_BYTES, MAX_MULTIPV,

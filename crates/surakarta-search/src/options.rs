@@ -50,6 +50,8 @@ pub const ENGINE_BASE_BYTES: usize = 1 << 20;
 ///     techniques: Techniques { reductions: false, ..Techniques::default() },
 ///     smp: Smp::Siblings,
 ///     multipv: 3,
+///     level: Some(5),
+///     level_seed: 7,
 /// };
 /// assert!(options.check().is_ok());
 /// assert_eq!(Options::default().threads, 1); // deterministic by default
@@ -72,6 +74,14 @@ pub struct Options {
     /// fewer moves). 1, the default, searches for the best move alone;
     /// each further line costs about one more search of the root.
     pub multipv: usize,
+    /// The strength level, 1 to [`MAX_LEVEL`](crate::MAX_LEVEL)
+    /// ([`crate::level`]): `None` (the default) or the top level is the
+    /// full engine; a lower level searches shallower and picks among
+    /// near-best moves.
+    pub level: Option<u8>,
+    /// The seed of a level's choice among near-best moves, mixed with the
+    /// position's hash: the same position and seed give the same move.
+    pub level_seed: u64,
 }
 
 impl Default for Options {
@@ -83,6 +93,8 @@ impl Default for Options {
             techniques: Techniques::default(),
             smp: Smp::Siblings,
             multipv: 1,
+            level: None,
+            level_seed: 0,
         }
     }
 }
@@ -111,7 +123,8 @@ impl Options {
         if !(1..=MAX_HASH_MB).contains(&self.hash_mb) {
             return Err(SearchError::Hash(self.hash_mb));
         }
-        check_multipv(self.multipv)
+        check_multipv(self.multipv)?;
+        self.level.map_or(Ok(()), crate::level::check_level)
     }
 
     /// The most memory an engine with these options takes, in bytes: its

@@ -23,7 +23,7 @@ use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, MatchResult,
     Player, PlayerError, Reporter, Sprt, SprtDecision, Tally,
 };
-use surakarta_search::{Limits, Options, Smp};
+use surakarta_search::{Limits, Options, Smp, MAX_LEVEL};
 use surakarta_tablebase::{read_regular_file, Tablebase};
 
 /// The arguments of `surakarta match`.
@@ -31,8 +31,8 @@ use surakarta_tablebase::{read_regular_file, Tablebase};
 pub(crate) struct MatchArgs {
     /// The first player: comma-separated settings, e.g.
     /// `depth=6,tb=tables,name=tb` or `movetime=100,cmd=./engine --flag`
-    /// (keys: name, depth, nodes, movetime, threads, hash, eval, eval-file, tb,
-    /// timeout, cmd; `cmd` takes the rest of the text).
+    /// (keys: name, depth, nodes, movetime, threads, hash, eval, eval-file, smp,
+    /// level, tb, timeout, cmd; `cmd` takes the rest of the text).
     #[arg(long, value_name = "SPEC")]
     first: String,
     /// The second player, in the same form.
@@ -104,6 +104,7 @@ struct PlayerSpec {
     eval_file: Option<PathBuf>,
     tb: Option<PathBuf>,
     smp: Option<Smp>,
+    level: Option<u8>,
     timeout: Option<Duration>,
     command: Option<Vec<String>>,
 }
@@ -120,6 +121,7 @@ impl PlayerSpec {
             eval_file: None,
             tb: None,
             smp: None,
+            level: None,
             timeout: None,
             command: None,
         };
@@ -180,6 +182,12 @@ impl PlayerSpec {
                         ))
                     })?)
                 }
+                "level" => {
+                    spec.level = Some(number(
+                        &format!("a level of 1 to {MAX_LEVEL}"),
+                        MAX_LEVEL.into(),
+                    )? as u8)
+                }
                 "tb" => spec.tb = Some(PathBuf::from(value)),
                 "timeout" => {
                     spec.timeout = Some(Duration::from_secs(number("seconds, at least 1", 86_400)?))
@@ -193,7 +201,7 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(bad(format!(
-                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, eval-file, smp, tb, timeout or cmd",
+                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, eval-file, smp, level, tb, timeout or cmd",
                         Excerpt::new(key)
                     )))
                 }
@@ -232,6 +240,9 @@ impl PlayerSpec {
         if let Some(t) = self.limits.movetime {
             parts.push(format!("movetime={}", t.as_millis()));
         }
+        if let Some(level) = self.level {
+            parts.push(format!("level={level}"));
+        }
         if self.tb.is_some() {
             parts.push("tb".into());
         }
@@ -268,6 +279,7 @@ impl PlayerSpec {
             threads: self.threads.unwrap_or(1),
             hash_mb: self.hash.unwrap_or(64),
             smp: self.smp.unwrap_or_default(),
+            level: self.level,
             ..Options::default()
         }
     }
@@ -292,6 +304,9 @@ impl PlayerSpec {
         }
         if let Some(smp) = self.smp {
             options.push(("Smp".into(), smp.name().into()));
+        }
+        if let Some(level) = self.level {
+            options.push(("Level".into(), level.to_string()));
         }
         options
     }
@@ -750,6 +765,13 @@ mod tests {
             Some(vec!["./engine".to_string(), "--a,".into(), "b".into()])
         );
         assert_eq!(s.display_name(), "./engine movetime=50");
+        let s = PlayerSpec::parse("first", "level=3,nodes=1000").unwrap();
+        assert_eq!(s.level, Some(3));
+        assert_eq!(s.options().unwrap().level, Some(3));
+        assert_eq!(s.display_name(), "surakarta nodes=1000 level=3");
+        assert!(s
+            .protocol_options()
+            .contains(&("Level".to_string(), "3".to_string())));
         for bad in [
             "",
             "depth=0",
@@ -757,6 +779,8 @@ mod tests {
             "speed=3,depth=2",
             "depth",
             "depth=2,cmd=",
+            "level=0,depth=2",
+            "level=11,depth=2",
         ] {
             assert!(PlayerSpec::parse("first", bad).is_err(), "{bad:?}");
         }

@@ -10,7 +10,7 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use surakarta::Excerpt;
-use surakarta_search::{Engine, Options, Smp, Techniques};
+use surakarta_search::{Engine, Options, Smp, Techniques, MAX_LEVEL};
 
 /// Engine settings shared by `search`, `bench` and `play`.
 #[derive(Args, Debug, Clone)]
@@ -36,6 +36,14 @@ pub(crate) struct EngineArgs {
     /// Wait) or `lazy` (Lazy SMP).
     #[arg(long, value_name = "MODE", default_value = "siblings")]
     pub(crate) smp: String,
+    /// Strength level, 1 to 10: 10 (or none) is the full engine; lower
+    /// levels search shallower and pick among near-best moves.
+    #[arg(long, value_name = "L")]
+    pub(crate) level: Option<u64>,
+    /// The seed of a level's choice among near-best moves (the same
+    /// position and seed give the same move).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) level_seed: u64,
 }
 
 impl EngineArgs {
@@ -73,6 +81,19 @@ impl EngineArgs {
                 Excerpt::new(&self.smp)
             ))
         })?;
+        let level = match self.level {
+            None => None,
+            Some(level) => Some(
+                u8::try_from(level)
+                    .ok()
+                    .filter(|l| (1..=MAX_LEVEL).contains(l))
+                    .ok_or_else(|| {
+                        CliError(format!(
+                            "--level {level} is out of range: give 1 to {MAX_LEVEL}"
+                        ))
+                    })?,
+            ),
+        };
         Ok(Options {
             threads: self.threads,
             hash_mb: self.hash,
@@ -80,6 +101,8 @@ impl EngineArgs {
             techniques,
             smp,
             multipv: 1,
+            level,
+            level_seed: self.level_seed,
         })
     }
 

@@ -1677,3 +1677,46 @@ fn a_finished_game_reports_its_outcome() {
     assert_eq!(v["outcome"], serde_json::Value::Null, "{v}");
     assert_eq!(v["score"]["kind"], "cp", "{v}");
 }
+
+#[test]
+fn search_and_engine_at_a_level() {
+    let o = run(&["search", "--depth", "6", "--level", "1", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    let best = v["best_move"].as_str().unwrap();
+    assert!(legal_at_start(best), "{v}");
+    assert!(
+        v["depth"].as_u64().unwrap() <= 1,
+        "level 1 searches depth 1: {v}"
+    );
+
+    for bad in ["0", "11", "300"] {
+        let o = run(&["search", "--depth", "2", "--level", bad]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--level"), "{err}");
+    }
+
+    let script = "uci\nsetoption name Level value 2\nposition startpos\ngo depth 5\nisready\n\
+                  setoption name Level value 0\nquit\n";
+    let o = run_with_stdin_within(&["engine"], script, Duration::from_secs(60));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l == "option name Level type spin default 10 min 1 max 10"),
+        "{out}"
+    );
+    let bestmove = out.lines().find(|l| l.starts_with("bestmove ")).unwrap();
+    assert!(legal_at_start(&bestmove["bestmove ".len()..]), "{out}");
+    assert!(out.contains("invalid level 0"), "{out}");
+}
+
+/// Whether `text` names a legal move of the start position.
+fn legal_at_start(text: &str) -> bool {
+    surakarta::Position::new()
+        .legal_moves()
+        .iter()
+        .any(|m| m.to_string() == text)
+}

@@ -3,6 +3,7 @@
 //! process's threads (`tests/threads.rs`) stays a binary of its own: other
 //! tests' threads would be counted with it.
 
+mod levels;
 mod multipv;
 mod network_bounds;
 mod search;

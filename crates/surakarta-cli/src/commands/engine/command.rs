@@ -57,6 +57,8 @@ pub(crate) enum Setting {
     /// `MultiPV`: how many best lines a search reports (the range is
     /// checked by the engine).
     MultiPv(usize),
+    /// `Level`: the strength level (the range is checked by the engine).
+    Level(usize),
     /// `Rules`.
     Rules(Rules),
     /// `TablebasePath` (`None`: empty or `<empty>`, no tables).
@@ -153,6 +155,7 @@ fn parse_setoption(words: &[&str]) -> Result<Setting, String> {
         "threads" => Setting::Threads(number("Threads")?),
         "hash" => Setting::Hash(number("Hash")?),
         "multipv" => Setting::MultiPv(number("MultiPV")?),
+        "level" => Setting::Level(number("Level")?),
         "eval" => Setting::Eval(evaluation(Some(&value), None, ["Eval", "EvalFile"])?),
         "evalfile" => {
             Setting::EvalFile((!value.is_empty() && value != "<empty>").then_some(value.clone()))
@@ -264,6 +267,10 @@ mod tests {
             Ok(Some(Command::SetOption(Setting::Hash(128))))
         ));
         assert!(Command::parse("setoption name value 3").is_err());
+        assert!(matches!(
+            Command::parse("setoption name Level value 3"),
+            Ok(Some(Command::SetOption(Setting::Level(3))))
+        ));
         assert!(matches!(
             Command::parse("setoption name MultiPV value 3"),
             Ok(Some(Command::SetOption(Setting::MultiPv(3))))

@@ -123,6 +123,7 @@ impl Session {
                 say("option name EvalFile type string default <empty>");
                 say("option name Smp type combo default siblings var siblings var lazy");
                 say("option name MultiPV type spin default 1 min 1 max 256");
+                say("option name Level type spin default 10 min 1 max 10");
                 say("uciok");
             }
             Command::IsReady => say("readyok"),
@@ -189,6 +190,14 @@ impl Session {
                     .set_multipv(lines)
                     .map_err(|e| e.to_string())?;
                 self.settings.options.multipv = lines;
+                return Ok(());
+            }
+            Setting::Level(level) => {
+                let level = u8::try_from(level).unwrap_or(0);
+                self.engine_mut()?
+                    .set_level(Some(level))
+                    .map_err(|e| e.to_string())?;
+                self.settings.options.level = Some(level);
                 return Ok(());
             }
             Setting::Rules(rules) => {

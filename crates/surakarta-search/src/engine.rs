@@ -27,8 +27,9 @@ use surakarta::{Game, Move, MoveList, Position, Rules};
 use surakarta_tablebase::{Tablebase, Value};
 
 use crate::error::SearchError;
-use crate::level::{check_level, choose_line, level_parameters, LevelParameters};
+use crate::level::{choose_line, level_parameters, LevelParameters};
 use crate::limits::Limits;
+use crate::options::check_level;
 use crate::options::{check_multipv, Evaluation, Options, Techniques};
 use crate::ordering::History;
 use crate::parameters::{

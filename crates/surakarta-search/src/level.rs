@@ -28,11 +28,8 @@
 
 use surakarta::Move;
 
-use crate::error::SearchError;
+use crate::options::MAX_LEVEL;
 use crate::search::Line;
-
-/// The strongest level: the full engine, no handicap.
-pub const MAX_LEVEL: u8 = 10;
 
 /// What a level below the top does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,21 +92,8 @@ const TABLE: [LevelParameters; (MAX_LEVEL - 1) as usize] = [
     },
 ];
 
-/// Checks a level: 1 to [`MAX_LEVEL`].
-///
-/// # Errors
-///
-/// [`SearchError::Level`] outside the range.
-pub fn check_level(level: u8) -> Result<(), SearchError> {
-    if (1..=MAX_LEVEL).contains(&level) {
-        Ok(())
-    } else {
-        Err(SearchError::Level(level))
-    }
-}
-
 /// The handicap of a level: `None` for the top level (and for a level out
-/// of range, which [`check_level`] rejects).
+/// of range, which [`check_level`](crate::check_level) rejects).
 ///
 /// # Examples
 ///

@@ -69,8 +69,9 @@ pub mod tt;
 pub use engine::Engine;
 pub use error::SearchError;
 pub use eval::{evaluate, evaluate_with_captures, Weights};
-pub use level::{check_level, choose_line, level_parameters, LevelParameters, MAX_LEVEL};
+pub use level::{choose_line, level_parameters, LevelParameters};
 pub use limits::{Clock, Limits};
+pub use options::{check_level, MAX_LEVEL};
 pub use options::{
     Evaluation, EvaluationChoiceError, Options, Techniques, ENGINE_BASE_BYTES, MAX_MULTIPV,
     MAX_THREADS, THREAD_STATE_BYTES,

@@ -22,6 +22,9 @@ use crate::smp::{Smp, THREAD_STACK_BYTES};
 pub const MAX_THREADS: usize = 1024;
 /// The most principal variations a search reports ([`Options::multipv`]).
 pub const MAX_MULTIPV: usize = 256;
+
+/// The strongest level: the full engine, no handicap.
+pub const MAX_LEVEL: u8 = 10;
 /// The largest transposition table an engine takes, in MiB.
 const MAX_HASH_MB: usize = 65_536;
 
@@ -74,7 +77,7 @@ pub struct Options {
     /// fewer moves). 1, the default, searches for the best move alone;
     /// each further line costs about one more search of the root.
     pub multipv: usize,
-    /// The strength level, 1 to [`MAX_LEVEL`](crate::MAX_LEVEL)
+    /// The strength level, 1 to [`MAX_LEVEL`]
     /// ([`crate::level`]): `None` (the default) or the top level is the
     /// full engine; a lower level searches shallower and picks among
     /// near-best moves.
@@ -124,7 +127,7 @@ impl Options {
             return Err(SearchError::Hash(self.hash_mb));
         }
         check_multipv(self.multipv)?;
-        self.level.map_or(Ok(()), crate::level::check_level)
+        self.level.map_or(Ok(()), check_level)
     }
 
     /// The most memory an engine with these options takes, in bytes: its
@@ -154,6 +157,19 @@ impl Options {
             .saturating_mul(1 << 20)
             .saturating_add((self.threads as u64).saturating_mul(per_thread))
             .saturating_add(ENGINE_BASE_BYTES as u64)
+    }
+}
+
+/// Checks a level: 1 to [`MAX_LEVEL`].
+///
+/// # Errors
+///
+/// [`SearchError::Level`] outside the range.
+pub fn check_level(level: u8) -> Result<(), SearchError> {
+    if (1..=MAX_LEVEL).contains(&level) {
+        Ok(())
+    } else {
+        Err(SearchError::Level(level))
     }
 }
 

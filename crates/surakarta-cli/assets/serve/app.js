@@ -429,6 +429,7 @@
     state.selected = null;
     state.hovered = null;
     state.info = null; // no clicks on the old position while the new one loads
+    if (state.game) renderPlayPanel();
     if (state.analysis && state.analysis.node !== node) stopAnalysis('stopped: new position');
     renderMoveList();
     if (node.fen) $('fen-input').value = node.fen;
@@ -1353,9 +1354,12 @@
     } else if (state.node !== g.head) {
       box.dataset.state = 'away';
       box.textContent = you + 'Go to the game\'s last move (End) to play on.';
-    } else {
+    } else if (humanMayMove()) {
       box.dataset.state = 'your-move';
       box.textContent = you + 'Your move.';
+    } else {
+      box.dataset.state = 'waiting';
+      box.textContent = you;
     }
   }
 
@@ -1922,6 +1926,8 @@
     get nodes() { return state.tree.size; },
     get rules() { return state.tree.rules; },
     get analysing() { return !!state.analysis; },
+    // In a game, the person's move is awaited on the position shown.
+    get awaitingMove() { return gameRunning() && !!state.info && humanMayMove(); },
     get reviewing() { return !!state.reviewRun; },
     get flipped() { return state.flipped; },
     get game() {

@@ -4,6 +4,7 @@ the static site). Each takes a fresh page and a function that opens the
 board at an address ending (e.g. "?fen=…" or "#fen=…").
 """
 
+import re
 import urllib.parse
 
 from playwright.sync_api import expect
@@ -35,8 +36,9 @@ def plies(page):
     return page.evaluate("() => window.surakartaBoard.plies")
 
 
-def new_game(page, colour, strength="depth:1", start="start"):
+def new_game(page, colour, strength="depth:1", start="start", clock="none"):
     page.select_option("#play-colour", colour)
+    page.select_option("#play-clock", clock)
     page.select_option("#play-strength", strength)
     page.select_option("#play-from", start)
     page.click("#play-new")
@@ -287,8 +289,12 @@ def check_whole_game_against_level_1(page, open_board, screenshots=None):
     the game has still not ended.
     """
     open_board(page, address(SHORT_GAME_FEN))
-    new_game(page, "b", strength="level:1", start="shown")
+    new_game(page, "b", strength="level:1", start="shown", clock="3+2")
     expect(page.locator("#play-state")).to_contain_text("level 1")
+    # Both clocks show; Black's (to move) runs.
+    expect(page.locator("#clock-b")).to_contain_text("Black 2:5")
+    expect(page.locator("#clock-w")).to_have_text("White 3:00")
+    expect(page.locator("#clock-b")).to_have_class(re.compile(r"\brunning\b"))
     expect(page.locator("#play-state")).to_contain_text("seed")
     game = page.evaluate("() => window.surakartaBoard.game")
     assert game["level"] == 1 and isinstance(game["seed"], int)
@@ -321,6 +327,10 @@ def check_whole_game_against_level_1(page, open_board, screenshots=None):
                 took_back = True
     over = page.evaluate("() => window.surakartaBoard.game.over")
     assert over, "the game ended"
+    # The clocks stopped; each side got its increment for every move.
+    clock = page.evaluate("() => window.surakartaBoard.game.clock")
+    assert 0 < clock["b"] <= 180_000 + 2_000 * 40 and 0 < clock["w"] <= 180_000 + 2_000 * 40, clock
+    expect(page.locator("#clocks .running")).to_have_count(0)
     assert took_back
     expect(page.locator("#play-state")).to_contain_text("Game over")
     expect(page.locator("#play-state")).to_contain_text(over["reason"])
@@ -329,13 +339,16 @@ def check_whole_game_against_level_1(page, open_board, screenshots=None):
     expect(page.locator("#engine-hidden")).to_be_hidden()
     expect(page.locator("#engine-start")).to_be_enabled()
     if screenshots is not None:
-        page.screenshot(path=str(screenshots / "play.png"), clip=shot_clip(page))
+        small_screenshot(page, str(screenshots / "play.png"))
 
 
-def shot_clip(page):
-    """The board and the panels beside it (not the whole window): a small picture."""
-    box = page.locator("#app").bounding_box()
-    return {"x": box["x"], "y": box["y"], "width": min(box["width"], 1100), "height": 640}
+def small_screenshot(page, path):
+    """A picture for the documents: the page at 1000×640 (a few tens of KB)."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1000, "height": 640})
+    page.wait_for_timeout(200)
+    page.screenshot(path=path)
+    page.set_viewport_size(size)
 
 
 def check_record_import_and_export(page, open_board):
@@ -399,7 +412,7 @@ def check_game_analysis(page, open_board, screenshots=None):
     page.locator('#move-list button[data-ply="1"]').click()
     expect(page.locator("#node-note")).to_contain_text("best was")
     if screenshots is not None:
-        page.screenshot(path=str(screenshots / "analysis.png"), clip=shot_clip(page))
+        small_screenshot(page, str(screenshots / "analysis.png"))
 
 
 def check_address_carries_the_game(page, open_board):

@@ -88,6 +88,12 @@
 
   const backend = window.SurakartaBackend.current;
 
+  /** The back end's call `name`, or an error saying it is missing (an older back end). */
+  function call(name) {
+    if (typeof backend[name] !== 'function') throw new Error('this back end cannot do that (' + name + ' is missing)');
+    return backend[name].bind(backend);
+  }
+
   /** The contract's game object of the position at `node`. */
   function gameAt(node) {
     return { rules: state.tree.rules, start: state.tree.start, moves: Tree.movesTo(node) };
@@ -1474,7 +1480,7 @@
     let tree;
     let count;
     try {
-      const parsed = await backend.parseRecord(text);
+      const parsed = await call('parseRecord')(text);
       const games = parsed && Array.isArray(parsed.games) ? parsed.games : [];
       if (!games.length) throw new Error('no game in the text');
       count = games.length;
@@ -1516,7 +1522,7 @@
       const result = await recordResult();
       const game = Tree.toRecord(state.tree, result);
       if (game.tags.Result !== undefined) game.tags.Result = result;
-      const text = await backend.writeRecord(game);
+      const text = await call('writeRecord')(game);
       $('record-text').value = text;
       recordMessage('The game as a record (' + Tree.depth(Tree.mainLine(state.tree).pop()) + ' plies in the main line).');
       return text;
@@ -1587,9 +1593,17 @@
     $('review-stop').disabled = false;
     $('review-start').disabled = true;
     $('review-state').textContent = 'Analysing ' + (nodes.length - 1) + ' moves…';
+    let analyseGame;
+    try {
+      analyseGame = call('analyseGame');
+    } catch (e) {
+      $('review-state').textContent = 'The analysis failed: ' + e.message;
+      endReviewRun();
+      return;
+    }
     const run = { handle: null };
     state.reviewRun = run;
-    run.handle = backend.analyseGame(game, { movetime }, {
+    run.handle = analyseGame(game, { movetime }, {
       progress(p) {
         if (state.reviewRun !== run) return;
         progress.max = p.total;

@@ -16,7 +16,9 @@
 #      and the other pairs not needing 6v4 are still submitted, the script
 #      lists the refusal and exits 1; run again while the jobs are queued,
 #      it submits nothing twice;
-#   5. the Snakefile through Snakemake's Slurm executor plugin (from PyPI,
+#   5. training data as a Slurm array job (docs/examples/datagen-array.sbatch,
+#      `datagen --chunks`): three tasks make the chunks of one local run;
+#   6. the Snakefile through Snakemake's Slurm executor plugin (from PyPI,
 #      in a venv made here), with resources from the plan: equal tables.
 # Everything it started is stopped at the end. Where Slurm cannot be run
 # (not installed, not root, a Slurm configuration of the machine's own
@@ -26,6 +28,7 @@
 #   SURAKARTA_CLI  the binary (default: $CARGO_TARGET_DIR/release/surakarta, built if missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+repo="$PWD"
 
 skip() {
     echo "slurm test skipped: $*"
@@ -222,7 +225,26 @@ squeue --noheader --format=%i | xargs -r scancel
 wait_idle 60
 echo "ok: $queued jobs queued, 6v4 refused and listed, the rerun submitted nothing"
 
-echo "-- 5. Snakemake with the Slurm executor plugin"
+echo "-- 5. training data as an array job (docs/examples/datagen-array.sbatch)"
+mkdir -p "$work/datagen"
+cd "$work/datagen"
+# 7 games in 7 chunks, 3 per task: tasks 0..=2 make 0..3, 3..6 and 6..7.
+sbatch --array=0-2 \
+    --export="ALL,SURAKARTA=$bin,OUT=$work/datagen/data,GAMES=7,GAMES_PER_CHUNK=1,PER_TASK=3,NODES=200" \
+    "$repo/docs/examples/datagen-array.sbatch" > out5.txt || fail "sbatch refused the array job: $(cat out5.txt)"
+wait_idle 300
+"$bin" datagen --out "$work/datagen/local" --games 7 --games-per-chunk 1 --nodes 200 > local.txt \
+    || fail "the local run failed"
+for k in 0 1 2 3 4 5 6; do
+    name="chunk-00000$k.skdata"
+    cmp -s "data/$name" "local/$name" \
+        || fail "$name differs from the local run's (or is missing): $(cat datagen-*.out 2>/dev/null | tail -n 5)"
+done
+cmp -s data/datagen.txt local/datagen.txt || fail "the manifests differ"
+[ "$(ls data | wc -l)" = 8 ] || fail "files other than 7 chunks and the manifest: $(ls data)"
+echo "ok: three array tasks made the 7 chunks of one local run, byte for byte"
+
+echo "-- 6. Snakemake with the Slurm executor plugin"
 if ! python3 -m venv "$work/venv" >/dev/null 2>&1 \
     || ! "$work/venv/bin/pip" install -q "snakemake>=8" "snakemake-executor-plugin-slurm>=1.8" >/dev/null 2>&1; then
     echo "skipped: Snakemake and its Slurm plugin could not be installed from PyPI"

@@ -12,6 +12,13 @@
 //! everything before each game and searches on one thread), so a chunk's
 //! bytes depend neither on the thread count nor on which worker made it.
 //!
+//! A run may make only a range of the chunks ([`run_chunks`]): separate
+//! processes — the tasks of a Slurm array job, several machines sharing a
+//! file system — each make a disjoint range into the same directory, and
+//! together they make the bytes one run would have made. The manifest is
+//! created once, whoever comes first (the others check it); ranges must not
+//! overlap while they run.
+//!
 //! A run into a directory first writes the manifest [`MANIFEST_NAME`] (the
 //! settings that decide the bytes), then the chunks that are missing, each
 //! written to a temporary file that is synced and renamed into place. A
@@ -536,7 +543,8 @@ impl DatagenStats {
 
 /// Receives a run's progress (from the worker threads).
 pub trait DatagenProgress: Sync {
-    /// The run starts: `chunks` in all, `present` of them already done.
+    /// The run starts: `chunks` to make (all of the run, or the range
+    /// asked), `present` of them already done.
     fn started(&self, chunks: u64, present: u64) {
         let _ = (chunks, present);
     }
@@ -623,21 +631,66 @@ pub fn run(
     dir: &Path,
     progress: &dyn DatagenProgress,
 ) -> Result<DatagenStats, DatagenError> {
+    run_chunks(config, dir, 0..config.chunks(), progress)
+}
+
+/// [`run`] for the chunks `range` only (`first..end`, `end` not included;
+/// within `0..config.chunks()` and not empty, else
+/// [`DatagenError::Config`]): the part of the data one job of several
+/// makes. Games, chunk files and their bytes are those of [`run`].
+///
+/// ```
+/// use surakarta_match::datagen::{chunk_name, run, run_chunks, DatagenConfig, Quiet};
+///
+/// let base = std::env::temp_dir().join(format!("datagen-range-doc-{}", std::process::id()));
+/// let _ = std::fs::remove_dir_all(&base);
+/// let config = DatagenConfig {
+///     games: 3, games_per_chunk: 1, nodes: 100, max_plies: 12, ..DatagenConfig::default()
+/// };
+/// // Two jobs, chunks 0..2 and 2..3, make what one run makes.
+/// let parts = base.join("parts");
+/// assert_eq!(run_chunks(&config, &parts, 0..2, &Quiet)?.chunks_written, 2);
+/// assert_eq!(run_chunks(&config, &parts, 2..3, &Quiet)?.chunks_written, 1);
+/// let whole = base.join("whole");
+/// run(&config, &whole, &Quiet)?;
+/// for k in 0..3 {
+///     let name = chunk_name(k);
+///     assert_eq!(std::fs::read(parts.join(&name))?, std::fs::read(whole.join(&name))?);
+/// }
+/// assert!(run_chunks(&config, &parts, 2..4, &Quiet).is_err(), "only 3 chunks");
+/// # std::fs::remove_dir_all(&base).ok();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run_chunks(
+    config: &DatagenConfig,
+    dir: &Path,
+    range: std::ops::Range<u64>,
+    progress: &dyn DatagenProgress,
+) -> Result<DatagenStats, DatagenError> {
     config.check()?;
+    let chunks = config.chunks();
+    if range.is_empty() || range.end > chunks {
+        return Err(DatagenError::Config(format!(
+            "chunks {}..{}: give a range within 0..{chunks} (the run has {chunks} chunk{}) that is not empty",
+            range.start,
+            range.end,
+            if chunks == 1 { "" } else { "s" }
+        )));
+    }
     prepare_dir(dir)?;
     check_manifest(config, dir)?;
-    let chunks = config.chunks();
     // Which chunks are done already (and read back).
     let mut todo = Vec::new();
     let mut stats = DatagenStats::default();
-    for k in 0..chunks {
+    let asked = range.end - range.start;
+    for k in range {
         if check_chunk(k, &dir.join(chunk_name(k)))? {
             stats.chunks_present += 1;
         } else {
             todo.push(k);
         }
     }
-    progress.started(chunks, stats.chunks_present);
+    progress.started(asked, stats.chunks_present);
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let first_error: Mutex<Option<DatagenError>> = Mutex::new(None);
@@ -950,33 +1003,39 @@ fn prepare_dir(dir: &Path) -> Result<(), DatagenError> {
 }
 
 /// Writes the manifest if there is none (refusing a directory with chunks
-/// but no manifest), else checks that it holds `config`'s settings.
+/// but no manifest), else checks that it holds `config`'s settings. Jobs
+/// started together into one directory agree: one creates the manifest,
+/// the others check it.
 fn check_manifest(config: &DatagenConfig, dir: &Path) -> Result<(), DatagenError> {
     let path = dir.join(MANIFEST_NAME);
     let settings = config.settings();
-    let text = match surakarta_tablebase::read_regular_file(&path, MAX_MANIFEST_LEN) {
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, &e))?;
-            for entry in entries {
-                let entry = entry.map_err(|e| io_error(dir, &e))?;
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                if name.starts_with("chunk-") && name.ends_with(".skdata") {
+    let text = loop {
+        match surakarta_tablebase::read_regular_file(&path, MAX_MANIFEST_LEN) {
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                if holds_chunks(dir)? {
+                    if std::fs::symlink_metadata(&path).is_ok() {
+                        continue; // made by another job meanwhile
+                    }
                     return Err(DatagenError::NoManifest(dir.to_path_buf()));
                 }
+                let mut text = format!("{MANIFEST_HEADER}\n");
+                for (name, value) in &settings {
+                    text.push_str(&format!("{name} = {value}\n"));
+                }
+                if create_manifest(&path, &text)? {
+                    return Ok(());
+                }
+                // Another job created it first: check it.
             }
-            let mut text = format!("{MANIFEST_HEADER}\n");
-            for (name, value) in &settings {
-                text.push_str(&format!("{name} = {value}\n"));
+            Err(e) if is_not_a_regular_file(&e) => return Err(DatagenError::InTheWay(path)),
+            Err(e) => return Err(io_error(&path, &e)),
+            Ok(bytes) => {
+                break String::from_utf8(bytes).map_err(|_| DatagenError::Manifest {
+                    path: path.clone(),
+                    reason: "not UTF-8 text".into(),
+                })?;
             }
-            return write_atomically(&path, text.as_bytes());
         }
-        Err(e) if is_not_a_regular_file(&e) => return Err(DatagenError::InTheWay(path)),
-        Err(e) => return Err(io_error(&path, &e)),
-        Ok(bytes) => String::from_utf8(bytes).map_err(|_| DatagenError::Manifest {
-            path: path.clone(),
-            reason: "not UTF-8 text".into(),
-        })?,
     };
     let mut lines = text.lines();
     if lines.next() != Some(MANIFEST_HEADER) {
@@ -1010,6 +1069,50 @@ fn check_manifest(config: &DatagenConfig, dir: &Path) -> Result<(), DatagenError
         }
     }
     Ok(())
+}
+
+/// Whether `dir` holds chunk files.
+fn holds_chunks(dir: &Path) -> Result<bool, DatagenError> {
+    for entry in std::fs::read_dir(dir).map_err(|e| io_error(dir, &e))? {
+        let entry = entry.map_err(|e| io_error(dir, &e))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("chunk-") && name.ends_with(".skdata") {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Creates the manifest `path` holding `text` unless it exists: written
+/// and synced under a name of this process's own, then linked to `path`,
+/// which fails if another process created it first (`Ok(false)`). Where the
+/// file system has no hard links, it is renamed into place instead (two
+/// jobs then both write it, with the same text if their settings agree).
+fn create_manifest(path: &Path, text: &str) -> Result<bool, DatagenError> {
+    let mut own = path.as_os_str().to_owned();
+    own.push(format!(".{}.tmp", std::process::id()));
+    let own = PathBuf::from(own);
+    let _ = std::fs::remove_file(&own); // left by a killed process of the same id
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&own)
+        .and_then(|mut file| {
+            file.write_all(text.as_bytes())?;
+            file.sync_all()
+        });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&own);
+        return Err(io_error(&own, &e));
+    }
+    let linked = std::fs::hard_link(&own, path);
+    let _ = std::fs::remove_file(&own);
+    match linked {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
+        Err(_) => write_atomically(path, text.as_bytes()).map(|()| true),
+    }
 }
 
 /// Writes `bytes` to `path` so that it is always complete or absent

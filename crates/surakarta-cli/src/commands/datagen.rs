@@ -12,6 +12,7 @@ use crate::progress::counter;
 use clap::Args;
 use indicatif::ProgressBar;
 use serde_json::json;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -74,9 +75,40 @@ pub(crate) struct DatagenArgs {
     /// side this many moves in a row (0: never).
     #[arg(long, value_name = "MOVES", default_value_t = 4)]
     adjudicate: u32,
+    /// Make only these chunks: `FIRST..END` (END not included),
+    /// `FIRST..=LAST` or one chunk `K`, numbered from 0 (default: all).
+    /// Separate jobs, such as the tasks of a Slurm array, make disjoint
+    /// ranges into one directory.
+    #[arg(long, value_name = "RANGE")]
+    chunks: Option<String>,
     /// Print one JSON object at the end (and no progress) instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// A chunk range of `--chunks`: `A..B`, `A..=B` or `K`.
+fn parse_chunks(text: &str) -> Result<Range<u64>, CliError> {
+    let number = |t: &str| {
+        t.trim().parse::<u64>().map_err(|_| {
+            CliError(format!(
+                "--chunks {text}: {t:?} is not a chunk number (give FIRST..END, FIRST..=LAST or K)"
+            ))
+        })
+    };
+    let too_large = || CliError(format!("--chunks {text}: the last chunk is too large"));
+    let range = if let Some((first, last)) = text.split_once("..=") {
+        let (first, last) = (number(first)?, number(last)?);
+        first..last.checked_add(1).ok_or_else(too_large)?
+    } else if let Some((first, end)) = text.split_once("..") {
+        number(first)?..number(end)?
+    } else {
+        let k = number(text)?;
+        k..k.checked_add(1).ok_or_else(too_large)?
+    };
+    if range.is_empty() {
+        return Err(CliError(format!("--chunks {text}: an empty range")));
+    }
+    Ok(range)
 }
 
 /// The progress bar: games played, positions written and filtered.
@@ -165,7 +197,15 @@ fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
 /// Runs `surakarta datagen`.
 pub(crate) fn run(args: DatagenArgs) -> Result<(), CliError> {
     let config = check(&args)?;
-    let bar = counter(config.games, "games", !args.json);
+    let range = match &args.chunks {
+        Some(text) => parse_chunks(text)?,
+        None => 0..config.chunks(),
+    };
+    // The games of the range (the library refuses a range beyond the run).
+    let games = (range.end.saturating_mul(config.games_per_chunk))
+        .min(config.games)
+        .saturating_sub(range.start.saturating_mul(config.games_per_chunk));
+    let bar = counter(games, "games", !args.json);
     bar.enable_steady_tick(Duration::from_millis(200));
     let progress = Bar {
         bar,
@@ -173,14 +213,14 @@ pub(crate) fn run(args: DatagenArgs) -> Result<(), CliError> {
         filtered: AtomicU64::new(0),
     };
     let start = Instant::now();
-    let result = datagen::run(&config, &args.out, &progress);
+    let result = datagen::run_chunks(&config, &args.out, range.clone(), &progress);
     progress.bar.finish_and_clear();
     let stats = result?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        println!("{}", summary_json(&args, &config, &stats, seconds));
+        println!("{}", summary_json(&args, &config, &range, &stats, seconds));
     } else {
-        print_summary(&args, &config, &stats, seconds);
+        print_summary(&args, &config, &range, &stats, seconds);
     }
     Ok(())
 }
@@ -198,6 +238,7 @@ fn percent(part: u64, whole: u64) -> f64 {
 fn summary_json(
     args: &DatagenArgs,
     config: &DatagenConfig,
+    range: &Range<u64>,
     s: &DatagenStats,
     seconds: f64,
 ) -> serde_json::Value {
@@ -214,6 +255,7 @@ fn summary_json(
         "threads": config.threads,
         "games_per_chunk": config.games_per_chunk,
         "chunks": config.chunks(),
+        "chunk_range": [range.start, range.end],
         "chunks_written": s.chunks_written,
         "chunks_present": s.chunks_present,
         "games_played": s.games,
@@ -245,9 +287,20 @@ fn summary_json(
 }
 
 /// Prints the run as text.
-fn print_summary(args: &DatagenArgs, config: &DatagenConfig, s: &DatagenStats, seconds: f64) {
+fn print_summary(
+    args: &DatagenArgs,
+    config: &DatagenConfig,
+    range: &Range<u64>,
+    s: &DatagenStats,
+    seconds: f64,
+) {
+    let part = if range.end - range.start == config.chunks() {
+        String::new()
+    } else {
+        format!(" (chunks {}..{})", range.start, range.end)
+    };
     println!(
-        "{} games played, {} positions written ({} exact) in {} chunk file{} of {} in {}",
+        "{} games played, {} positions written ({} exact) in {} chunk file{} of {}{part} in {}",
         s.games,
         s.written,
         s.exact,

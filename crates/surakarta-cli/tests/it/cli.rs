@@ -944,10 +944,7 @@ fn bench_signature_is_stable() {
 
 #[test]
 fn bench_with_tables_times_probes() {
-    let dir = fresh_path("bench-tb");
-    let d = dir.to_str().unwrap();
-    let o = run(&["tb", "generate", "--pieces", "5", "--dir", d]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let d = tables_up_to_5().to_str().unwrap();
     let o = run(&[
         "bench", "--depth", "4", "--tb", d, "--probes", "2000", "--json",
     ]);
@@ -970,12 +967,15 @@ fn bench_with_tables_times_probes() {
     assert!(0 < median && median <= p90, "{p}");
 
     // A damaged table is an error that names the file, not a timing.
+    let dir = fresh_path("bench-tb");
+    copy_dir(tables_up_to_5(), &dir);
     let file = dir.join("3v2.sktb");
     let mut bytes = std::fs::read(&file).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&file, bytes).unwrap();
-    let o = run(&["bench", "--depth", "1", "--tb", d, "--probes", "100"]);
+    let damaged = dir.to_str().unwrap();
+    let o = run(&["bench", "--depth", "1", "--tb", damaged, "--probes", "100"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("3v2"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
@@ -1413,16 +1413,7 @@ fn json_lines_of(text: &str) -> Vec<serde_json::Value> {
 fn tb_verify_resumes_from_its_checkpoints() {
     let limit = std::time::Duration::from_secs(60);
     let base = scratch_dir("verify-resume");
-    let tables = base.join("tables");
-    let o = run(&[
-        "tb",
-        "generate",
-        "--pieces",
-        "5",
-        "--dir",
-        tables.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let tables = tables_up_to_5();
     let verify_json = |dir: &std::path::Path, checkpoints: bool| {
         let mut args = vec!["tb", "verify", "--dir", dir.to_str().unwrap(), "--json"];
         if checkpoints {
@@ -1435,13 +1426,13 @@ fn tb_verify_resumes_from_its_checkpoints() {
         v["dir"] = serde_json::Value::Null;
         v
     };
-    let reference = verify_json(&tables, false);
+    let reference = verify_json(tables, false);
     assert_eq!(reference["positions"], 1_415_760u64 + 103_641 + 5_430 + 165);
     assert_eq!(reference["errors"], 0);
     let mut left = Vec::new();
     for (round, delay) in [0u64, 80, 300].into_iter().enumerate() {
         let dir = base.join(format!("round-{round}"));
-        copy_dir(&tables, &dir);
+        copy_dir(tables, &dir);
         let d = dir.to_str().unwrap();
         let args = [
             "tb",
@@ -1493,13 +1484,15 @@ fn tb_verify_resumes_from_its_checkpoints() {
     }
     println!("checkpoints left when killed: {left:?}");
     // A damaged checkpoint: a warning naming it, then a full verification.
-    std::fs::write(tables.join("3v2-verify.ckpt"), b"SKVRFY\0\x01 not really").unwrap();
+    let damaged = base.join("damaged-checkpoint");
+    copy_dir(tables, &damaged);
+    std::fs::write(damaged.join("3v2-verify.ckpt"), b"SKVRFY\0\x01 not really").unwrap();
     let o = run_within(
         &[
             "tb",
             "verify",
             "--dir",
-            tables.to_str().unwrap(),
+            damaged.to_str().unwrap(),
             "--checkpoint-every",
             "0",
         ],
@@ -1512,7 +1505,7 @@ fn tb_verify_resumes_from_its_checkpoints() {
         stderr(&o)
     );
     assert!(stdout(&o).contains("verified 10 tables"), "{}", stdout(&o));
-    assert!(files_ending(&tables, "-verify.ckpt").is_empty());
+    assert!(files_ending(&damaged, "-verify.ckpt").is_empty());
     std::fs::remove_dir_all(&base).unwrap();
 }
 

@@ -204,3 +204,101 @@ fn a_fifo_named_like_a_chunk_or_the_manifest_is_an_error_not_a_hang() {
     }
     std::fs::remove_dir_all(out).ok();
 }
+
+/// Jobs started together into one directory, each making a disjoint range
+/// of chunks (`--chunks`), make the files one run makes; a range beyond
+/// the run or not a range is one error line.
+#[test]
+fn jobs_making_chunk_ranges_together_make_the_files_of_one_run() {
+    let settings = [
+        "--games",
+        "5",
+        "--games-per-chunk",
+        "1",
+        "--nodes",
+        "100",
+        "--max-plies",
+        "16",
+    ];
+    let whole = fresh_path("datagen-whole");
+    let o = run(&[
+        &["datagen", "--out", whole.to_str().unwrap()][..],
+        &settings[..],
+    ]
+    .concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let parts = fresh_path("datagen-parts");
+    let out = parts.to_str().unwrap();
+    let jobs: Vec<_> = ["0..2", "2..=3", "4"]
+        .iter()
+        .map(|range| {
+            let args = [
+                &["datagen", "--out", out, "--chunks", range, "--json"][..],
+                &settings[..],
+            ]
+            .concat();
+            std::process::Command::new(BIN)
+                .args(args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut written = 0;
+    for job in jobs {
+        let o = job.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["chunks"], 5, "{v}");
+        written += v["chunks_written"].as_u64().unwrap();
+    }
+    assert_eq!(written, 5);
+    let names = |dir: &std::path::Path| {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&parts), names(&whole), "no temporary file is left");
+    for name in names(&whole) {
+        assert_eq!(
+            std::fs::read(parts.join(&name)).unwrap(),
+            std::fs::read(whole.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+
+    // Made already: a range again finds its chunks present.
+    let o = run(&[
+        &["datagen", "--out", out, "--chunks", "1..3", "--json"][..],
+        &settings[..],
+    ]
+    .concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (v["chunks_present"].as_u64(), v["games_played"].as_u64()),
+        (Some(2), Some(0))
+    );
+    assert_eq!(v["chunk_range"], serde_json::json!([1, 3]));
+
+    for (range, needle) in [
+        ("4..6", "give a range within 0..5"),
+        ("5", "give a range within 0..5"),
+        ("3..1", "--chunks 3..1: an empty range"),
+        ("a..2", "not a chunk number"),
+    ] {
+        let o = run(&[
+            &["datagen", "--out", out, "--chunks", range][..],
+            &settings[..],
+        ]
+        .concat());
+        assert_cli_error(&o, needle);
+    }
+    std::fs::remove_dir_all(whole).ok();
+    std::fs::remove_dir_all(parts).ok();
+}

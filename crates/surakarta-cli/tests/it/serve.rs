@@ -871,17 +871,18 @@ fn idle_and_slow_connections_are_closed_while_requests_are_served() {
     let server = Server::start(&["--idle-timeout", "2", "--header-timeout", "2"]);
     let opened = Instant::now();
     let mut idle = open_idle(&server.addr, 300);
-    // Slow clients: one byte of a request every second.
+    // Slow clients: one byte of a request every 300 ms, for longer than the
+    // header timeout.
     let slow: Vec<TcpStream> = open_idle(&server.addr, 100);
     let request = b"GET /api/position HTTP/1.1\r\nHost: x\r\n\r\n";
     let writers: Vec<TcpStream> = slow.iter().map(|s| s.try_clone().unwrap()).collect();
     let trickle = std::thread::spawn(move || {
         let mut writers = writers;
-        for &byte in request.iter().take(6) {
+        for &byte in request.iter().take(12) {
             for w in &mut writers {
                 let _ = w.write_all(&[byte]);
             }
-            std::thread::sleep(Duration::from_secs(1));
+            std::thread::sleep(Duration::from_millis(300));
         }
     });
     // Normal requests keep being answered meanwhile.

@@ -131,7 +131,12 @@ fn interior_probes_score_conversions() {
             let next = p.after(m);
             next.us().is_empty() || matches!(tb.probe_position(&next).unwrap(), Value::Loss(_))
         });
-        let mut engine = Engine::new(Options::default()).unwrap();
+        // A small table: each of the 200 searches starts from a fresh one.
+        let options = Options {
+            hash_mb: 1,
+            ..Options::default()
+        };
+        let mut engine = Engine::new(options).unwrap();
         engine.set_tablebase(Some(tb.clone()));
         let r = search(&mut engine, p, Rules::PURE, Limits::depth(2));
         if converts {
@@ -284,8 +289,10 @@ fn random_opening(seed: u64, plies: usize) -> Position {
 /// report can be partial.
 #[test]
 fn a_stopped_iteration_plays_its_best_finished_move() {
+    // Hundreds of fresh engines: a small table each.
     let options = Options {
         threads: 1,
+        hash_mb: 4,
         ..Options::default()
     };
     // A fresh one-thread engine's search: the result and every report.

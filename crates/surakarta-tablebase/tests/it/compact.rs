@@ -8,23 +8,29 @@ use surakarta_tablebase::{
     generate_dir, CompactOptions, CompressStep, ContextModel, NoProgress, Tablebase, Value,
 };
 
-/// Every position of every class up to 5 pieces and every seventh of each
-/// 6-piece class: the compact table probes (value and DTC, don't-care
-/// slots resolved through the captures) to the value of the byte-per-slot
-/// table, and its win/draw/loss probe agrees. Every position of the
-/// 6-piece classes as well: `compact_tables_up_to_6_pieces_answer_every_position`,
-/// one of the longer checks `.ci/run` adds.
-#[test]
-fn compact_tables_up_to_6_pieces_answer_exactly() {
-    let positions = compact_tables_answer_exactly(7);
-    assert_eq!(
-        positions, 3_682_857,
-        "every position up to 5 pieces, a seventh of the 6-piece ones"
-    );
+/// How many positions of a class the sampled sweeps below probe: every
+/// position of the classes up to 4 pieces, every `stride`-th one of the
+/// larger classes. The README's test command samples (`SAMPLED`); the
+/// `#[ignore]`d twins of the sweeps probe every position, and `.ci/run`
+/// runs them among its longer checks.
+fn sampled(material: Material, index: u64, stride: u64) -> bool {
+    material.pieces() <= 4 || index.is_multiple_of(stride)
 }
 
-/// [`compact_tables_up_to_6_pieces_answer_exactly`] on every position of
-/// the 6-piece classes too.
+/// The stride of the sampled sweeps for classes of 5 pieces and more.
+const SAMPLED: u64 = 11;
+
+/// Every position up to 4 pieces and every eleventh one of the 5- and
+/// 6-piece classes: the compact table probes (value and DTC, don't-care
+/// slots resolved through the captures) to the value of the byte-per-slot
+/// table, and its win/draw/loss probe agrees.
+#[test]
+fn compact_tables_up_to_6_pieces_answer_exactly() {
+    let positions = compact_tables_answer_exactly(SAMPLED);
+    assert!(positions > 1_500_000, "{positions}");
+}
+
+/// [`compact_tables_up_to_6_pieces_answer_exactly`] on every position.
 #[test]
 #[ignore = "long (16.6 million probes): `.ci/run` runs it"]
 fn compact_tables_up_to_6_pieces_answer_every_position() {
@@ -33,8 +39,8 @@ fn compact_tables_up_to_6_pieces_answer_every_position() {
 }
 
 /// Compares the compact tables up to 6 pieces with the byte-per-slot
-/// ones on every position up to 5 pieces and on every `stride`-th slot of
-/// the 6-piece classes; returns the number of positions compared.
+/// ones on the positions [`sampled`] with `stride`; returns the number of
+/// positions compared.
 fn compact_tables_answer_exactly(stride: u64) -> u64 {
     let plain = shared::up_to_6();
     let compact = shared::compact_up_to_6();
@@ -54,10 +60,9 @@ fn compact_tables_answer_exactly(stride: u64) -> u64 {
         with_capture_draws += u32::from(small.capture_draws());
         let values = plain.values(material).unwrap();
         assert_eq!(compact.values(material).unwrap(), values, "{material}");
-        let stride = if material.pieces() == 6 { stride } else { 1 };
         let mut mismatches = 0u64;
         table.indexer().for_each_in(0, u64::MAX, |index, sides| {
-            if index % stride != 0 {
+            if !sampled(material, index, stride) {
                 return;
             }
             positions += 1;
@@ -85,10 +90,22 @@ fn compact_tables_answer_exactly(stride: u64) -> u64 {
 }
 
 /// Without capture draws every draw and loss is stored exactly (only wins
-/// in 1 by a capture are free), every answer is still exact, and the
-/// tables are larger than with them.
+/// in 1 by a capture are free), every answer is still exact on the
+/// positions [`sampled`], and the tables are larger than with them.
 #[test]
 fn compact_tables_without_capture_draws_store_every_draw_exactly() {
+    without_capture_draws(SAMPLED);
+}
+
+/// [`compact_tables_without_capture_draws_store_every_draw_exactly`] on
+/// every position up to 5 pieces.
+#[test]
+#[ignore = "long: `.ci/run` runs it"]
+fn compact_tables_without_capture_draws_answer_every_position() {
+    without_capture_draws(1);
+}
+
+fn without_capture_draws(stride: u64) {
     let plain = shared::up_to_5();
     let exact = CompactOptions {
         capture_draws: false,
@@ -115,7 +132,10 @@ fn compact_tables_without_capture_draws_store_every_draw_exactly() {
             .table(material)
             .unwrap()
             .indexer()
-            .for_each_in(0, u64::MAX, |_, sides| {
+            .for_each_in(0, u64::MAX, |index, sides| {
+                if !sampled(material, index, stride) {
+                    return;
+                }
                 let want = plain.probe(sides).unwrap();
                 let stored = small.stored_value(sides).unwrap();
                 let free_win = matches!((stored, want), (Value::Win(_), Value::Win(1)));
@@ -133,11 +153,27 @@ fn compact_tables_without_capture_draws_store_every_draw_exactly() {
 /// The streaming path, forced on every class with a sample of four
 /// chunks (so most of each class is encoded with a ranking and a grammar
 /// learned elsewhere, and many values are missing from the sample): up to
-/// 5 pieces every position probes exactly, every stored value is its value
-/// or a free one, and the values read back are the originals; with the
-/// classes' own context models and with none.
+/// 5 pieces every position [`sampled`] probes exactly, every stored value
+/// is its value or a free one, and the values read back are the originals;
+/// with the classes' own context models and with none.
 #[test]
-fn streamed_compact_tables_up_to_5_pieces_answer_every_position_exactly() {
+fn streamed_compact_tables_up_to_5_pieces_answer_exactly() {
+    let positions = streamed_compact_tables(SAMPLED);
+    assert!(positions > 200_000, "{positions}");
+}
+
+/// [`streamed_compact_tables_up_to_5_pieces_answer_exactly`] on every
+/// position.
+#[test]
+#[ignore = "long: `.ci/run` runs it"]
+fn streamed_compact_tables_up_to_5_pieces_answer_every_position() {
+    let positions = streamed_compact_tables(1);
+    assert!(positions > 2_000_000, "{positions}");
+}
+
+/// Returns the number of positions probed, over both models.
+fn streamed_compact_tables(stride: u64) -> u64 {
+    let mut positions = 0u64;
     let plain = shared::up_to_5();
     for model in [None, Some(ContextModel::None)] {
         let streaming = CompactOptions {
@@ -163,7 +199,6 @@ fn streamed_compact_tables_up_to_5_pieces_answer_every_position_exactly() {
         }
         // The streaming path was taken (its files are not the old ones).
         assert!(differ >= 8, "{differ} of 10 classes");
-        let mut positions = 0u64;
         for material in plain.materials() {
             let small = compact.table(material).unwrap();
             assert_eq!(
@@ -176,7 +211,10 @@ fn streamed_compact_tables_up_to_5_pieces_answer_every_position_exactly() {
                 .table(material)
                 .unwrap()
                 .indexer()
-                .for_each_in(0, u64::MAX, |_, sides| {
+                .for_each_in(0, u64::MAX, |index, sides| {
+                    if !sampled(material, index, stride) {
+                        return;
+                    }
                     positions += 1;
                     let want = plain.probe(sides).unwrap();
                     let stored = small.stored_value(sides).unwrap();
@@ -193,8 +231,8 @@ fn streamed_compact_tables_up_to_5_pieces_answer_every_position_exactly() {
                 });
             assert_eq!(mismatches, 0, "{material} {model:?}");
         }
-        assert!(positions > 1_000_000, "{positions}");
     }
+    positions
 }
 
 /// The directory of `SURAKARTA_TB_V1` (format 1) and `SURAKARTA_TB_V2`

@@ -3,8 +3,9 @@
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// The `surakarta` binary under test.
@@ -175,6 +176,29 @@ pub(crate) fn fresh_path(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&path);
     let _ = std::fs::remove_file(&path);
     path
+}
+
+/// Every table up to 5 pieces in the default format, made by `tb generate`
+/// once for the whole test binary, in cargo's scratch directory for
+/// integration tests (`target/tmp`). Tests only read it; one that changes
+/// tables copies them first.
+pub(crate) fn tables_up_to_5() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("surakarta-cli-{}-up-to-5", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let o = run(&[
+            "tb",
+            "generate",
+            "--pieces",
+            "5",
+            "--dir",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "tb generate: {}", stderr(&o));
+        dir
+    })
 }
 
 /// A fresh directory holding every table of up to `pieces` pieces, made by

@@ -99,12 +99,33 @@
     return { rules: state.tree.rules, start: state.tree.start, moves: Tree.movesTo(node) };
   }
 
+  /**
+   * Whether the back end answers positions as games (its answers name the
+   * rules): then a node's answer needs no notation. An older back end
+   * answers the notation alone, so a node whose notation is not known yet
+   * takes it from its parent's answer (the legal move's `fen`).
+   */
+  let answersGames = false;
+
+  async function nodeFen(node) {
+    if (node.fen || answersGames || !node.parent) return node.fen;
+    const before = await nodePosition(node.parent);
+    const m = before.moves.find((x) => x.move === node.move
+      || x.from + x.to === node.move.replace(/[-x]/, ''));
+    if (!m) throw new Error(node.move + ': not a legal move in ' + before.fen);
+    node.fen = m.fen;
+    return m.fen;
+  }
+
   /** The position at `node` of the tree, judged over its game (cached). */
   function nodePosition(node) {
     const game = gameAt(node);
     const key = game.rules + '|' + game.start + '|' + game.moves.join(',');
     if (!positionCache.has(key)) {
-      const p = backend.position(node.fen || game.start, { game });
+      const p = nodeFen(node).then((fen) => backend.position(fen || game.start, { game })).then((info) => {
+        if (info && info.rules) answersGames = true;
+        return info;
+      });
       positionCache.set(key, p);
       p.catch(() => positionCache.delete(key)); // errors are not cached
     }
@@ -589,9 +610,22 @@
     }
   }
 
-  /** The position at `node` of another tree (not cached: the tree is not shown yet). */
-  function nodePositionIn(tree, node) {
-    return backend.position(tree.start, { game: { rules: tree.rules, start: tree.start, moves: Tree.movesTo(node) } });
+  /**
+   * The position at `node` of another tree (not shown yet): checks its
+   * moves (an older back end: move by move from the start).
+   */
+  async function nodePositionIn(tree, node) {
+    const game = { rules: tree.rules, start: tree.start, moves: Tree.movesTo(node) };
+    const info = await backend.position(tree.start, { game });
+    if ((info && info.rules) || !node.parent) return info;
+    let at = info;
+    for (const n of Tree.pathTo(node).slice(1)) {
+      const m = at.moves.find((x) => x.move === n.move || x.from + x.to === n.move.replace(/[-x]/, ''));
+      if (!m) throw new Error(n.move + ': not a legal move in ' + at.fen);
+      n.fen = m.fen;
+      at = await backend.position(m.fen);
+    }
+    return at;
   }
 
   // ---------------------------------------------------------------------

@@ -9,6 +9,8 @@ import urllib.parse
 
 from playwright.sync_api import expect
 
+import small_png
+
 START_FEN = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1"
 # Black b1 takes White's last piece on b6: one capture from the end.
 BLACK_WINS_FEN = "1w4/6/2b3/6/6/1b4 b 0 1"
@@ -343,11 +345,12 @@ def check_whole_game_against_level_1(page, open_board, screenshots=None):
 
 
 def small_screenshot(page, path):
-    """A picture for the documents: the page at 1000×640 (a few tens of KB)."""
+    """A picture for the documents: the page at 1000×640 in 128 colours (a few tens of KB)."""
     size = page.viewport_size
     page.set_viewport_size({"width": 1000, "height": 640})
     page.wait_for_timeout(200)
-    page.screenshot(path=path)
+    with open(path, "wb") as f:
+        f.write(small_png.quantize(page.screenshot()))
     page.set_viewport_size(size)
 
 

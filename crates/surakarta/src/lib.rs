@@ -25,7 +25,7 @@
 //! | `rules` | [`Rules`] (the limits that end a game besides the loss of all pieces or moves; private fields, checked by [`Rules::new`], through which parsing goes too), [`Outcome`], [`Termination`] |
 //! | `game` | [`Game`]: a start position, the moves played, repetitions and the outcome under a rule set |
 //! | [`record`] | the types of game records: [`GameRecord`] (whole games as PGN-like text: tags, movetext, result), [`GameResult`], [`RecordError`] and [`RecordErrorKind`] with line numbers, the size limits |
-//! | `record::parse` | text → lines → tags and movetext tokens (comments, move numbers, moves, result): [`GameRecord::parse_all`] and `FromStr` |
+//! | `record::parse` | text → lines → tags and movetext tokens (comments, variations, move numbers, moves, result): [`GameRecord::parse_all`] and `FromStr` |
 //! | `record::replay` | each move checked against the rules (illegal, after the end), repetitions counted in a hash map, the result checked against the `Result` tag and the outcome; [`GameRecord::to_game`] |
 //! | `record::write` | the canonical text ([`GameRecord::format_all`] and `Display`), which reads back as an equal record |
 //! | `perft` | [`perft()`], [`divide`] |
@@ -81,7 +81,7 @@ pub use position::{
 };
 pub use record::{
     GameRecord, GameResult, Mark, MoveAnnotation, ParseGameResultError, ParseMarkError,
-    RecordError, RecordErrorKind,
+    RecordError, RecordErrorKind, Variation,
 };
 pub use rules::{Outcome, ParseRulesError, Rules, RulesError, Termination};
 pub use setup::Setup;

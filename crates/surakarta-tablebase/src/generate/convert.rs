@@ -1219,14 +1219,17 @@ mod tests {
     /// of 1v3 and 1v4 have quiet wins in 1).
     #[test]
     fn wins_in_1_not_by_a_step_win_by_a_capture() {
-        for (scheme, pieces) in [(Scheme::Symmetric, 5), (Scheme::Plain, 4)] {
-            let (tables, _) = Tablebase::generate(pieces, scheme, &NoProgress).unwrap();
+        let (plain_4, _) = Tablebase::generate(4, Scheme::Plain, &NoProgress).unwrap();
+        for (scheme, tables) in [
+            (Scheme::Symmetric, crate::test_tables::up_to_5()),
+            (Scheme::Plain, &plain_4),
+        ] {
             let mut quiet_total = 0;
             for material in tables.materials().collect::<Vec<_>>() {
                 let table = tables.lookup(material).unwrap();
                 let partner = tables.lookup(material.swapped()).unwrap();
                 let quiet = tables.quiet_wins_in_1(material).unwrap().unwrap();
-                let target = capture_target(&tables, material);
+                let target = capture_target(tables, material);
                 let values = table.payload().unwrap();
                 let mut expected = Vec::new();
                 table

@@ -17,10 +17,18 @@
 //! 1. b2-b3 e5-e4 2. b3-c4 f5-e5 *
 //! ```
 //!
+//! A move may be followed by variations in parentheses, PGN's recursive
+//! annotation variations: `1. b2-b3 (1. b2-c3 e5-e4) e5-e4` gives `b2-c3
+//! e5-e4` as an alternative to `b2-b3`, played from the position before it
+//! ([`Variation`], kept in the move's [`MoveAnnotation`]). Variations nest,
+//! and carry marks, comments and variations of their own.
+//!
 //! Reading never panics and is bounded: at most [`MAX_RECORD_TEXT`] bytes of
-//! text, [`MAX_RECORD_TAGS`] tags and [`MAX_RECORD_MOVES`] moves a game, no
-//! recursion. Writing is canonical, and reading what was written gives back
-//! an equal record.
+//! text, [`MAX_RECORD_TAGS`] tags, [`MAX_RECORD_MOVES`] moves a game
+//! (variations included) and variations nested at most
+//! [`MAX_VARIATION_DEPTH`] deep; neither reading nor writing recurses.
+//! Writing is canonical, and reading what was written gives back an equal
+//! record.
 //!
 //! The types are here; the work is in three submodules: `parse` (text to
 //! tags and movetext tokens: [`GameRecord::parse_all`] and `FromStr`),
@@ -46,8 +54,13 @@ use core::str::FromStr;
 /// (16 MiB); anything longer is rejected unread.
 pub const MAX_RECORD_TEXT: usize = 16 * 1024 * 1024;
 
-/// Most moves (plies) one game may have.
+/// Most moves (plies) one game may have, the moves of its variations
+/// included.
 pub const MAX_RECORD_MOVES: usize = 100_000;
+
+/// Deepest nesting of variations one game may have (a variation of the
+/// main line is at depth 1).
+pub const MAX_VARIATION_DEPTH: usize = 64;
 
 /// Most tags one game may have.
 pub const MAX_RECORD_TAGS: usize = 1_000;
@@ -258,6 +271,23 @@ pub enum RecordErrorKind {
         /// The mark as written.
         text: Excerpt,
     },
+    /// A `(` opens a variation where there is no move for it to replace
+    /// (before the first move of a line).
+    #[error("a variation '(' must follow the move it replaces")]
+    VariationWithoutMove,
+    /// A variation has no move.
+    #[error("empty variation '()'")]
+    EmptyVariation,
+    /// A `)` closes no variation.
+    #[error("')' closes no variation")]
+    UnopenedVariation,
+    /// A variation is still open at the result token or at the end of the
+    /// text.
+    #[error("variation opened with '(' is never closed")]
+    UnterminatedVariation,
+    /// Variations nest deeper than [`MAX_VARIATION_DEPTH`].
+    #[error("variations nested deeper than {MAX_VARIATION_DEPTH}")]
+    VariationTooDeep,
     /// The movetext ends (at the end of the text or at a tag line) without a
     /// result token.
     #[error("the movetext has no result token (1-0, 0-1, 1/2-1/2 or *) at its end")]
@@ -432,14 +462,50 @@ pub struct MoveAnnotation {
     pub mark: Option<Mark>,
     /// The comment after the move.
     pub comment: Option<String>,
+    /// Alternatives to the move, each played from the position before it,
+    /// written in parentheses after the move and its comment.
+    pub variations: Vec<Variation>,
 }
 
 impl MoveAnnotation {
-    /// Whether the annotation carries neither a mark nor a comment.
+    /// Whether the annotation carries no mark, comment or variation.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.mark.is_none() && self.comment.is_none()
+        self.mark.is_none() && self.comment.is_none() && self.variations.is_empty()
     }
+}
+
+/// A variation: moves played instead of a move of the line it belongs to,
+/// from the position before that move, with marks, comments and variations
+/// of their own, as in PGN's `( … )`.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{GameRecord, Mark};
+///
+/// let text = "1. b2-b3 ( { or } 1. b2-c3? e5-e4 ( 1... f5-e4 ) ) 1... e5-e4 *";
+/// let record: GameRecord = text.parse()?;
+/// assert_eq!(record.moves.len(), 2);
+/// let variation = &record.annotations[0].variations[0];
+/// assert_eq!(variation.intro.as_deref(), Some("or"));
+/// assert_eq!(variation.moves[0].to_string(), "b2-c3");
+/// assert_eq!(variation.annotations[0].mark, Some(Mark::Mistake));
+/// // A variation of the variation: an alternative to its e5-e4.
+/// assert_eq!(variation.annotations[1].variations[0].moves[0].to_string(), "f5-e4");
+/// assert_eq!(record.to_string(), format!("{text}\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Variation {
+    /// The comment before the variation's first move, if any.
+    pub intro: Option<String>,
+    /// The moves, legal in sequence from the position before the move the
+    /// variation replaces (checked when a record is read).
+    pub moves: Vec<Move>,
+    /// The marks, comments and variations of the moves: entry `i` belongs
+    /// to `moves[i]`, as in [`GameRecord::annotations`].
+    pub annotations: Vec<MoveAnnotation>,
 }
 
 impl GameRecord {

@@ -5,7 +5,8 @@
 use super::replay::Replay;
 use super::{
     is_tag_name, GameRecord, GameResult, Mark, MoveAnnotation, RecordError, RecordErrorKind,
-    MAX_COMMENT_LEN, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT,
+    Variation, MAX_COMMENT_LEN, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT,
+    MAX_VARIATION_DEPTH,
 };
 use crate::excerpt::Excerpt;
 use crate::moves::Move;
@@ -150,6 +151,9 @@ impl<'a> Parser<'a> {
             let Some((n, line)) = self.peek() else {
                 let (line, kind) = match movetext.comment {
                     Some(open) => (open, RecordErrorKind::UnterminatedComment),
+                    None if movetext.lines.len() > 1 => {
+                        (last.max(1), RecordErrorKind::UnterminatedVariation)
+                    }
                     None => (last.max(1), RecordErrorKind::MissingResult),
                 };
                 return Err(RecordError { line, kind });
@@ -178,24 +182,21 @@ impl<'a> Parser<'a> {
             }
         };
 
-        movetext
-            .replay
+        let mut main = movetext.lines.swap_remove(0);
+        main.replay
             .check_result(header.result, result)
             .map_err(|kind| RecordError {
                 line: result_line,
                 kind,
             })?;
-        let mut annotations = movetext.annotations;
-        while annotations.last().is_some_and(MoveAnnotation::is_empty) {
-            annotations.pop();
-        }
+        let annotations = main.trimmed_annotations();
         Ok(Some(GameRecord {
             tags: header.tags,
             rules: header.rules,
             start: header.start,
-            moves: movetext.moves,
+            moves: main.moves,
             result,
-            intro: movetext.intro,
+            intro: main.intro,
             annotations,
         }))
     }
@@ -289,37 +290,87 @@ impl Header {
     }
 }
 
-/// The movetext of a game as it is read: the moves so far, replayed.
-struct Movetext {
+/// A line of moves as it is read: the main line, or a variation open
+/// inside it.
+struct Line {
+    /// The game at the line's end so far.
     replay: Replay,
+    /// The game at the line's start (for a variation, the position before
+    /// the move it replaces).
+    start: Replay,
+    /// The game before the line's last move, once a variation of that move
+    /// asked for it (made again from `start` after each new move).
+    before_last: Option<Replay>,
+    /// The plies played before the line's first move (for error messages).
+    ply_offset: usize,
     moves: Vec<Move>,
+    /// One entry a move.
+    annotations: Vec<MoveAnnotation>,
+    /// The comment before the first move.
+    intro: Option<String>,
+}
+
+impl Line {
+    fn new(start: Replay, ply_offset: usize) -> Line {
+        Line {
+            replay: start.clone(),
+            start,
+            before_last: None,
+            ply_offset,
+            moves: Vec::new(),
+            annotations: Vec::new(),
+            intro: None,
+        }
+    }
+
+    /// The ply number of the next move.
+    fn next_ply(&self) -> usize {
+        self.ply_offset + self.moves.len() + 1
+    }
+
+    /// The annotations without empty entries at their end.
+    fn trimmed_annotations(&mut self) -> Vec<MoveAnnotation> {
+        let mut annotations = core::mem::take(&mut self.annotations);
+        while annotations.last().is_some_and(MoveAnnotation::is_empty) {
+            annotations.pop();
+        }
+        annotations
+    }
+}
+
+/// The movetext of a game as it is read: the main line and the variations
+/// open in it (a stack, innermost last; never recursion).
+struct Movetext {
+    /// `lines[0]` is the main line.
+    lines: Vec<Line>,
+    /// Moves read so far, in every line.
+    moves_read: usize,
     /// The line of the `{` of an open comment.
     comment: Option<usize>,
     /// The text of the open comment so far.
     comment_text: String,
-    /// The comment before the first move.
-    intro: Option<String>,
-    /// One entry a move.
-    annotations: Vec<MoveAnnotation>,
     result: Option<GameResult>,
 }
 
 impl Movetext {
     fn new(rules: Rules, start: Position) -> Movetext {
         Movetext {
-            replay: Replay::new(rules, start),
-            moves: Vec::new(),
+            lines: vec![Line::new(Replay::new(rules, start), 0)],
+            moves_read: 0,
             comment: None,
             comment_text: String::new(),
-            intro: None,
-            annotations: Vec::new(),
             result: None,
         }
     }
 
+    /// The line moves are read into.
+    fn current(&mut self) -> &mut Line {
+        self.lines.last_mut().expect("the main line is never removed")
+    }
+
     /// Ends the open comment: keeps it with the last move (or as the
-    /// introduction before the first move); a comment after the result is
-    /// skipped.
+    /// introduction before the first move of the line); a comment after the
+    /// result is skipped.
     fn close_comment(&mut self) -> Result<(), RecordErrorKind> {
         self.comment = None;
         let raw = core::mem::take(&mut self.comment_text);
@@ -330,9 +381,10 @@ impl Movetext {
         if text.is_empty() {
             return Ok(());
         }
-        let slot = match self.annotations.last_mut() {
+        let line = self.current();
+        let slot = match line.annotations.last_mut() {
             Some(a) => &mut a.comment,
-            None => &mut self.intro,
+            None => &mut line.intro,
         };
         let joined = match slot.take() {
             Some(before) => before + " " + &text,
@@ -342,6 +394,53 @@ impl Movetext {
             return Err(RecordErrorKind::CommentTooLong);
         }
         *slot = Some(joined);
+        Ok(())
+    }
+
+    /// Opens a variation of the current line's last move.
+    fn open_variation(&mut self) -> Result<(), RecordErrorKind> {
+        if self.lines.len() > MAX_VARIATION_DEPTH {
+            return Err(RecordErrorKind::VariationTooDeep);
+        }
+        let line = self.current();
+        let Some(last) = line.moves.len().checked_sub(1) else {
+            return Err(RecordErrorKind::VariationWithoutMove);
+        };
+        if line.before_last.is_none() {
+            let mut before = line.start.clone();
+            for &m in &line.moves[..last] {
+                let next = before.position().after(m);
+                before.advance(m, next);
+            }
+            line.before_last = Some(before);
+        }
+        let start = line.before_last.clone().expect("made just above");
+        let offset = line.ply_offset + last;
+        self.lines.push(Line::new(start, offset));
+        Ok(())
+    }
+
+    /// Closes the innermost variation and keeps it with the move it
+    /// replaces.
+    fn close_variation(&mut self) -> Result<(), RecordErrorKind> {
+        if self.lines.len() < 2 {
+            return Err(RecordErrorKind::UnopenedVariation);
+        }
+        let mut line = self.lines.pop().expect("two lines at least");
+        if line.moves.is_empty() {
+            return Err(RecordErrorKind::EmptyVariation);
+        }
+        let variation = Variation {
+            intro: line.intro.take(),
+            annotations: line.trimmed_annotations(),
+            moves: line.moves,
+        };
+        self.current()
+            .annotations
+            .last_mut()
+            .expect("a variation is opened after a move")
+            .variations
+            .push(variation);
         Ok(())
     }
 
@@ -377,9 +476,22 @@ impl Movetext {
                 rest = inside;
                 continue;
             }
+            if self.result.is_none() {
+                if let Some(inside) = rest.strip_prefix('(') {
+                    self.open_variation()?;
+                    rest = inside;
+                    continue;
+                }
+                if let Some(after) = rest.strip_prefix(')') {
+                    self.close_variation()?;
+                    rest = after;
+                    continue;
+                }
+            }
             let end = rest
-                .find(|c: char| is_space(c) || c == '{')
-                .unwrap_or(rest.len());
+                .find(|c: char| is_space(c) || matches!(c, '{' | '(' | ')'))
+                .unwrap_or(rest.len())
+                .max(1);
             let (token, tail) = rest.split_at(end);
             rest = tail;
             if self.result.is_some() {
@@ -393,6 +505,9 @@ impl Movetext {
     /// `12.b2-b3`), `...`, or a move.
     fn token(&mut self, token: &str) -> Result<(), RecordErrorKind> {
         if let Ok(result) = token.parse::<GameResult>() {
+            if self.lines.len() > 1 {
+                return Err(RecordErrorKind::UnterminatedVariation);
+            }
             self.result = Some(result);
             return Ok(());
         }
@@ -423,15 +538,19 @@ impl Movetext {
         let mark = suffix
             .parse::<Mark>()
             .map_err(|_| RecordErrorKind::BadMark {
-                ply: self.moves.len() + 1,
+                ply: self.lines.last().map_or(1, Line::next_ply),
                 text: Excerpt::new(suffix),
             })?;
         self.play(bare, Some(mark))
     }
 
-    /// Reads a move and plays it.
+    /// Reads a move and plays it in the current line.
     fn play(&mut self, text: &str, mark: Option<Mark>) -> Result<(), RecordErrorKind> {
-        let ply = self.moves.len() + 1;
+        if self.moves_read >= MAX_RECORD_MOVES {
+            return Err(RecordErrorKind::TooManyMoves);
+        }
+        let line = self.current();
+        let ply = line.next_ply();
         let written: MoveText = text.parse().map_err(|e| RecordErrorKind::Move {
             ply,
             text: Excerpt::new(text),
@@ -440,15 +559,14 @@ impl Movetext {
                 error: e,
             },
         })?;
-        if self.moves.len() >= MAX_RECORD_MOVES {
-            return Err(RecordErrorKind::TooManyMoves);
-        }
-        let m = self.replay.play(ply, text, written)?;
-        self.moves.push(m);
-        self.annotations.push(MoveAnnotation {
+        let m = line.replay.play(ply, text, written)?;
+        line.moves.push(m);
+        line.before_last = None;
+        line.annotations.push(MoveAnnotation {
             mark,
-            comment: None,
+            ..MoveAnnotation::default()
         });
+        self.moves_read += 1;
         Ok(())
     }
 }

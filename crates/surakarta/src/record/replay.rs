@@ -40,6 +40,7 @@ impl GameRecord {
 /// limit repetitions, how often each placement has occurred since the last
 /// capture. Gives the same outcome as [`Game::outcome`] in constant time per
 /// move.
+#[derive(Clone)]
 pub(super) struct Replay {
     rules: Rules,
     position: Position,
@@ -85,8 +86,13 @@ impl Replay {
         })
     }
 
+    /// The current position.
+    pub(super) fn position(&self) -> &Position {
+        &self.position
+    }
+
     /// Moves on to `next`, the position after the legal move `m`.
-    fn advance(&mut self, m: Move, next: Position) {
+    pub(super) fn advance(&mut self, m: Move, next: Position) {
         if m.is_capture() {
             // Positions before a capture have more pieces: none can recur.
             self.seen.clear();

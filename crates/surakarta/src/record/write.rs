@@ -1,8 +1,9 @@
 //! Writing records: the canonical text that reading gives back as an equal
 //! record.
 
-use super::{GameRecord, RECORD_LINE_WIDTH};
+use super::{GameRecord, MoveAnnotation, RECORD_LINE_WIDTH};
 use crate::color::Color;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
 use core::fmt;
@@ -41,8 +42,9 @@ impl fmt::Display for GameRecord {
     /// `Start` and `Result` tags with the values of the fields; a `Rules` or
     /// `Start` tag is added at the end when absent and the field is not the
     /// default), a blank line, then the introduction comment, the numbered
-    /// moves with their marks and comments (`12. b2-b3? { text }`; a White
-    /// move after a comment is numbered `12...`) and the result token,
+    /// moves with their marks, comments and variations (`12. b2-b3? { text }
+    /// ( 12. b2-c3 e5-e4 )`; a White move after a comment or a variation is
+    /// numbered `12...`) and the result token,
     /// wrapped at [`RECORD_LINE_WIDTH`] columns (between words inside
     /// comments too). Every line ends with a line
     /// break. A line break inside a tag value is written as a space.
@@ -72,42 +74,109 @@ impl fmt::Display for GameRecord {
         let mut out = Wrapper {
             f,
             line: String::new(),
+            open: false,
         };
         if let Some(intro) = &self.intro {
             out.comment(intro)?;
         }
+        // The lines being written, innermost last: the main line, then the
+        // variations open in it (a stack, never recursion).
+        let mut stack = vec![LineWriter {
+            moves: &self.moves,
+            annotations: &self.annotations,
+            next: 0,
+            pending: 0,
+            number: self.start.fullmoves(),
+            turn: self.start.turn(),
+            before: (self.start.fullmoves(), self.start.turn()),
+            renumber: false,
+            variation: false,
+        }];
         let mut unit = String::new();
-        let mut number = self.start.fullmoves();
-        let mut turn = self.start.turn();
-        // A White move after a comment is numbered again (`3...`), as in PGN.
-        let mut after_comment = false;
-        for (i, m) in self.moves.iter().enumerate() {
+        while let Some(line) = stack.last_mut() {
+            // The variations of the move written last come right after it.
+            let last = line.next.checked_sub(1).and_then(|i| line.annotations.get(i));
+            if let Some(v) = last.and_then(|a| a.variations.get(line.pending)) {
+                line.pending += 1;
+                // The move after a variation is numbered again, as in PGN.
+                line.renumber = true;
+                let (number, turn) = line.before;
+                out.open();
+                if let Some(intro) = &v.intro {
+                    out.comment(intro)?;
+                }
+                stack.push(LineWriter {
+                    moves: &v.moves,
+                    annotations: &v.annotations,
+                    next: 0,
+                    pending: 0,
+                    number,
+                    turn,
+                    before: (number, turn),
+                    renumber: false,
+                    variation: true,
+                });
+                continue;
+            }
+            let Some(&m) = line.moves.get(line.next) else {
+                if line.variation {
+                    out.unit(")")?;
+                }
+                stack.pop();
+                continue;
+            };
             use fmt::Write;
             unit.clear();
-            match turn {
-                Color::Black => write!(unit, "{number}. {m}")?,
-                Color::White if i == 0 || after_comment => write!(unit, "{number}... {m}")?,
+            // A White move is numbered (`3...`) first in a line and after a
+            // comment or a variation, as in PGN.
+            match line.turn {
+                Color::Black => write!(unit, "{}. {m}", line.number)?,
+                Color::White if line.next == 0 || line.renumber => {
+                    write!(unit, "{}... {m}", line.number)?;
+                }
                 Color::White => write!(unit, "{m}")?,
             }
-            if turn == Color::White {
-                number = number.saturating_add(1);
+            line.before = (line.number, line.turn);
+            if line.turn == Color::White {
+                line.number = line.number.saturating_add(1);
             }
-            turn = !turn;
-            let annotation = self.annotations.get(i);
+            line.turn = !line.turn;
+            let annotation = line.annotations.get(line.next);
+            line.next += 1;
+            line.pending = 0;
             if let Some(mark) = annotation.and_then(|a| a.mark) {
                 unit.push_str(mark.as_str());
             }
             out.unit(&unit)?;
-            if let Some(comment) = annotation.and_then(|a| a.comment.as_deref()) {
-                after_comment = out.comment(comment)?;
-            } else {
-                after_comment = false;
-            }
+            line.renumber = match annotation.and_then(|a| a.comment.as_deref()) {
+                Some(comment) => out.comment(comment)?,
+                None => false,
+            };
         }
         out.unit(self.result.as_str())?;
         out.f.write_str(&out.line)?;
         out.f.write_str("\n")
     }
+}
+
+/// A line of moves being written: the main line or a variation.
+struct LineWriter<'r> {
+    moves: &'r [Move],
+    annotations: &'r [MoveAnnotation],
+    /// The next move to write.
+    next: usize,
+    /// The next variation to write of the move written last.
+    pending: usize,
+    /// The move number and side of the next move.
+    number: u32,
+    turn: Color,
+    /// The move number and side of the move written last (where its
+    /// variations start).
+    before: (u32, Color),
+    /// Whether the next White move is numbered again (`3...`).
+    renumber: bool,
+    /// Whether the line is a variation (closed with `)`).
+    variation: bool,
 }
 
 /// Movetext wrapped at [`RECORD_LINE_WIDTH`] columns: units separated by
@@ -116,11 +185,25 @@ impl fmt::Display for GameRecord {
 struct Wrapper<'a, 'b> {
     f: &'a mut fmt::Formatter<'b>,
     line: String,
+    /// Whether a `(` waits for the next unit (a line never ends with it).
+    open: bool,
 }
 
 impl Wrapper<'_, '_> {
+    /// Opens a variation: `( ` before the next unit.
+    fn open(&mut self) {
+        self.open = true;
+    }
+
     /// Adds one unit.
     fn unit(&mut self, unit: &str) -> fmt::Result {
+        let opened;
+        let unit = if core::mem::take(&mut self.open) {
+            opened = format!("( {unit}");
+            opened.as_str()
+        } else {
+            unit
+        };
         if !self.line.is_empty() && self.line.len() + 1 + unit.len() > RECORD_LINE_WIDTH {
             self.f.write_str(&self.line)?;
             self.f.write_str("\n")?;

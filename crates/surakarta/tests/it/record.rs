@@ -8,8 +8,9 @@ use surakarta::record::{
 use surakarta::{
     Color, Game, GameError, GameRecord, GameResult, Mark, Move, MoveAnnotation, MoveError,
     MoveText, Outcome, ParseGameResultError, ParseMoveError, ParseSquareError, Position,
-    RecordError, RecordErrorKind, Rules, Square, Termination,
+    RecordError, RecordErrorKind, Rules, Square, Termination, Variation,
 };
+use surakarta::random::SplitMix;
 
 fn game(start: &str, rules: Rules, moves: &str) -> Game {
     let mut game = Game::new(start.parse().unwrap(), rules);
@@ -664,7 +665,7 @@ proptest! {
         }
         record.intro = intro;
         for (i, (mark, comment)) in notes.into_iter().enumerate() {
-            record.set_annotation(i, MoveAnnotation { mark, comment });
+            record.set_annotation(i, MoveAnnotation { mark, comment, ..MoveAnnotation::default() });
         }
         prop_assert!(record.annotations.len() <= record.moves.len());
         let text = record.to_string();
@@ -680,6 +681,149 @@ proptest! {
         let two = GameRecord::format_all(&[record.clone(), back]);
         prop_assert_eq!(GameRecord::parse_all(&two), Ok(vec![record.clone(), record]));
     }
+}
+
+/// Words for random comments: plain, with punctuation, and beyond ASCII.
+const WORDS: [&str; 6] = ["better", "b2-c3!", "(threat)", "Übersicht", "a)b", "…"];
+
+/// A random annotation: a mark, a comment and, while `depth` allows,
+/// variations played from `before` (the game before the move annotated).
+fn random_annotation(before: &Game, rng: &mut SplitMix, depth: u32) -> MoveAnnotation {
+    let mut annotation = MoveAnnotation::default();
+    if rng.below(3) == 0 {
+        annotation.mark = Some(Mark::ALL[rng.below(Mark::ALL.len())]);
+    }
+    if rng.below(4) == 0 {
+        let words = 1 + rng.below(3);
+        let comment: Vec<&str> = (0..words).map(|_| WORDS[rng.below(WORDS.len())]).collect();
+        annotation.comment = Some(comment.join(" "));
+    }
+    if depth > 0 && rng.below(3) == 0 {
+        for _ in 0..1 + rng.below(2) {
+            if let Some(v) = random_variation(before, rng, depth - 1) {
+                annotation.variations.push(v);
+            }
+        }
+    }
+    annotation
+}
+
+/// A random variation played from `game`: 1 to 6 legal moves with random
+/// annotations, nested at most `depth` more levels; `None` when `game` has
+/// no move.
+fn random_variation(game: &Game, rng: &mut SplitMix, depth: u32) -> Option<Variation> {
+    let mut game = game.clone();
+    let mut variation = Variation::default();
+    if rng.below(5) == 0 {
+        variation.intro = Some(WORDS[rng.below(WORDS.len())].to_string());
+    }
+    for _ in 0..1 + rng.below(6) {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let before = game.clone();
+        let m = moves[rng.below(moves.len())];
+        game.play(m).unwrap();
+        variation.moves.push(m);
+        variation.annotations.push(random_annotation(&before, rng, depth));
+    }
+    while variation.annotations.last().is_some_and(MoveAnnotation::is_empty) {
+        variation.annotations.pop();
+    }
+    (!variation.moves.is_empty()).then_some(variation)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Records with marks, comments and variations nested up to three deep
+    /// round-trip: parse → write → parse gives the same record, and writing
+    /// it again the same text, wrapped at the line width.
+    #[test]
+    fn records_with_variations_round_trip(
+        start in arb_start(),
+        rules in arb_rules(),
+        plies in 0usize..60,
+        seed in any::<u64>(),
+    ) {
+        let mut rng = SplitMix::new(seed);
+        let mut game = Game::new(start, rules);
+        let mut annotations = Vec::new();
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let before = game.clone();
+            game.play(moves[rng.below(moves.len())]).unwrap();
+            annotations.push(random_annotation(&before, &mut rng, 3));
+        }
+        let mut record = GameRecord::from_game(&game);
+        for (i, annotation) in annotations.into_iter().enumerate() {
+            record.set_annotation(i, annotation);
+        }
+        let text = record.to_string();
+        let back: GameRecord = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(&back, &record, "{}", text);
+        prop_assert_eq!(back.to_string(), text.clone());
+        prop_assert_eq!(back.to_game(), Ok(game));
+        let movetext = text.lines().skip_while(|l| l.starts_with('[')).skip(1);
+        for line in movetext {
+            prop_assert!(line.len() <= RECORD_LINE_WIDTH, "{:?}", line);
+        }
+    }
+}
+
+/// Variations as people write them: numbered or not, parentheses joined
+/// to the moves, comments inside, nested; and every way a variation can be
+/// wrong, with its line.
+#[test]
+fn variations_read_as_written_and_their_errors_are_named() {
+    let text = "1. b2-b3 (1.b2-c3 e5-e4 (1...f5-e4?! {a (second) thought}) 2. c3-d4) e5-e4 2. b3-b4 *";
+    let record: GameRecord = text.parse().unwrap();
+    assert_eq!(record.moves.len(), 3);
+    let v = &record.annotations[0].variations[0];
+    assert_eq!(v.moves.len(), 3);
+    let inner = &v.annotations[1].variations[0];
+    assert_eq!(inner.moves[0].to_string(), "f5-e4");
+    assert_eq!(inner.annotations[0].mark, Some(Mark::Dubious));
+    assert_eq!(inner.annotations[0].comment.as_deref(), Some("a (second) thought"));
+    assert_eq!(
+        record.to_string(),
+        "1. b2-b3 ( 1. b2-c3 e5-e4 ( 1... f5-e4?! { a (second) thought } ) 2. c3-d4 )\n1... e5-e4 2. b3-b4 *\n"
+    );
+    // A variation's moves are checked from the position before the move
+    // it replaces: e5-e4 is Black's, not White's.
+    let bad = "1. b2-b3 e5-e4 (1... b3-b4) *".parse::<GameRecord>().unwrap_err();
+    assert!(matches!(bad.kind, RecordErrorKind::Move { ply: 2, .. }), "{bad}");
+    for (text, kind) in [
+        ("(1. b2-b3) *", RecordErrorKind::VariationWithoutMove),
+        ("1. b2-b3 () *", RecordErrorKind::EmptyVariation),
+        ("1. b2-b3 ) *", RecordErrorKind::UnopenedVariation),
+        ("1. b2-b3 (1. b2-c3 *", RecordErrorKind::UnterminatedVariation),
+        ("1. b2-b3 (1. b2-c3", RecordErrorKind::UnterminatedVariation),
+    ] {
+        assert_eq!(text.parse::<GameRecord>().unwrap_err().kind, kind, "{text}");
+    }
+    // The movetext example of docs/notation.md is canonical.
+    let doc = include_str!("../../../../docs/notation.md");
+    let section = &doc[doc.find("### Movetext").expect("section")..];
+    let block = &section[section.find("```text\n").expect("example") + 8..];
+    let block = &block[..block.find("```").expect("end of example")];
+    let record: GameRecord = block.parse().unwrap();
+    assert_eq!(record.annotations[0].variations.len(), 1);
+    assert_eq!(record.to_string(), block);
+    // Nesting is bounded, without recursion.
+    let mut deep = String::from("1. b2-b3 e5-e4 ");
+    for _ in 0..100 {
+        deep.push_str("( 1... f5-e4 ");
+    }
+    let bad = deep.parse::<GameRecord>().unwrap_err();
+    assert_eq!(bad.kind, RecordErrorKind::VariationTooDeep);
+    // Parentheses after the result are text after the result.
+    let bad = "1. b2-b3 * (1. b2-c3)".parse::<GameRecord>().unwrap_err();
+    assert!(matches!(bad.kind, RecordErrorKind::TextAfterResult(_)), "{bad}");
 }
 
 /// The example of docs/notation.md reads as three records and is exactly
@@ -782,8 +926,8 @@ fn marks_and_comments() {
     braces.set_annotation(
         0,
         MoveAnnotation {
-            mark: None,
             comment: Some("a}b".into()),
+            ..MoveAnnotation::default()
         },
     );
     assert!(braces.to_string().contains("{ a)b }"), "{braces}");

@@ -10,6 +10,7 @@
 //! | [`probe`] and [`probe_json`] | `/api/probe` | value, best move, conversion line (also `tb probe --json`) |
 //! | [`highlighted_picture`] (over [`svg_picture`]) | `/api/svg` | the board drawn, a move highlighted (`svg_picture` also draws `show --svg`) |
 //! | [`info_json`], [`bestmove_json`], [`finished_json`] | `/api/analysis` events | the engine's iterations and its answer |
+//! | [`records_json`], [`record_text`] | `/api/record` | a record's games as trees of moves, and a game back as record text |
 //!
 //! The fields are described in the project's `docs/serve.md`.
 //!
@@ -26,9 +27,11 @@ mod json;
 mod picture;
 mod position;
 mod probe;
+mod record;
 
 pub use analysis::{bestmove_json, finished_json, info_json};
 pub use json::{outcome_json, score_json, value_json};
 pub use picture::{capture_path, highlighted_picture, svg_picture};
 pub use position::{not_covered, position_answer};
 pub use probe::{probe, probe_json, ProbeAnswer};
+pub use record::{record_text, records_json, RecordJsonError};

@@ -90,6 +90,22 @@ pub(crate) const MULTIPV: Whole = Whole {
     unit: "",
 };
 
+/// The engine's strength level: `--level`, 1 to 10 (10 the full engine).
+pub(crate) const LEVEL: Whole = Whole {
+    name: "level",
+    low: 1,
+    high: surakarta_search::MAX_LEVEL as u64,
+    unit: "",
+};
+
+/// The seed of a level's choice: `--level-seed`, any `u64`.
+pub(crate) const LEVEL_SEED: Whole = Whole {
+    name: "level_seed",
+    low: 0,
+    high: u64::MAX,
+    unit: "",
+};
+
 /// `perft`'s depth: `surakarta perft DEPTH`, 1 to 12 plies.
 pub(crate) const PERFT_DEPTH: Whole = Whole {
     name: "depth",

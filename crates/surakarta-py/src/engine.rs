@@ -2,7 +2,7 @@
 //! python-chess's shapes of them: `PlayResult` (`Engine.play`) and the info
 //! dictionary (`Engine.analyse`).
 
-use crate::args::{self, HASH, MULTIPV, THREADS};
+use crate::args::{self, HASH, LEVEL, LEVEL_SEED, MULTIPV, THREADS};
 use crate::game::PositionArg;
 use crate::game::RulesArg;
 use crate::limit::{movetime_removed, PyLimit};
@@ -345,9 +345,16 @@ impl PyEngine {
     /// outside 1 to 1024, a hash size outside 1 to 65536 MiB, an unknown
     /// `eval` (`"classic"`, `"paper"`, `"nnue"`, `"default"`) or an
     /// `eval_file` that is not a valid network file (`.sknn`; it goes with
-    /// `eval="nnue"` or no `eval`).
+    /// `eval="nnue"` or no `eval`), or a `level` outside 1 to 10. A `level`
+    /// below 10 plays weaker, human-like moves (`surakarta search --level`):
+    /// shallower, and chosen among near-best moves by `level_seed` (the same
+    /// position and seed give the same move).
     #[new]
-    #[pyo3(signature = (threads = None, hash = None, tables = None, rules = None, eval = None, eval_file = None))]
+    #[pyo3(signature = (
+        threads = None, hash = None, tables = None, rules = None, eval = None, eval_file = None,
+        level = None, level_seed = None
+    ))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         threads: Option<&Bound<'_, PyAny>>,
@@ -356,10 +363,16 @@ impl PyEngine {
         rules: Option<RulesArg>,
         eval: Option<String>,
         eval_file: Option<&Bound<'_, PyAny>>,
+        level: Option<&Bound<'_, PyAny>>,
+        level_seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyEngine> {
         let defaults = Options::default();
         let threads: usize = THREADS.read_optional(threads)?.unwrap_or(defaults.threads);
         let hash: usize = HASH.read_optional(hash)?.unwrap_or(defaults.hash_mb);
+        let level: Option<u8> = LEVEL.read_optional(level)?;
+        let level_seed: u64 = LEVEL_SEED
+            .read_optional(level_seed)?
+            .unwrap_or(defaults.level_seed);
         let eval_file = args::optional_path(eval_file, "eval_file")?;
         let rules = RulesArg::rules(rules)?;
         let evaluation =
@@ -374,6 +387,8 @@ impl PyEngine {
             threads,
             hash_mb: hash,
             evaluation,
+            level,
+            level_seed,
             ..defaults
         };
         let tablebase = tables_arg(py, tables)?;
@@ -386,8 +401,11 @@ impl PyEngine {
                 format!("'{}'", dir.display())
             }),
         };
+        let level = level.map_or(String::new(), |l| {
+            format!(", level={l}, level_seed={level_seed}")
+        });
         let settings = format!(
-            "threads={threads}, hash={hash}, tables={tables}, rules='{rules}', eval='{eval_name}'"
+            "threads={threads}, hash={hash}, tables={tables}, rules='{rules}', eval='{eval_name}'{level}"
         );
         engine.set_tablebase(tablebase);
         Ok(PyEngine {

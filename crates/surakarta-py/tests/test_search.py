@@ -136,3 +136,36 @@ def test_engine_eval_file_is_checked(tmp_path):
         surakarta.Engine(eval_file=bad)
     with pytest.raises(ValueError, match="not 'classic'|classic"):
         surakarta.Engine(eval="classic", eval_file=bad)
+
+
+@pytest.mark.parametrize("level", [1, 2, 5])
+@pytest.mark.parametrize("text", POSITIONS[:2])
+def test_levels_choose_as_the_cli(cli, text, level):
+    """A level's move is the CLI's for the same level, seed and position;
+    other seeds may choose other moves, each legal."""
+    chosen = set()
+    for seed in range(6):
+        code, out, err = run_cli(
+            cli, "search", "--position", text, "--depth", "20", "--level", str(level),
+            "--level-seed", str(seed), "--threads", "1", "--hash", "16", "--json",
+        )
+        assert code == 0, err
+        expected = json.loads(out)
+        engine = surakarta.Engine(threads=1, hash=16, level=level, level_seed=seed)
+        result = engine.search(text, depth=20)
+        assert str(result.best_move) == expected["best_move"]
+        assert result.best_move in surakarta.Position(text).legal_moves
+        chosen.add(str(result.best_move))
+    if level == 1:
+        assert len(chosen) > 1, "level 1 picks among several moves"
+    assert "level=2, level_seed=0" in repr(surakarta.Engine(level=2))
+
+
+def test_level_arguments_are_checked():
+    for bad in (0, 11):
+        with pytest.raises(ValueError, match=r"level %d is out of range: give 1 to 10" % bad):
+            surakarta.Engine(level=bad)
+    with pytest.raises(TypeError, match="level must be an int"):
+        surakarta.Engine(level="3")
+    with pytest.raises(ValueError, match="level_seed -1 is out of range"):
+        surakarta.Engine(level=3, level_seed=-1)

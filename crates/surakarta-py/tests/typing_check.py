@@ -212,6 +212,8 @@ def searches(position: Position, game: Game, tb: Tablebase, directory: pathlib.P
     engine = Engine()
     with_tables = Engine(threads=1, hash=8, tables=tb, rules=Rules.icga())
     with_directory = Engine(hash=1, tables=directory, rules="pure")
+    leveled = Engine(hash=1, level=3, level_seed=9)
+    assert leveled.play(Position(), depth=4).move is not None
     with_text = Engine(tables=os.fspath(directory))
     limit = Limit(time=0.5, depth=3, nodes=100_000)
     seconds: Optional[float] = limit.time

@@ -170,3 +170,22 @@ impl JsGame {
             .map(|o| surakarta_board::outcome_json(&o).to_string())
     }
 }
+
+/// Game records (no tables or engine needed: the methods only share the
+/// `Board` object the page holds).
+#[wasm_bindgen(js_class = Board)]
+impl JsBoard {
+    /// A record text's games as JSON text (`readRecord`): the answer of the
+    /// server's `/api/record`.
+    #[wasm_bindgen(js_name = readRecord)]
+    pub fn read_record(&self, text: &str) -> Result<String, JsError> {
+        crate::read_record(text).map_err(error)
+    }
+
+    /// A game given as JSON text as record text (`writeRecord`): the
+    /// answer of the server's `/api/record/text`.
+    #[wasm_bindgen(js_name = writeRecord)]
+    pub fn write_record(&self, game: &str) -> Result<String, JsError> {
+        crate::write_record(game).map_err(error)
+    }
+}

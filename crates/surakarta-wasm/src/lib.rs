@@ -24,5 +24,7 @@
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 mod board;
+mod records;
 
 pub use board::{Board, DEFAULT_HASH_MB};
+pub use records::{read_record, write_record, MAX_RECORD_INPUT};

@@ -1,10 +1,11 @@
 // The analysis board's back end: where the page's answers come from.
 //
-// The page (app.js) asks five things, each answered with the JSON objects
+// The page (app.js) asks these things, each answered with the JSON objects
 // of docs/serve.md: a position with its legal moves and their tablebase
 // values, a tablebase probe with its conversion line, the picture of the
-// board, and an analysis that reports each iteration and then its best
-// move. Two back ends answer them alike:
+// board, an analysis that reports each iteration and then its best move,
+// and game records read (parseRecord) and written (writeRecord). Two back
+// ends answer them alike:
 //
 // - "http": `surakarta serve`'s API (`/api/position`, `/api/probe`,
 //   `/api/svg`, `/api/analysis` as Server-Sent Events);
@@ -52,6 +53,31 @@
       throw new ApiError(message, response.status);
     }
     return body;
+  }
+
+  /** POSTs `body` (a string) to `path` and returns the parsed JSON answer. */
+  async function postJson(path, body, type) {
+    let response;
+    try {
+      response = await fetch(path, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': type },
+        body,
+      });
+    } catch (e) {
+      throw new ApiError('cannot reach the server (' + e.message + ')', 0);
+    }
+    let answer = null;
+    try {
+      answer = await response.json();
+    } catch (e) {
+      answer = null;
+    }
+    if (!response.ok) {
+      const message = answer && answer.error ? answer.error : 'HTTP ' + response.status;
+      throw new ApiError(message, response.status);
+    }
+    return answer;
   }
 
   function httpBackend() {
@@ -108,6 +134,13 @@
             : 'connection lost');
         };
         return { stop: () => es.close() }; // closing the stream stops the search
+      },
+      /** A record text's games: {games: [{tags, rules, start, result, intro, line}]}. */
+      parseRecord: (text) => postJson('/api/record', text, 'text/plain; charset=utf-8'),
+      /** A game of parseRecord's shape as record text. */
+      async writeRecord(game) {
+        const answer = await postJson('/api/record/text', JSON.stringify(game), 'application/json');
+        return answer.text;
       },
     };
   }
@@ -243,6 +276,8 @@
     };
     backend.probe = (fen) => answer((b) => JSON.parse(b.probe(fen)));
     backend.svg = (fen, move) => answer((b) => b.svg(fen, move || undefined));
+    backend.parseRecord = (text) => answer((b) => JSON.parse(b.readRecord(text)));
+    backend.writeRecord = (game) => answer((b) => b.writeRecord(JSON.stringify(game)));
     backend.analyse = (fen, limits, on) => {
       let stopped = false; // stopped by the page
       let finished = false; // the best move came

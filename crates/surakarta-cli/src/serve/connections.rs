@@ -27,7 +27,10 @@
 //! [`MAX_HEAD`] bytes in all, answers 414 or 431 with JSON itself (hyper's
 //! own answers to overlong heads carry no body), reads and discards what
 //! the client still sends for a moment so the answer is not lost to a
-//! reset, and ends the connection.
+//! reset, and ends the connection. A request's body (the records posted
+//! to `/api/record`) is skipped by its `Content-Length`; a chunked body,
+//! whose end the guard would have to parse, is refused (411), and a
+//! `Content-Length` that is not a number too (400).
 
 use crate::serve::error::json_error_body;
 use axum::body::Body;
@@ -449,7 +452,8 @@ enum Refusal {
 }
 
 /// Where the bytes read stand in the request heads: each head's length
-/// and its current line's.
+/// and its current line's, and the body after a head, which is skipped
+/// (its length from the head's `Content-Length`).
 #[derive(Debug, Default)]
 struct Scan {
     /// Reading a request head (its first byte seen, its blank line not).
@@ -460,13 +464,36 @@ struct Scan {
     line_len: usize,
     /// The current line is the head's first (the request line).
     first_line: bool,
+    /// The first bytes of the current line, lowercased: enough to read a
+    /// `Content-Length` or see a `Transfer-Encoding`.
+    line_start: Vec<u8>,
+    /// The head's `Content-Length`, once read.
+    content_length: Option<u64>,
+    /// The head has a `Transfer-Encoding` (a chunked body).
+    chunked: bool,
+    /// Bytes of the current body still to come.
+    body_left: u64,
 }
+
+/// The bytes of a header line kept to recognise it (`content-length:` and
+/// twenty digits fit).
+const LINE_START: usize = 48;
 
 impl Scan {
     /// Follows the heads through `bytes` (keeping `tracker`'s head start);
-    /// the status and message of the refusal if one is too long.
+    /// the status and message of the refusal if one is too long, or has a
+    /// body this guard cannot follow.
     fn scan(&mut self, bytes: &[u8], tracker: &Tracker) -> Option<(StatusCode, String)> {
-        for &b in bytes {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.body_left > 0 {
+                let skip = self.body_left.min((bytes.len() - i) as u64);
+                self.body_left -= skip;
+                i += skip as usize;
+                continue;
+            }
+            let b = bytes[i];
+            i += 1;
             if !self.in_head {
                 if b == b'\r' || b == b'\n' {
                     // Blank lines before a request are ignored.
@@ -476,6 +503,9 @@ impl Scan {
                 self.head_len = 0;
                 self.line_len = 0;
                 self.first_line = true;
+                self.line_start.clear();
+                self.content_length = None;
+                self.chunked = false;
                 tracker
                     .head_started_ms
                     .store(tracker.clock.now_ms() + 1, Ordering::Relaxed);
@@ -486,16 +516,34 @@ impl Scan {
             self.head_len += 1;
             match b {
                 b'\n' if self.line_len == 0 => {
-                    // The blank line: the head is complete.
+                    // The blank line: the head is complete, its body follows.
                     self.in_head = false;
                     tracker.head_started_ms.store(0, Ordering::Relaxed);
+                    if self.chunked {
+                        return Some((
+                            StatusCode::LENGTH_REQUIRED,
+                            "a request body must come with a Content-Length (not chunked)".into(),
+                        ));
+                    }
+                    self.body_left = self.content_length.unwrap_or(0);
                 }
                 b'\n' => {
+                    if !self.first_line {
+                        if let Some(refusal) = self.header_line() {
+                            return Some(refusal);
+                        }
+                    }
                     self.line_len = 0;
+                    self.line_start.clear();
                     self.first_line = false;
                 }
                 b'\r' => {}
-                _ => self.line_len += 1,
+                _ => {
+                    self.line_len += 1;
+                    if self.line_start.len() < LINE_START {
+                        self.line_start.push(b.to_ascii_lowercase());
+                    }
+                }
             }
             if self.line_len > MAX_LINE && self.first_line {
                 return Some((
@@ -517,6 +565,27 @@ impl Scan {
                     StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
                     format!("the request head is over {MAX_HEAD} bytes long"),
                 ));
+            }
+        }
+        None
+    }
+
+    /// Reads the header line just ended: its `Content-Length`, or that it
+    /// is a `Transfer-Encoding`; a length that is not a number is refused.
+    fn header_line(&mut self) -> Option<(StatusCode, String)> {
+        let line = &self.line_start;
+        if line.starts_with(b"transfer-encoding:") {
+            self.chunked = true;
+        } else if let Some(value) = line.strip_prefix(b"content-length:") {
+            let value = std::str::from_utf8(value).unwrap_or("").trim();
+            match value.parse::<u64>() {
+                Ok(n) if self.line_len < LINE_START => self.content_length = Some(n),
+                _ => {
+                    return Some((
+                        StatusCode::BAD_REQUEST,
+                        "the Content-Length is not a number of bytes".into(),
+                    ))
+                }
             }
         }
         None
@@ -707,5 +776,34 @@ mod tests {
             guard_scan(&[a, b, b"1\r\n\r\n"]),
             Some(StatusCode::URI_TOO_LONG)
         );
+    }
+
+    #[test]
+    fn bodies_are_skipped_by_their_length_and_chunked_ones_refused() {
+        // A body of long lines (a record) is not read as the next head; the
+        // head after it is measured again.
+        let body = format!("{}\n", "x".repeat(MAX_LINE + 10)).repeat(3);
+        let post = format!(
+            "POST /api/record HTTP/1.1\r\nHost: x\r\ncontent-LENGTH: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let (first, rest) = post.as_bytes().split_at(70);
+        let ok = b"GET / HTTP/1.1\r\n\r\n";
+        assert_eq!(guard_scan(&[first, rest, ok]), None);
+        let long_target = format!("GET /{} HTTP/1.1\r\n", "a".repeat(MAX_LINE));
+        assert_eq!(
+            guard_scan(&[post.as_bytes(), long_target.as_bytes()]),
+            Some(StatusCode::URI_TOO_LONG)
+        );
+        let chunked = b"POST /api/record HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n";
+        assert_eq!(guard_scan(&[chunked]), Some(StatusCode::LENGTH_REQUIRED));
+        for bad in ["-1", "12a", "99999999999999999999999", ""] {
+            let head = format!("POST / HTTP/1.1\r\nContent-Length: {bad}\r\n\r\n");
+            assert_eq!(
+                guard_scan(&[head.as_bytes()]),
+                Some(StatusCode::BAD_REQUEST),
+                "{bad}"
+            );
+        }
     }
 }

@@ -7,7 +7,8 @@
 //! call the libraries (through `common` where the CLI already has the
 //! answer: the probe object, the SVG picture, the score) and write the
 //! answer: `api` (position, probe, SVG), `analysis` (the search as
-//! Server-Sent Events), `assets` (the embedded page), `query` (the query
+//! Server-Sent Events), `records` (game records read and written),
+//! `assets` (the embedded page), `query` (the query
 //! string and its limits), `error` (`ApiError`, a status and `{"error"}`),
 //! `connections` (the accept loop, the connection cap, the timeouts and
 //! the limits of a request head). The handlers share `state` (`State`:
@@ -21,12 +22,13 @@ mod config;
 mod connections;
 mod error;
 mod query;
+mod records;
 mod state;
 
 use crate::common::error::CliError;
 pub(crate) use analysis::AnalysisRequest;
 use axum::http::StatusCode;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 pub(crate) use config::Config;
 pub(crate) use connections::ConnectionLimits;
@@ -88,11 +90,14 @@ pub(crate) fn app(state: Arc<State>) -> Router {
         .route("/api/probe", get(api::probe))
         .route("/api/svg", get(api::svg))
         .route("/api/analysis", get(analysis::analysis))
+        .route("/api/record", post(records::read))
+        .route("/api/record/text", post(records::write))
         .fallback(|| async { ApiError::not_found("no such page") })
         .method_not_allowed_fallback(|| async {
             ApiError {
                 status: StatusCode::METHOD_NOT_ALLOWED,
-                message: "only GET is served".into(),
+                message: "only GET is served (and POST for /api/record and /api/record/text)"
+                    .into(),
             }
         })
         .with_state(state)

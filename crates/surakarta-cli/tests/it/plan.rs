@@ -28,7 +28,18 @@ fn names(files: &[(String, Vec<u8>)]) -> Vec<&str> {
 }
 
 /// The tables `tb generate --pieces N` writes, for comparison.
+/// The files `tb generate --pieces PIECES --format FORMAT` writes, made
+/// once per test binary for each piece count and format.
 fn reference(name: &str, pieces: u32, format: u32) -> Vec<(String, Vec<u8>)> {
+    type Made = std::collections::HashMap<(u32, u32), Vec<(String, Vec<u8>)>>;
+    static MADE: std::sync::Mutex<Option<Made>> = std::sync::Mutex::new(None);
+    let mut made = MADE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let made = made.get_or_insert_with(Made::new);
+    if let Some(files) = made.get(&(pieces, format)) {
+        return files.clone();
+    }
     let dir = scratch_dir(name);
     let o = run(&[
         "tb",
@@ -44,6 +55,7 @@ fn reference(name: &str, pieces: u32, format: u32) -> Vec<(String, Vec<u8>)> {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = tables(&dir);
     std::fs::remove_dir_all(dir).unwrap();
+    made.insert((pieces, format), out.clone());
     out
 }
 

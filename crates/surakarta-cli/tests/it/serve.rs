@@ -277,6 +277,20 @@ fn get(addr: &str, target: &str) -> Reply {
     read_reply(&mut send_get(addr, target))
 }
 
+/// `POST target` with `body`, the answer read whole.
+fn post(addr: &str, target: &str, body: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(addr).expect("connect to the server");
+    write!(
+        stream,
+        "POST {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .expect("send the request head");
+    // A server may answer (413) before it has read a body it refuses.
+    let _ = stream.write_all(body);
+    read_reply(&mut stream)
+}
+
 /// `text` URL-encoded for a query value.
 fn enc(text: &str) -> String {
     let mut out = String::new();
@@ -1192,4 +1206,55 @@ fn a_trickling_request_head_is_closed_at_the_header_timeout() {
     }
     assert!(kept < Duration::from_secs(8), "kept-alive: {kept:?}");
     assert_eq!(server.get("/api/position").status, 200);
+}
+
+/// Records read and written through `/api/record` and `/api/record/text`:
+/// variations, marks and comments survive the round trip; a bad record, a
+/// bad game, a body too large and a GET are refused with JSON.
+#[test]
+fn records_are_read_and_written_with_their_variations() {
+    let server = Server::start(&[]);
+    let text = "[Event \"Club\"]\n\n1. b2-b3?! { usual: b2-c3 } ( 1. b2-c3 e5-e4 ) 1... e5-e4 2. b3-b4 *\n";
+    let reply = post(&server.addr, "/api/record", text.as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let games = reply.json();
+    let game = &games["games"][0];
+    assert_eq!(game["tags"]["Event"], "Club");
+    assert_eq!(game["rules"], "icga");
+    assert_eq!(game["line"].as_array().unwrap().len(), 3);
+    assert_eq!(game["line"][0]["mark"], "?!");
+    assert_eq!(game["line"][0]["comment"], "usual: b2-c3");
+    assert_eq!(game["line"][0]["variations"][0][1]["move"], "e5-e4");
+
+    let reply = post(
+        &server.addr,
+        "/api/record/text",
+        game.to_string().as_bytes(),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let written = reply.json()["text"].as_str().unwrap().to_string();
+    assert!(written.contains("( 1. b2-c3 e5-e4 )"), "{written}");
+    let again = post(&server.addr, "/api/record", written.as_bytes()).json();
+    assert_eq!(again["games"][0]["line"], game["line"]);
+
+    let bad = post(&server.addr, "/api/record", b"1. b2-b3 ( 1... e5-e4 ) *");
+    let message = bad.error(400);
+    assert!(message.starts_with("record: line 1: ply 1:"), "{message}");
+    let illegal =
+        serde_json::json!({"line": [{"move": "b2-b3", "variations": [[{"move": "b3-b4"}]]}]});
+    let message = post(
+        &server.addr,
+        "/api/record/text",
+        illegal.to_string().as_bytes(),
+    )
+    .error(400);
+    assert!(message.contains("ply 1"), "{message}");
+    let message = post(&server.addr, "/api/record/text", b"{\"line\": 3}").error(400);
+    assert_eq!(message, "game: line: expected an array of moves");
+    let message = post(&server.addr, "/api/record/text", b"not json").error(400);
+    assert!(message.starts_with("game: not JSON"), "{message}");
+    let huge = vec![b' '; 300 * 1024];
+    let message = post(&server.addr, "/api/record", &huge).error(413);
+    assert_eq!(message, "the body is larger than 256 KiB");
+    server.get("/api/record").error(405);
 }

@@ -365,7 +365,9 @@ impl Movetext {
 
     /// The line moves are read into.
     fn current(&mut self) -> &mut Line {
-        self.lines.last_mut().expect("the main line is never removed")
+        self.lines
+            .last_mut()
+            .expect("the main line is never removed")
     }
 
     /// Ends the open comment: keeps it with the last move (or as the

@@ -95,7 +95,10 @@ impl fmt::Display for GameRecord {
         let mut unit = String::new();
         while let Some(line) = stack.last_mut() {
             // The variations of the move written last come right after it.
-            let last = line.next.checked_sub(1).and_then(|i| line.annotations.get(i));
+            let last = line
+                .next
+                .checked_sub(1)
+                .and_then(|i| line.annotations.get(i));
             if let Some(v) = last.and_then(|a| a.variations.get(line.pending)) {
                 line.pending += 1;
                 // The move after a variation is numbered again, as in PGN.

@@ -2,6 +2,7 @@
 //! and random legal games through `Display` and back.
 
 use proptest::prelude::*;
+use surakarta::random::SplitMix;
 use surakarta::record::{
     MAX_COMMENT_LEN, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT, RECORD_LINE_WIDTH,
 };
@@ -10,7 +11,6 @@ use surakarta::{
     MoveText, Outcome, ParseGameResultError, ParseMoveError, ParseSquareError, Position,
     RecordError, RecordErrorKind, Rules, Square, Termination, Variation,
 };
-use surakarta::random::SplitMix;
 
 fn game(start: &str, rules: Rules, moves: &str) -> Game {
     let mut game = Game::new(start.parse().unwrap(), rules);
@@ -726,9 +726,15 @@ fn random_variation(game: &Game, rng: &mut SplitMix, depth: u32) -> Option<Varia
         let m = moves[rng.below(moves.len())];
         game.play(m).unwrap();
         variation.moves.push(m);
-        variation.annotations.push(random_annotation(&before, rng, depth));
+        variation
+            .annotations
+            .push(random_annotation(&before, rng, depth));
     }
-    while variation.annotations.last().is_some_and(MoveAnnotation::is_empty) {
+    while variation
+        .annotations
+        .last()
+        .is_some_and(MoveAnnotation::is_empty)
+    {
         variation.annotations.pop();
     }
     (!variation.moves.is_empty()).then_some(variation)
@@ -780,7 +786,8 @@ proptest! {
 /// wrong, with its line.
 #[test]
 fn variations_read_as_written_and_their_errors_are_named() {
-    let text = "1. b2-b3 (1.b2-c3 e5-e4 (1...f5-e4?! {a (second) thought}) 2. c3-d4) e5-e4 2. b3-b4 *";
+    let text =
+        "1. b2-b3 (1.b2-c3 e5-e4 (1...f5-e4?! {a (second) thought}) 2. c3-d4) e5-e4 2. b3-b4 *";
     let record: GameRecord = text.parse().unwrap();
     assert_eq!(record.moves.len(), 3);
     let v = &record.annotations[0].variations[0];
@@ -788,20 +795,31 @@ fn variations_read_as_written_and_their_errors_are_named() {
     let inner = &v.annotations[1].variations[0];
     assert_eq!(inner.moves[0].to_string(), "f5-e4");
     assert_eq!(inner.annotations[0].mark, Some(Mark::Dubious));
-    assert_eq!(inner.annotations[0].comment.as_deref(), Some("a (second) thought"));
+    assert_eq!(
+        inner.annotations[0].comment.as_deref(),
+        Some("a (second) thought")
+    );
     assert_eq!(
         record.to_string(),
         "1. b2-b3 ( 1. b2-c3 e5-e4 ( 1... f5-e4?! { a (second) thought } ) 2. c3-d4 )\n1... e5-e4 2. b3-b4 *\n"
     );
     // A variation's moves are checked from the position before the move
     // it replaces: e5-e4 is Black's, not White's.
-    let bad = "1. b2-b3 e5-e4 (1... b3-b4) *".parse::<GameRecord>().unwrap_err();
-    assert!(matches!(bad.kind, RecordErrorKind::Move { ply: 2, .. }), "{bad}");
+    let bad = "1. b2-b3 e5-e4 (1... b3-b4) *"
+        .parse::<GameRecord>()
+        .unwrap_err();
+    assert!(
+        matches!(bad.kind, RecordErrorKind::Move { ply: 2, .. }),
+        "{bad}"
+    );
     for (text, kind) in [
         ("(1. b2-b3) *", RecordErrorKind::VariationWithoutMove),
         ("1. b2-b3 () *", RecordErrorKind::EmptyVariation),
         ("1. b2-b3 ) *", RecordErrorKind::UnopenedVariation),
-        ("1. b2-b3 (1. b2-c3 *", RecordErrorKind::UnterminatedVariation),
+        (
+            "1. b2-b3 (1. b2-c3 *",
+            RecordErrorKind::UnterminatedVariation,
+        ),
         ("1. b2-b3 (1. b2-c3", RecordErrorKind::UnterminatedVariation),
     ] {
         assert_eq!(text.parse::<GameRecord>().unwrap_err().kind, kind, "{text}");
@@ -823,7 +841,10 @@ fn variations_read_as_written_and_their_errors_are_named() {
     assert_eq!(bad.kind, RecordErrorKind::VariationTooDeep);
     // Parentheses after the result are text after the result.
     let bad = "1. b2-b3 * (1. b2-c3)".parse::<GameRecord>().unwrap_err();
-    assert!(matches!(bad.kind, RecordErrorKind::TextAfterResult(_)), "{bad}");
+    assert!(
+        matches!(bad.kind, RecordErrorKind::TextAfterResult(_)),
+        "{bad}"
+    );
 }
 
 /// The example of docs/notation.md reads as three records and is exactly

@@ -765,6 +765,7 @@
       'data-ply': 0, 'data-node': root.id, 'aria-current': state.node === root ? 'true' : null,
       onclick: () => goToNode(root),
     }, 'start'));
+    if (tree.intro) list.appendChild(el('span', { class: 'comment' }, tree.intro));
     renderLine(list, root, true, 0);
     const inVariation = !!Tree.variationStart(state.node);
     const running = gameRunning();
@@ -799,6 +800,7 @@
             }, v.move + ' …'), ' )');
           } else {
             group.append('(');
+            if (v.intro) group.appendChild(el('span', { class: 'comment' }, v.intro));
             group.appendChild(moveButton(v, false, true));
             renderLine(group, v, false, nesting + 1);
             group.append(')');

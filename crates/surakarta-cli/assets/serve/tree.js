@@ -34,13 +34,14 @@
       children: [],
       mark: e.mark || null,
       comment: e.comment || null,
+      intro: e.intro || null, // a variation's opening comment (after its '(')
       review: null,
     };
   }
 
   /** A tree at `start` (position notation) under `rules` ('icga', 'pku', 'pure'). */
   function newTree(start, rules) {
-    return { root: makeNode(null, null, { fen: start }), start, rules: rules || 'icga', tags: {}, size: 1 };
+    return { root: makeNode(null, null, { fen: start }), start, rules: rules || 'icga', tags: {}, intro: null, size: 1 };
   }
 
   /** The node's child playing `move`, or undefined. */
@@ -188,6 +189,7 @@
     const tree = newTree(game.start || defaultStart, game.rules || 'icga');
     tree.tags = Object.assign({}, game.tags || {});
     tree.result = game.result || '*';
+    tree.intro = typeof game.intro === 'string' ? game.intro : null;
     // Iterative: a hostile record cannot overflow the stack.
     const work = [[tree.root, game.line || []]];
     while (work.length) {
@@ -195,7 +197,7 @@
       let parent = from;
       for (const item of line) {
         if (!item || typeof item.move !== 'string') throw new Error('a record node without a move');
-        const child = addMove(tree, parent, item.move, { mark: item.mark, comment: item.comment });
+        const child = addMove(tree, parent, item.move, { mark: item.mark, comment: item.comment, intro: item.intro });
         // Reversed: the stack gives them back in their order.
         const vs = Array.isArray(item.variations) ? item.variations : [];
         for (let i = vs.length - 1; i >= 0; i--) work.push([parent, vs[i]]);
@@ -216,7 +218,9 @@
         const [main, ...others] = n.children;
         const item = { move: main.move, mark: main.mark || reviewMark(main), comment: main.comment || null, variations: [] };
         for (const o of others) {
-          const v = [{ move: o.move, mark: o.mark || reviewMark(o), comment: o.comment || null, variations: [] }];
+          const first = { move: o.move, mark: o.mark || reviewMark(o), comment: o.comment || null, variations: [] };
+          if (o.intro) first.intro = o.intro;
+          const v = [first];
           item.variations.push(v);
           stack.push({ from: o, into: v });
         }
@@ -231,13 +235,15 @@
 
   /** The writeRecord game of a tree: {tags, rules, start, result, line}. */
   function toRecord(tree, result) {
-    return {
+    const game = {
       tags: Object.assign({}, tree.tags),
       rules: tree.rules,
       start: tree.start,
       result: result || '*',
       line: lineFrom(tree.root),
     };
+    if (tree.intro) game.intro = tree.intro;
+    return game;
   }
 
   window.SurakartaTree = {

@@ -373,12 +373,18 @@ def check_record_import_and_export(page, open_board):
     wait_shown(page)
     assert page.evaluate("() => window.surakartaBoard.cursor") == 3
     # Export: the variation, the comment and the mark are written.
+    page.fill("#record-text", "")
     page.click("#record-export")
     page.wait_for_function("() => document.querySelector('#record-text').value.includes('f5-f4')")
     text = page.locator("#record-text").input_value()
-    assert "(" in text and "quiet start" in text and "b3-b4?!" in text, text
+    assert "( 1... f5-f4 2. b3-b4 )" in text and "{ a quiet start }" in text and "b3-b4?!" in text, text
+    assert '[Rules "icga"]' in text and text.rstrip().endswith("*"), text
     assert '[Event "tree test"]' in text, text
     # Read back, it is the same tree.
+    page.click("#play-new")  # another tree first (a game from the start)
+    page.wait_for_function("() => window.surakartaBoard.nodes === 1")
+    page.click("#play-resign")
+    page.fill("#record-text", text)
     page.click("#record-open")
     page.wait_for_function("() => window.surakartaBoard.nodes === 6")
     assert main_line(page) == ["b2-b3", "e5-e4", "b3-b4"]

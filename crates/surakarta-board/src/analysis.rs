@@ -16,8 +16,9 @@ fn millis(info: &Info) -> u64 {
     u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// A finished iteration: `{"depth", "score", "nodes", "nps", "time_ms",
-/// "pv"}`.
+/// A finished iteration: `{"depth", "partial", "score", "nodes", "nps",
+/// "time_ms", "pv", "lines"}` (`lines`: the iteration's lines, best first,
+/// each `{"multipv", "depth", "score", "pv"}`).
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -44,7 +45,33 @@ pub fn info_json(info: &Info) -> serde_json::Value {
         "nps": info.nps,
         "time_ms": millis(info),
         "pv": pv_json(info),
+        "lines": lines_json(info),
     })
+}
+
+/// The lines of an iteration, best first: `[{"multipv": 1, "depth",
+/// "score", "pv"}, …]`, as many as the search's MultiPV (the iteration's
+/// own line alone when it has none, and none when the game is over).
+fn lines_json(info: &Info) -> Vec<serde_json::Value> {
+    let line = |i: usize, depth: u32, score, pv: &[surakarta::Move]| {
+        json!({
+            "multipv": i + 1,
+            "depth": depth,
+            "score": score_json(score),
+            "pv": pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        })
+    };
+    if info.lines.is_empty() {
+        if info.pv.is_empty() {
+            return Vec::new();
+        }
+        return vec![line(0, info.depth, info.score, &info.pv)];
+    }
+    info.lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| line(i, l.depth, l.score, &l.pv))
+        .collect()
 }
 
 /// The search's answer: `{"move", "score", "outcome": null, "depth",

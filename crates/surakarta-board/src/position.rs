@@ -84,7 +84,25 @@ impl Lookups {
 /// assert!(answer["value"].is_null() && answer["outcome"].is_null());
 /// ```
 pub fn position_answer(position: &Position, tb: Option<&Tablebase>) -> serde_json::Value {
-    let game = Game::new(*position, Rules::default());
+    game_answer(&Game::new(*position, Rules::default()), tb)
+}
+
+/// The answer of [`position_answer`] for a game's current position, under
+/// the game's rules and with its history (a repetition or the no-capture
+/// limit can end it), with `rules`, the rule set's name, added.
+///
+/// ```
+/// let game = surakarta_board::replay_game(
+///     Some("icga"), None, Some("b2-b3 e5-e4 b3-b2 e4-e5 b2-b3 e5-e4 b3-b2 e4-e5"),
+/// )?;
+/// let answer = surakarta_board::game_answer(&game, None);
+/// assert_eq!(answer["outcome"]["termination"], "repetition");
+/// assert_eq!(answer["rules"], "icga");
+/// assert!(answer["moves"].as_array().unwrap().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn game_answer(game: &Game, tb: Option<&Tablebase>) -> serde_json::Value {
+    let position = game.position();
     let outcome = game.outcome();
     let mut lookups = Lookups::default();
     // A game ended by a rule of the game record (repetition, the
@@ -123,6 +141,7 @@ pub fn position_answer(position: &Position, tb: Option<&Tablebase>) -> serde_jso
             .collect::<Vec<_>>()
     };
     json!({
+        "rules": game.rules().to_string(),
         "fen": position.to_string(),
         "side_to_move": position.turn().to_string(),
         "black": squares(Color::Black),

@@ -13,7 +13,7 @@ use surakarta_match::lines::{LineReader, MAX_LINE_BYTES};
 /// default).
 const MAX_MOVETIME_MS: u64 = 30_000;
 /// The longest query string the server reads (docs/serve.md).
-const MAX_QUERY: usize = 1000;
+const MAX_QUERY: usize = crate::serve::MAX_QUERY;
 /// The longest error message an answer may carry: input is quoted cut
 /// short, never whole.
 const MAX_MESSAGE: usize = 1000;
@@ -22,9 +22,9 @@ const MAX_MESSAGE: usize = 1000;
 /// (`/api/position`, `/api/probe`, `/api/svg`, `/api/analysis` or any
 /// other path) with the same code the server's handler runs, and checks:
 /// nothing panics; a refusal has a 4xx status and a message of at most
-/// `MAX_MESSAGE` (1000) bytes; an accepted query is at most `MAX_QUERY` (1000)
+/// `MAX_MESSAGE` (1000) bytes; an accepted query is at most `MAX_QUERY` (8192)
 /// bytes long, an accepted position reads back as itself from its
-/// notation, an analysis's `movetime` is 1 to the server's cap and its
+/// notation, an accepted game has at most 1,024 moves, an analysis's `movetime` is 1 to the server's cap and its
 /// `depth` 1 to 64, and a highlighted move is legal in its position.
 /// Bytes that are not UTF-8 never reach a handler (the HTTP layer refuses
 /// them) and are skipped.
@@ -58,6 +58,9 @@ pub fn serve_query(route: &str, query: &[u8]) {
                     // An accepted position reads back as itself.
                     let text = position.to_string();
                     assert_eq!(parse_position(&text).ok(), Some(position), "{text}");
+                }
+                RouteQuery::Game(game) => {
+                    assert!(game.moves().len() <= surakarta_board::MAX_GAME_MOVES);
                 }
                 RouteQuery::Svg(_, None) | RouteQuery::Unread => {}
             }

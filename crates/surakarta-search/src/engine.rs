@@ -251,6 +251,20 @@ impl Engine {
         Ok(())
     }
 
+    /// Sets the seed of a level's choice ([`Options::level_seed`]).
+    ///
+    /// ```
+    /// use surakarta_search::{Engine, Options};
+    ///
+    /// let mut engine = Engine::new(Options { hash_mb: 1, ..Options::default() })?;
+    /// engine.set_level_seed(7);
+    /// assert_eq!(engine.options().level_seed, 7);
+    /// # Ok::<(), surakarta_search::SearchError>(())
+    /// ```
+    pub fn set_level_seed(&mut self, seed: u64) {
+        self.options.level_seed = seed;
+    }
+
     /// A search at a level below the top: the level's depth (or the
     /// limits' if shallower), its lines of MultiPV (or more if asked), then
     /// [`choose_line`] among them with the level's margin.

@@ -97,6 +97,32 @@ impl JsBoard {
             .map_err(error)
     }
 
+    /// `/api/position`'s answer for a game given as JSON text
+    /// (`{"rules", "start", "moves"}`).
+    #[wasm_bindgen(js_name = gamePosition)]
+    pub fn game_position(&self, game: &str) -> Result<String, JsError> {
+        self.0.game_position(game).map_err(error)
+    }
+
+    /// Searches as `/api/analysis` does for the request given as JSON text
+    /// (`{"fen"}` or `{"game"}`, `"movetime"`, `"depth"`, `"nodes"`,
+    /// `"level"`, `"seed"`, `"multipv"`); `onInfo(json)` gets each
+    /// iteration and returns true to stop. Returns the `bestmove` JSON text.
+    #[wasm_bindgen(js_name = analyseRequest)]
+    pub fn analyse_request(
+        &mut self,
+        request: &str,
+        on_info: &js_sys::Function,
+    ) -> Result<String, JsError> {
+        self.0
+            .analyse_request(request, &mut |json| {
+                on_info
+                    .call1(&JsValue::NULL, &JsValue::from_str(&json))
+                    .is_ok_and(|answer| answer.is_truthy())
+            })
+            .map_err(error)
+    }
+
     /// The engine's benchmark at `depth` as JSON text.
     pub fn bench(&mut self, depth: u32) -> Result<String, JsError> {
         self.0.bench(depth).map_err(error)

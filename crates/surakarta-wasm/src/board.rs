@@ -32,6 +32,76 @@ impl Default for Board {
     }
 }
 
+/// A game given as JSON text, replayed.
+fn game_of(game: &str) -> Result<Game, String> {
+    let game: serde_json::Value =
+        serde_json::from_str(game).map_err(|e| format!("game: not JSON ({e})"))?;
+    surakarta_board::game_from_json(&game).map_err(|e| format!("game: {e}"))
+}
+
+/// The most lines an analysis may ask for (as `/api/analysis`).
+const MAX_LINES: u64 = 8;
+
+/// What an analysis asks for, checked.
+struct AnalysisRequest {
+    game: Game,
+    movetime_ms: u64,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    level: Option<u8>,
+    seed: u64,
+    multipv: usize,
+}
+
+impl Default for AnalysisRequest {
+    fn default() -> AnalysisRequest {
+        AnalysisRequest {
+            game: Game::new(Position::new(), Rules::default()),
+            movetime_ms: 2000,
+            depth: None,
+            nodes: None,
+            level: None,
+            seed: 0,
+            multipv: 1,
+        }
+    }
+}
+
+impl AnalysisRequest {
+    /// Reads the JSON text of a request (see [`Board::analyse_request`]).
+    fn read(text: &str) -> Result<AnalysisRequest, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("analysis: not JSON ({e})"))?;
+        let object = value.as_object().ok_or("analysis: expected an object")?;
+        let number = |name: &str, low: u64, high: u64| -> Result<Option<u64>, String> {
+            match object.get(name) {
+                None | Some(serde_json::Value::Null) => Ok(None),
+                Some(v) => match v.as_u64() {
+                    Some(n) if (low..=high).contains(&n) => Ok(Some(n)),
+                    _ => Err(format!("{name} {v} is out of range: give {low} to {high}")),
+                },
+            }
+        };
+        let game = match (object.get("game"), object.get("fen")) {
+            (Some(game), _) if !game.is_null() => {
+                surakarta_board::game_from_json(game).map_err(|e| format!("game: {e}"))?
+            }
+            (_, Some(serde_json::Value::String(fen))) => Game::new(parse(fen)?, Rules::default()),
+            (_, Some(v)) if !v.is_null() => return Err("fen: expected position text".into()),
+            _ => Game::new(Position::new(), Rules::default()),
+        };
+        Ok(AnalysisRequest {
+            game,
+            movetime_ms: number("movetime", 1, 30_000)?.unwrap_or(2000),
+            depth: number("depth", 1, 64)?.map(|d| d as u32),
+            nodes: number("nodes", 1, u64::MAX)?,
+            level: number("level", 1, u64::from(surakarta_search::MAX_LEVEL))?.map(|l| l as u8),
+            seed: number("seed", 0, u64::MAX)?.unwrap_or(0),
+            multipv: number("multipv", 1, MAX_LINES)?.map_or(1, |k| k as usize),
+        })
+    }
+}
+
 /// `fen` parsed, or an error that says so.
 pub(crate) fn parse(fen: &str) -> Result<Position, String> {
     fen.trim()
@@ -99,6 +169,15 @@ impl Board {
         Ok(surakarta_board::position_answer(&position, Some(&self.tablebase)).to_string())
     }
 
+    /// The answer of `/api/position` for a game given as JSON text
+    /// (`{"rules", "start", "moves": [...]}`, [`surakarta_board::game_from_json`]):
+    /// its current position under its rules, with its history
+    /// ([`surakarta_board::game_answer`]).
+    pub fn game_position(&self, game: &str) -> Result<String, String> {
+        let game = game_of(game)?;
+        Ok(surakarta_board::game_answer(&game, Some(&self.tablebase)).to_string())
+    }
+
     /// The answer of `/api/probe` ([`surakarta_board::probe_json`]) as JSON
     /// text; an error where no table covers the position or one fails.
     pub fn probe(&self, fen: &str) -> Result<String, String> {
@@ -163,20 +242,53 @@ impl Board {
         depth: Option<u32>,
         on_info: &mut dyn FnMut(String) -> bool,
     ) -> Result<String, String> {
-        let position = parse(fen)?;
-        let game = Game::new(position, Rules::default());
+        let request = AnalysisRequest {
+            game: Game::new(parse(fen)?, Rules::default()),
+            movetime_ms: u64::from(movetime_ms.max(1)),
+            depth: depth.map(|d| d.clamp(1, 64)),
+            ..AnalysisRequest::default()
+        };
+        self.search(request, on_info)
+    }
+
+    /// [`Board::analyse`] as the page asks for it: `request` is the JSON
+    /// text of `{"fen"}` or `{"game": {"rules", "start", "moves"}}`, with
+    /// `"movetime"` (ms, 1 to 30,000; default 2,000), `"depth"` (1 to 64),
+    /// `"nodes"`, `"level"` (1 to 10), `"seed"` and `"multipv"` (1 to 8),
+    /// the parameters of `/api/analysis`.
+    pub fn analyse_request(
+        &mut self,
+        request: &str,
+        on_info: &mut dyn FnMut(String) -> bool,
+    ) -> Result<String, String> {
+        let request = AnalysisRequest::read(request)?;
+        self.search(request, on_info)
+    }
+
+    /// Runs an analysis with the tables loaded.
+    fn search(
+        &mut self,
+        request: AnalysisRequest,
+        on_info: &mut dyn FnMut(String) -> bool,
+    ) -> Result<String, String> {
+        let game = request.game;
         if let Some(outcome) = game.outcome() {
             return Ok(finished_json(&outcome).to_string());
         }
         let limits = Limits {
-            depth: depth.map(|d| d.clamp(1, 64)),
-            nodes: None,
-            movetime: Some(Duration::from_millis(u64::from(movetime_ms.max(1)))),
+            depth: request.depth,
+            nodes: request.nodes,
+            movetime: Some(Duration::from_millis(request.movetime_ms)),
             clock: None,
         };
         let tablebase = self.tablebase.clone();
         let engine = self.engine()?;
         engine.set_tablebase(Some(tablebase));
+        engine.set_level(request.level).map_err(|e| e.to_string())?;
+        engine.set_level_seed(request.seed);
+        engine
+            .set_multipv(request.multipv)
+            .map_err(|e| e.to_string())?;
         let stop = AtomicBool::new(false);
         let result = engine.search(&game, &limits, &stop, &mut |info| {
             if on_info(info_json(info).to_string()) {

@@ -181,3 +181,84 @@ fn benchmark_and_probe_timing_report_their_figures() {
     assert_eq!(timing["probes"], 1000);
     assert_eq!(timing["classes"].as_array().unwrap().len(), 4); // 4v1 3v2 2v3 1v4
 }
+
+/// Requests as the page sends them: a game's history and rules decide its
+/// end, a level chooses as the native engine does for the same seed,
+/// several lines come best first, and every bad field is an error naming
+/// it.
+#[test]
+fn requests_carry_games_levels_and_lines() {
+    use std::sync::atomic::AtomicBool;
+    use surakarta::{Game, Rules};
+    use surakarta_search::{Engine, Limits, Options};
+
+    let mut board = Board::new();
+    let repeated = r#"{"rules": "icga", "moves": ["b2-b3","e5-e4","b3-b2","e4-e5","b2-b3","e5-e4","b3-b2","e4-e5"]}"#;
+    let answer = json(&board.game_position(repeated).unwrap());
+    assert_eq!(answer["outcome"]["termination"], "repetition");
+    let request = format!(r#"{{"game": {repeated}, "depth": 2}}"#);
+    let best = json(&board.analyse_request(&request, &mut |_| false).unwrap());
+    assert!(best["move"].is_null() && best["outcome"]["termination"] == "repetition");
+
+    for seed in [0u64, 3, 9] {
+        let request = format!(r#"{{"depth": 20, "level": 2, "seed": {seed}}}"#);
+        let best = json(&board.analyse_request(&request, &mut |_| false).unwrap());
+        let mut engine = Engine::new(Options {
+            hash_mb: surakarta_wasm::DEFAULT_HASH_MB,
+            level: Some(2),
+            level_seed: seed,
+            ..Options::default()
+        })
+        .unwrap();
+        let game = Game::new(Position::new(), Rules::default());
+        let native = engine.search(
+            &game,
+            &Limits::depth(20),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(
+            best["move"],
+            native.best_move.unwrap().to_string(),
+            "seed {seed}"
+        );
+    }
+
+    let mut infos = Vec::new();
+    board
+        .analyse_request(r#"{"depth": 2, "multipv": 3}"#, &mut |info| {
+            infos.push(json(&info));
+            false
+        })
+        .unwrap();
+    let lines = infos.last().unwrap()["lines"].as_array().unwrap().clone();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["pv"], infos.last().unwrap()["pv"]);
+
+    for (request, needle) in [
+        ("[]", "analysis: expected an object"),
+        ("{", "analysis: not JSON"),
+        (r#"{"level": 11}"#, "level 11 is out of range: give 1 to 10"),
+        (
+            r#"{"multipv": 9}"#,
+            "multipv 9 is out of range: give 1 to 8",
+        ),
+        (r#"{"movetime": 0}"#, "movetime 0 is out of range"),
+        (
+            r#"{"game": {"moves": ["b2-b3", "b3-b4"]}}"#,
+            "game: moves: ply 2",
+        ),
+        (
+            r#"{"game": {"moves": ["b2-b3,e5-e4"]}}"#,
+            "game: moves[0]: expected a move text",
+        ),
+        (
+            r#"{"game": {"rules": 3}}"#,
+            "game: rules: expected a string",
+        ),
+        (r#"{"fen": 3}"#, "fen: expected position text"),
+    ] {
+        let e = board.analyse_request(request, &mut |_| false).unwrap_err();
+        assert!(e.starts_with(needle), "{request}: {e}");
+    }
+}

@@ -80,12 +80,33 @@
     return answer;
   }
 
+  /** The query parameters of a game {rules, start, moves}. */
+  function gameParams(game) {
+    const params = { rules: game.rules || 'icga', moves: (game.moves || []).join(',') };
+    if (game.start) params.start = game.start;
+    return params;
+  }
+
+  /** The request of an analysis for the engine worker (`Board.analyseRequest`). */
+  function analysisRequest(fen, limits) {
+    const request = limits.game ? { game: limits.game } : { fen };
+    request.movetime = Number(limits.movetime || 2000);
+    for (const name of ['depth', 'nodes', 'level', 'seed', 'multipv']) {
+      if (limits[name] !== undefined && limits[name] !== null) request[name] = Number(limits[name]);
+    }
+    return request;
+  }
+
   function httpBackend() {
     return {
       kind: 'http',
       ready: Promise.resolve(),
       onStatus: null,
-      position: (fen) => getJson('/api/position', { fen }),
+      /**
+       * The answer for `fen`; with `opts.game` ({rules, start, moves}) the
+       * game's current position under its rules, with its history.
+       */
+      position: (fen, opts) => getJson('/api/position', opts && opts.game ? gameParams(opts.game) : { fen }),
       probe: (fen) => getJson('/api/probe', { fen }),
       async svg(fen, move) {
         const params = { fen };
@@ -106,8 +127,11 @@
        * `on.error(message)` if it cannot run. Returns {stop()}.
        */
       analyse(fen, limits, on) {
-        const params = { fen, movetime: limits.movetime || 2000 };
-        if (limits.depth) params.depth = limits.depth;
+        const params = limits.game ? gameParams(limits.game) : { fen };
+        params.movetime = limits.movetime || 2000;
+        for (const name of ['depth', 'nodes', 'level', 'seed', 'multipv']) {
+          if (limits[name] !== undefined && limits[name] !== null) params[name] = limits[name];
+        }
         const url = '/api/analysis?' + new URLSearchParams(params).toString();
         const es = new EventSource(url);
         let got = 0;
@@ -269,9 +293,10 @@
       }
     }
 
-    backend.position = async (fen) => {
+    backend.position = async (fen, opts) => {
       await backend.ready;
       await ensureTables(fen);
+      if (opts && opts.game) return answer((b) => JSON.parse(b.gamePosition(JSON.stringify(opts.game))));
       return answer((b) => JSON.parse(b.position(fen)));
     };
     backend.probe = (fen) => answer((b) => JSON.parse(b.probe(fen)));
@@ -299,10 +324,7 @@
           else if (d.type === 'bestmove') { finished = true; on.bestmove(d.data); }
           else if (d.type === 'error') { finished = true; on.error(d.message); }
         };
-        run.w.postMessage({
-          type: 'analyse', fen, movetime: Number(limits.movetime || 2000),
-          depth: limits.depth ? Number(limits.depth) : undefined,
-        });
+        run.w.postMessage({ type: 'analyse', request: analysisRequest(fen, limits) });
       })();
       return {
         // A search cannot be interrupted from outside its worker: the

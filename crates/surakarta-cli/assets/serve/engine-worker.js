@@ -2,7 +2,8 @@
 //
 // Loads the WebAssembly module, takes the table files the page sends
 // ({type: 'tables', tables: [{name, bytes}]}) and searches on request
-// ({type: 'analyse', fen, movetime, depth}; depth may be absent), posting {type: 'info', data} for each
+// ({type: 'analyse', request}: the request of `Board.analyseRequest`, a
+// position or a game with its limits, level and lines), posting {type: 'info', data} for each
 // iteration and {type: 'bestmove', data} at the end (the objects of
 // /api/analysis, docs/serve.md), or {type: 'error', message}. The page
 // stops a search by ending this worker.
@@ -19,7 +20,7 @@ function handle(msg) {
     if (msg.type === 'tables') {
       for (const t of msg.tables) board.addTable(t.name, new Uint8Array(t.bytes));
     } else if (msg.type === 'analyse') {
-      const best = board.analyse(msg.fen, msg.movetime, msg.depth || undefined, (info) => {
+      const best = board.analyseRequest(JSON.stringify(msg.request), (info) => {
         self.postMessage({ type: 'info', data: JSON.parse(info) });
         return false;
       });

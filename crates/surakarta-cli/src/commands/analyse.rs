@@ -12,12 +12,11 @@ use crate::common::tables;
 use crate::progress::counter;
 use crate::render::graph::{evaluation_graph, white_chance, Point};
 use clap::Args;
-use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
-use surakarta_match::analysis::{analyse_game, annotate, GameAnalysis, Summary};
+use surakarta_match::analysis::{analyse_game, annotate, GameAnalysis};
 use surakarta_search::Limits;
 
 /// The arguments of `surakarta analyse`.
@@ -104,7 +103,7 @@ pub(crate) fn run(args: AnalyseArgs) -> Result<(), CliError> {
             .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
     }
     if args.json {
-        println!("{}", to_json(&analysis));
+        println!("{}", surakarta_board::analysis_json(&analysis));
     } else {
         print_text(&analysis);
     }
@@ -158,41 +157,4 @@ fn print_text(analysis: &GameAnalysis) {
             s.moves, s.inaccuracies, s.mistakes, s.blunders, s.average_loss
         );
     }
-}
-
-fn summary_json(s: &Summary) -> serde_json::Value {
-    json!({
-        "moves": s.moves,
-        "inaccuracies": s.inaccuracies,
-        "mistakes": s.mistakes,
-        "blunders": s.blunders,
-        "average_loss": s.average_loss,
-    })
-}
-
-fn to_json(analysis: &GameAnalysis) -> serde_json::Value {
-    let plies: Vec<serde_json::Value> = analysis
-        .plies
-        .iter()
-        .map(|p| {
-            json!({
-                "ply": p.ply,
-                "side": p.mover.name(),
-                "move": p.played.to_string(),
-                "mark": p.mark.map(|m| m.as_str()),
-                "before": p.before.to_string(),
-                "after": p.after.to_string(),
-                "win_chance_before": p.before.win_chance(),
-                "win_chance_after": p.after.win_chance(),
-                "loss": p.loss,
-                "exact": p.exact,
-                "best": p.best.map(|b| b.to_string()),
-            })
-        })
-        .collect();
-    json!({
-        "plies": plies,
-        "black": summary_json(&analysis.black),
-        "white": summary_json(&analysis.white),
-    })
 }

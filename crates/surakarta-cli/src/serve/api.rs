@@ -11,22 +11,19 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 use surakarta::{Move, Position};
-use surakarta_board::{highlighted_picture, not_covered, position_answer, probe_json};
+use surakarta_board::{game_answer, highlighted_picture, not_covered, probe_json};
 use surakarta_tablebase::{Tablebase, TablebaseError};
 
-/// `GET /api/position?fen=F`: pieces, outcome, value and every legal move
-/// with its value, best first; a table that fails is named in
-/// `tablebase_error` ([`position_answer`]).
+/// `GET /api/position?fen=F` (or `?rules=R&start=F&moves=M,…`): pieces,
+/// outcome, value and every legal move with its value, best first; a table
+/// that fails is named in `tablebase_error` ([`game_answer`]).
 pub(crate) async fn position(
     Shared(state): Shared<Arc<State>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let params = Params::parse(query.as_deref())?;
-    let position = params.position()?;
-    Ok(json_response(&position_answer(
-        &position,
-        state.tb.as_deref(),
-    )))
+    let game = params.game()?;
+    Ok(json_response(&game_answer(&game, state.tb.as_deref())))
 }
 
 /// The status of a failed probe: 404 where the tables do not cover the

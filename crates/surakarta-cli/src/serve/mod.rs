@@ -23,6 +23,7 @@ mod connections;
 mod error;
 mod query;
 mod records;
+mod review;
 mod state;
 
 use crate::common::error::CliError;
@@ -33,6 +34,7 @@ use axum::Router;
 pub(crate) use config::Config;
 pub(crate) use connections::ConnectionLimits;
 pub(crate) use error::ApiError;
+pub(crate) use query::MAX_QUERY;
 use state::State;
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,7 +48,10 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// `serve_query` drives this).
 #[derive(Debug)]
 pub(crate) enum RouteQuery {
-    /// `/api/position` and `/api/probe`: the position.
+    /// `/api/position`: the game (a position without history when no game
+    /// is named).
+    Game(surakarta::Game),
+    /// `/api/probe`: the position.
     Position(surakarta::Position),
     /// `/api/svg`: the position and the move to highlight, if any.
     Svg(surakarta::Position, Option<surakarta::Move>),
@@ -65,7 +70,8 @@ pub(crate) fn read_route_query(
 ) -> Result<RouteQuery, ApiError> {
     let read = || query::Params::parse(raw);
     Ok(match path {
-        "/api/position" | "/api/probe" => RouteQuery::Position(read()?.position()?),
+        "/api/position" => RouteQuery::Game(read()?.game()?),
+        "/api/probe" => RouteQuery::Position(read()?.position()?),
         "/api/svg" => {
             let (position, highlight) = api::svg_request(&read()?)?;
             RouteQuery::Svg(position, highlight)
@@ -90,6 +96,7 @@ pub(crate) fn app(state: Arc<State>) -> Router {
         .route("/api/probe", get(api::probe))
         .route("/api/svg", get(api::svg))
         .route("/api/analysis", get(analysis::analysis))
+        .route("/api/game-analysis", get(review::game_analysis))
         .route("/api/record", post(records::read))
         .route("/api/record/text", post(records::write))
         .fallback(|| async { ApiError::not_found("no such page") })

@@ -1,13 +1,15 @@
 //! The query string of a request, read with every limit checked: at most
 //! [`MAX_QUERY`] bytes, each parameter at most once, and the parameters
-//! the API shares (`fen`, a position).
+//! the API shares (`fen`, a position; `rules`, `start` and `moves`, a
+//! game).
 
 use crate::common::game::parse_position;
 use crate::serve::error::ApiError;
-use surakarta::Position;
+use surakarta::{Game, Position, Rules};
 
-/// The longest query string (and so the longest value) accepted, in bytes.
-pub(crate) const MAX_QUERY: usize = 1000;
+/// The longest query string (and so the longest value) accepted, in bytes:
+/// room for a game of about 1,300 moves (`moves=b2-b3,e5-e4,…`).
+pub(crate) const MAX_QUERY: usize = 8192;
 
 /// The decoded parameters of a query string.
 #[derive(Debug)]
@@ -54,6 +56,19 @@ impl Params {
             None => Ok(Position::new()),
             Some(text) => parse_position(text).map_err(|e| ApiError::bad_request(e.0)),
         }
+    }
+
+    /// The game of parameters `rules`, `start` and `moves`
+    /// ([`surakarta_board::replay_game`]) when any is given; else the
+    /// position of `fen` under the default rules, without history. A game
+    /// that does not replay is a 400 naming the parameter and the move.
+    pub(crate) fn game(&self) -> Result<Game, ApiError> {
+        let (rules, start, moves) = (self.get("rules"), self.get("start"), self.get("moves"));
+        if rules.is_none() && start.is_none() && moves.is_none() {
+            return Ok(Game::new(self.position()?, Rules::default()));
+        }
+        surakarta_board::replay_game(rules, start, moves)
+            .map_err(|e| ApiError::bad_request(e.to_string()))
     }
 
     /// Parameter `name` as a whole number from 1 to `max` (`default` if
@@ -104,5 +119,19 @@ mod tests {
         assert_eq!(p.number("absent", Some(3), 6).unwrap(), Some(3));
         assert!(p.number("m", None, 6).is_err());
         assert!(p.position().is_ok());
+    }
+
+    #[test]
+    fn games_are_replayed_from_rules_start_and_moves() {
+        let p = Params::parse(Some("fen=6%2F6%2F2b3%2F6%2F2w3%2F6+b")).unwrap();
+        assert_eq!(p.game().unwrap().rules(), Rules::default());
+        let p = Params::parse(Some("rules=pku&moves=b2-b3%2Ce5-e4")).unwrap();
+        let game = p.game().unwrap();
+        assert_eq!((game.rules(), game.moves().len()), (Rules::PKU, 2));
+        let p = Params::parse(Some("moves=b2-b3,b3-b4")).unwrap();
+        let e = p.game().unwrap_err();
+        assert!(e.message.starts_with("moves: ply 2"), "{}", e.message);
+        assert!(Params::parse(Some("rules=chess")).unwrap().game().is_err());
+        assert!(Params::parse(Some("start=x")).unwrap().game().is_err());
     }
 }

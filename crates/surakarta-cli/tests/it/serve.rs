@@ -728,16 +728,16 @@ fn bad_input_is_a_400_with_the_cli_message() {
         server.get("/api/analysis?depth=65").error(400),
         cli_error(&["search", "--depth", "65"]).replace("--depth", "depth")
     );
-    // Over 1,000 bytes of query.
-    let long = format!("fen={}", "6".repeat(997));
-    assert_eq!(long.len(), 1001);
+    // Over 8,192 bytes of query.
+    let long = format!("fen={}", "6".repeat(8189));
+    assert_eq!(long.len(), 8193);
     for path in ["/api/position", "/api/probe", "/api/svg", "/api/analysis"] {
         let message = server.get(&format!("{path}?{long}")).error(400);
-        assert!(message.contains("1000"), "{message}");
+        assert!(message.contains("8192"), "{message}");
     }
-    // Exactly 1,000 bytes is read (and then is a bad position).
+    // Exactly 8,192 bytes is read (and then is a bad position).
     let message = server
-        .get(&format!("/api/position?fen={}", "6".repeat(996)))
+        .get(&format!("/api/position?fen={}", "6".repeat(8188)))
         .error(400);
     assert!(message.starts_with("invalid position"), "{message}");
 
@@ -1257,4 +1257,137 @@ fn records_are_read_and_written_with_their_variations() {
     let message = post(&server.addr, "/api/record", &huge).error(413);
     assert_eq!(message, "the body is larger than 256 KiB");
     server.get("/api/record").error(405);
+}
+
+/// A game named by its rules, start and moves: the position's answer and
+/// the analysis see its history and rules; levels, seeds and several lines
+/// are taken, and every bad value is a 400 naming it.
+#[test]
+fn games_levels_and_lines_reach_the_answers() {
+    let server = Server::start(&[]);
+    // Two repetitions under icga end the game; under pure they do not.
+    let moves = "b2-b3,e5-e4,b3-b2,e4-e5,b2-b3,e5-e4,b3-b2,e4-e5";
+    let over = server
+        .get(&format!("/api/position?rules=icga&moves={moves}"))
+        .json();
+    assert_eq!(over["outcome"]["termination"], "repetition", "{over}");
+    assert_eq!(over["rules"], "icga");
+    let on = server
+        .get(&format!("/api/position?rules=pure&moves={moves}"))
+        .json();
+    assert!(on["outcome"].is_null(), "{on}");
+    assert_eq!(on["fen"], "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 8 5");
+    let events_of = |query: &str| {
+        let reply = server.get(&format!("/api/analysis?{query}"));
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        events(&reply.text())
+    };
+    let ended = events_of(&format!("rules=icga&moves={moves}&depth=2"));
+    assert_eq!(ended.len(), 1);
+    assert_eq!(ended[0].1["outcome"]["termination"], "repetition");
+
+    // Three lines, best first, each from another root move.
+    let lines = events_of("depth=2&multipv=3");
+    let (name, last) = &lines[lines.len() - 2];
+    assert_eq!(name, "info");
+    let found = last["lines"].as_array().unwrap();
+    assert_eq!(found.len(), 3, "{last}");
+    let firsts: std::collections::HashSet<&str> =
+        found.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+    assert_eq!(firsts.len(), 3);
+    assert_eq!(found[0]["multipv"], 1);
+    assert_eq!(found[0]["pv"], last["pv"]);
+
+    // A level's move is the CLI's for the same level and seed.
+    for seed in [0u64, 5] {
+        let events = events_of(&format!("depth=20&level=2&seed={seed}"));
+        let best = &events.last().unwrap().1;
+        let o = run(&[
+            "search",
+            "--depth",
+            "20",
+            "--level",
+            "2",
+            "--level-seed",
+            &seed.to_string(),
+            "--json",
+        ]);
+        let cli: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(best["move"], cli["best_move"], "seed {seed}");
+    }
+
+    for (query, needle) in [
+        ("moves=b2-b3,b3-b4", "moves: ply 2 \"b3-b4\""),
+        ("rules=chess", "rules: "),
+        ("start=6%2F6", "start: "),
+        ("level=11", "level 11 is out of range: give 1 to 10"),
+        ("level=0", "level 0 is out of range"),
+        ("seed=-1", "seed \"-1\" is not a whole number"),
+        ("multipv=9", "multipv 9 is out of range: give 1 to 8"),
+    ] {
+        let message = server.get(&format!("/api/analysis?{query}")).error(400);
+        assert!(message.contains(needle), "{query}: {message}");
+    }
+    let too_many = vec!["b2-b3,e5-e4,b3-b2,e4-e5"; 257].join(",");
+    let message = server
+        .get(&format!("/api/position?rules=pure&moves={too_many}"))
+        .error(400);
+    assert_eq!(message, "moves: more than 1024 moves");
+}
+
+/// `/api/game-analysis` judges a game as `surakarta analyse --json` does
+/// (here from the tables alone, so exactly), streams its progress, adds the
+/// annotated record, and refuses a bad game.
+#[test]
+fn game_analysis_is_the_cli_analysis_with_progress() {
+    let dir = tables();
+    let server = Server::start(&["--tb", dir.to_str().unwrap()]);
+    let start = "6/6/2w3/6/1b4/b5 b";
+    let moves = "a1-b1,c4-c3,b1-c2,c3-d2,b2xd2";
+    let reply = server.get(&format!(
+        "/api/game-analysis?rules=icga&start={}&moves={moves}&nodes=2000",
+        enc(start)
+    ));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let events = events(&reply.text());
+    let progress: Vec<&Value> = events
+        .iter()
+        .filter(|(name, _)| name == "progress")
+        .map(|(_, d)| d)
+        .collect();
+    assert_eq!(progress.len(), 6, "{events:?}");
+    assert_eq!(progress[5]["done"], 6);
+    let (name, done) = events.last().unwrap();
+    assert_eq!(name, "done");
+
+    let work = scratch_dir("game-analysis");
+    let record = work.join("game.txt");
+    std::fs::write(
+        &record,
+        format!("[Start \"{start}\"]\n\n1. a1-b1 c4-c3 2. b1-c2 c3-d2 3. b2xd2 1-0\n"),
+    )
+    .unwrap();
+    let o = run(&[
+        "analyse",
+        record.to_str().unwrap(),
+        "--tb",
+        dir.to_str().unwrap(),
+        "--nodes",
+        "2000",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cli: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(done["plies"], cli["plies"]);
+    assert_eq!(done["black"], cli["black"]);
+    let text = done["record"].as_str().unwrap();
+    assert!(text.contains("3. b2xd2"), "{text}");
+
+    let message = server
+        .get("/api/game-analysis?moves=b2-b3,b3-b4")
+        .error(400);
+    assert!(message.starts_with("moves: ply 2"), "{message}");
+    let message = server.get("/api/game-analysis?nodes=0").error(400);
+    assert!(message.contains("nodes 0 is out of range"), "{message}");
+    std::fs::remove_dir_all(work).ok();
 }

@@ -14,7 +14,9 @@ use surakarta_wasm::Board;
 fn tables_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("surakarta-wasm-test-{}", std::process::id()));
+        // In cargo's scratch directory for integration tests, replaced by
+        // each run.
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasm-board-tables");
         let _ = std::fs::remove_dir_all(&dir);
         generate_dir(&dir, 5, Scheme::Symmetric, 2, &NoProgress).unwrap();
         dir

@@ -3,10 +3,11 @@
 //! dictionary (`Engine.analyse`).
 
 use crate::args::{self, HASH, LEVEL, LEVEL_SEED, MULTIPV, THREADS};
-use crate::game::PositionArg;
 use crate::game::RulesArg;
+use crate::game::{PositionArg, PyGame};
 use crate::limit::{movetime_removed, PyLimit};
 use crate::position::{moves_of, PyMove};
+use crate::records::PyRecord;
 use crate::tables::PyTablebase;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::panic::PanicException;
@@ -16,7 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
-use surakarta::{Game, Rules};
+use surakarta::{Game, GameRecord, Rules};
+use surakarta_match::analysis::{analyse_game, annotate, GameAnalysis, Summary};
 use surakarta_search::{
     Engine, Evaluation, EvaluationChoiceError, Info, Limits, Line, Options, Score, SearchResult,
 };
@@ -225,6 +227,20 @@ impl<'py> Given<'py> {
             }));
         }
         let position = PositionArg::read(position, "position")?;
+        let limits = read_limits(limit, time, depth, nodes)?;
+        Ok(Given { position, limits })
+    }
+}
+
+/// The limits given as a `Limit` or as the keywords `time`, `depth`,
+/// `nodes` (not both).
+fn read_limits(
+    limit: Option<&Bound<'_, PyAny>>,
+    time: Option<&Bound<'_, PyAny>>,
+    depth: Option<&Bound<'_, PyAny>>,
+    nodes: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Limits> {
+    {
         let limits = match limit {
             None => PyLimit::checked(time, depth, nodes)?,
             Some(_) if time.is_some() || depth.is_some() || nodes.is_some() => {
@@ -245,7 +261,7 @@ impl<'py> Given<'py> {
             },
         }
         .limits();
-        Ok(Given { position, limits })
+        Ok(limits)
     }
 }
 
@@ -522,6 +538,85 @@ impl PyEngine {
         }
     }
 
+    /// Judges every move of `game` (a `Game`, or a `Record`) as `surakarta
+    /// analyse` does (docs/cli.md): each position searched once within
+    /// `limit` (or the keywords `time`, `depth`, `nodes`), or valued exactly
+    /// by the engine's tables where they hold it; each move marked by the
+    /// drop of the mover's win chance (`"?!"` 0.05, `"?"` 0.10, `"??"`
+    /// 0.15; from the tables, `"??"` for a move that loses the exact
+    /// value). Returns a dictionary: `"plies"`, one per move with `"ply"`,
+    /// `"side"`, `"move"` (a `Move`), `"mark"` (or `None`), `"before"` and
+    /// `"after"` (the mover's evaluation as text, `"+0.35"` or `"tables:
+    /// win in 7"`), `"win_chance_before"`, `"win_chance_after"`, `"loss"`,
+    /// `"exact"` and `"best"` (a `Move` or `None`); `"black"` and
+    /// `"white"`, each side's totals (`"moves"`, `"inaccuracies"`,
+    /// `"mistakes"`, `"blunders"`, `"average_loss"`); and `"record"`, the
+    /// game's record text with a mark and a comment on every move. The GIL
+    /// is released while it runs; Ctrl-C stops it.
+    #[pyo3(signature = (game, limit = None, *, time = None, depth = None, nodes = None))]
+    fn analyse_game<'py>(
+        &self,
+        py: Python<'py>,
+        game: &Bound<'py, PyAny>,
+        limit: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mut record = if let Ok(g) = game.downcast::<PyGame>() {
+            GameRecord::from_game(&g.try_borrow()?.inner)
+        } else if let Ok(r) = game.downcast::<PyRecord>() {
+            r.get().inner.clone()
+        } else {
+            return Err(args::wrong_type_of("game", game, "a Game or a Record"));
+        };
+        let limits = read_limits(limit, time, depth, nodes)?;
+        let stop = AtomicBool::new(false);
+        let interrupted: Mutex<Option<PyErr>> = Mutex::new(None);
+        let engine = &self.engine;
+        let record_ref = &record;
+        let outcome = py.allow_threads(|| {
+            std::thread::scope(|scope| {
+                let (done, finished) = mpsc::channel::<()>();
+                let worker = scope.spawn(|| {
+                    let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                    let tables = engine.tablebase().cloned();
+                    let result = analyse_game(
+                        record_ref,
+                        &mut engine,
+                        &limits,
+                        tables.as_deref(),
+                        &stop,
+                        &mut |_, _| {},
+                    );
+                    drop(done);
+                    result
+                });
+                while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(SIGNAL_POLL) {
+                    if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                        interrupted
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .get_or_insert(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                worker.join()
+            })
+        });
+        if let Some(e) = interrupted
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+        {
+            return Err(e);
+        }
+        let analysis = outcome
+            .map_err(|_| PanicException::new_err("the game analysis panicked"))?
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        annotate(&mut record, &analysis);
+        analysis_dict(py, &analysis, &record.to_string())
+    }
+
     /// Clears what the engine learnt (transposition table, history) for a new game.
     fn new_game(&self) {
         self.engine
@@ -602,4 +697,43 @@ impl PyEngine {
         }
         outcome.map_err(|_| PanicException::new_err("the search panicked"))
     }
+}
+
+/// A game's analysis as the dictionary of `Engine.analyse_game`.
+fn analysis_dict<'py>(
+    py: Python<'py>,
+    analysis: &GameAnalysis,
+    record: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let plies = PyList::empty(py);
+    for p in &analysis.plies {
+        let ply = PyDict::new(py);
+        ply.set_item("ply", p.ply)?;
+        ply.set_item("side", p.mover.name())?;
+        ply.set_item("move", PyMove { inner: p.played })?;
+        ply.set_item("mark", p.mark.map(|m| m.as_str()))?;
+        ply.set_item("before", p.before.to_string())?;
+        ply.set_item("after", p.after.to_string())?;
+        ply.set_item("win_chance_before", p.before.win_chance())?;
+        ply.set_item("win_chance_after", p.after.win_chance())?;
+        ply.set_item("loss", p.loss)?;
+        ply.set_item("exact", p.exact)?;
+        ply.set_item("best", p.best.map(|inner| PyMove { inner }))?;
+        plies.append(ply)?;
+    }
+    let side = |s: &Summary| -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("moves", s.moves)?;
+        d.set_item("inaccuracies", s.inaccuracies)?;
+        d.set_item("mistakes", s.mistakes)?;
+        d.set_item("blunders", s.blunders)?;
+        d.set_item("average_loss", s.average_loss)?;
+        Ok(d)
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("plies", plies)?;
+    dict.set_item("black", side(&analysis.black)?)?;
+    dict.set_item("white", side(&analysis.white)?)?;
+    dict.set_item("record", record)?;
+    Ok(dict)
 }

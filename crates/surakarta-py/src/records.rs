@@ -25,7 +25,7 @@ use surakarta_tablebase::{is_not_a_regular_file, read_regular_file};
 /// `str(record)` writes it.
 #[pyclass(name = "Record", module = "surakarta", frozen)]
 pub(crate) struct PyRecord {
-    inner: GameRecord,
+    pub(crate) inner: GameRecord,
 }
 
 #[pymethods]

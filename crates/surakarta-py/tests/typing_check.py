@@ -214,6 +214,13 @@ def searches(position: Position, game: Game, tb: Tablebase, directory: pathlib.P
     with_directory = Engine(hash=1, tables=directory, rules="pure")
     leveled = Engine(hash=1, level=3, level_seed=9)
     assert leveled.play(Position(), depth=4).move is not None
+    judged = Game()
+    judged.push_uci("b2-b3")
+    review = leveled.analyse_game(judged, depth=2)
+    first: surakarta.PlyJudgement = review["plies"][0]
+    totals: surakarta.SideTotals = review["black"]
+    assert first["move"] in Position().legal_moves and totals["moves"] == 1
+    assert isinstance(review["record"], str) and first["mark"] in (None, "?!", "?", "??")
     with_text = Engine(tables=os.fspath(directory))
     limit = Limit(time=0.5, depth=3, nodes=100_000)
     seconds: Optional[float] = limit.time

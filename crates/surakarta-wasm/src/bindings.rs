@@ -123,6 +123,26 @@ impl JsBoard {
             .map_err(error)
     }
 
+    /// Judges every move of a game (`{"game", "movetime" | "nodes"}` as
+    /// JSON text); `onProgress(done, total)` after each position. Returns
+    /// the JSON text of `/api/game-analysis`'s `done` event.
+    #[wasm_bindgen(js_name = analyseGame)]
+    pub fn analyse_game(
+        &mut self,
+        request: &str,
+        on_progress: &js_sys::Function,
+    ) -> Result<String, JsError> {
+        self.0
+            .analyse_game(request, &mut |done, total| {
+                let _ = on_progress.call2(
+                    &JsValue::NULL,
+                    &JsValue::from(done as u32),
+                    &JsValue::from(total as u32),
+                );
+            })
+            .map_err(error)
+    }
+
     /// The engine's benchmark at `depth` as JSON text.
     pub fn bench(&mut self, depth: u32) -> Result<String, JsError> {
         self.0.bench(depth).map_err(error)

@@ -265,6 +265,65 @@ impl Board {
         self.search(request, on_info)
     }
 
+    /// Judges every move of a game as `surakarta analyse` does
+    /// (`surakarta_match::analysis`), with the tables loaded: `request` is
+    /// the JSON text of `{"game": {"rules", "start", "moves"}}` with
+    /// `"movetime"` (ms a position, 1 to 30,000; default 500) or `"nodes"`.
+    /// `on_progress(done, total)` is called after each position valued.
+    /// Returns the JSON text of `/api/game-analysis`'s `done` event
+    /// ([`surakarta_board::review_json`]).
+    pub fn analyse_game(
+        &mut self,
+        request: &str,
+        on_progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<String, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(request).map_err(|e| format!("game analysis: not JSON ({e})"))?;
+        let game = match value.get("game") {
+            Some(g) if !g.is_null() => {
+                surakarta_board::game_from_json(g).map_err(|e| format!("game: {e}"))?
+            }
+            _ => return Err("game analysis: no game".into()),
+        };
+        let number = |name: &str, high: u64| -> Result<Option<u64>, String> {
+            match value.get(name) {
+                None | Some(serde_json::Value::Null) => Ok(None),
+                Some(v) => match v.as_u64() {
+                    Some(n) if (1..=high).contains(&n) => Ok(Some(n)),
+                    _ => Err(format!("{name} {v} is out of range: give 1 to {high}")),
+                },
+            }
+        };
+        let movetime = number("movetime", 30_000)?;
+        let nodes = number("nodes", u64::MAX)?;
+        let limits = Limits {
+            nodes,
+            movetime: match (movetime, nodes) {
+                (Some(ms), _) => Some(Duration::from_millis(ms)),
+                (None, None) => Some(Duration::from_millis(500)),
+                (None, Some(_)) => None,
+            },
+            ..Limits::default()
+        };
+        let record = surakarta::GameRecord::from_game(&game);
+        let tablebase = self.tablebase.clone();
+        let engine = self.engine()?;
+        engine.set_tablebase(Some(tablebase.clone()));
+        engine.set_level(None).map_err(|e| e.to_string())?;
+        engine.set_multipv(1).map_err(|e| e.to_string())?;
+        let analysis = surakarta_match::analysis::analyse_game(
+            &record,
+            engine,
+            &limits,
+            Some(&tablebase),
+            &AtomicBool::new(false),
+            on_progress,
+        );
+        engine.set_tablebase(None);
+        let analysis = analysis.map_err(|e| e.to_string())?;
+        Ok(surakarta_board::review_json(&game, &analysis).to_string())
+    }
+
     /// Runs an analysis with the tables loaded.
     fn search(
         &mut self,

@@ -14,7 +14,9 @@ use surakarta_wasm::Board;
 fn tables_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("surakarta-wasm-test-{}", std::process::id()));
+        // In cargo's scratch directory for integration tests, replaced by
+        // each run.
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasm-board-tables");
         let _ = std::fs::remove_dir_all(&dir);
         generate_dir(&dir, 5, Scheme::Symmetric, 2, &NoProgress).unwrap();
         dir
@@ -259,6 +261,36 @@ fn requests_carry_games_levels_and_lines() {
         (r#"{"fen": 3}"#, "fen: expected position text"),
     ] {
         let e = board.analyse_request(request, &mut |_| false).unwrap_err();
+        assert!(e.starts_with(needle), "{request}: {e}");
+    }
+}
+
+/// A game judged in the board: the same plies as the library's analysis,
+/// progress for every position, the annotated record, and errors named.
+#[test]
+fn a_game_is_judged_with_progress_and_its_record() {
+    let mut board = loaded();
+    let request = r#"{"game": {"start": "6/6/2w3/6/1b4/b5 b", "moves": ["a1-b1","c4-c3","b1-c2","c3-d2","b2xd2"]}, "nodes": 1000}"#;
+    let mut seen = Vec::new();
+    let done = json(
+        &board
+            .analyse_game(request, &mut |d, t| seen.push((d, t)))
+            .unwrap(),
+    );
+    assert_eq!(seen.last(), Some(&(6, 6)));
+    let plies = done["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 5);
+    assert!(plies.iter().all(|p| p["exact"] == true), "{done}");
+    assert!(done["record"].as_str().unwrap().contains("3. b2xd2"));
+    for (request, needle) in [
+        ("{}", "game analysis: no game"),
+        (r#"{"game": {"moves": ["b2-b5"]}}"#, "game: moves: ply 1"),
+        (
+            r#"{"game": {}, "movetime": 0}"#,
+            "movetime 0 is out of range",
+        ),
+    ] {
+        let e = board.analyse_game(request, &mut |_, _| {}).unwrap_err();
         assert!(e.starts_with(needle), "{request}: {e}");
     }
 }

@@ -159,6 +159,32 @@
         };
         return { stop: () => es.close() }; // closing the stream stops the search
       },
+      /**
+       * Judges every move of `game` ({rules, start, moves}) with `limits`
+       * ({movetime} ms a position, or {nodes}): `on.progress({done, total})`,
+       * then `on.done(result)` (the JSON of `surakarta analyse --json` with
+       * `record`) or `on.error(message)`. Returns {stop()}.
+       */
+      analyseGame(game, limits, on) {
+        const params = gameParams(game);
+        if (limits.nodes) params.nodes = limits.nodes;
+        else params.movetime = limits.movetime || 500;
+        const es = new EventSource('/api/game-analysis?' + new URLSearchParams(params).toString());
+        let done = false;
+        const parse = (e) => {
+          try { return JSON.parse(e.data); } catch (err) { return null; }
+        };
+        es.addEventListener('progress', (e) => { const d = parse(e); if (d && on.progress) on.progress(d); });
+        es.addEventListener('done', (e) => { done = true; es.close(); on.done(parse(e) || {}); });
+        es.addEventListener('error', (e) => {
+          if (done) return;
+          const d = e && e.data ? parse(e) : null;
+          done = true;
+          es.close();
+          on.error(d && d.error ? d.error : 'could not analyse the game (the server may be busy with other analyses)');
+        });
+        return { stop: () => { done = true; es.close(); } };
+      },
       /** A record text's games: {games: [{tags, rules, start, result, intro, line}]}. */
       parseRecord: (text) => postJson('/api/record', text, 'text/plain; charset=utf-8'),
       /** A game of parseRecord's shape as record text. */
@@ -302,6 +328,47 @@
     backend.probe = (fen) => answer((b) => JSON.parse(b.probe(fen)));
     backend.svg = (fen, move) => answer((b) => b.svg(fen, move || undefined));
     backend.parseRecord = (text) => answer((b) => JSON.parse(b.readRecord(text)));
+    backend.analyseGame = (game, limits, on) => {
+      let stopped = false;
+      let finished = false;
+      let run = null;
+      (async () => {
+        await backend.ready;
+        // The tables the game's positions need, in the page and the worker.
+        for (const fen of limits.fens || []) {
+          await ensureTables(fen);
+        }
+        run = worker;
+        try {
+          await run.ready;
+        } catch (e) {
+          if (!stopped) on.error(e.message);
+          return;
+        }
+        if (stopped) return;
+        run.w.onmessage = (e) => {
+          if (stopped || finished) return;
+          const d = e.data;
+          if (d.type === 'progress') { if (on.progress) on.progress(d.data); }
+          else if (d.type === 'done') { finished = true; on.done(d.data); }
+          else if (d.type === 'error') { finished = true; on.error(d.message); }
+        };
+        const request = { game };
+        if (limits.nodes) request.nodes = Number(limits.nodes);
+        else request.movetime = Number(limits.movetime || 500);
+        run.w.postMessage({ type: 'analyseGame', request });
+      })();
+      return {
+        stop() {
+          if (stopped || finished) return;
+          stopped = true;
+          if (run && worker === run) {
+            run.w.terminate();
+            startWorker();
+          }
+        },
+      };
+    };
     backend.writeRecord = (game) => answer((b) => b.writeRecord(JSON.stringify(game)));
     backend.analyse = (fen, limits, on) => {
       let stopped = false; // stopped by the page

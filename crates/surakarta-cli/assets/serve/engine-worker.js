@@ -5,7 +5,9 @@
 // ({type: 'analyse', request}: the request of `Board.analyseRequest`, a
 // position or a game with its limits, level and lines), posting {type: 'info', data} for each
 // iteration and {type: 'bestmove', data} at the end (the objects of
-// /api/analysis, docs/serve.md), or {type: 'error', message}. The page
+// /api/analysis, docs/serve.md), or {type: 'error', message}; and judges a
+// whole game ({type: 'analyseGame', request}), posting {type: 'progress',
+// data: {done, total}} per position and {type: 'done', data} at the end. The page
 // stops a search by ending this worker.
 
 'use strict';
@@ -25,6 +27,11 @@ function handle(msg) {
         return false;
       });
       self.postMessage({ type: 'bestmove', data: JSON.parse(best) });
+    } else if (msg.type === 'analyseGame') {
+      const done = board.analyseGame(JSON.stringify(msg.request), (d, total) => {
+        self.postMessage({ type: 'progress', data: { done: d, total } });
+      });
+      self.postMessage({ type: 'done', data: JSON.parse(done) });
     }
   } catch (e) {
     self.postMessage({ type: 'error', message: e && e.message ? e.message : String(e) });

@@ -924,6 +924,7 @@ fn search_with_tables_plays_the_tablebase_move() {
     assert_eq!(v["best_move"], p["best_move"]);
     assert_eq!(v["depth"], 0);
     assert!(v["tb_hits"].as_u64().unwrap() > 0);
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

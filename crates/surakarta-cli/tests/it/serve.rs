@@ -36,7 +36,10 @@ const FINISHED: &str = "6/6/6/6/2b3/6 w";
 fn tables() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = scratch_dir("serve-tables");
+        // In cargo's scratch directory for integration tests, replaced
+        // by each run.
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-tables");
+        let _ = std::fs::remove_dir_all(&dir);
         let d = dir.to_str().unwrap();
         let o = run(&["tb", "generate", "--pieces", "4", "--dir", d]);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -611,6 +614,7 @@ fn svg_is_the_picture_of_show_svg_with_hit_targets() {
     // Without fen: the start position.
     let start = server.get("/api/svg").text();
     assert!(start.contains("<title>wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1</title>"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

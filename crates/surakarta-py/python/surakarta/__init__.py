@@ -35,7 +35,7 @@ from ._surakarta import (
     read_records,
     square_name,
 )
-from ._info import InfoDict
+from ._info import GameAnalysis, InfoDict, PlyJudgement, SideTotals
 from ._movelist import MoveList
 
 #: The side that moves first.
@@ -54,6 +54,7 @@ __all__ = [
     "STARTING_POSITION",
     "Engine",
     "Game",
+    "GameAnalysis",
     "IllegalMoveError",
     "InfoDict",
     "InvalidNotationError",
@@ -63,6 +64,7 @@ __all__ = [
     "MoveList",
     "Outcome",
     "PlayResult",
+    "PlyJudgement",
     "Position",
     "Probe",
     "Record",
@@ -70,6 +72,7 @@ __all__ = [
     "Score",
     "SearchInfo",
     "SearchResult",
+    "SideTotals",
     "Tablebase",
     "TablebaseError",
     "encode",

@@ -33,6 +33,7 @@ __all__ = [
     "STARTING_POSITION",
     "Engine",
     "Game",
+    "GameAnalysis",
     "IllegalMoveError",
     "InfoDict",
     "InvalidNotationError",
@@ -42,6 +43,7 @@ __all__ = [
     "MoveList",
     "Outcome",
     "PlayResult",
+    "PlyJudgement",
     "Position",
     "Probe",
     "Record",
@@ -49,6 +51,7 @@ __all__ = [
     "Score",
     "SearchInfo",
     "SearchResult",
+    "SideTotals",
     "Tablebase",
     "TablebaseError",
     "encode",
@@ -374,6 +377,38 @@ class SearchResult:
     tb_hits: int
     tb_errors: int
 
+class PlyJudgement(TypedDict):
+    """One move of ``Engine.analyse_game``'s ``"plies"``."""
+
+    ply: int
+    side: str
+    move: Move
+    mark: Optional[str]
+    before: str
+    after: str
+    win_chance_before: float
+    win_chance_after: float
+    loss: float
+    exact: bool
+    best: Optional[Move]
+
+class SideTotals(TypedDict):
+    """One side's totals in ``Engine.analyse_game``'s answer."""
+
+    moves: int
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    average_loss: float
+
+class GameAnalysis(TypedDict):
+    """What ``Engine.analyse_game`` answers."""
+
+    plies: List[PlyJudgement]
+    black: SideTotals
+    white: SideTotals
+    record: str
+
 class InfoDict(TypedDict, total=False):
     """What ``Engine.analyse`` answers, as python-chess's ``InfoDict``."""
 
@@ -493,6 +528,19 @@ class Engine:
         callback: Optional[Callable[[SearchInfo], object]] = None,
     ) -> List[InfoDict]:
         """A list of info dictionaries, one per line, best first."""
+    def analyse_game(
+        self,
+        game: Union[Game, Record],
+        limit: Optional[Limit] = None,
+        *,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+    ) -> GameAnalysis:
+        """Every move of ``game`` judged as ``surakarta analyse`` judges it: marks
+        ``"?!"``, ``"?"``, ``"??"`` from the drop of the mover's win chance, exact
+        ones from the engine's tables, the better move, each side's totals, and the
+        annotated record."""
     def new_game(self) -> None:
         """Clears what the engine learnt."""
     @property

@@ -180,13 +180,12 @@ pub(crate) fn fresh_path(name: &str) -> PathBuf {
 
 /// Every table up to 5 pieces in the default format, made by `tb generate`
 /// once for the whole test binary, in cargo's scratch directory for
-/// integration tests (`target/tmp`). Tests only read it; one that changes
-/// tables copies them first.
+/// integration tests (`target/tmp`, replaced by each run). Tests only read
+/// it; one that changes tables copies them first.
 pub(crate) fn tables_up_to_5() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("surakarta-cli-{}-up-to-5", std::process::id()));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-up-to-5");
         let _ = std::fs::remove_dir_all(&dir);
         let o = run(&[
             "tb",

@@ -44,7 +44,8 @@
     const chances = whiteChances(result.plies);
     const n = Math.max(1, chances.length - 1);
     const x = (i) => (i / n) * W;
-    const y = (c) => (1 - Math.min(1, Math.max(0, c))) * H;
+    const PAD = 5; // the dots at 0% and 100% stay whole
+    const y = (c) => PAD + (1 - Math.min(1, Math.max(0, c))) * (H - 2 * PAD);
     const svg = svgEl('svg', {
       class: 'eval-graph', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none',
       role: 'img', 'aria-label': 'Evaluation graph: White\'s win chance by ply; click to go to a ply',

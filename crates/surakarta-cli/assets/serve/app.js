@@ -906,7 +906,7 @@
     const detail = v.wdl === 'draw'
       ? ' with best play (exact, tables; ' + mover + ' to move: draw)'
       : ' with best play (exact, tables; ' + mover + ' to move: ' + v.wdl
-        + (dtc !== null ? ' in ' + dtc + ', ' + plural(dtc, 'ply', 'plies') + ' to the winning side\'s next capture' : '') + ')';
+        + (dtc !== null ? ' in ' + dtc + ' (' + plural(dtc, 'ply', 'plies') + ' to the winning side\'s next capture)' : '') + ')';
     return [el('strong', { class: 'wdl ' + v.wdl }, head), detail];
   }
 

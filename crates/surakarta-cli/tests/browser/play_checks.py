@@ -344,13 +344,21 @@ def check_whole_game_against_level_1(page, open_board, screenshots=None):
         small_screenshot(page, str(screenshots / "play.png"))
 
 
-def small_screenshot(page, path):
-    """A picture for the documents: the page at 1000×640 in 128 colours (a few tens of KB)."""
+def small_screenshot(page, path, down_to=None):
+    """A picture for the documents: the top of the page at 1000×640 (down
+    to the bottom of the element `down_to` if given), in 128 colours (a few
+    tens of KB)."""
     size = page.viewport_size
     page.set_viewport_size({"width": 1000, "height": 640})
+    page.evaluate("() => window.scrollTo(0, 0)")
     page.wait_for_timeout(200)
+    height = 640
+    if down_to:
+        box = page.locator(down_to).bounding_box()
+        height = max(height, int(box["y"] + box["height"]) + 8)
+    shot = page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": 1000, "height": height})
     with open(path, "wb") as f:
-        f.write(small_png.quantize(page.screenshot()))
+        f.write(small_png.quantize(shot))
     page.set_viewport_size(size)
 
 
@@ -421,7 +429,7 @@ def check_game_analysis(page, open_board, screenshots=None):
     page.locator('#move-list button[data-ply="1"]').click()
     expect(page.locator("#node-note")).to_contain_text("best was")
     if screenshots is not None:
-        small_screenshot(page, str(screenshots / "analysis.png"))
+        small_screenshot(page, str(screenshots / "analysis.png"), down_to="#review-panel")
 
 
 def check_address_carries_the_game(page, open_board):

@@ -70,19 +70,30 @@ def decode_rgb(data):
 
 def quantize(png_bytes, colours=128):
     """The picture as an indexed PNG of at most `colours` colours: the most
-    frequent colours (rounded to 4 bits a channel) with every pixel mapped
-    to its nearest."""
+    frequent colours (pixels grouped by their top 4 bits a channel, each
+    group's mean colour) with every pixel mapped to its nearest."""
     width, height, rows = decode_rgb(png_bytes)
     counts = {}
+    sums = {}
     for row in rows:
         for i in range(0, len(row), 3):
-            key = (row[i] >> 4, row[i + 1] >> 4, row[i + 2] >> 4)
+            r, g, b = row[i], row[i + 1], row[i + 2]
+            key = (r >> 4, g >> 4, b >> 4)
             counts[key] = counts.get(key, 0) + 1
+            acc = sums.get(key)
+            if acc is None:
+                sums[key] = [r, g, b]
+            else:
+                acc[0] += r
+                acc[1] += g
+                acc[2] += b
+    # Each bucket's colour is the mean of its pixels (not its corner).
+    mean = {k: tuple(round(v / counts[k]) for v in sums[k]) for k in counts}
     top = sorted(counts, key=counts.get, reverse=True)[:colours]
-    palette = [(r * 17, g * 17, b * 17) for r, g, b in top]
+    palette = [mean[k] for k in top]
     nearest = {}
     for key in counts:
-        r, g, b = key[0] * 17, key[1] * 17, key[2] * 17
+        r, g, b = mean[key]
         nearest[key] = min(range(len(palette)), key=lambda j: (palette[j][0] - r) ** 2
                            + (palette[j][1] - g) ** 2 + (palette[j][2] - b) ** 2)
     raw = bytearray()

@@ -58,7 +58,7 @@ const TABLE: [LevelParameters; (MAX_LEVEL - 1) as usize] = [
     LevelParameters {
         depth: 2,
         lines: 5,
-        margin: 150,
+        margin: 110,
     },
     LevelParameters {
         depth: 2,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the static analysis board into DIR: the page of `surakarta serve`
-# (index.html, style.css, app.js, backend.js) answered by WebAssembly in the
+# (index.html, style.css, app.js, tree.js, analysis-view.js, backend.js) answered by WebAssembly in the
 # browser instead of a server (site.js, engine-worker.js, surakarta_wasm.js
 # and surakarta_wasm_bg.wasm), with the compact tables up to 6 pieces in
 # DIR/tables. Any static file host serves DIR as it is (docs/web.md).
@@ -77,7 +77,8 @@ wasm-bindgen --target no-modules --no-typescript --out-dir "$dir" \
 
 # The page: the server's files, with a site.js that names WebAssembly.
 assets=crates/surakarta-cli/assets/serve
-cp "$assets/index.html" "$assets/style.css" "$assets/app.js" "$assets/backend.js" \
+cp "$assets/index.html" "$assets/style.css" "$assets/app.js" "$assets/tree.js" \
+    "$assets/analysis-view.js" "$assets/backend.js" \
     "$assets/engine-worker.js" "$dir/"
 cat > "$dir/site.js" <<'EOF'
 // Which back end answers this page (backend.js): WebAssembly in the page,

@@ -1,6 +1,7 @@
-//! The page, embedded in the binary: `index.html`, `app.js`, `backend.js`,
-//! `site.js` (which names this server's API as the back end) and
-//! `style.css` from `crates/surakarta-cli/assets/serve/`, each with its
+//! The page, embedded in the binary: `index.html`, `app.js` (with
+//! `tree.js`, the game tree, and `analysis-view.js`, the game analysis's
+//! graph), `backend.js`, `site.js` (which names this server's API as the
+//! back end) and `style.css` from `crates/surakarta-cli/assets/serve/`, each with its
 //! content type. The static site (`scripts/build-web.sh`) is the same page
 //! with its own `site.js`, the WebAssembly module and `engine-worker.js`.
 
@@ -9,6 +10,8 @@ use axum::response::{IntoResponse, Response};
 
 const INDEX_HTML: &str = include_str!("../../assets/serve/index.html");
 const APP_JS: &str = include_str!("../../assets/serve/app.js");
+const TREE_JS: &str = include_str!("../../assets/serve/tree.js");
+const ANALYSIS_VIEW_JS: &str = include_str!("../../assets/serve/analysis-view.js");
 const BACKEND_JS: &str = include_str!("../../assets/serve/backend.js");
 const SITE_JS: &str = include_str!("../../assets/serve/site.js");
 const STYLE_CSS: &str = include_str!("../../assets/serve/style.css");
@@ -34,6 +37,16 @@ pub(crate) async fn index() -> Response {
 /// `GET /app.js`.
 pub(crate) async fn app_js() -> Response {
     asset("text/javascript; charset=utf-8", APP_JS)
+}
+
+/// `GET /tree.js`.
+pub(crate) async fn tree_js() -> Response {
+    asset("text/javascript; charset=utf-8", TREE_JS)
+}
+
+/// `GET /analysis-view.js`.
+pub(crate) async fn analysis_view_js() -> Response {
+    asset("text/javascript; charset=utf-8", ANALYSIS_VIEW_JS)
 }
 
 /// `GET /backend.js`.

@@ -87,6 +87,8 @@ pub(crate) fn app(state: Arc<State>) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
+        .route("/tree.js", get(assets::tree_js))
+        .route("/analysis-view.js", get(assets::analysis_view_js))
         .route("/backend.js", get(assets::backend_js))
         .route("/site.js", get(assets::site_js))
         .route("/style.css", get(assets::style_css))

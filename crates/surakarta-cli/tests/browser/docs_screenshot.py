@@ -1,6 +1,13 @@
 """Makes docs/images/serve.png: the analysis board at 1280×800.
 
-Not a test (pytest does not collect it). Start a server on tables of up to
+The pictures of playing and analysing a game (docs/images/play.png and
+analysis.png, 1000×640) are made by the browser tests themselves, into the
+screenshot directory:
+
+    SURAKARTA_SCREENSHOTS=docs/images bash scripts/browser-test.sh \
+        -k "test_board and (whole_game or game_analysis)"
+
+This script is not a test (pytest does not collect it). Start a server on tables of up to
 6 pieces, then run this with the browser test's venv:
 
     surakarta tb generate --pieces 6 --dir target/page6

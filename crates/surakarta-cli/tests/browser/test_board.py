@@ -193,8 +193,12 @@ def check_board(page, server, fen):
     assert shown_fen(page) == info["fen"]
     assert page.evaluate(PIECES_JS) == {"black": sorted(info["black"]), "white": sorted(info["white"])}
     assert page.locator("#fen-input").input_value() == info["fen"]
-    query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
-    assert query.get("fen") == [info["fen"]]
+    # The address names the position alone (no moves yet) or the game.
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query, keep_blank_values=True)
+    if "fen" in query:
+        assert query["fen"] == [info["fen"]]
+    else:
+        assert "moves" in query, page.url
     check_tablebase(page, info)
     return info
 
@@ -236,7 +240,8 @@ def point(page, sq):
 
 
 def test_page_and_assets_are_served(server):
-    for path, kind in (("/", "text/html"), ("/app.js", "javascript"), ("/style.css", "text/css")):
+    for path, kind in (("/", "text/html"), ("/app.js", "javascript"), ("/tree.js", "javascript"),
+                       ("/analysis-view.js", "javascript"), ("/style.css", "text/css")):
         with urllib.request.urlopen(server + path, timeout=10) as r:
             assert kind in r.headers["Content-Type"], (path, r.headers["Content-Type"])
 
@@ -321,18 +326,20 @@ def test_capture_by_clicking_then_undo_redo_and_jump(page, server, screenshots):
 
 
 def test_the_address_keeps_its_form_after_a_move(page, server):
-    # #fen=… never reaches the host: the page keeps writing it that way.
+    # #… never reaches the host: the page keeps writing it that way. With a
+    # move played the address carries the game: its start and its moves.
     for mark in ("#", "?"):
         page.goto(server + "/" + mark + "fen=" + urllib.parse.quote(START_FEN))
         wait_fen(page, START_FEN)
+        first = page.locator("#tb-moves tbody tr").first.get_attribute("data-move")
         page.locator("#tb-moves tbody tr").first.click()
         page.wait_for_function("fen => document.querySelector('#board').dataset.fen !== fen",
                                arg=START_FEN)
-        after = shown_fen(page)
         parts = urllib.parse.urlparse(page.url)
         named, other = (parts.fragment, parts.query) if mark == "#" else (parts.query, parts.fragment)
-        assert urllib.parse.parse_qs(named).get("fen") == [after], page.url
-        assert "fen=" not in other, page.url
+        q = urllib.parse.parse_qs(named, keep_blank_values=True)
+        assert q.get("moves") == [first] and q.get("game") == [""], page.url
+        assert "moves=" not in other and "fen=" not in other, page.url
 
 
 def test_paste_a_position(page, server, screenshots):
@@ -529,3 +536,31 @@ def test_short_games_to_their_end(page, server):
 
 def test_the_score_is_explained(page, server):
     play_checks.check_score_explained(page, opener(server))
+
+
+def test_moves_as_a_tree(page, server):
+    play_checks.check_tree_variations(page, opener(server))
+
+
+def test_a_whole_game_against_level_1(page, server, screenshots):
+    play_checks.check_whole_game_against_level_1(page, opener(server), screenshots)
+
+
+def test_records_in_and_out(page, server):
+    play_checks.check_record_import_and_export(page, opener(server))
+
+
+def test_game_analysis(page, server, screenshots):
+    play_checks.check_game_analysis(page, opener(server), screenshots)
+
+
+def test_the_address_carries_the_game(page, server):
+    play_checks.check_address_carries_the_game(page, opener(server))
+
+
+def test_multipv_lines(page, server):
+    play_checks.check_multipv_lines(page, opener(server))
+
+
+def test_rule_sets(page, server):
+    play_checks.check_rules_choice(page, opener(server))

@@ -123,15 +123,16 @@ def wait_fen(page, fen):
 
 
 def check_address_after_a_move(page, mark, fen):
-    """After a move from `fen` the address names the new position with `mark`
-    (`#` or `?`) and not with the other."""
+    """After a move from `fen` the address carries the game (its start and
+    the move) with `mark` (`#` or `?`) and not with the other."""
+    first = page.locator("#tb-moves tbody tr").first.get_attribute("data-move")
     page.locator("#tb-moves tbody tr").first.click()
     page.wait_for_function("fen => document.querySelector('#board').dataset.fen !== fen", arg=fen)
-    after = shown_fen(page)
     parts = urllib.parse.urlparse(page.url)
     named, other = (parts.fragment, parts.query) if mark == "#" else (parts.query, parts.fragment)
-    assert urllib.parse.parse_qs(named).get("fen") == [after], page.url
-    assert "fen=" not in other, page.url
+    q = urllib.parse.parse_qs(named, keep_blank_values=True)
+    assert q.get("moves") == [first] and q.get("game") == [fen], page.url
+    assert "moves=" not in other and "fen=" not in other, page.url
 
 
 def shown_fen(page):
@@ -275,6 +276,34 @@ def test_short_games_to_their_end(page, site):
 
 def test_the_score_is_explained(page, site):
     play_checks.check_score_explained(page, opener(site))
+
+
+def test_moves_as_a_tree(page, site):
+    play_checks.check_tree_variations(page, opener(site))
+
+
+def test_a_whole_game_against_level_1(page, site):
+    play_checks.check_whole_game_against_level_1(page, opener(site))
+
+
+def test_records_in_and_out(page, site):
+    play_checks.check_record_import_and_export(page, opener(site))
+
+
+def test_game_analysis(page, site):
+    play_checks.check_game_analysis(page, opener(site))
+
+
+def test_the_address_carries_the_game(page, site):
+    play_checks.check_address_carries_the_game(page, opener(site))
+
+
+def test_multipv_lines(page, site):
+    play_checks.check_multipv_lines(page, opener(site))
+
+
+def test_rule_sets(page, site):
+    play_checks.check_rules_choice(page, opener(site))
 
 
 def test_the_page_weighs_at_most_a_megabyte_gzipped_without_tables(site_dir):

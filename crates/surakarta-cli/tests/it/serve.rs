@@ -373,6 +373,12 @@ fn pages_are_embedded_with_their_types() {
             "text/html; charset=utf-8",
         ),
         ("/app.js", "app.js", "text/javascript; charset=utf-8"),
+        ("/tree.js", "tree.js", "text/javascript; charset=utf-8"),
+        (
+            "/analysis-view.js",
+            "analysis-view.js",
+            "text/javascript; charset=utf-8",
+        ),
         ("/style.css", "style.css", "text/css; charset=utf-8"),
     ] {
         let reply = server.get(target);

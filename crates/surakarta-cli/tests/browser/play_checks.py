@@ -315,7 +315,18 @@ def check_whole_game_against_level_1(page, open_board, screenshots=None):
         if len(page.evaluate("() => window.surakartaBoard.game.moves")) > 60:
             page.click("#play-resign")
             break
+        # The panel is filled after the position is drawn; a position the
+        # rules end (the no-capture limit) has no rows, and the game is then
+        # marked over.
+        page.wait_for_function(
+            "() => window.surakartaBoard.game.over"
+            " || document.querySelectorAll('#tb-moves tbody tr[data-move]').length > 0",
+            timeout=REPLY_MS,
+        )
+        if page.evaluate("() => window.surakartaBoard.game.over"):
+            break
         moves = page.locator("#tb-moves tbody tr").evaluate_all("rs => rs.map(r => r.dataset.move)")
+        moves = [m for m in moves if m]
         captures = [m for m in moves if "x" in m]
         played = len(page.evaluate("() => window.surakartaBoard.game.moves"))
         play_click(page, (captures or moves)[0])

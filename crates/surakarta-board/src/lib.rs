@@ -39,4 +39,4 @@ pub use picture::{capture_path, highlighted_picture, svg_picture};
 pub use position::{game_answer, not_covered, position_answer};
 pub use probe::{probe, probe_json, ProbeAnswer};
 pub use record::{record_text, records_json, RecordJsonError};
-pub use review::{analysis_json, review_json};
+pub use review::{analysis_json, review_json, review_limits, DEFAULT_POSITION_MS};

@@ -3,8 +3,38 @@
 //! `surakarta_match::analysis`), and the annotated record.
 
 use serde_json::json;
+use std::time::Duration;
 use surakarta::{Game, GameRecord};
 use surakarta_match::analysis::{annotate, GameAnalysis, Summary};
+use surakarta_search::Limits;
+
+/// The search time per position of a game analysis when the request names
+/// no limit, in milliseconds.
+pub const DEFAULT_POSITION_MS: u64 = 500;
+
+/// The limits of each position's search in a game analysis: `movetime_ms`
+/// if given, else `nodes` alone if given, else [`DEFAULT_POSITION_MS`]
+/// (or `max_ms` if lower).
+///
+/// ```
+/// use std::time::Duration;
+///
+/// let limits = surakarta_board::review_limits(None, None, 300);
+/// assert_eq!(limits.movetime, Some(Duration::from_millis(300)));
+/// assert_eq!(surakarta_board::review_limits(None, Some(2000), 300).movetime, None);
+/// ```
+pub fn review_limits(movetime_ms: Option<u64>, nodes: Option<u64>, max_ms: u64) -> Limits {
+    let movetime = match (movetime_ms, nodes) {
+        (Some(ms), _) => Some(ms),
+        (None, None) => Some(DEFAULT_POSITION_MS.min(max_ms)),
+        (None, Some(_)) => None,
+    };
+    Limits {
+        nodes,
+        movetime: movetime.map(Duration::from_millis),
+        ..Limits::default()
+    }
+}
 
 /// One side's totals as JSON.
 fn summary_json(s: &Summary) -> serde_json::Value {

@@ -240,29 +240,27 @@ fn read_limits(
     depth: Option<&Bound<'_, PyAny>>,
     nodes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Limits> {
-    {
-        let limits = match limit {
-            None => PyLimit::checked(time, depth, nodes)?,
-            Some(_) if time.is_some() || depth.is_some() || nodes.is_some() => {
-                return Err(PyValueError::new_err(
-                    "give a Limit or the keywords time=, depth=, nodes=, not both",
-                ))
-            }
-            Some(given) => match given.downcast::<PyLimit>() {
-                Ok(limit) => *limit.get(),
-                Err(_) => {
-                    return Err(PyTypeError::new_err(format!(
-                        "the limit must be a Limit, not {}: write Limit(depth=4), \
+    let limits = match limit {
+        None => PyLimit::checked(time, depth, nodes)?,
+        Some(_) if time.is_some() || depth.is_some() || nodes.is_some() => {
+            return Err(PyValueError::new_err(
+                "give a Limit or the keywords time=, depth=, nodes=, not both",
+            ))
+        }
+        Some(given) => match given.downcast::<PyLimit>() {
+            Ok(limit) => *limit.get(),
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "the limit must be a Limit, not {}: write Limit(depth=4), \
                          Limit(time=0.5) (seconds) or Limit(nodes=100000), or the keywords \
                          depth=, time=, nodes=",
-                        given.repr()?
-                    )))
-                }
-            },
-        }
-        .limits();
-        Ok(limits)
+                    given.repr()?
+                )))
+            }
+        },
     }
+    .limits();
+    Ok(limits)
 }
 
 /// An iteration's figures as python-chess's info dictionary (`InfoDict`):
@@ -571,47 +569,18 @@ impl PyEngine {
             return Err(args::wrong_type_of("game", game, "a Game or a Record"));
         };
         let limits = read_limits(limit, time, depth, nodes)?;
-        let stop = AtomicBool::new(false);
-        let interrupted: Mutex<Option<PyErr>> = Mutex::new(None);
-        let engine = &self.engine;
-        let record_ref = &record;
-        let outcome = py.allow_threads(|| {
-            std::thread::scope(|scope| {
-                let (done, finished) = mpsc::channel::<()>();
-                let worker = scope.spawn(|| {
-                    let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
-                    let tables = engine.tablebase().cloned();
-                    let result = analyse_game(
-                        record_ref,
-                        &mut engine,
-                        &limits,
-                        tables.as_deref(),
-                        &stop,
-                        &mut |_, _| {},
-                    );
-                    drop(done);
-                    result
-                });
-                while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(SIGNAL_POLL) {
-                    if let Err(e) = Python::with_gil(|py| py.check_signals()) {
-                        interrupted
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .get_or_insert(e);
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                worker.join()
-            })
-        });
-        if let Some(e) = interrupted
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-        {
-            return Err(e);
-        }
-        let analysis = outcome
-            .map_err(|_| PanicException::new_err("the game analysis panicked"))?
+        let analysis = self
+            .on_engine(py, "the game analysis", |engine, stop, _| {
+                let tables = engine.tablebase().cloned();
+                analyse_game(
+                    &record,
+                    engine,
+                    &limits,
+                    tables.as_deref(),
+                    stop,
+                    &mut |_, _| {},
+                )
+            })?
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         annotate(&mut record, &analysis);
         analysis_dict(py, &analysis, &record.to_string())
@@ -651,6 +620,38 @@ impl PyEngine {
         let callback = args::callable(callback, "callback")?;
         let limits = given.limits;
         let game: Game = given.position.game(self.rules)?;
+        self.on_engine(py, "the search", |engine, stop, fail| {
+            // The lines of this search only (`analyse(multipv=K)`); K was
+            // checked, so this cannot fail.
+            if let Err(e) = engine.set_multipv(lines) {
+                fail(PyValueError::new_err(e.to_string()));
+            }
+            let mut on_info = |info: &Info| {
+                if let Some(callback) = &callback {
+                    Python::with_gil(|py| {
+                        if let Err(e) = callback.call1(py, (PySearchInfo::from(info),)) {
+                            fail(e);
+                        }
+                    });
+                }
+            };
+            let result = engine.search(&game, &limits, stop, &mut on_info);
+            let _ = engine.set_multipv(1);
+            result
+        })
+    }
+
+    /// Runs `work` on the engine on a scoped thread with the GIL released,
+    /// this thread looking for Ctrl-C between waits. `work` gets the
+    /// engine, the stop flag and `fail`, which keeps the first error and
+    /// raises the flag (Ctrl-C goes there too); that error is raised here,
+    /// and a panic of `what` is a `PanicException`.
+    fn on_engine<T: Send>(
+        &self,
+        py: Python<'_>,
+        what: &str,
+        work: impl FnOnce(&mut Engine, &AtomicBool, &(dyn Fn(PyErr) + Sync)) -> T + Send,
+    ) -> PyResult<T> {
         let stop = AtomicBool::new(false);
         let error: Mutex<Option<PyErr>> = Mutex::new(None);
         let fail = |e: PyErr| {
@@ -662,40 +663,24 @@ impl PyEngine {
         let outcome = py.allow_threads(|| {
             std::thread::scope(|scope| {
                 let (done, finished) = mpsc::channel::<()>();
-                let searcher = scope.spawn(|| {
+                let worker = scope.spawn(|| {
                     let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
-                    // The lines of this search only (`analyse(multipv=K)`);
-                    // K was checked, so this cannot fail.
-                    if let Err(e) = engine.set_multipv(lines) {
-                        fail(PyValueError::new_err(e.to_string()));
-                    }
-                    let mut on_info = |info: &Info| {
-                        if let Some(callback) = &callback {
-                            Python::with_gil(|py| {
-                                if let Err(e) = callback.call1(py, (PySearchInfo::from(info),)) {
-                                    fail(e);
-                                }
-                            });
-                        }
-                    };
-                    let result = engine.search(&game, &limits, &stop, &mut on_info);
-                    let _ = engine.set_multipv(1);
+                    let result = work(&mut engine, &stop, &fail);
                     drop(done);
                     result
                 });
-                // Wait for the search, looking for Ctrl-C between waits.
                 while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(SIGNAL_POLL) {
                     if let Err(e) = Python::with_gil(|py| py.check_signals()) {
                         fail(e);
                     }
                 }
-                searcher.join()
+                worker.join()
             })
         });
         if let Some(e) = error.into_inner().unwrap_or_else(PoisonError::into_inner) {
             return Err(e);
         }
-        outcome.map_err(|_| PanicException::new_err("the search panicked"))
+        outcome.map_err(|_| PanicException::new_err(format!("{what} panicked")))
     }
 }
 

@@ -39,6 +39,23 @@ fn game_of(game: &str) -> Result<Game, String> {
     surakarta_board::game_from_json(&game).map_err(|e| format!("game: {e}"))
 }
 
+/// Field `name` of a request object as a whole number from `low` to
+/// `high`; `None` when absent or null.
+fn json_number(
+    request: &serde_json::Value,
+    name: &str,
+    low: u64,
+    high: u64,
+) -> Result<Option<u64>, String> {
+    match request.get(name) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if (low..=high).contains(&n) => Ok(Some(n)),
+            _ => Err(format!("{name} {v} is out of range: give {low} to {high}")),
+        },
+    }
+}
+
 /// The most lines an analysis may ask for (as `/api/analysis`).
 const MAX_LINES: u64 = 8;
 
@@ -73,15 +90,7 @@ impl AnalysisRequest {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| format!("analysis: not JSON ({e})"))?;
         let object = value.as_object().ok_or("analysis: expected an object")?;
-        let number = |name: &str, low: u64, high: u64| -> Result<Option<u64>, String> {
-            match object.get(name) {
-                None | Some(serde_json::Value::Null) => Ok(None),
-                Some(v) => match v.as_u64() {
-                    Some(n) if (low..=high).contains(&n) => Ok(Some(n)),
-                    _ => Err(format!("{name} {v} is out of range: give {low} to {high}")),
-                },
-            }
-        };
+        let number = |name, low, high| json_number(&value, name, low, high);
         let game = match (object.get("game"), object.get("fen")) {
             (Some(game), _) if !game.is_null() => {
                 surakarta_board::game_from_json(game).map_err(|e| format!("game: {e}"))?
@@ -285,26 +294,9 @@ impl Board {
             }
             _ => return Err("game analysis: no game".into()),
         };
-        let number = |name: &str, high: u64| -> Result<Option<u64>, String> {
-            match value.get(name) {
-                None | Some(serde_json::Value::Null) => Ok(None),
-                Some(v) => match v.as_u64() {
-                    Some(n) if (1..=high).contains(&n) => Ok(Some(n)),
-                    _ => Err(format!("{name} {v} is out of range: give 1 to {high}")),
-                },
-            }
-        };
-        let movetime = number("movetime", 30_000)?;
-        let nodes = number("nodes", u64::MAX)?;
-        let limits = Limits {
-            nodes,
-            movetime: match (movetime, nodes) {
-                (Some(ms), _) => Some(Duration::from_millis(ms)),
-                (None, None) => Some(Duration::from_millis(500)),
-                (None, Some(_)) => None,
-            },
-            ..Limits::default()
-        };
+        let movetime = json_number(&value, "movetime", 1, 30_000)?;
+        let nodes = json_number(&value, "nodes", 1, u64::MAX)?;
+        let limits = surakarta_board::review_limits(movetime, nodes, 30_000);
         let record = surakarta::GameRecord::from_game(&game);
         let tablebase = self.tablebase.clone();
         let engine = self.engine()?;

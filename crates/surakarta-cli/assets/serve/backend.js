@@ -33,12 +33,11 @@
   // The server's HTTP API
   // -------------------------------------------------------------------
 
-  /** GETs `path` with the query `params` and returns the parsed JSON. */
-  async function getJson(path, params) {
-    const url = path + '?' + new URLSearchParams(params).toString();
+  /** Fetches `url` (with the `init` of `fetch`) and returns its JSON answer. */
+  async function fetchJson(url, init) {
     let response;
     try {
-      response = await fetch(url, { headers: { Accept: 'application/json' } });
+      response = await fetch(url, init);
     } catch (e) {
       throw new ApiError('cannot reach the server (' + e.message + ')', 0);
     }
@@ -55,29 +54,19 @@
     return body;
   }
 
-  /** POSTs `body` (a string) to `path` and returns the parsed JSON answer. */
-  async function postJson(path, body, type) {
-    let response;
-    try {
-      response = await fetch(path, {
-        method: 'POST',
-        headers: { Accept: 'application/json', 'Content-Type': type },
-        body,
-      });
-    } catch (e) {
-      throw new ApiError('cannot reach the server (' + e.message + ')', 0);
-    }
-    let answer = null;
-    try {
-      answer = await response.json();
-    } catch (e) {
-      answer = null;
-    }
-    if (!response.ok) {
-      const message = answer && answer.error ? answer.error : 'HTTP ' + response.status;
-      throw new ApiError(message, response.status);
-    }
-    return answer;
+  /** GETs `path` with the query `params` and returns the parsed JSON. */
+  function getJson(path, params) {
+    const url = path + '?' + new URLSearchParams(params).toString();
+    return fetchJson(url, { headers: { Accept: 'application/json' } });
+  }
+
+  /** POSTs `body` (a string of content `type`) to `path`; returns the JSON answer. */
+  function postJson(path, body, type) {
+    return fetchJson(path, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': type },
+      body,
+    });
   }
 
   /** The query parameters of a game {rules, start, moves}. */

@@ -13,14 +13,9 @@ use axum::extract::{RawQuery, State as Shared};
 use axum::response::Response;
 use serde_json::json;
 use std::sync::Arc;
-use std::time::Duration;
 use surakarta::GameRecord;
 use surakarta_match::analysis::analyse_game;
-use surakarta_search::Limits;
 use tokio::sync::mpsc;
-
-/// The search time per position when the request names no limit, in ms.
-pub(crate) const DEFAULT_POSITION_MS: u64 = 500;
 
 /// `GET /api/game-analysis?rules=R&start=F&moves=M,…[&movetime=MS | &nodes=N]`:
 /// each position of the game searched for `movetime` (default 500 ms, at
@@ -34,15 +29,7 @@ pub(crate) async fn game_analysis(
     let max = state.config.max_movetime_ms;
     let nodes = params.number("nodes", None, u64::MAX)?;
     let movetime = params.number("movetime", None, max)?;
-    let limits = Limits {
-        nodes,
-        movetime: match (movetime, nodes) {
-            (Some(ms), _) => Some(Duration::from_millis(ms)),
-            (None, None) => Some(Duration::from_millis(DEFAULT_POSITION_MS.min(max))),
-            (None, Some(_)) => None,
-        },
-        ..Limits::default()
-    };
+    let limits = surakarta_board::review_limits(movetime, nodes, max);
     let record = GameRecord::from_game(&game);
     let Started {
         mut engine,

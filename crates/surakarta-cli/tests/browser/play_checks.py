@@ -318,18 +318,27 @@ def check_whole_game_against_level_1(page, open_board, screenshots=None):
         # The panel is filled after the position is drawn; a position the
         # rules end (the no-capture limit) has no rows, and the game is then
         # marked over.
+        # The rows are read in the same step as the check, so that a panel
+        # being redrawn is never read half-way.
+        shown = page.wait_for_function(
+            """() => { const b = window.surakartaBoard;
+                       if (b.game.over) return 'over';
+                       const ms = [...document.querySelectorAll('#tb-moves tbody tr[data-move]')]
+                         .map(r => r.dataset.move);
+                       return ms.length > 0 && b.awaitingMove ? ms : false; }""",
+            timeout=REPLY_MS,
+        ).json_value()
+        if shown == "over":
+            break
+        captures = [m for m in shown if "x" in m]
+        played = len(page.evaluate("() => window.surakartaBoard.game.moves"))
+        play_click(page, (captures or shown)[0])
+        # The move is taken before the loop looks at the board again: until
+        # then the page may still show the position the move was played on.
         page.wait_for_function(
-            "() => window.surakartaBoard.game.over"
-            " || document.querySelectorAll('#tb-moves tbody tr[data-move]').length > 0",
+            f"() => window.surakartaBoard.game.over || window.surakartaBoard.game.moves.length > {played}",
             timeout=REPLY_MS,
         )
-        if page.evaluate("() => window.surakartaBoard.game.over"):
-            break
-        moves = page.locator("#tb-moves tbody tr").evaluate_all("rs => rs.map(r => r.dataset.move)")
-        moves = [m for m in moves if m]
-        captures = [m for m in moves if "x" in m]
-        played = len(page.evaluate("() => window.surakartaBoard.game.moves"))
-        play_click(page, (captures or moves)[0])
         if not took_back and played == 0:
             # Take back the first move once, after the engine's reply.
             page.wait_for_function("() => window.surakartaBoard.game.moves.length >= 2 || window.surakartaBoard.game.over",

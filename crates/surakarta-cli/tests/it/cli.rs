@@ -1348,7 +1348,7 @@ fn tb_compress_killed_at_any_moment_leaves_a_usable_directory() {
     };
 
     let mut converted_counts = Vec::new();
-    for (round, delay) in [0u64, 20, 90, 250].into_iter().enumerate() {
+    for (round, delay) in [0u64, 40, 200].into_iter().enumerate() {
         let dir = base.join(format!("round-{round}"));
         copy_dir(&v1, &dir);
         if round == 0 {

@@ -707,13 +707,13 @@ fn snakefile_runs_with_snakemake_and_gives_the_same_tables() {
             return;
         }
     };
-    let want = reference("snakemake-ref", 5, 2);
+    let want = reference("snakemake-ref", 4, 2);
     let work = scratch_dir("snakemake");
     let dir = work.join("tables");
     let snakefile = work.join("Snakefile");
     let text = plan(&[
         "--pieces",
-        "5",
+        "4",
         "--format",
         "snakemake",
         "--dir",
@@ -738,7 +738,7 @@ fn snakefile_runs_with_snakemake_and_gives_the_same_tables() {
     assert!(o.status.success(), "snakemake: {log}");
     let got = tables(&dir);
     assert_eq!(names(&got), names(&want), "{log}");
-    assert!(got == want, "Snakemake's tables differ from --pieces 5");
+    assert!(got == want, "Snakemake's tables differ from --pieces 4");
     // Snakemake's own resume: nothing to do the second time.
     let o = run_snakemake();
     let log = format!("{}\n{}", stdout(&o), stderr(&o));

@@ -886,10 +886,10 @@ fn closed_within(stream: &mut TcpStream, wait: Duration) -> bool {
 
 #[test]
 fn idle_and_slow_connections_are_closed_while_requests_are_served() {
-    let server = Server::start(&["--idle-timeout", "2", "--header-timeout", "2"]);
+    let server = Server::start(&["--idle-timeout", "1", "--header-timeout", "1"]);
     let opened = Instant::now();
     let mut idle = open_idle(&server.addr, 300);
-    // Slow clients: one byte of a request every 300 ms, for longer than the
+    // Slow clients: one byte of a request every 150 ms, for longer than the
     // header timeout.
     let slow: Vec<TcpStream> = open_idle(&server.addr, 100);
     let request = b"GET /api/position HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -900,15 +900,15 @@ fn idle_and_slow_connections_are_closed_while_requests_are_served() {
             for w in &mut writers {
                 let _ = w.write_all(&[byte]);
             }
-            std::thread::sleep(Duration::from_millis(300));
+            std::thread::sleep(Duration::from_millis(150));
         }
     });
     // Normal requests keep being answered meanwhile.
-    while opened.elapsed() < Duration::from_secs(3) {
+    while opened.elapsed() < Duration::from_millis(1500) {
         assert_eq!(server.get("/api/position").status, 200);
         std::thread::sleep(Duration::from_millis(100));
     }
-    // Every idle connection is closed within the idle timeout (2 s, plus
+    // Every idle connection is closed within the idle timeout (1 s, plus
     // a margin for a loaded machine).
     let deadline = opened + Duration::from_secs(8);
     for (i, stream) in idle.iter_mut().enumerate() {

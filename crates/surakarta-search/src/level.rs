@@ -10,16 +10,18 @@
 //!
 //! | Level | Depth | Lines | Margin (cp) |
 //! |------:|------:|------:|------------:|
-//! | 1 | 1 | 6 | 400 |
-//! | 2 | 1 | 5 | 200 |
-//! | 3 | 2 | 5 | 150 |
-//! | 4 | 2 | 4 | 80 |
-//! | 5 | 3 | 4 | 60 |
-//! | 6 | 4 | 3 | 40 |
-//! | 7 | 5 | 3 | 25 |
-//! | 8 | 6 | 2 | 15 |
-//! | 9 | 8 | 1 | 0 |
-//! | 10 | — | — | — (the full engine) |
+//! | 1 | 1 | 5 | 200 |
+//! | 2 | 2 | 5 | 150 |
+//! | 3 | 2 | 5 | 110 |
+//! | 4 | 2 | 4 | 95 |
+//! | 5 | 2 | 4 | 80 |
+//! | 6 | 3 | 4 | 60 |
+//! | 7 | 4 | 4 | 60 |
+//! | 8 | 4 | 3 | 40 |
+//! | 9 | 5 | 3 | 25 |
+//! | 10 | 6 | 2 | 15 |
+//! | 11 | 8 | 1 | 0 |
+//! | 12 | — | — | — (the full engine) |
 //!
 //! Sanity: the choice is only among the searched lines; a line whose score
 //! is a loss is never chosen while the best line is not one, and a decisive
@@ -47,13 +49,13 @@ pub struct LevelParameters {
 const TABLE: [LevelParameters; (MAX_LEVEL - 1) as usize] = [
     LevelParameters {
         depth: 1,
-        lines: 6,
-        margin: 400,
-    },
-    LevelParameters {
-        depth: 1,
         lines: 5,
         margin: 200,
+    },
+    LevelParameters {
+        depth: 2,
+        lines: 5,
+        margin: 150,
     },
     LevelParameters {
         depth: 2,
@@ -63,10 +65,20 @@ const TABLE: [LevelParameters; (MAX_LEVEL - 1) as usize] = [
     LevelParameters {
         depth: 2,
         lines: 4,
+        margin: 95,
+    },
+    LevelParameters {
+        depth: 2,
+        lines: 4,
         margin: 80,
     },
     LevelParameters {
         depth: 3,
+        lines: 4,
+        margin: 60,
+    },
+    LevelParameters {
+        depth: 4,
         lines: 4,
         margin: 60,
     },

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use surakarta::{Game, Position, Rules};
 use surakarta_match::lines::LineReader;
-use surakarta_search::{Engine, Evaluation, Options};
+use surakarta_search::{Engine, Evaluation, Options, MAX_LEVEL};
 
 /// The arguments of `surakarta engine`: none (settings come through
 /// `setoption`).
@@ -123,7 +123,9 @@ impl Session {
                 say("option name EvalFile type string default <empty>");
                 say("option name Smp type combo default siblings var siblings var lazy");
                 say("option name MultiPV type spin default 1 min 1 max 256");
-                say("option name Level type spin default 10 min 1 max 10");
+                say(&format!(
+                    "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+                ));
                 say("uciok");
             }
             Command::IsReady => say("readyok"),

@@ -13,7 +13,7 @@
 //! | 1 | 1 | 5 | 200 |
 //! | 2 | 2 | 5 | 150 |
 //! | 3 | 2 | 5 | 110 |
-//! | 4 | 2 | 4 | 95 |
+//! | 4 | 2 | 4 | 110 |
 //! | 5 | 2 | 4 | 80 |
 //! | 6 | 3 | 4 | 60 |
 //! | 7 | 4 | 4 | 60 |
@@ -65,7 +65,7 @@ const TABLE: [LevelParameters; (MAX_LEVEL - 1) as usize] = [
     LevelParameters {
         depth: 2,
         lines: 4,
-        margin: 95,
+        margin: 110,
     },
     LevelParameters {
         depth: 2,

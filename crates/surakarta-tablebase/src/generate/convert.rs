@@ -1371,7 +1371,7 @@ mod tests {
                     .unwrap(),
                 "{material}"
             );
-            let copies = if stored.len() > 100_000 { 12 } else { 60 };
+            let copies = if stored.len() > 100_000 { 6 } else { 30 };
             for _ in 0..copies {
                 let mut copy = stored.clone();
                 let slot = rng.below(copy.len());

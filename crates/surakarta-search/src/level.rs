@@ -16,8 +16,8 @@
 //! | 4 | 2 | 4 | 110 |
 //! | 5 | 2 | 4 | 80 |
 //! | 6 | 3 | 4 | 60 |
-//! | 7 | 4 | 4 | 60 |
-//! | 8 | 4 | 3 | 40 |
+//! | 7 | 4 | 3 | 60 |
+//! | 8 | 4 | 3 | 30 |
 //! | 9 | 5 | 3 | 25 |
 //! | 10 | 6 | 2 | 15 |
 //! | 11 | 8 | 1 | 0 |
@@ -79,13 +79,13 @@ const TABLE: [LevelParameters; (MAX_LEVEL - 1) as usize] = [
     },
     LevelParameters {
         depth: 4,
-        lines: 4,
+        lines: 3,
         margin: 60,
     },
     LevelParameters {
         depth: 4,
         lines: 3,
-        margin: 40,
+        margin: 30,
     },
     LevelParameters {
         depth: 5,

@@ -17,7 +17,7 @@
 //! | 5 | 2 | 4 | 80 |
 //! | 6 | 3 | 4 | 60 |
 //! | 7 | 4 | 3 | 60 |
-//! | 8 | 4 | 3 | 30 |
+//! | 8 | 4 | 3 | 35 |
 //! | 9 | 5 | 3 | 25 |
 //! | 10 | 6 | 2 | 15 |
 //! | 11 | 8 | 1 | 0 |
@@ -85,7 +85,7 @@ const TABLE: [LevelParameters; (MAX_LEVEL - 1) as usize] = [
     LevelParameters {
         depth: 4,
         lines: 3,
-        margin: 30,
+        margin: 35,
     },
     LevelParameters {
         depth: 5,

@@ -90,7 +90,7 @@ pub(crate) const MULTIPV: Whole = Whole {
     unit: "",
 };
 
-/// The engine's strength level: `--level`, 1 to 12 (12 the full engine).
+/// The engine's strength level: `--level`, 1 to 11 (11 the full engine).
 pub(crate) const LEVEL: Whole = Whole {
     name: "level",
     low: 1,

@@ -359,7 +359,7 @@ impl PyEngine {
     /// outside 1 to 1024, a hash size outside 1 to 65536 MiB, an unknown
     /// `eval` (`"classic"`, `"paper"`, `"nnue"`, `"default"`) or an
     /// `eval_file` that is not a valid network file (`.sknn`; it goes with
-    /// `eval="nnue"` or no `eval`), or a `level` outside 1 to 12. A `level`
+    /// `eval="nnue"` or no `eval`), or a `level` outside 1 to 11. A `level`
     /// below 10 plays weaker, human-like moves (`surakarta search --level`):
     /// shallower, and chosen among near-best moves by `level_seed` (the same
     /// position and seed give the same move).

@@ -162,8 +162,8 @@ def test_levels_choose_as_the_cli(cli, text, level):
 
 
 def test_level_arguments_are_checked():
-    for bad in (0, 13):
-        with pytest.raises(ValueError, match=r"level %d is out of range: give 1 to 12" % bad):
+    for bad in (0, 12):
+        with pytest.raises(ValueError, match=r"level %d is out of range: give 1 to 11" % bad):
             surakarta.Engine(level=bad)
     with pytest.raises(TypeError, match="level must be an int"):
         surakarta.Engine(level="3")

@@ -14,7 +14,7 @@ pub enum SearchError {
     #[error("invalid MultiPV {0}: expected 1 to 256 lines")]
     MultiPv(usize),
     /// The strength level is outside `1..=10`.
-    #[error("invalid level {0}: expected 1 to 12")]
+    #[error("invalid level {0}: expected 1 to 11")]
     Level(u8),
     /// The hash size is outside `1..=65536` MiB.
     #[error("invalid hash size {0} MiB: expected 1 to 65536")]

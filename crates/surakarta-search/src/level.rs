@@ -20,8 +20,7 @@
 //! | 8 | 4 | 3 | 35 |
 //! | 9 | 5 | 3 | 25 |
 //! | 10 | 6 | 2 | 15 |
-//! | 11 | 8 | 1 | 0 |
-//! | 12 | — | — | — (the full engine) |
+//! | 11 | — | — | — (the full engine) |
 //!
 //! Sanity: the choice is only among the searched lines; a line whose score
 //! is a loss is never chosen while the best line is not one, and a decisive
@@ -96,11 +95,6 @@ const TABLE: [LevelParameters; (MAX_LEVEL - 1) as usize] = [
         depth: 6,
         lines: 2,
         margin: 15,
-    },
-    LevelParameters {
-        depth: 8,
-        lines: 1,
-        margin: 0,
     },
 ];
 

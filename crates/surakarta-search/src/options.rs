@@ -24,7 +24,7 @@ pub const MAX_THREADS: usize = 1024;
 pub const MAX_MULTIPV: usize = 256;
 
 /// The strongest level: the full engine, no handicap.
-pub const MAX_LEVEL: u8 = 12;
+pub const MAX_LEVEL: u8 = 11;
 /// The largest transposition table an engine takes, in MiB.
 const MAX_HASH_MB: usize = 65_536;
 

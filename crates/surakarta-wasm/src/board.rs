@@ -263,7 +263,7 @@ impl Board {
     /// [`Board::analyse`] as the page asks for it: `request` is the JSON
     /// text of `{"fen"}` or `{"game": {"rules", "start", "moves"}}`, with
     /// `"movetime"` (ms, 1 to 30,000; default 2,000), `"depth"` (1 to 64),
-    /// `"nodes"`, `"level"` (1 to 12), `"seed"` and `"multipv"` (1 to 8),
+    /// `"nodes"`, `"level"` (1 to 11), `"seed"` and `"multipv"` (1 to 8),
     /// the parameters of `/api/analysis`.
     pub fn analyse_request(
         &mut self,

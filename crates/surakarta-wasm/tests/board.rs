@@ -240,7 +240,7 @@ fn requests_carry_games_levels_and_lines() {
     for (request, needle) in [
         ("[]", "analysis: expected an object"),
         ("{", "analysis: not JSON"),
-        (r#"{"level": 13}"#, "level 13 is out of range: give 1 to 12"),
+        (r#"{"level": 12}"#, "level 12 is out of range: give 1 to 11"),
         (
             r#"{"multipv": 9}"#,
             "multipv 9 is out of range: give 1 to 8",

@@ -1111,7 +1111,7 @@
   // Playing the computer
   // ---------------------------------------------------------------------
   //
-  // state.game: {human: 'b'|'w', level (1..12) or null with strength
+  // state.game: {human: 'b'|'w', level (1..11) or null with strength
   // {movetime}/{depth} ("custom"), seed (the level's random choice, drawn
   // per game), clock: null or {base, inc (ms), left: {b, w}, running: side
   // or null, since (performance.now() when it started)}, start (the root

@@ -780,7 +780,7 @@ mod tests {
             "depth",
             "depth=2,cmd=",
             "level=0,depth=2",
-            "level=13,depth=2",
+            "level=12,depth=2",
         ] {
             assert!(PlayerSpec::parse("first", bad).is_err(), "{bad:?}");
         }

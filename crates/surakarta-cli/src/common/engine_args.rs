@@ -36,7 +36,7 @@ pub(crate) struct EngineArgs {
     /// Wait) or `lazy` (Lazy SMP).
     #[arg(long, value_name = "MODE", default_value = "siblings")]
     pub(crate) smp: String,
-    /// Strength level, 1 to 12: 12 (or none) is the full engine; lower
+    /// Strength level, 1 to 11: 11 (or none) is the full engine; lower
     /// levels search shallower and pick among near-best moves.
     #[arg(long, value_name = "L")]
     pub(crate) level: Option<u64>,

@@ -59,7 +59,7 @@ pub(crate) struct AnalysisRequest {
     pub(crate) depth: Option<u32>,
     /// The nodes to stop at, if any.
     pub(crate) nodes: Option<u64>,
-    /// The strength level (1 to 12), if any.
+    /// The strength level (1 to 11), if any.
     pub(crate) level: Option<u8>,
     /// The seed of the level's choice.
     pub(crate) seed: u64,
@@ -70,7 +70,7 @@ pub(crate) struct AnalysisRequest {
 impl AnalysisRequest {
     /// Reads the game (`fen`, or `rules`, `start` and `moves`), `movetime`
     /// (at most `max_movetime`, default [`DEFAULT_MOVETIME_MS`] or the cap
-    /// if lower), `depth`, `nodes`, `level` (1 to 12), `seed` and
+    /// if lower), `depth`, `nodes`, `level` (1 to 11), `seed` and
     /// `multipv` (1 to [`MAX_ANALYSIS_LINES`]).
     pub(crate) fn read(params: &Params, max_movetime: u64) -> Result<AnalysisRequest, ApiError> {
         let game = params.game()?;

@@ -1684,7 +1684,7 @@ fn search_and_engine_at_a_level() {
         "level 1 searches depth 1: {v}"
     );
 
-    for bad in ["0", "13", "300"] {
+    for bad in ["0", "12", "300"] {
         let o = run(&["search", "--depth", "2", "--level", bad]);
         assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
         let err = stderr(&o);
@@ -1699,7 +1699,7 @@ fn search_and_engine_at_a_level() {
     let out = stdout(&o);
     assert!(
         out.lines()
-            .any(|l| l == "option name Level type spin default 12 min 1 max 12"),
+            .any(|l| l == "option name Level type spin default 11 min 1 max 11"),
         "{out}"
     );
     let bestmove = out.lines().find(|l| l.starts_with("bestmove ")).unwrap();

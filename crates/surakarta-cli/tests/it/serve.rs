@@ -1324,7 +1324,7 @@ fn games_levels_and_lines_reach_the_answers() {
         ("moves=b2-b3,b3-b4", "moves: ply 2 \"b3-b4\""),
         ("rules=chess", "rules: "),
         ("start=6%2F6", "start: "),
-        ("level=13", "level 13 is out of range: give 1 to 12"),
+        ("level=12", "level 12 is out of range: give 1 to 11"),
         ("level=0", "level 0 is out of range"),
         ("seed=-1", "seed \"-1\" is not a whole number"),
         ("multipv=9", "multipv 9 is out of range: give 1 to 8"),

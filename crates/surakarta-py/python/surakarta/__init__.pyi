@@ -477,7 +477,7 @@ class Engine:
         """A new engine. ``eval`` is ``"classic"``, ``"paper"``, ``"nnue"``
         (the embedded network, the default) or ``"default"``; ``eval_file`` a network
         file (``.sknn``) to use instead of the embedded one. ``threads`` is 1 to
-        1024, ``hash`` 1 to 65536 MiB, ``level`` 1 to 12 (weaker, human-like moves
+        1024, ``hash`` 1 to 65536 MiB, ``level`` 1 to 11 (weaker, human-like moves
         below 10, chosen by ``level_seed``; ``None`` is the full engine)
         (``ValueError`` outside, ``TypeError`` for a value that is not an ``int``)."""
     def search(

@@ -140,15 +140,14 @@ fn symmetric_is_a_bijection(stride: u64) {
                     used += 1;
                     assert_eq!(walk.next(), Some((index, sides)));
                     assert_eq!(canonical_form(sides), (sides, Symmetry::IDENTITY));
-                    for sym in Symmetry::ALL
-                        .iter()
-                        .filter(|_| sampled(material, index, stride))
-                    {
-                        let image = sides.transformed(*sym);
-                        let ranked = indexer.rank(image).unwrap();
-                        assert_eq!(ranked.index, index, "{material} {sym}");
-                        assert_eq!(portable.rank(image).unwrap(), ranked);
-                        assert_eq!(image.transformed(ranked.symmetry), sides);
+                    if sampled(material, index, stride) {
+                        for sym in Symmetry::ALL {
+                            let image = sides.transformed(sym);
+                            let ranked = indexer.rank(image).unwrap();
+                            assert_eq!(ranked.index, index, "{material} {sym}");
+                            assert_eq!(portable.rank(image).unwrap(), ranked);
+                            assert_eq!(image.transformed(ranked.symmetry), sides);
+                        }
                     }
                 }
                 Err(IndexError::UnusedSlot { index: i, .. }) => assert_eq!(i, index),

@@ -13,8 +13,8 @@ pub enum SearchError {
     /// The number of principal variations (MultiPV) is outside `1..=256`.
     #[error("invalid MultiPV {0}: expected 1 to 256 lines")]
     MultiPv(usize),
-    /// The strength level is outside `1..=10`.
-    #[error("invalid level {0}: expected 1 to 11")]
+    /// The strength level is outside `1..=MAX_LEVEL`.
+    #[error("invalid level {0}: expected 1 to {max}", max = crate::MAX_LEVEL)]
     Level(u8),
     /// The hash size is outside `1..=65536` MiB.
     #[error("invalid hash size {0} MiB: expected 1 to 65536")]

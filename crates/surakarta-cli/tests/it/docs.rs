@@ -144,10 +144,19 @@ fn check(document: &str) -> (usize, Vec<String>) {
 
 #[test]
 fn the_documents_transcripts_are_what_the_binary_prints() {
+    // The documents are independent (each runs in its own directory), and
+    // their steps mostly wait on the binary: checked side by side.
+    let documents = documents();
+    let results: Vec<(usize, Vec<String>)> = std::thread::scope(|scope| {
+        let checks: Vec<_> = documents
+            .iter()
+            .map(|document| scope.spawn(move || check(document)))
+            .collect();
+        checks.into_iter().map(|c| c.join().unwrap()).collect()
+    });
     let mut failures = Vec::new();
     let mut checked = 0;
-    for document in documents() {
-        let (steps, differ) = check(&document);
+    for (steps, differ) in results {
         checked += steps;
         failures.extend(differ);
     }

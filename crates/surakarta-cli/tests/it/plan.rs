@@ -656,8 +656,14 @@ fn slurm_script_chains_jobs_by_dependencies() {
 }
 
 /// A virtual environment with Snakemake, made once under the target
-/// directory; `Err` says why it could not be.
+/// directory and checked once per test run (the tests that use it wait for
+/// the first); `Err` says why it could not be.
 fn snakemake() -> Result<PathBuf, String> {
+    static FOUND: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    FOUND.get_or_init(find_or_install_snakemake).clone()
+}
+
+fn find_or_install_snakemake() -> Result<PathBuf, String> {
     let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("snakemake-venv");
     let exe = venv.join("bin").join("snakemake");
     let works = |exe: &Path| {

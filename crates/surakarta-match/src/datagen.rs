@@ -42,6 +42,11 @@
 //! - Labels: the game's result for the position's side to move, `exact`
 //!   false; except that a game reaching a position the tables cover ends
 //!   there, that position written with the tables' value and `exact` true.
+//!   With [`DatagenConfig::table_plies`], the tables then play on for that
+//!   many plies (each side keeping its value: a winner's fastest wins, a
+//!   draw's drawing moves, a loser's any move, chosen at random from the
+//!   seed and the game's index), and every position met is written with
+//!   its exact value too: exact labels at almost no cost, no search.
 //! - A game ends by the rules, by the tables, by the search reporting a
 //!   decisive score for the same winner [`DatagenConfig::adjudicate_plies`]
 //!   times in a row (that winner's result), or at
@@ -78,7 +83,7 @@ use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Color, Game, Position, Rules, Termination};
 use surakarta_search::network::data::{self, DataError, TrainingPosition};
 use surakarta_search::{Engine, Evaluation, Limits, Options, ScoreKind};
-use surakarta_tablebase::{is_not_a_regular_file, Tablebase, TablebaseError, Wdl};
+use surakarta_tablebase::{is_not_a_regular_file, Tablebase, TablebaseError, Value, Wdl};
 
 /// The manifest's file name in the output directory.
 pub const MANIFEST_NAME: &str = "datagen.txt";
@@ -93,6 +98,8 @@ pub const RANDOM_PIECES_MAX: u32 = 20;
 /// The largest difference between the sides' piece counts on a random
 /// board.
 pub const RANDOM_MAX_DIFFERENCE: u32 = 4;
+/// Most plies played on by the tables ([`DatagenConfig::table_plies`]).
+pub const MAX_TABLE_PLIES: u32 = 1000;
 /// Most games one run makes.
 pub const MAX_GAMES: u64 = 1 << 40;
 /// The manifest's first line.
@@ -199,6 +206,10 @@ pub struct DatagenConfig {
     /// A game ends when the search reports a decisive score for the same
     /// winner this many moves in a row (0: never).
     pub adjudicate_plies: u32,
+    /// Plies played on by the tables after a game reaches them (0: none,
+    /// at most [`MAX_TABLE_PLIES`]): each position met is written with its
+    /// exact value. Needs [`DatagenConfig::tables`].
+    pub table_plies: u32,
     /// Worker threads, each playing one game at a time (at least 1).
     pub threads: usize,
 }
@@ -206,7 +217,8 @@ pub struct DatagenConfig {
 impl Default for DatagenConfig {
     /// 100 games, seed 1, 5,000 nodes, varied openings, 400 plies, ICGA
     /// rules, the default engine with 16 MiB of hash, no tables, 50 games
-    /// per chunk, adjudication after 4 decisive scores, one thread.
+    /// per chunk, adjudication after 4 decisive scores, no plies played on
+    /// by the tables, one thread.
     fn default() -> DatagenConfig {
         DatagenConfig {
             games: 100,
@@ -222,6 +234,7 @@ impl Default for DatagenConfig {
             tables: None,
             games_per_chunk: 50,
             adjudicate_plies: 4,
+            table_plies: 0,
             threads: 1,
         }
     }
@@ -257,7 +270,7 @@ impl DatagenConfig {
     /// ```
     #[must_use]
     pub fn settings(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut settings = vec![
             ("games", self.games.to_string()),
             ("seed", self.seed.to_string()),
             ("nodes", self.nodes.to_string()),
@@ -275,7 +288,13 @@ impl DatagenConfig {
             ("techniques", format!("{:?}", self.options.techniques)),
             ("hash_mb", self.options.hash_mb.to_string()),
             ("record_format", data::VERSION.to_string()),
-        ]
+        ];
+        // Named only when used, so that directories made before the setting
+        // existed (none played on) carry on.
+        if self.table_plies > 0 {
+            settings.push(("table_plies", self.table_plies.to_string()));
+        }
+        settings
     }
 
     /// Checks the ranges and the tables.
@@ -304,6 +323,15 @@ impl DatagenConfig {
         }
         if !(1..=1024).contains(&self.threads) {
             return bad(format!("threads must be 1 to 1024, not {}", self.threads));
+        }
+        if self.table_plies > MAX_TABLE_PLIES {
+            return bad(format!(
+                "table plies must be 0 to {MAX_TABLE_PLIES}, not {}",
+                self.table_plies
+            ));
+        }
+        if self.table_plies > 0 && self.tables.is_none() {
+            return bad("table plies need tables (--tb)".into());
         }
         if let Some(t) = &self.tables {
             let complete = t.tables.complete_pieces();
@@ -796,7 +824,8 @@ fn play(
     // The records of this game, before their labels are known: (position,
     // score, ply).
     let mut pending: Vec<(Position, i16, u16)> = Vec::new();
-    let mut exact: Option<(Position, Wdl, u16)> = None;
+    // The positions the tables cover, with their exact values.
+    let mut exact: Vec<(Position, Wdl, u16)> = Vec::new();
     let mut filtered = 0u64;
     // The winner the last decisive scores predicted, and how many in a row.
     let mut predicted: Option<(Option<Color>, u32)> = None;
@@ -817,7 +846,13 @@ fn play(
                             message: e.to_string(),
                         })?;
                 let wdl = value.wdl();
-                exact = Some((position, wdl, ply));
+                exact.push((position, wdl, ply));
+                if config.table_plies > 0 {
+                    let mut rng = SplitMix::new(
+                        SplitMix::new(config.seed ^ index.wrapping_mul(TABLE_PLAY_SALT)).next_u64(),
+                    );
+                    play_on_by_tables(t, position, ply, config.table_plies, &mut rng, &mut exact)?;
+                }
                 let side = position.turn();
                 let winner = match wdl {
                     Wdl::Win => Some(side),
@@ -888,7 +923,7 @@ fn play(
         });
         written += 1;
     }
-    if let Some((position, label, ply)) = exact {
+    for (position, label, ply) in exact {
         out.push(TrainingPosition {
             position: stored(position),
             score: 0,
@@ -920,6 +955,63 @@ fn play(
         winner,
         end,
     })
+}
+
+/// Mixed into a game's seed for the moves the tables choose.
+const TABLE_PLAY_SALT: u64 = 0xD1B5_4A32_D192_ED03;
+
+/// Plays on from `position` (covered by the tables, at ply `ply`) for up
+/// to `plies` plies, appending each position met after it, while the game
+/// goes on, with its exact value. The side to move keeps its value: a
+/// winner plays one of its fastest wins, a defender any move that keeps
+/// the draw, a loser any move; ties chosen at random by `rng`. The tables
+/// follow the pure rules: no counter ends this part of a game.
+fn play_on_by_tables(
+    tables: &DatagenTables,
+    mut position: Position,
+    ply: u16,
+    plies: u32,
+    rng: &mut SplitMix,
+    out: &mut Vec<(Position, Wdl, u16)>,
+) -> Result<(), DatagenError> {
+    let failed = |position: &Position, e: TablebaseError| DatagenError::Tablebase {
+        position: position.to_string(),
+        message: e.to_string(),
+    };
+    for played in 1..=plies {
+        let values = tables
+            .tables
+            .move_values(&position)
+            .map_err(|e| failed(&position, e))?;
+        let Some(best) =
+            values
+                .iter()
+                .map(|&(_, v)| v)
+                .reduce(|a, b| if b.is_better_than(a) { b } else { a })
+        else {
+            return Ok(()); // no move: the game is over
+        };
+        let keeps = |v: Value| match best {
+            Value::Win(_) => v == best,
+            _ => v.wdl() == best.wdl(),
+        };
+        let choices: Vec<surakarta::Move> = values
+            .iter()
+            .filter(|&&(_, v)| keeps(v))
+            .map(|&(m, _)| m)
+            .collect();
+        position = position.after(choices[rng.below(choices.len())]);
+        if position.pieces(Color::Black).is_empty() || position.pieces(Color::White).is_empty() {
+            return Ok(());
+        }
+        let value = tables
+            .tables
+            .probe_position(&position)
+            .map_err(|e| failed(&position, e))?;
+        let at = ply.saturating_add(u16::try_from(played).unwrap_or(u16::MAX));
+        out.push((position, value.wdl(), at));
+    }
+    Ok(())
 }
 
 /// Plays `m`, which the engine or the move generator gave.
@@ -1067,6 +1159,19 @@ fn check_manifest(config: &DatagenConfig, dir: &Path) -> Result<(), DatagenError
                 })
             }
         }
+    }
+    // A setting named only when used (`table_plies`) and used there, but
+    // not in this run.
+    if let Some((name, value)) = found
+        .iter()
+        .find(|(n, _)| !settings.iter().any(|(s, _)| s == n))
+    {
+        return Err(DatagenError::Mismatch {
+            path,
+            setting: (*name).to_string(),
+            found: (*value).to_string(),
+            asked: "0".into(),
+        });
     }
     Ok(())
 }

@@ -75,6 +75,11 @@ pub(crate) struct DatagenArgs {
     /// side this many moves in a row (0: never).
     #[arg(long, value_name = "MOVES", default_value_t = 4)]
     adjudicate: u32,
+    /// After a game reaches the tables (`--tb`), play on this many plies
+    /// with the tables' moves and write each position with its exact
+    /// value (0 to 1000; 0: the game ends there).
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    table_plies: u32,
     /// Make only these chunks: `FIRST..END` (END not included),
     /// `FIRST..=LAST` or one chunk `K`, numbered from 0 (default: all).
     /// Separate jobs, such as the tasks of a Slurm array, make disjoint
@@ -190,6 +195,7 @@ fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
         tables,
         games_per_chunk: args.games_per_chunk,
         adjudicate_plies: args.adjudicate,
+        table_plies: args.table_plies,
         threads: args.threads,
     })
 }

@@ -12,7 +12,7 @@ use surakarta_match::datagen::{
 };
 use surakarta_search::network::data;
 use surakarta_search::{Evaluation, Options};
-use surakarta_tablebase::{NoProgress, Tablebase};
+use surakarta_tablebase::{NoProgress, Tablebase, Wdl};
 
 /// A fresh, missing directory for one test.
 fn fresh_dir(name: &str) -> PathBuf {
@@ -388,4 +388,110 @@ fn games_reaching_the_tables_end_with_their_exact_value() {
     .unwrap_err();
     assert!(err.to_string().contains("up to 4 pieces"), "{err}");
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// With `table_plies`, a game that reaches the tables goes on by their
+/// moves: every position met is written with its exact value, each side
+/// keeps its value from one ply to the next, the bytes do not depend on
+/// the thread count, and the setting is in the manifest (a run without it
+/// into that directory is refused).
+#[test]
+fn the_tables_play_on_and_label_every_position_exactly() {
+    let (tables, _) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap();
+    let tables = Arc::new(tables);
+    let config = DatagenConfig {
+        games: 16,
+        games_per_chunk: 16,
+        openings: OpeningMix::Random,
+        max_plies: 300,
+        adjudicate_plies: 0,
+        table_plies: 12,
+        tables: Some(DatagenTables {
+            tables: tables.clone(),
+            pieces: 4,
+        }),
+        ..small()
+    };
+    let dir = fresh_dir("table-plies");
+    let stats = run(&config, &dir, &Quiet).unwrap();
+    let bytes = std::fs::read(dir.join(chunk_name(0))).unwrap();
+    let records = data::read(&dir.join(chunk_name(0))).unwrap().records;
+    let exact: Vec<_> = records.iter().filter(|r| r.exact).collect();
+    assert_eq!(exact.len() as u64, stats.exact);
+    assert!(stats.exact > stats.ended_by_tables + 5, "{stats:?}");
+    let mut followed = 0;
+    for (r, next) in exact.iter().zip(exact.iter().skip(1)) {
+        assert_eq!(r.label, tables.probe_position(&r.position).unwrap().wdl());
+        if next.ply == r.ply + 1 {
+            // The next position is one of this one's moves away, and its
+            // side to move has the value this one's opponent had.
+            assert!(r
+                .position
+                .legal_moves()
+                .iter()
+                .any(|&m| r.position.after(m).occupied() == next.position.occupied()));
+            assert_eq!(
+                next.label,
+                opposite(r.label),
+                "{} then {}",
+                r.position,
+                next.position
+            );
+            followed += 1;
+        }
+    }
+    assert!(followed > 5, "{followed}");
+    // Two threads: the same bytes.
+    let two = fresh_dir("table-plies-two");
+    run(
+        &DatagenConfig {
+            threads: 2,
+            ..config.clone()
+        },
+        &two,
+        &Quiet,
+    )
+    .unwrap();
+    assert_eq!(std::fs::read(two.join(chunk_name(0))).unwrap(), bytes);
+    // The manifest names the setting; a run without it is refused there.
+    let manifest = std::fs::read_to_string(dir.join("datagen.txt")).unwrap();
+    assert!(manifest.contains("table_plies = 12"), "{manifest}");
+    let err = run(
+        &DatagenConfig {
+            table_plies: 0,
+            ..config.clone()
+        },
+        &dir,
+        &Quiet,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, DatagenError::Mismatch { ref setting, .. } if setting == "table_plies"),
+        "{err}"
+    );
+    // Without tables, or too many plies: refused.
+    for bad in [
+        DatagenConfig {
+            tables: None,
+            ..config.clone()
+        },
+        DatagenConfig {
+            table_plies: 1001,
+            ..config
+        },
+    ] {
+        let err = run(&bad, &fresh_dir("table-plies-bad"), &Quiet).unwrap_err();
+        assert!(err.to_string().contains("table plies"), "{err}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+    std::fs::remove_dir_all(two).ok();
+}
+
+/// The value of the other side.
+fn opposite(wdl: Wdl) -> Wdl {
+    match wdl {
+        Wdl::Win => Wdl::Loss,
+        Wdl::Loss => Wdl::Win,
+        Wdl::Draw => Wdl::Draw,
+    }
 }

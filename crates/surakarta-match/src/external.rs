@@ -20,7 +20,7 @@ use surakarta::{Excerpt, Game, Move, Rules};
 use surakarta_search::Limits;
 
 use crate::lines::{Line, LineReader};
-use crate::player::{Player, PlayerError};
+use crate::player::{Clocks, Player, PlayerError};
 
 /// The most lines held between the thread reading an engine's output and
 /// the match (each at most [`MAX_LINE_BYTES`](crate::lines::MAX_LINE_BYTES)
@@ -316,6 +316,38 @@ impl Player for ExternalEngine {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        let (go, wait) = self.go();
+        self.play(game, &go, wait)
+    }
+
+    /// `go` with the limits and both clocks (`btime`, `wtime`, `binc`,
+    /// `winc` in milliseconds); the answer is awaited for the mover's time
+    /// left and the move timeout.
+    fn choose_on_clock(&mut self, game: &Game, clocks: &Clocks) -> Result<Move, PlayerError> {
+        let mut go = String::from("go");
+        if let Some(depth) = self.limits.depth {
+            go.push_str(&format!(" depth {depth}"));
+        }
+        if let Some(nodes) = self.limits.nodes {
+            go.push_str(&format!(" nodes {nodes}"));
+        }
+        if let Some(t) = self.limits.movetime {
+            go.push_str(&format!(" movetime {}", t.as_millis()));
+        }
+        let increment = clocks.increment.as_millis();
+        go.push_str(&format!(
+            " btime {} wtime {} binc {increment} winc {increment}",
+            clocks.black.as_millis(),
+            clocks.white.as_millis()
+        ));
+        let wait = self.move_timeout + clocks.left(game.position().turn());
+        self.play(game, &go, wait)
+    }
+}
+
+impl ExternalEngine {
+    /// Sends the game and `go`, then waits up to `wait` for `bestmove`.
+    fn play(&mut self, game: &Game, go: &str, wait: Duration) -> Result<Move, PlayerError> {
         let mut position = format!("position fen {}", game.start());
         if !game.moves().is_empty() {
             position.push_str(" moves");
@@ -324,8 +356,7 @@ impl Player for ExternalEngine {
             }
         }
         self.send(&position)?;
-        let (go, wait) = self.go();
-        self.send(&go)?;
+        self.send(go)?;
         let line = self.wait_for(Step::Move, |l| l.starts_with("bestmove"), wait)?;
         let text = line.split_whitespace().nth(1).unwrap_or("");
         game.position()

@@ -4,7 +4,9 @@ use core::fmt;
 
 use surakarta::{Color, Excerpt, Game, GameResult, Outcome, Position, Rules};
 
-use crate::player::{Player, PlayerError};
+use std::time::Instant;
+
+use crate::player::{Clocks, Player, PlayerError, TimeControl};
 
 /// How a match game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +16,11 @@ pub enum GameEnd {
     Rules(Outcome),
     /// The ply cap of the match was reached: a draw.
     PlyCap(usize),
+    /// A side's clock ran out: it lost.
+    Flag {
+        /// The side whose time ran out.
+        loser: Color,
+    },
     /// A player failed (crashed, timed out, gave an illegal move) and lost.
     Forfeit {
         /// The side that failed.
@@ -30,7 +37,7 @@ impl GameEnd {
         match self {
             GameEnd::Rules(outcome) => outcome.winner,
             GameEnd::PlyCap(_) => None,
-            GameEnd::Forfeit { loser, .. } => Some(!*loser),
+            GameEnd::Flag { loser } | GameEnd::Forfeit { loser, .. } => Some(!*loser),
         }
     }
 
@@ -46,6 +53,7 @@ impl GameEnd {
         match self {
             GameEnd::Rules(outcome) => outcome.termination.describe().to_string(),
             GameEnd::PlyCap(plies) => format!("ply cap of {plies} reached"),
+            GameEnd::Flag { loser } => format!("{loser} lost on time"),
             GameEnd::Forfeit { loser, error } => format!("{loser} forfeits: {error}"),
         }
     }
@@ -96,6 +104,39 @@ pub fn play_game(
     rules: Rules,
     max_plies: usize,
 ) -> FinishedGame {
+    play_game_on_clock(black, white, start, rules, max_plies, None)
+}
+
+/// [`play_game`] with both sides on a clock under `control`, if given:
+/// each move's wall time, from the request to the answer, is taken from
+/// the mover's time, then the increment added; a side whose time runs out
+/// loses ([`GameEnd::Flag`]).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Rules;
+/// use surakarta_match::game::play_game_on_clock;
+/// use surakarta_match::{EnginePlayer, GameEnd};
+/// use surakarta_search::{Limits, Options};
+///
+/// let mut black = EnginePlayer::new("black".into(), Options::default(), None, Limits::default())?;
+/// let mut white = EnginePlayer::new("white".into(), Options::default(), None, Limits::default())?;
+/// let control = "0.5+0.01".parse()?;
+/// let finished = play_game_on_clock(&mut black, &mut white, Default::default(), Rules::ICGA, 20, Some(control));
+/// assert!(!matches!(finished.end, GameEnd::Flag { .. }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn play_game_on_clock(
+    black: &mut dyn Player,
+    white: &mut dyn Player,
+    start: Position,
+    rules: Rules,
+    max_plies: usize,
+    control: Option<TimeControl>,
+) -> FinishedGame {
+    let mut clocks = control.map(Clocks::new);
     let mut game = Game::new(start, rules);
     let started = black
         .new_game(rules)
@@ -123,7 +164,23 @@ pub fn play_game(
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
-        let chosen = player.choose(&game).and_then(|m| {
+        let asked = Instant::now();
+        let answer = match &clocks {
+            Some(c) => player.choose_on_clock(&game, c),
+            None => player.choose(&game),
+        };
+        if let Some(c) = &mut clocks {
+            let increment = c.increment;
+            let left = c.left_mut(side);
+            let Some(rest) = left.checked_sub(asked.elapsed()) else {
+                return FinishedGame {
+                    game,
+                    end: GameEnd::Flag { loser: side },
+                };
+            };
+            *left = rest + increment;
+        }
+        let chosen = answer.and_then(|m| {
             game.play(m).map_err(|e| PlayerError::Illegal {
                 name: player.name().to_string(),
                 text: Excerpt::new(&m.to_string()),

@@ -16,7 +16,7 @@
 //! };
 //! let (deep, shallow) = (make(3), make(1));
 //! let starts = openings::from_start(2, 6, 1);
-//! let config = MatchConfig { rules: Rules::ICGA, max_plies: 300, concurrency: 1, sprt: None };
+//! let config = MatchConfig { rules: Rules::ICGA, max_plies: 300, concurrency: 1, sprt: None, time_control: None };
 //! let result = run_match(&deep, &shallow, &starts, &config, &Silent, &AtomicBool::new(false)).unwrap();
 //! assert_eq!(result.tally.games(), 4);
 //! ```
@@ -52,7 +52,7 @@ pub mod runner;
 pub mod stats;
 
 pub use external::ExternalEngine;
-pub use game::{play_game, FinishedGame, GameEnd};
-pub use player::{EnginePlayer, Player, PlayerError};
+pub use game::{play_game, play_game_on_clock, FinishedGame, GameEnd};
+pub use player::{Clocks, EnginePlayer, Player, PlayerError, TimeControl};
 pub use runner::{run_match, GameReport, MatchConfig, MatchError, MatchResult, Reporter, Silent};
 pub use stats::{Elo, Pentanomial, Sprt, SprtDecision, Tally};

@@ -4,9 +4,10 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
-use surakarta::{Excerpt, Game, GameError, Move, Rules};
-use surakarta_search::{Engine, Limits, Options, SearchError};
+use surakarta::{Color, Excerpt, Game, GameError, Move, Rules};
+use surakarta_search::{Clock, Engine, Limits, Options, SearchError};
 use surakarta_tablebase::Tablebase;
 
 /// Why a player could not start or could not give a move.
@@ -82,6 +83,122 @@ pub trait Player: Send {
     /// The move to play in the current position of `game`, which is not
     /// over. The move must be legal; the caller checks it again.
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError>;
+
+    /// The move to play in a game on a clock: `clocks` holds both sides'
+    /// time left and the increment. A player that does not manage time
+    /// plays [`Player::choose`] (the default).
+    fn choose_on_clock(&mut self, game: &Game, clocks: &Clocks) -> Result<Move, PlayerError> {
+        let _ = clocks;
+        self.choose(game)
+    }
+}
+
+/// A time control: each side's time for the game and the time added after
+/// each of its moves (Fischer increment).
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use surakarta_match::player::TimeControl;
+///
+/// let tc: TimeControl = "2+0.05".parse()?;
+/// assert_eq!((tc.time, tc.increment), (Duration::from_secs(2), Duration::from_millis(50)));
+/// assert_eq!(tc.to_string(), "2+0.05");
+/// assert!("2+".parse::<TimeControl>().is_err());
+/// # Ok::<(), String>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Each side's time for the game.
+    pub time: Duration,
+    /// Added to a side's time after each of its moves.
+    pub increment: Duration,
+}
+
+/// The longest time a side gets, in seconds (a day).
+pub const MAX_CLOCK_SECONDS: f64 = 86_400.0;
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    /// `SECONDS+INCREMENT` (seconds, decimals allowed; the increment
+    /// optional): `2+0.05`, `60`, `0.5+0`.
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let seconds = |t: &str| {
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && (0.0..=MAX_CLOCK_SECONDS).contains(s))
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| {
+                    format!(
+                        "{:?} is not a time control: give SECONDS+INCREMENT, \
+                         each 0 to 86400 seconds (for example 2+0.05)",
+                        Excerpt::new(text).to_string()
+                    )
+                })
+        };
+        let (time, increment) = match text.split_once('+') {
+            Some((t, i)) => (seconds(t)?, seconds(i)?),
+            None => (seconds(text)?, Duration::ZERO),
+        };
+        if time.is_zero() {
+            return Err(format!("{text:?}: the time must be above 0"));
+        }
+        Ok(TimeControl { time, increment })
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            self.time.as_secs_f64(),
+            self.increment.as_secs_f64()
+        )
+    }
+}
+
+/// Both sides' clocks while a game is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Black's time left.
+    pub black: Duration,
+    /// White's time left.
+    pub white: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+}
+
+impl Clocks {
+    /// Both sides at the start of a game under `control`.
+    #[must_use]
+    pub fn new(control: TimeControl) -> Clocks {
+        Clocks {
+            black: control.time,
+            white: control.time,
+            increment: control.increment,
+        }
+    }
+
+    /// The time left of `side`.
+    #[must_use]
+    pub fn left(&self, side: Color) -> Duration {
+        match side {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+
+    /// The time left of `side`, to change.
+    pub fn left_mut(&mut self, side: Color) -> &mut Duration {
+        match side {
+            Color::Black => &mut self.black,
+            Color::White => &mut self.white,
+        }
+    }
 }
 
 /// The in-process engine with fixed limits for every move.
@@ -141,9 +258,27 @@ impl Player for EnginePlayer {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        let result = self
-            .engine
-            .search(game, &self.limits, &self.stop, &mut |_| {});
+        let limits = self.limits;
+        self.search(game, &limits)
+    }
+
+    /// Searches within the player's limits and its side's clock.
+    fn choose_on_clock(&mut self, game: &Game, clocks: &Clocks) -> Result<Move, PlayerError> {
+        let limits = Limits {
+            clock: Some(Clock {
+                time: clocks.left(game.position().turn()),
+                increment: clocks.increment,
+                moves_to_go: None,
+            }),
+            ..self.limits
+        };
+        self.search(game, &limits)
+    }
+}
+
+impl EnginePlayer {
+    fn search(&mut self, game: &Game, limits: &Limits) -> Result<Move, PlayerError> {
+        let result = self.engine.search(game, limits, &self.stop, &mut |_| {});
         result
             .best_move
             .ok_or_else(|| PlayerError::NoMove(self.name.clone()))

@@ -6,8 +6,8 @@ use std::sync::Mutex;
 
 use surakarta::{Color, Position, Rules};
 
-use crate::game::{play_game, FinishedGame, GameEnd};
-use crate::player::{Player, PlayerError};
+use crate::game::{play_game_on_clock, FinishedGame, GameEnd};
+use crate::player::{Player, PlayerError, TimeControl};
 use crate::stats::{Pentanomial, Sprt, SprtDecision, Tally};
 
 /// Makes a fresh player; called once per worker, and again after the
@@ -25,6 +25,9 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// Stop early when this test decides.
     pub sprt: Option<Sprt>,
+    /// Both players on a clock under this control, if given (each also
+    /// keeps its own limits).
+    pub time_control: Option<TimeControl>,
 }
 
 /// What the workers share while the match runs.
@@ -130,7 +133,7 @@ pub enum MatchError {
 ///     Ok(Box::new(EnginePlayer::new(name, Options::default(), None, Limits::depth(depth))?))
 /// };
 /// let starts = openings::from_start(2, 6, 1);
-/// let config = MatchConfig { rules: Rules::ICGA, max_plies: 200, concurrency: 2, sprt: None };
+/// let config = MatchConfig { rules: Rules::ICGA, max_plies: 200, concurrency: 2, sprt: None, time_control: None };
 /// let count = Count(AtomicUsize::new(0));
 /// let result = run_match(&player(2), &player(1), &starts, &config, &count, &AtomicBool::new(false))?;
 /// assert_eq!(result.scheduled, 4); // each opening twice, colours swapped
@@ -178,12 +181,13 @@ pub fn run_match(
                 Color::Black => (&mut a, &mut b),
                 Color::White => (&mut b, &mut a),
             };
-            let finished = play_game(
+            let finished = play_game_on_clock(
                 black.as_mut(),
                 white.as_mut(),
                 openings[opening],
                 config.rules,
                 config.max_plies,
+                config.time_control,
             );
             let names = [black.name().to_string(), white.name().to_string()];
             {

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use surakarta::{Excerpt, GameRecord, Position, Rules};
 use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, MatchResult,
-    Player, PlayerError, Reporter, Sprt, SprtDecision, Tally,
+    Player, PlayerError, Reporter, Sprt, SprtDecision, Tally, TimeControl,
 };
 use surakarta_search::{Limits, Options, Smp, MAX_LEVEL};
 use surakarta_tablebase::{read_regular_file, Tablebase};
@@ -82,6 +82,11 @@ pub(crate) struct MatchArgs {
         allow_hyphen_values = true
     )]
     sprt: Option<String>,
+    /// Both players on a clock: `SECONDS+INCREMENT` (for example
+    /// `2+0.05`); each keeps its own limits as well, and a side whose time
+    /// runs out loses the game.
+    #[arg(long, value_name = "SECONDS+INC")]
+    tc: Option<TimeControl>,
     /// Write every game to this record file (docs/notation.md).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
@@ -110,7 +115,14 @@ struct PlayerSpec {
 }
 
 impl PlayerSpec {
+    #[cfg(test)]
     fn parse(flag: &str, text: &str) -> Result<PlayerSpec, CliError> {
+        PlayerSpec::parse_on_clock(flag, text, false)
+    }
+
+    /// The spec of `--{flag}`; on a clock (`--tc`) no limit per move is
+    /// needed.
+    fn parse_on_clock(flag: &str, text: &str, clock: bool) -> Result<PlayerSpec, CliError> {
         let bad = |message: String| CliError(format!("--{flag}: {message}"));
         let mut spec = PlayerSpec {
             name: None,
@@ -207,9 +219,9 @@ impl PlayerSpec {
                 }
             }
         }
-        if spec.limits == Limits::default() {
+        if spec.limits == Limits::default() && !clock {
             return Err(bad(
-                "give a limit per move: depth=N, nodes=N or movetime=MS".into(),
+                "give a limit per move: depth=N, nodes=N or movetime=MS (or a clock: --tc)".into(),
             ));
         }
         if spec.timeout.is_some() && spec.command.is_none() {
@@ -469,8 +481,9 @@ struct Settings {
 /// count, and makes or reads the openings.
 fn check(args: &MatchArgs) -> Result<Settings, CliError> {
     let rules: Rules = args.rules.parse()?;
-    let first = PlayerSpec::parse("first", &args.first)?;
-    let second = PlayerSpec::parse("second", &args.second)?;
+    let clock = args.tc.is_some();
+    let first = PlayerSpec::parse_on_clock("first", &args.first, clock)?;
+    let second = PlayerSpec::parse_on_clock("second", &args.second, clock)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if args.concurrency == 0 || args.concurrency > 256 {
         return Err(CliError(format!(
@@ -597,6 +610,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
         max_plies: args.max_plies,
         concurrency: args.concurrency,
         sprt,
+        time_control: args.tc,
     };
     let started = Instant::now();
     let result = run_match(
@@ -617,6 +631,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
         second: second_name,
         rules,
         sprt,
+        time_control: args.tc,
         seconds: started.elapsed().as_secs_f64(),
         result,
     };
@@ -648,6 +663,8 @@ struct Report {
     second: String,
     rules: Rules,
     sprt: Option<Sprt>,
+    /// The clock of both players (`--tc`).
+    time_control: Option<TimeControl>,
     seconds: f64,
     result: MatchResult,
 }
@@ -683,6 +700,7 @@ fn report_json(report: &Report) -> serde_json::Value {
         "first": report.first,
         "second": report.second,
         "rules": report.rules.to_string(),
+        "tc": report.time_control.map(|tc| tc.to_string()),
         "games": t.games(),
         "scheduled": result.scheduled,
         "wins": t.wins,
@@ -710,8 +728,11 @@ fn report_json(report: &Report) -> serde_json::Value {
 fn print_report(report: &Report) {
     let result = &report.result;
     let t = result.tally;
+    let clock = report
+        .time_control
+        .map_or(String::new(), |tc| format!(" at {tc}"));
     println!(
-        "{} vs {}: {} games in {:.1} s",
+        "{} vs {}: {} games{clock} in {:.1} s",
         report.first,
         report.second,
         t.games(),

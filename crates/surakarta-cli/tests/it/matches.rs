@@ -360,3 +360,46 @@ fn openings_that_are_not_a_regular_file_or_too_long_are_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--tc`: both players on a clock, the in-process engine and one
+/// through the protocol (`go btime … wtime …`), no limit per move needed;
+/// a malformed control and a player without limits off the clock are
+/// errors naming them.
+#[test]
+fn players_on_a_clock_share_out_their_time() {
+    let cmd = format!("name=ext,cmd={BIN} engine");
+    let v = json(&run(&[
+        "match",
+        "--first",
+        "name=clock",
+        "--second",
+        &cmd,
+        "--tc",
+        "0.5+0.01",
+        "-n",
+        "2",
+        "--max-plies",
+        "40",
+        "--json",
+    ]));
+    assert_eq!(
+        (v["games"].as_u64(), v["tc"].as_str()),
+        (Some(2), Some("0.5+0.01")),
+        "{v}"
+    );
+    for (args, needle) in [
+        (&["--tc", "2+"][..], "is not a time control"),
+        (&["--tc", "0+1"][..], "the time must be above 0"),
+        (&[][..], "(or a clock: --tc)"),
+    ] {
+        let mut all = vec!["match", "--first", "name=a", "--second", "depth=1"];
+        all.extend_from_slice(args);
+        let o = run(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(needle),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -175,6 +175,7 @@ fn an_engine_flooding_info_while_thinking_forfeits() {
         max_plies: 100,
         concurrency: 1,
         sprt: None,
+        time_control: None,
     };
     let starts = openings::from_start(1, 4, 3);
     let (result, ends) = within(Duration::from_secs(60), move || {

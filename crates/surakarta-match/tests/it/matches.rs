@@ -4,10 +4,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use surakarta::random::SplitMix;
-use surakarta::{Game, GameError, Move, Rules};
+use surakarta::{Color, Game, GameError, Move, Rules};
 use surakarta_match::{
-    openings, run_match, EnginePlayer, GameEnd, GameReport, MatchConfig, Player, PlayerError,
-    Reporter, Silent, Sprt, SprtDecision,
+    openings, play_game_on_clock, run_match, EnginePlayer, GameEnd, GameReport, MatchConfig,
+    Player, PlayerError, Reporter, Silent, Sprt, SprtDecision, TimeControl,
 };
 use surakarta_search::{Limits, Options};
 
@@ -60,6 +60,7 @@ fn config(concurrency: usize) -> MatchConfig {
         max_plies: 400,
         concurrency,
         sprt: None,
+        time_control: None,
     }
 }
 
@@ -101,7 +102,7 @@ fn deeper_search_wins_and_reports_are_consistent() {
         match end {
             GameEnd::Rules(o) => assert_eq!(Some(*o), *outcome),
             GameEnd::PlyCap(_) => assert!(outcome.is_none()),
-            GameEnd::Forfeit { .. } => panic!("an engine forfeited: {end}"),
+            GameEnd::Flag { .. } | GameEnd::Forfeit { .. } => panic!("an engine forfeited: {end}"),
         }
     }
 }
@@ -224,5 +225,89 @@ fn the_handshake_waits_for_the_timeout_given() {
         started.elapsed() < Duration::from_secs(6),
         "{:?}",
         started.elapsed()
+    );
+}
+
+/// Thinks for a fixed wall time, then plays a random move.
+struct Sleeper(SplitMix, std::time::Duration);
+
+impl Player for Sleeper {
+    fn name(&self) -> &str {
+        "sleeper"
+    }
+    fn new_game(&mut self, _rules: Rules) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        std::thread::sleep(self.1);
+        let moves = game.legal_moves();
+        Ok(moves[self.0.below(moves.len())])
+    }
+}
+
+/// On a clock, a side that spends more than its time loses on time, an
+/// increment larger than its thinking keeps it alive, and the engine
+/// shares its time out over a game without losing on time.
+#[test]
+fn a_side_whose_clock_runs_out_loses_on_time() {
+    let think = std::time::Duration::from_millis(30);
+    let start = surakarta::Position::new();
+    // 0.1 s for the game, 30 ms a move: the fourth move runs out of time.
+    let control: TimeControl = "0.1".parse().unwrap();
+    let mut sleeper = Sleeper(SplitMix::new(1), think);
+    let mut random = RandomMover(SplitMix::new(2));
+    let finished = play_game_on_clock(
+        &mut random,
+        &mut sleeper,
+        start,
+        Rules::ICGA,
+        100,
+        Some(control),
+    );
+    assert_eq!(
+        finished.end,
+        GameEnd::Flag {
+            loser: Color::White
+        }
+    );
+    assert_eq!(finished.end.winner(), Some(Color::Black));
+    assert_eq!(finished.end.reason(), "white lost on time");
+    assert!(
+        (5..=8).contains(&finished.game.moves().len()),
+        "{}",
+        finished.game.moves().len()
+    );
+    // An increment above its thinking time: never out of time.
+    let control: TimeControl = "0.1+0.05".parse().unwrap();
+    let finished = play_game_on_clock(
+        &mut random,
+        &mut sleeper,
+        start,
+        Rules::ICGA,
+        20,
+        Some(control),
+    );
+    assert!(
+        !matches!(finished.end, GameEnd::Flag { .. }),
+        "{}",
+        finished.end
+    );
+    // The engine with no limit but the clock: 1 s + 10 ms for 40 plies,
+    // its time shared out.
+    let engine = || EnginePlayer::new("clock".into(), Options::default(), None, Limits::default());
+    let (mut black, mut white) = (engine().unwrap(), engine().unwrap());
+    let control: TimeControl = "1+0.01".parse().unwrap();
+    let finished = play_game_on_clock(
+        &mut black,
+        &mut white,
+        start,
+        Rules::ICGA,
+        40,
+        Some(control),
+    );
+    assert!(
+        !matches!(finished.end, GameEnd::Flag { .. }),
+        "{}",
+        finished.end
     );
 }

@@ -30,10 +30,11 @@ use crate::error::SearchError;
 use crate::level::{choose_line, level_parameters, LevelParameters};
 use crate::limits::Limits;
 use crate::options::check_level;
-use crate::options::{check_multipv, Evaluation, Options, Techniques};
+use crate::options::{check_multipv, Evaluation, Options, Techniques, TimeManagement};
 use crate::ordering::History;
 use crate::parameters::{
     ASPIRATION_BASE, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_SCORE_DIVISOR,
+    TIME_GROWTH_MAX, TIME_GROWTH_MIN, TIME_STABILITY_SCALE,
 };
 use crate::score::{Score, ScoreKind, EVAL_LIMIT, INFINITY};
 use crate::search::{Info, Line, Pv, SearchResult, Shared, Worker};
@@ -166,6 +167,23 @@ impl Engine {
         check_multipv(lines)?;
         self.options.multipv = lines;
         Ok(())
+    }
+
+    /// Sets how searches on a clock decide when to stop, keeping the table
+    /// and history.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_search::{Engine, Options, TimeManagement};
+    ///
+    /// let mut engine = Engine::new(Options::default())?;
+    /// engine.set_time_management(TimeManagement::Adaptive);
+    /// assert_eq!(engine.options().time_management, TimeManagement::Adaptive);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_time_management(&mut self, time_management: TimeManagement) {
+        self.options.time_management = time_management;
     }
 
     /// Forgets the transposition table and history (a new game).
@@ -329,7 +347,16 @@ impl Engine {
             &shared.abort,
             limits.max_depth(),
             || helper(&shared, &root),
-            || iterative_deepening(&shared, &self.threads, &root, limits, on_info),
+            || {
+                iterative_deepening(
+                    &shared,
+                    &self.threads,
+                    &root,
+                    limits,
+                    self.options.time_management,
+                    on_info,
+                )
+            },
         );
         final_answer(&shared, best, root.fallback)
     }
@@ -657,9 +684,16 @@ fn iterative_deepening(
     threads: &Threads,
     root: &Root,
     limits: &Limits,
+    time_management: TimeManagement,
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<Info> {
-    let (soft_limit, _) = limits.budget();
+    let (soft_limit, hard_limit) = limits.budget();
+    let mut adaptive = match (time_management, limits.clock, soft_limit, hard_limit) {
+        (TimeManagement::Adaptive, Some(_), Some(soft), Some(hard)) => {
+            Some(AdaptiveTime::new(soft, hard))
+        }
+        _ => None,
+    };
     let mut worker = root.worker(shared);
     let mut best: Option<Info> = None;
     for depth in 1..=limits.max_depth() as i32 {
@@ -679,12 +713,71 @@ fn iterative_deepening(
             ..report(shared, lines)
         };
         on_info(&report);
+        let soft_limit = match &mut adaptive {
+            Some(a) => {
+                let first = report.lines.first().and_then(|l| l.pv.first().copied());
+                Some(a.after_iteration(first, shared.start.elapsed()))
+            }
+            None => soft_limit,
+        };
         best = Some(report);
         if !found.complete || proven || no_new_iteration(shared, soft_limit, limits.nodes) {
             break;
         }
     }
     best
+}
+
+/// [`TimeManagement::Adaptive`]'s state through one search: the best
+/// move's stability and the iterations' durations.
+struct AdaptiveTime {
+    /// The soft limit of [`Limits::budget`].
+    soft: Duration,
+    /// The hard limit, where the search is aborted.
+    hard: Duration,
+    /// The last iteration's best move and how many iterations in a row
+    /// before it had the same.
+    best: Option<(Move, u32)>,
+    /// When the last two iterations ended.
+    ended: [Duration; 2],
+}
+
+impl AdaptiveTime {
+    fn new(soft: Duration, hard: Duration) -> AdaptiveTime {
+        AdaptiveTime {
+            soft,
+            hard,
+            best: None,
+            ended: [Duration::ZERO; 2],
+        }
+    }
+
+    /// After an iteration that ended at `elapsed` with first move `best`:
+    /// the soft limit for starting the next one. Scaled by the best move's
+    /// stability; zero (start nothing more) when the next iteration, as
+    /// long as the last one times the growth between the last two, would
+    /// end past the hard limit.
+    fn after_iteration(&mut self, best: Option<Move>, elapsed: Duration) -> Duration {
+        let stable = match (self.best, best) {
+            (Some((m, n)), Some(b)) if m == b => n + 1,
+            _ => 0,
+        };
+        self.best = best.map(|m| (m, stable));
+        let [before, last] = self.ended;
+        self.ended = [last, elapsed];
+        let scale = TIME_STABILITY_SCALE[(stable as usize).min(TIME_STABILITY_SCALE.len() - 1)];
+        let soft = self.soft.mul_f64(scale).min(self.hard);
+        let this = elapsed.saturating_sub(last);
+        let previous = last.saturating_sub(before);
+        if !previous.is_zero() && !this.is_zero() {
+            let growth = (this.as_secs_f64() / previous.as_secs_f64())
+                .clamp(TIME_GROWTH_MIN, TIME_GROWTH_MAX);
+            if elapsed + this.mul_f64(growth) > self.hard {
+                return Duration::ZERO;
+            }
+        }
+        soft
+    }
 }
 
 /// The searched lines of one iteration.
@@ -927,4 +1020,81 @@ fn final_answer(shared: &Shared<'_>, best: Option<Info>, fallback: Move) -> Sear
         ..report
     };
     finish(shared, best_move, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    /// The soft limit grows after a change of the best move and shrinks
+    /// while it stays; nothing starts that would end past the hard limit.
+    #[test]
+    fn adaptive_time_follows_the_best_move_and_the_iterations_growth() {
+        let moves = Position::new().legal_moves();
+        let (a, b) = (moves[0], moves[1]);
+        let mut time = AdaptiveTime::new(100 * MS, 400 * MS);
+        // The first iteration: nothing to compare, a new best move.
+        assert_eq!(time.after_iteration(Some(a), MS), 150 * MS);
+        let mut elapsed = MS;
+        let mut limits = Vec::new();
+        for _ in 0..6 {
+            elapsed += MS;
+            limits.push(time.after_iteration(Some(a), elapsed));
+        }
+        assert_eq!(limits[0], 120 * MS);
+        assert_eq!(limits[1], 100 * MS);
+        assert_eq!(*limits.last().unwrap(), 70 * MS);
+        assert!(limits.windows(2).all(|w| w[0] >= w[1]), "{limits:?}");
+        // Another best move: back to 1.5 times.
+        elapsed += MS;
+        assert_eq!(time.after_iteration(Some(b), elapsed), 150 * MS);
+        // An iteration of 100 ms after one of 1 ms (growth taken as 6) at
+        // 108 ms: the next would end near 700 ms, past 400 ms.
+        assert_eq!(
+            time.after_iteration(Some(b), elapsed + 100 * MS),
+            Duration::ZERO
+        );
+        // Growth from 100 ms to 110 ms (taken as 1.5) at 320 ms: 485 ms, past.
+        let mut time = AdaptiveTime::new(100 * MS, 400 * MS);
+        time.after_iteration(Some(a), 100 * MS);
+        time.after_iteration(Some(a), 210 * MS);
+        assert_eq!(time.after_iteration(Some(a), 320 * MS), Duration::ZERO);
+        // … but at 150 ms after 50 ms and 50 ms more: 225 ms, in time.
+        let mut time = AdaptiveTime::new(100 * MS, 400 * MS);
+        time.after_iteration(Some(a), 50 * MS);
+        time.after_iteration(Some(a), 100 * MS);
+        assert!(time.after_iteration(Some(a), 150 * MS) > Duration::ZERO);
+    }
+
+    /// On a clock, both time managements answer a legal move within the
+    /// clock; without a clock the option changes nothing (same nodes).
+    #[test]
+    fn adaptive_time_management_plays_on_a_clock_and_changes_nothing_else() {
+        let game = Game::default();
+        let stop = AtomicBool::new(false);
+        let mut nodes = Vec::new();
+        for time_management in [TimeManagement::Plain, TimeManagement::Adaptive] {
+            let mut engine = Engine::new(Options {
+                time_management,
+                ..Options::default()
+            })
+            .unwrap();
+            let clock = Limits {
+                clock: Some(crate::Clock {
+                    time: 300 * MS,
+                    increment: 10 * MS,
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            };
+            let result = engine.search(&game, &clock, &stop, &mut |_| {});
+            assert!(game.position().is_legal(result.best_move.unwrap()));
+            engine.new_game();
+            let fixed = engine.search(&game, &Limits::depth(5), &stop, &mut |_| {});
+            nodes.push(fixed.info.nodes);
+        }
+        assert_eq!(nodes[0], nodes[1]);
+    }
 }

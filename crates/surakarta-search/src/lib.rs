@@ -73,8 +73,8 @@ pub use level::{choose_line, level_parameters, LevelParameters};
 pub use limits::{Clock, Limits};
 pub use options::{check_level, MAX_LEVEL};
 pub use options::{
-    Evaluation, EvaluationChoiceError, Options, Techniques, ENGINE_BASE_BYTES, MAX_MULTIPV,
-    MAX_THREADS, THREAD_STATE_BYTES,
+    Evaluation, EvaluationChoiceError, Options, Techniques, TimeManagement, ENGINE_BASE_BYTES,
+    MAX_MULTIPV, MAX_THREADS, THREAD_STATE_BYTES,
 };
 pub use ordering::History;
 pub use score::{Score, ScoreKind, MAX_PLY};

@@ -44,7 +44,7 @@ pub const ENGINE_BASE_BYTES: usize = 1 << 20;
 /// # Examples
 ///
 /// ```
-/// use surakarta_search::{Evaluation, Options, Smp, Techniques};
+/// use surakarta_search::{Evaluation, Options, Smp, Techniques, TimeManagement};
 ///
 /// let options = Options {
 ///     threads: 4,
@@ -55,6 +55,7 @@ pub const ENGINE_BASE_BYTES: usize = 1 << 20;
 ///     multipv: 3,
 ///     level: Some(5),
 ///     level_seed: 7,
+///     time_management: TimeManagement::Adaptive,
 /// };
 /// assert!(options.check().is_ok());
 /// assert_eq!(Options::default().threads, 1); // deterministic by default
@@ -85,6 +86,8 @@ pub struct Options {
     /// The seed of a level's choice among near-best moves, mixed with the
     /// position's hash: the same position and seed give the same move.
     pub level_seed: u64,
+    /// How a search on a clock decides when to stop.
+    pub time_management: TimeManagement,
 }
 
 impl Default for Options {
@@ -98,6 +101,7 @@ impl Default for Options {
             multipv: 1,
             level: None,
             level_seed: 0,
+            time_management: TimeManagement::Plain,
         }
     }
 }
@@ -179,6 +183,62 @@ pub(crate) fn check_multipv(lines: usize) -> Result<(), SearchError> {
         Ok(())
     } else {
         Err(SearchError::MultiPv(lines))
+    }
+}
+
+/// How a search on a clock ([`crate::Limits::clock`]) decides when to
+/// stop; searches without a clock are not affected.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::TimeManagement;
+///
+/// assert_eq!("adaptive".parse::<TimeManagement>(), Ok(TimeManagement::Adaptive));
+/// assert_eq!(TimeManagement::default().to_string(), "plain");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TimeManagement {
+    /// No new iteration after half the move's budget; aborted at the hard
+    /// limit.
+    #[default]
+    Plain,
+    /// The soft limit scaled by the best move's stability (up to 1.5 times
+    /// after it changed, down to 0.7 times after five iterations without a
+    /// change), and no iteration started that would not finish before the
+    /// hard limit, judged by the growth of the iterations before it.
+    Adaptive,
+}
+
+impl TimeManagement {
+    /// The name: `plain` or `adaptive`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TimeManagement::Plain => "plain",
+            TimeManagement::Adaptive => "adaptive",
+        }
+    }
+}
+
+impl std::fmt::Display for TimeManagement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for TimeManagement {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TimeManagement, String> {
+        match text {
+            "plain" => Ok(TimeManagement::Plain),
+            "adaptive" => Ok(TimeManagement::Adaptive),
+            _ => Err(format!(
+                "{}: expected plain or adaptive",
+                surakarta::Excerpt::new(text)
+            )),
+        }
     }
 }
 

@@ -104,3 +104,12 @@ pub(crate) const SOFT_LIMIT_DIVISOR: u32 = 2;
 pub(crate) const HARD_LIMIT_FACTOR: u32 = 4;
 /// … and at most the usable time divided by this.
 pub(crate) const HARD_LIMIT_DIVISOR: u32 = 3;
+/// Adaptive time management: the soft limit's factor after an iteration
+/// whose best move had been the same for 0, 1, 2… iterations before it
+/// (the last entry for more).
+pub(crate) const TIME_STABILITY_SCALE: [f64; 6] = [1.5, 1.2, 1.0, 0.9, 0.8, 0.7];
+/// Adaptive time management: the bounds of the growth expected from one
+/// iteration to the next.
+pub(crate) const TIME_GROWTH_MIN: f64 = 1.5;
+/// See [`TIME_GROWTH_MIN`].
+pub(crate) const TIME_GROWTH_MAX: f64 = 6.0;

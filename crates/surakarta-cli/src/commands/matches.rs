@@ -23,7 +23,7 @@ use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, MatchResult,
     Player, PlayerError, Reporter, Sprt, SprtDecision, Tally, TimeControl,
 };
-use surakarta_search::{Limits, Options, Smp, MAX_LEVEL};
+use surakarta_search::{Limits, Options, Smp, TimeManagement, MAX_LEVEL};
 use surakarta_tablebase::{read_regular_file, Tablebase};
 
 /// The arguments of `surakarta match`.
@@ -32,7 +32,8 @@ pub(crate) struct MatchArgs {
     /// The first player: comma-separated settings, e.g.
     /// `depth=6,tb=tables,name=tb` or `movetime=100,cmd=./engine --flag`
     /// (keys: name, depth, nodes, movetime, threads, hash, eval, eval-file, smp,
-    /// level, tb, timeout, cmd; `cmd` takes the rest of the text).
+    /// level, time-management, tb, timeout, cmd; `cmd` takes the rest of the
+    /// text).
     #[arg(long, value_name = "SPEC")]
     first: String,
     /// The second player, in the same form.
@@ -110,6 +111,7 @@ struct PlayerSpec {
     tb: Option<PathBuf>,
     smp: Option<Smp>,
     level: Option<u8>,
+    time_management: Option<TimeManagement>,
     timeout: Option<Duration>,
     command: Option<Vec<String>>,
 }
@@ -134,6 +136,7 @@ impl PlayerSpec {
             tb: None,
             smp: None,
             level: None,
+            time_management: None,
             timeout: None,
             command: None,
         };
@@ -200,6 +203,11 @@ impl PlayerSpec {
                         MAX_LEVEL.into(),
                     )? as u8)
                 }
+                "time-management" => {
+                    spec.time_management = Some(value.parse().map_err(|e: String| {
+                        bad(format!("time-management: {e}"))
+                    })?)
+                }
                 "tb" => spec.tb = Some(PathBuf::from(value)),
                 "timeout" => {
                     spec.timeout = Some(Duration::from_secs(number("seconds, at least 1", 86_400)?))
@@ -213,7 +221,7 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(bad(format!(
-                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, eval-file, smp, level, tb, timeout or cmd",
+                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, eval-file, smp, level, time-management, tb, timeout or cmd",
                         Excerpt::new(key)
                     )))
                 }
@@ -255,6 +263,9 @@ impl PlayerSpec {
         if let Some(level) = self.level {
             parts.push(format!("level={level}"));
         }
+        if let Some(t) = self.time_management {
+            parts.push(format!("time-management={t}"));
+        }
         if self.tb.is_some() {
             parts.push("tb".into());
         }
@@ -292,6 +303,7 @@ impl PlayerSpec {
             hash_mb: self.hash.unwrap_or(64),
             smp: self.smp.unwrap_or_default(),
             level: self.level,
+            time_management: self.time_management.unwrap_or_default(),
             ..Options::default()
         }
     }
@@ -316,6 +328,9 @@ impl PlayerSpec {
         }
         if let Some(smp) = self.smp {
             options.push(("Smp".into(), smp.name().into()));
+        }
+        if let Some(t) = self.time_management {
+            options.push(("TimeManagement".into(), t.to_string()));
         }
         if let Some(level) = self.level {
             options.push(("Level".into(), level.to_string()));
@@ -793,7 +808,20 @@ mod tests {
         assert!(s
             .protocol_options()
             .contains(&("Level".to_string(), "3".to_string())));
+        let s = PlayerSpec::parse("first", "time-management=adaptive,nodes=1000").unwrap();
+        assert_eq!(
+            s.options().unwrap().time_management,
+            TimeManagement::Adaptive
+        );
+        assert_eq!(
+            s.display_name(),
+            "surakarta nodes=1000 time-management=adaptive"
+        );
+        assert!(s
+            .protocol_options()
+            .contains(&("TimeManagement".to_string(), "adaptive".to_string())));
         for bad in [
+            "time-management=fast,depth=2",
             "",
             "depth=0",
             "depth=x",

@@ -103,6 +103,7 @@ impl EngineArgs {
             multipv: 1,
             level,
             level_seed: self.level_seed,
+            ..Options::default()
         })
     }
 

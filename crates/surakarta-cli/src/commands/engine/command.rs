@@ -6,7 +6,7 @@
 use crate::common::checks::check_depth;
 use std::time::Duration;
 use surakarta::{Color, Excerpt, Rules};
-use surakarta_search::{Clock, Evaluation, Limits, Smp};
+use surakarta_search::{Clock, Evaluation, Limits, Smp, TimeManagement};
 
 use crate::common::evaluation::evaluation;
 
@@ -59,6 +59,8 @@ pub(crate) enum Setting {
     MultiPv(usize),
     /// `Level`: the strength level (the range is checked by the engine).
     Level(usize),
+    /// `TimeManagement`: `plain` or `adaptive`.
+    TimeManagement(TimeManagement),
     /// `Rules`.
     Rules(Rules),
     /// `TablebasePath` (`None`: empty or `<empty>`, no tables).
@@ -156,6 +158,11 @@ fn parse_setoption(words: &[&str]) -> Result<Setting, String> {
         "hash" => Setting::Hash(number("Hash")?),
         "multipv" => Setting::MultiPv(number("MultiPV")?),
         "level" => Setting::Level(number("Level")?),
+        "timemanagement" => Setting::TimeManagement(
+            value
+                .parse()
+                .map_err(|e: String| format!("TimeManagement: {e}"))?,
+        ),
         "eval" => Setting::Eval(evaluation(Some(&value), None, ["Eval", "EvalFile"])?),
         "evalfile" => {
             Setting::EvalFile((!value.is_empty() && value != "<empty>").then_some(value.clone()))
@@ -271,6 +278,16 @@ mod tests {
             Command::parse("setoption name Level value 3"),
             Ok(Some(Command::SetOption(Setting::Level(3))))
         ));
+        assert!(matches!(
+            Command::parse("setoption name TimeManagement value adaptive"),
+            Ok(Some(Command::SetOption(Setting::TimeManagement(
+                TimeManagement::Adaptive
+            ))))
+        ));
+        assert_eq!(
+            Command::parse("setoption name TimeManagement value fast").unwrap_err(),
+            "TimeManagement: \"fast\": expected plain or adaptive"
+        );
         assert!(matches!(
             Command::parse("setoption name MultiPV value 3"),
             Ok(Some(Command::SetOption(Setting::MultiPv(3))))

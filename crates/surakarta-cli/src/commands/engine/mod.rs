@@ -126,6 +126,7 @@ impl Session {
                 say(&format!(
                     "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
                 ));
+                say("option name TimeManagement type combo default plain var plain var adaptive");
                 say("uciok");
             }
             Command::IsReady => say("readyok"),
@@ -200,6 +201,11 @@ impl Session {
                     .set_level(Some(level))
                     .map_err(|e| e.to_string())?;
                 self.settings.options.level = Some(level);
+                return Ok(());
+            }
+            Setting::TimeManagement(time_management) => {
+                self.engine_mut()?.set_time_management(time_management);
+                self.settings.options.time_management = time_management;
                 return Ok(());
             }
             Setting::Rules(rules) => {

@@ -995,21 +995,17 @@ fn play_on_by_tables(
             Value::Win(_) => v == best,
             _ => v.wdl() == best.wdl(),
         };
-        let choices: Vec<surakarta::Move> = values
-            .iter()
-            .filter(|&&(_, v)| keeps(v))
-            .map(|&(m, _)| m)
-            .collect();
-        position = position.after(choices[rng.below(choices.len())]);
+        let choices: Vec<(surakarta::Move, Value)> =
+            values.into_iter().filter(|&(_, v)| keeps(v)).collect();
+        let (m, value) = choices[rng.below(choices.len())];
+        position = position.after(m);
         if position.pieces(Color::Black).is_empty() || position.pieces(Color::White).is_empty() {
             return Ok(());
         }
-        let value = tables
-            .tables
-            .probe_position(&position)
-            .map_err(|e| failed(&position, e))?;
+        // The move's value for its player is the new side to move's value
+        // seen from the other side.
         let at = ply.saturating_add(u16::try_from(played).unwrap_or(u16::MAX));
-        out.push((position, value.wdl(), at));
+        out.push((position, value.wdl().flipped(), at));
     }
     Ok(())
 }

@@ -16,7 +16,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use surakarta::{Excerpt, Game, Move, Rules};
+use surakarta::{Color, Excerpt, Game, Move, Rules};
 use surakarta_search::Limits;
 
 use crate::lines::{Line, LineReader};
@@ -280,8 +280,12 @@ impl ExternalEngine {
             .map(|_| ())
     }
 
-    /// The `go` command for the limits and how long to wait for its answer.
-    fn go(&self) -> (String, Duration) {
+    /// The `go` command for the limits (and both clocks, in a game on a
+    /// clock: `btime`, `wtime`, `binc`, `winc` in milliseconds) and how
+    /// long to wait for its answer: the move timeout beyond the move time,
+    /// or beyond the mover's time left on a clock. Without any limit or
+    /// clock the engine gets `movetime 1000`.
+    fn go(&self, clock: Option<(&Clocks, Color)>) -> (String, Duration) {
         let mut go = String::from("go");
         let mut wait = self.move_timeout;
         if let Some(depth) = self.limits.depth {
@@ -292,12 +296,23 @@ impl ExternalEngine {
         }
         let movetime = match self.limits.movetime {
             Some(t) => Some(t),
-            None if go == "go" => Some(Duration::from_secs(1)),
+            None if go == "go" && clock.is_none() => Some(Duration::from_secs(1)),
             None => None,
         };
         if let Some(t) = movetime {
             go.push_str(&format!(" movetime {}", t.as_millis()));
-            wait += t;
+        }
+        match clock {
+            Some((clocks, mover)) => {
+                let increment = clocks.increment.as_millis();
+                go.push_str(&format!(
+                    " btime {} wtime {} binc {increment} winc {increment}",
+                    clocks.black.as_millis(),
+                    clocks.white.as_millis()
+                ));
+                wait += clocks.left(mover);
+            }
+            None => wait += movetime.unwrap_or_default(),
         }
         (go, wait)
     }
@@ -316,31 +331,14 @@ impl Player for ExternalEngine {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        let (go, wait) = self.go();
+        let (go, wait) = self.go(None);
         self.play(game, &go, wait)
     }
 
-    /// `go` with the limits and both clocks (`btime`, `wtime`, `binc`,
-    /// `winc` in milliseconds); the answer is awaited for the mover's time
-    /// left and the move timeout.
+    /// `go` with the limits and both clocks; the answer is awaited for the
+    /// mover's time left and the move timeout.
     fn choose_on_clock(&mut self, game: &Game, clocks: &Clocks) -> Result<Move, PlayerError> {
-        let mut go = String::from("go");
-        if let Some(depth) = self.limits.depth {
-            go.push_str(&format!(" depth {depth}"));
-        }
-        if let Some(nodes) = self.limits.nodes {
-            go.push_str(&format!(" nodes {nodes}"));
-        }
-        if let Some(t) = self.limits.movetime {
-            go.push_str(&format!(" movetime {}", t.as_millis()));
-        }
-        let increment = clocks.increment.as_millis();
-        go.push_str(&format!(
-            " btime {} wtime {} binc {increment} winc {increment}",
-            clocks.black.as_millis(),
-            clocks.white.as_millis()
-        ));
-        let wait = self.move_timeout + clocks.left(game.position().turn());
+        let (go, wait) = self.go(Some((clocks, game.position().turn())));
         self.play(game, &go, wait)
     }
 }

@@ -133,9 +133,9 @@ impl std::str::FromStr for TimeControl {
                 .map(Duration::from_secs_f64)
                 .ok_or_else(|| {
                     format!(
-                        "{:?} is not a time control: give SECONDS+INCREMENT, \
-                         each 0 to 86400 seconds (for example 2+0.05)",
-                        Excerpt::new(text).to_string()
+                        "{} is not a time control: give SECONDS+INCREMENT, \
+                         each 0 to {MAX_CLOCK_SECONDS} seconds (for example 2+0.05)",
+                        Excerpt::new(text)
                     )
                 })
         };
@@ -144,7 +144,7 @@ impl std::str::FromStr for TimeControl {
             None => (seconds(text)?, Duration::ZERO),
         };
         if time.is_zero() {
-            return Err(format!("{text:?}: the time must be above 0"));
+            return Err(format!("{}: the time must be above 0", Excerpt::new(text)));
         }
         Ok(TimeControl { time, increment })
     }

@@ -117,14 +117,9 @@ struct PlayerSpec {
 }
 
 impl PlayerSpec {
-    #[cfg(test)]
-    fn parse(flag: &str, text: &str) -> Result<PlayerSpec, CliError> {
-        PlayerSpec::parse_on_clock(flag, text, false)
-    }
-
     /// The spec of `--{flag}`; on a clock (`--tc`) no limit per move is
     /// needed.
-    fn parse_on_clock(flag: &str, text: &str, clock: bool) -> Result<PlayerSpec, CliError> {
+    fn parse(flag: &str, text: &str, clock: bool) -> Result<PlayerSpec, CliError> {
         let bad = |message: String| CliError(format!("--{flag}: {message}"));
         let mut spec = PlayerSpec {
             name: None,
@@ -497,8 +492,8 @@ struct Settings {
 fn check(args: &MatchArgs) -> Result<Settings, CliError> {
     let rules: Rules = args.rules.parse()?;
     let clock = args.tc.is_some();
-    let first = PlayerSpec::parse_on_clock("first", &args.first, clock)?;
-    let second = PlayerSpec::parse_on_clock("second", &args.second, clock)?;
+    let first = PlayerSpec::parse("first", &args.first, clock)?;
+    let second = PlayerSpec::parse("second", &args.second, clock)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if args.concurrency == 0 || args.concurrency > 256 {
         return Err(CliError(format!(
@@ -791,24 +786,24 @@ mod tests {
 
     #[test]
     fn specs() {
-        let s = PlayerSpec::parse("first", "depth=6, tb=/tmp/t ,name=tb").unwrap();
+        let s = PlayerSpec::parse("first", "depth=6, tb=/tmp/t ,name=tb", false).unwrap();
         assert_eq!(s.limits.depth, Some(6));
         assert_eq!(s.tb, Some(PathBuf::from("/tmp/t")));
         assert_eq!(s.display_name(), "tb");
-        let s = PlayerSpec::parse("second", "movetime=50,cmd=./engine --a, b").unwrap();
+        let s = PlayerSpec::parse("second", "movetime=50,cmd=./engine --a, b", false).unwrap();
         assert_eq!(
             s.command,
             Some(vec!["./engine".to_string(), "--a,".into(), "b".into()])
         );
         assert_eq!(s.display_name(), "./engine movetime=50");
-        let s = PlayerSpec::parse("first", "level=3,nodes=1000").unwrap();
+        let s = PlayerSpec::parse("first", "level=3,nodes=1000", false).unwrap();
         assert_eq!(s.level, Some(3));
         assert_eq!(s.options().unwrap().level, Some(3));
         assert_eq!(s.display_name(), "surakarta nodes=1000 level=3");
         assert!(s
             .protocol_options()
             .contains(&("Level".to_string(), "3".to_string())));
-        let s = PlayerSpec::parse("first", "time-management=adaptive,nodes=1000").unwrap();
+        let s = PlayerSpec::parse("first", "time-management=adaptive,nodes=1000", false).unwrap();
         assert_eq!(
             s.options().unwrap().time_management,
             TimeManagement::Adaptive
@@ -831,7 +826,7 @@ mod tests {
             "level=0,depth=2",
             "level=12,depth=2",
         ] {
-            assert!(PlayerSpec::parse("first", bad).is_err(), "{bad:?}");
+            assert!(PlayerSpec::parse("first", bad, false).is_err(), "{bad:?}");
         }
     }
 

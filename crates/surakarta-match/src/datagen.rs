@@ -82,7 +82,7 @@ use std::sync::{Arc, Mutex};
 use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Color, Game, Position, Rules, Termination};
 use surakarta_search::network::data::{self, DataError, TrainingPosition};
-use surakarta_search::{Engine, Evaluation, Limits, Options, ScoreKind};
+use surakarta_search::{Engine, Evaluation, Limits, Options, ScoreKind, SearchParameters};
 use surakarta_tablebase::{is_not_a_regular_file, Tablebase, TablebaseError, Value, Wdl};
 
 /// The manifest's file name in the output directory.
@@ -294,6 +294,9 @@ impl DatagenConfig {
         if self.table_plies > 0 {
             settings.push(("table_plies", self.table_plies.to_string()));
         }
+        if self.options.parameters != SearchParameters::default() {
+            settings.push(("search_parameters", self.options.parameters.to_string()));
+        }
         settings
     }
 
@@ -350,7 +353,7 @@ impl DatagenConfig {
 
 /// The evaluation as the manifest names it: `classic`, `paper`, a custom
 /// weight set in full, or a network by name and checksum.
-fn evaluation_setting(evaluation: &Evaluation) -> String {
+pub(crate) fn evaluation_setting(evaluation: &Evaluation) -> String {
     match evaluation {
         Evaluation::Classic(w) if evaluation.name() == "custom" => format!("custom {w:?}"),
         Evaluation::Classic(_) => evaluation.name(),

@@ -36,6 +36,7 @@
 //! | [`runner`] | [`run_match`]: worker threads take the jobs (each opening with either colour first) from a shared counter, each worker with its own pair of players (made again after a forfeit); a [`Reporter`] receives each finished game; the SPRT's decision, a failing worker or the stop flag ends it |
 //! | [`datagen`] | training data by self-play ([`datagen::run`]): varied openings, a fixed node budget per move, filters (single move, decisive score, capture as best move), labels from the game's result or the tables' value, chunk files of [`surakarta_search::network::data`] records written atomically, a manifest of the settings, resumable and deterministic for a seed |
 //! | [`endgames`] | endgame judgement: test positions drawn from the tables ([`endgames::sample`]: won or drawn, some move loses the value, training positions excluded) and the share of an engine's moves that keep the exact value ([`endgames::judge`]) |
+//! | [`tune`] | SPSA tuning of the search's parameters by self-play ([`tune::run`]): game pairs between the engine moved up and down at random signs, the estimate moved towards the winner, fishtest's schedules; the whole state in one text file written after each iteration, resumable and checked against the settings |
 //! | [`stats`] | [`Tally`], [`Pentanomial`] (game pairs), [`Elo`] with its 95% interval, [`Sprt`] |
 
 #![forbid(unsafe_code)]
@@ -50,6 +51,7 @@ pub mod openings;
 pub mod player;
 pub mod runner;
 pub mod stats;
+pub mod tune;
 
 pub use external::ExternalEngine;
 pub use game::{play_game, play_game_on_clock, FinishedGame, GameEnd};

@@ -32,10 +32,7 @@ use crate::limits::Limits;
 use crate::options::check_level;
 use crate::options::{check_multipv, Evaluation, Options, Techniques, TimeManagement};
 use crate::ordering::History;
-use crate::parameters::{
-    ASPIRATION_BASE, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_SCORE_DIVISOR,
-    TIME_GROWTH_MAX, TIME_GROWTH_MIN, TIME_STABILITY_SCALE,
-};
+use crate::parameters::{SearchParameters, TIME_GROWTH_MAX, TIME_GROWTH_MIN, TIME_STABILITY_SCALE};
 use crate::score::{Score, ScoreKind, EVAL_LIMIT, INFINITY};
 use crate::search::{Info, Line, Pv, SearchResult, Shared, Worker};
 use crate::smp::Threads;
@@ -184,6 +181,23 @@ impl Engine {
     /// ```
     pub fn set_time_management(&mut self, time_management: TimeManagement) {
         self.options.time_management = time_management;
+    }
+
+    /// Changes the tunable search parameters of the next searches (the
+    /// table and history stay).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_search::{Engine, Options};
+    ///
+    /// let mut engine = Engine::new(Options::default())?;
+    /// engine.set_parameters("aspiration-base=30".parse()?);
+    /// assert_eq!(engine.options().parameters.get("aspiration-base"), Some(30));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_parameters(&mut self, parameters: SearchParameters) {
+        self.options.parameters = parameters;
     }
 
     /// Forgets the transposition table and history (a new game).
@@ -375,6 +389,7 @@ impl Engine {
             tb_pieces: tablebase.map_or(0, |t| t.complete_pieces()),
             evaluation: &self.options.evaluation,
             techniques: self.options.techniques,
+            parameters: self.options.parameters,
             rules,
             parallel: self.threads.splits(),
             user_stop: stop,
@@ -897,17 +912,23 @@ fn search_lines(
 
 /// The aspiration window of iteration `depth` after a `previous` score:
 /// `(alpha, beta, delta)`, centred on the previous score with half-width
-/// `delta` (FuChou's `20 + |score|/8`: wider when the score is larger, never
-/// empty) from [`ASPIRATION_MIN_DEPTH`] on, else (or after a decisive score,
-/// or with aspiration off) the full window with `delta` = [`INFINITY`].
-fn aspiration_window(techniques: Techniques, depth: i32, previous: Option<i32>) -> (i32, i32, i32) {
+/// `delta` (FuChou's `20 + |score|/8` by default: wider when the score is
+/// larger, never empty) from the parameters' `aspiration-min-depth` on,
+/// else (or after a decisive score, or with aspiration off) the full window
+/// with `delta` = [`INFINITY`].
+fn aspiration_window(
+    techniques: Techniques,
+    parameters: &SearchParameters,
+    depth: i32,
+    previous: Option<i32>,
+) -> (i32, i32, i32) {
     let delta = match previous {
         Some(p)
             if techniques.aspiration
-                && depth >= ASPIRATION_MIN_DEPTH
+                && depth >= parameters.aspiration_min_depth()
                 && !Score(p).is_decisive() =>
         {
-            ASPIRATION_BASE + p.abs() / ASPIRATION_SCORE_DIVISOR
+            parameters.aspiration_base() + p.abs() / parameters.aspiration_score_divisor()
         }
         _ => INFINITY,
     };
@@ -935,7 +956,7 @@ struct Iteration {
 }
 
 /// One iteration of the main thread: the root to `depth` in the
-/// [`aspiration_window`], widening the failed side ([`ASPIRATION_GROWTH`]
+/// [`aspiration_window`], widening the failed side (`aspiration-growth`
 /// times the half-width) and searching again until the score falls inside.
 /// The search runs on the thread pool when nodes split.
 ///
@@ -952,7 +973,8 @@ fn aspiration_search(
     depth: i32,
     previous: Option<i32>,
 ) -> Option<Iteration> {
-    let (mut alpha, mut beta, mut delta) = aspiration_window(shared.techniques, depth, previous);
+    let (mut alpha, mut beta, mut delta) =
+        aspiration_window(shared.techniques, &shared.parameters, depth, previous);
     let mut pv = Pv::new();
     let mut failed_high: Option<(i32, Pv)> = None;
     loop {
@@ -971,7 +993,7 @@ fn aspiration_search(
                 partial: true,
             });
         }
-        delta = delta.saturating_mul(ASPIRATION_GROWTH);
+        delta = delta.saturating_mul(shared.parameters.aspiration_growth());
         if score <= alpha && alpha > -INFINITY {
             alpha = (score - delta).max(-INFINITY);
         } else if score >= beta && beta < INFINITY {

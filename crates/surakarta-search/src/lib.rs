@@ -35,7 +35,7 @@
 //! | `ordering` | move picking (Stockfish's movepick): `MoveOrder` (table move, captures, killers, then quiet moves by history, picked one at a time), [`History`] (shared relaxed atomics), `Killers` |
 //! | [`level`] | strength levels: the table ([`level_parameters`]) and the choice among near-best lines ([`choose_line`]) |
 //! | [`limits`] | [`Limits`] (depth, nodes, move time, [`Clock`]) and the time budget (soft and hard limits) |
-//! | `parameters` | every tuning constant: aspiration window, late move reductions, ordering bonuses, history bounds, table replacement, split depth, limit polling, time management; crate-private, imports nothing of the crate |
+//! | `parameters` | every tuning constant: ordering bonuses, history bounds, table replacement, split depth, limit polling, time management as crate-private constants; the aspiration window and late move reductions as [`SearchParameters`] (run-time values for a tuner, [`PARAMETER_SPECS`] their names and ranges); imports nothing of the crate |
 //! | `options` | what a user sets per engine: [`Options`] (threads, hash, [`Evaluation`], techniques, parallel scheme, MultiPV; [`Options::check`]) and [`Techniques`] (switches); public and chosen at run time, unlike `parameters` |
 //! | `error` | [`SearchError`] (bad options, table allocation, thread pool); its own module so that `tt`, `options` and `smp` need not import `engine` |
 //! | `search` | one thread's tree walk: `Worker::negamax` (PVS, late move reductions, table cut-offs), `enter` (at every node: stop, no pieces left, the rules' ends, ply cap, tablebases), `quiesce` and `captures_only`, `younger_brother`; `Shared` (what the threads of a search share), [`Info`], [`Line`], [`SearchResult`] |
@@ -77,6 +77,9 @@ pub use options::{
     MAX_MULTIPV, MAX_THREADS, THREAD_STATE_BYTES,
 };
 pub use ordering::History;
+pub use parameters::{
+    ParameterError, ParameterSpec, SearchParameters, PARAMETER_COUNT, PARAMETER_SPECS,
+};
 pub use score::{Score, ScoreKind, MAX_PLY};
 pub use search::{Info, Line, SearchResult};
 pub use smp::{Smp, THREAD_STACK_BYTES};

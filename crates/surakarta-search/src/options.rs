@@ -15,6 +15,7 @@ use surakarta::Position;
 use crate::error::SearchError;
 use crate::eval::{evaluate, Weights};
 use crate::network::{Network, NetworkError};
+use crate::parameters::SearchParameters;
 use crate::smp::{Smp, THREAD_STACK_BYTES};
 
 /// The most threads an engine takes, and the one bound on threads of every
@@ -44,7 +45,7 @@ pub const ENGINE_BASE_BYTES: usize = 1 << 20;
 /// # Examples
 ///
 /// ```
-/// use surakarta_search::{Evaluation, Options, Smp, Techniques, TimeManagement};
+/// use surakarta_search::{Evaluation, Options, SearchParameters, Smp, Techniques, TimeManagement};
 ///
 /// let options = Options {
 ///     threads: 4,
@@ -56,6 +57,7 @@ pub const ENGINE_BASE_BYTES: usize = 1 << 20;
 ///     level: Some(5),
 ///     level_seed: 7,
 ///     time_management: TimeManagement::Adaptive,
+///     parameters: "lmr-min-depth=4".parse().unwrap(),
 /// };
 /// assert!(options.check().is_ok());
 /// assert_eq!(Options::default().threads, 1); // deterministic by default
@@ -88,6 +90,9 @@ pub struct Options {
     pub level_seed: u64,
     /// How a search on a clock decides when to stop.
     pub time_management: TimeManagement,
+    /// The tunable search parameters (aspiration windows, late move
+    /// reductions); the default is the shipped engine.
+    pub parameters: SearchParameters,
 }
 
 impl Default for Options {
@@ -102,6 +107,7 @@ impl Default for Options {
             level: None,
             level_seed: 0,
             time_management: TimeManagement::Plain,
+            parameters: SearchParameters::default(),
         }
     }
 }

@@ -2,49 +2,307 @@
 //! move reductions, move-ordering bonuses, history, transposition-table
 //! replacement, parallel splits and time management.
 //!
-//! These are compile-time constants, not settings: changing one changes what
+//! Most are compile-time constants, not settings: changing one changes what
 //! the search does (with one thread, the bench signature), so a change is
 //! decided by self-play (`surakarta match`) and recorded in
-//! `CHANGELOG.md` with its figures in `benches/results/`. What a user picks per engine (threads, hash size,
-//! evaluation weights, techniques on or off, the parallel scheme) is in
-//! [`Options`](crate::Options) instead; the evaluation weights stay with the
-//! evaluation in [`crate::eval`], since they define the features' sum rather
-//! than tune the tree walk.
+//! `CHANGELOG.md` with its figures in `benches/results/`. The aspiration
+//! window and the late move reductions are [`SearchParameters`] instead:
+//! values an engine takes at run time ([`Options::parameters`]) so that a
+//! tuner (`surakarta tune`) can play engines with different values against
+//! each other; their defaults are the shipped engine's. What a user picks
+//! per engine (threads, hash size, evaluation weights, techniques on or
+//! off, the parallel scheme) is in [`Options`] instead; the evaluation
+//! weights stay with the evaluation in [`crate::eval`], since they define
+//! the features' sum rather than tune the tree walk.
+//!
+//! [`Options`]: crate::Options
+//! [`Options::parameters`]: crate::Options::parameters
 //!
 //! This module imports nothing of the crate.
 
-// Aspiration windows (iterative deepening in `engine`).
+use std::fmt;
+use std::str::FromStr;
 
-/// Aspiration windows start at this iteration depth; shallower iterations
-/// (and decisive previous scores) search with the full window.
-pub(crate) const ASPIRATION_MIN_DEPTH: i32 = 4;
-/// The floor of the aspiration half-width (FuChou's window `20 + |score|/8`):
-/// the window is never empty.
-pub(crate) const ASPIRATION_BASE: i32 = 20;
-/// The half-width grows by `|score|` divided by this: wider windows for
-/// larger scores.
-pub(crate) const ASPIRATION_SCORE_DIVISOR: i32 = 8;
-/// A fail low or high multiplies the half-width by this before searching
-/// again.
-pub(crate) const ASPIRATION_GROWTH: i32 = 2;
+/// One tunable search parameter: its name (in parameter text, match
+/// player specs and the tuner's files), the shipped value and the range a
+/// value must lie in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParameterSpec {
+    /// The name, in kebab case (`lmr-min-depth`).
+    pub name: &'static str,
+    /// The value of the shipped engine.
+    pub default: i32,
+    /// The smallest value allowed.
+    pub min: i32,
+    /// The largest value allowed.
+    pub max: i32,
+    /// What the parameter does, in one line.
+    pub about: &'static str,
+}
 
-// Late move reductions (`search`).
+/// The number of tunable search parameters.
+pub const PARAMETER_COUNT: usize = 11;
 
-/// Quiet moves are reduced only with at least this many plies to go.
-pub(crate) const LMR_MIN_DEPTH: i32 = 3;
-/// Quiet moves are reduced from this move index on (0-based: the fourth
-/// move).
-pub(crate) const LMR_FIRST_INDEX: usize = 3;
-/// The reduction of a late quiet move, in plies.
-pub(crate) const LMR_REDUCTION: i32 = 1;
-/// From this move index on (the ninth move) …
-pub(crate) const LMR_DEEPER_INDEX: usize = 8;
-/// … at this remaining depth or more …
-pub(crate) const LMR_DEEPER_DEPTH: i32 = 6;
-/// … the reduction is this many plies instead.
-pub(crate) const LMR_DEEPER_REDUCTION: i32 = 2;
-/// At PV nodes the reduction is this many plies less.
-pub(crate) const LMR_PV_RELIEF: i32 = 1;
+/// Every tunable search parameter, in the order of
+/// [`SearchParameters::values`].
+pub const PARAMETER_SPECS: [ParameterSpec; PARAMETER_COUNT] = [
+    ParameterSpec {
+        name: "aspiration-min-depth",
+        default: 4,
+        min: 1,
+        max: 20,
+        about: "aspiration windows start at this iteration depth",
+    },
+    ParameterSpec {
+        name: "aspiration-base",
+        default: 20,
+        min: 1,
+        max: 500,
+        about: "the floor of the window's half-width (FuChou's 20 + |score|/8)",
+    },
+    ParameterSpec {
+        name: "aspiration-score-divisor",
+        default: 8,
+        min: 1,
+        max: 64,
+        about: "the half-width grows by |score| divided by this",
+    },
+    ParameterSpec {
+        name: "aspiration-growth",
+        default: 2,
+        min: 2,
+        max: 8,
+        about: "a failed window's half-width is multiplied by this",
+    },
+    ParameterSpec {
+        name: "lmr-min-depth",
+        default: 3,
+        min: 1,
+        max: 20,
+        about: "quiet moves are reduced only with at least this many plies to go",
+    },
+    ParameterSpec {
+        name: "lmr-first-index",
+        default: 3,
+        min: 1,
+        max: 64,
+        about: "quiet moves are reduced from this move index on (0-based)",
+    },
+    ParameterSpec {
+        name: "lmr-reduction",
+        default: 1,
+        min: 0,
+        max: 4,
+        about: "the reduction of a late quiet move, in plies",
+    },
+    ParameterSpec {
+        name: "lmr-deeper-index",
+        default: 8,
+        min: 1,
+        max: 64,
+        about: "from this move index on …",
+    },
+    ParameterSpec {
+        name: "lmr-deeper-depth",
+        default: 6,
+        min: 1,
+        max: 20,
+        about: "… at this remaining depth or more …",
+    },
+    ParameterSpec {
+        name: "lmr-deeper-reduction",
+        default: 2,
+        min: 0,
+        max: 6,
+        about: "… the reduction is this many plies instead",
+    },
+    ParameterSpec {
+        name: "lmr-pv-relief",
+        default: 1,
+        min: 0,
+        max: 4,
+        about: "at PV nodes the reduction is this many plies less (never below 0)",
+    },
+];
+
+/// Why a parameter could not be set or parsed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParameterError {
+    /// No tunable parameter has this name.
+    #[error("unknown search parameter {0:?}: see `surakarta tune --list`")]
+    Unknown(String),
+    /// The value lies outside the parameter's range.
+    #[error("{name} = {value} is out of range: expected {min} to {max}")]
+    OutOfRange {
+        /// The parameter.
+        name: &'static str,
+        /// The value given.
+        value: i64,
+        /// The smallest value allowed.
+        min: i32,
+        /// The largest value allowed.
+        max: i32,
+    },
+    /// Text that is not `name=value` pairs with integer values.
+    #[error("expected name=value pairs separated by commas, found {0:?}")]
+    Syntax(String),
+}
+
+/// The tunable search parameters' values: the aspiration windows of
+/// iterative deepening and the late move reductions. Every value lies in
+/// its [`ParameterSpec`]'s range (the only way in is
+/// [`SearchParameters::set`]); [`Default`] is the shipped engine.
+///
+/// As text (`Display`, `FromStr`): the values that differ from the
+/// default, `name=value` separated by commas (empty for the default).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::SearchParameters;
+///
+/// let mut parameters = SearchParameters::default();
+/// assert_eq!(parameters.get("lmr-min-depth"), Some(3));
+/// parameters.set("lmr-min-depth", 4).unwrap();
+/// assert!(parameters.set("lmr-min-depth", 99).is_err());
+/// assert_eq!(parameters.to_string(), "lmr-min-depth=4");
+/// assert_eq!("lmr-min-depth=4".parse::<SearchParameters>(), Ok(parameters));
+/// assert_eq!(SearchParameters::default().to_string(), "");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SearchParameters {
+    values: [i32; PARAMETER_COUNT],
+}
+
+impl Default for SearchParameters {
+    fn default() -> SearchParameters {
+        let mut values = [0; PARAMETER_COUNT];
+        for (value, spec) in values.iter_mut().zip(&PARAMETER_SPECS) {
+            *value = spec.default;
+        }
+        SearchParameters { values }
+    }
+}
+
+impl SearchParameters {
+    /// The values, in the order of [`PARAMETER_SPECS`].
+    #[must_use]
+    pub fn values(&self) -> [i32; PARAMETER_COUNT] {
+        self.values
+    }
+
+    /// The value of the parameter `name`, `None` if there is none of that
+    /// name.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<i32> {
+        index_of(name).map(|i| self.values[i])
+    }
+
+    /// Sets the parameter `name` to `value`.
+    ///
+    /// # Errors
+    ///
+    /// [`ParameterError::Unknown`] for a name not in [`PARAMETER_SPECS`],
+    /// [`ParameterError::OutOfRange`] for a value outside its range.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParameterError> {
+        let index = index_of(name).ok_or_else(|| ParameterError::Unknown(excerpt(name)))?;
+        let spec = PARAMETER_SPECS[index];
+        if value < i64::from(spec.min) || value > i64::from(spec.max) {
+            return Err(ParameterError::OutOfRange {
+                name: spec.name,
+                value,
+                min: spec.min,
+                max: spec.max,
+            });
+        }
+        self.values[index] = value as i32;
+        Ok(())
+    }
+
+    pub(crate) fn aspiration_min_depth(&self) -> i32 {
+        self.values[0]
+    }
+    pub(crate) fn aspiration_base(&self) -> i32 {
+        self.values[1]
+    }
+    pub(crate) fn aspiration_score_divisor(&self) -> i32 {
+        self.values[2]
+    }
+    pub(crate) fn aspiration_growth(&self) -> i32 {
+        self.values[3]
+    }
+    pub(crate) fn lmr_min_depth(&self) -> i32 {
+        self.values[4]
+    }
+    pub(crate) fn lmr_first_index(&self) -> usize {
+        self.values[5] as usize
+    }
+    pub(crate) fn lmr_reduction(&self) -> i32 {
+        self.values[6]
+    }
+    pub(crate) fn lmr_deeper_index(&self) -> usize {
+        self.values[7] as usize
+    }
+    pub(crate) fn lmr_deeper_depth(&self) -> i32 {
+        self.values[8]
+    }
+    pub(crate) fn lmr_deeper_reduction(&self) -> i32 {
+        self.values[9]
+    }
+    pub(crate) fn lmr_pv_relief(&self) -> i32 {
+        self.values[10]
+    }
+}
+
+/// The first 40 characters of hostile text, for an error message.
+fn excerpt(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+fn index_of(name: &str) -> Option<usize> {
+    PARAMETER_SPECS.iter().position(|spec| spec.name == name)
+}
+
+impl fmt::Display for SearchParameters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (value, spec) in self.values.iter().zip(&PARAMETER_SPECS) {
+            if *value != spec.default {
+                if !first {
+                    f.write_str(",")?;
+                }
+                write!(f, "{}={value}", spec.name)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for SearchParameters {
+    type Err = ParameterError;
+
+    /// Parses `name=value` pairs separated by commas (an empty text is the
+    /// default); a name given twice takes its last value.
+    fn from_str(text: &str) -> Result<SearchParameters, ParameterError> {
+        let mut parameters = SearchParameters::default();
+        for item in text
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
+        {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| ParameterError::Syntax(excerpt(item)))?;
+            let value: i64 = value
+                .trim()
+                .parse()
+                .map_err(|_| ParameterError::Syntax(excerpt(item)))?;
+            parameters.set(name.trim(), value)?;
+        }
+        Ok(parameters)
+    }
+}
 
 // Move ordering (`ordering`).
 

@@ -23,10 +23,7 @@ use crate::network::{Accumulator, Network};
 use crate::options::Evaluation;
 use crate::options::Techniques;
 use crate::ordering::{History, Killers, MoveOrder};
-use crate::parameters::{
-    CHECK_EVERY, LMR_DEEPER_DEPTH, LMR_DEEPER_INDEX, LMR_DEEPER_REDUCTION, LMR_FIRST_INDEX,
-    LMR_MIN_DEPTH, LMR_PV_RELIEF, LMR_REDUCTION, SPLIT_DEPTH,
-};
+use crate::parameters::{SearchParameters, CHECK_EVERY, SPLIT_DEPTH};
 use crate::score::{Score, INFINITY, MAX_PLY};
 use crate::smp::Split;
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -169,6 +166,7 @@ pub(crate) struct Shared<'a> {
     pub(crate) tb_pieces: u32,
     pub(crate) evaluation: &'a Evaluation,
     pub(crate) techniques: Techniques,
+    pub(crate) parameters: SearchParameters,
     pub(crate) rules: Rules,
     pub(crate) parallel: bool,
     pub(crate) user_stop: &'a AtomicBool,
@@ -629,21 +627,23 @@ impl<'a> Worker<'a> {
         pv_node: bool,
         killers: &[Option<Move>; 2],
     ) -> i32 {
+        let parameters = &self.shared.parameters;
         if !self.shared.techniques.reductions
-            || depth < LMR_MIN_DEPTH
-            || index < LMR_FIRST_INDEX
+            || depth < parameters.lmr_min_depth()
+            || index < parameters.lmr_first_index()
             || m.is_capture()
             || killers.contains(&Some(m))
         {
             return 0;
         }
-        let r = if index >= LMR_DEEPER_INDEX && depth >= LMR_DEEPER_DEPTH {
-            LMR_DEEPER_REDUCTION
+        let r = if index >= parameters.lmr_deeper_index() && depth >= parameters.lmr_deeper_depth()
+        {
+            parameters.lmr_deeper_reduction()
         } else {
-            LMR_REDUCTION
+            parameters.lmr_reduction()
         };
         if pv_node {
-            r - LMR_PV_RELIEF
+            (r - parameters.lmr_pv_relief()).max(0)
         } else {
             r
         }

@@ -23,7 +23,9 @@ use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, MatchResult,
     Player, PlayerError, Reporter, Sprt, SprtDecision, Tally, TimeControl,
 };
-use surakarta_search::{Limits, Options, Smp, TimeManagement, MAX_LEVEL};
+use surakarta_search::{
+    Limits, Options, SearchParameters, Smp, TimeManagement, MAX_LEVEL, PARAMETER_SPECS,
+};
 use surakarta_tablebase::{read_regular_file, Tablebase};
 
 /// The arguments of `surakarta match`.
@@ -32,8 +34,8 @@ pub(crate) struct MatchArgs {
     /// The first player: comma-separated settings, e.g.
     /// `depth=6,tb=tables,name=tb` or `movetime=100,cmd=./engine --flag`
     /// (keys: name, depth, nodes, movetime, threads, hash, eval, eval-file, smp,
-    /// level, time-management, tb, timeout, cmd; `cmd` takes the rest of the
-    /// text).
+    /// level, time-management, tb, timeout, cmd, and the search parameters
+    /// of `surakarta tune --list`; `cmd` takes the rest of the text).
     #[arg(long, value_name = "SPEC")]
     first: String,
     /// The second player, in the same form.
@@ -112,6 +114,8 @@ struct PlayerSpec {
     smp: Option<Smp>,
     level: Option<u8>,
     time_management: Option<TimeManagement>,
+    /// The tunable search parameters given (the others keep their default).
+    parameters: SearchParameters,
     timeout: Option<Duration>,
     command: Option<Vec<String>>,
 }
@@ -132,6 +136,7 @@ impl PlayerSpec {
             smp: None,
             level: None,
             time_management: None,
+            parameters: SearchParameters::default(),
             timeout: None,
             command: None,
         };
@@ -214,9 +219,17 @@ impl PlayerSpec {
                     }
                     spec.command = Some(words);
                 }
+                _ if spec.parameters.get(key).is_some() => {
+                    let number = value.parse::<i64>().map_err(|_| {
+                        bad(format!("{key}: expected a whole number, found {}", Excerpt::new(value)))
+                    })?;
+                    spec.parameters
+                        .set(key, number)
+                        .map_err(|e| bad(e.to_string()))?;
+                }
                 _ => {
                     return Err(bad(format!(
-                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, eval-file, smp, level, time-management, tb, timeout or cmd",
+                        "unknown key {}: expected name, depth, nodes, movetime, threads, hash, eval, eval-file, smp, level, time-management, tb, timeout, cmd or a search parameter (`surakarta tune --list`)",
                         Excerpt::new(key)
                     )))
                 }
@@ -261,6 +274,9 @@ impl PlayerSpec {
         if let Some(t) = self.time_management {
             parts.push(format!("time-management={t}"));
         }
+        if self.parameters != SearchParameters::default() {
+            parts.push(self.parameters.to_string());
+        }
         if self.tb.is_some() {
             parts.push("tb".into());
         }
@@ -299,6 +315,7 @@ impl PlayerSpec {
             smp: self.smp.unwrap_or_default(),
             level: self.level,
             time_management: self.time_management.unwrap_or_default(),
+            parameters: self.parameters,
             ..Options::default()
         }
     }
@@ -326,6 +343,16 @@ impl PlayerSpec {
         }
         if let Some(t) = self.time_management {
             options.push(("TimeManagement".into(), t.to_string()));
+        }
+        let defaults = SearchParameters::default().values();
+        for ((spec, value), default) in PARAMETER_SPECS
+            .iter()
+            .zip(self.parameters.values())
+            .zip(defaults)
+        {
+            if value != default {
+                options.push((spec.name.into(), value.to_string()));
+            }
         }
         if let Some(level) = self.level {
             options.push(("Level".into(), level.to_string()));

@@ -16,3 +16,4 @@ pub(crate) mod serve;
 pub(crate) mod show;
 pub(crate) mod tb;
 pub(crate) mod train;
+pub(crate) mod tune;

@@ -1,4 +1,4 @@
-//! The engine settings shared by `search`, `bench` and `play`
+//! The engine settings shared by `search`, `bench`, `play` and `tune`
 //! ([`EngineArgs`]), checked into the library's [`Options`], and an engine
 //! built from them.
 
@@ -10,9 +10,9 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use surakarta::Excerpt;
-use surakarta_search::{Engine, Options, Smp, Techniques, MAX_LEVEL};
+use surakarta_search::{Engine, Options, SearchParameters, Smp, Techniques, MAX_LEVEL};
 
-/// Engine settings shared by `search`, `bench` and `play`.
+/// Engine settings shared by `search`, `bench`, `play` and `tune`.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct EngineArgs {
     /// Search threads, 1 to 1024 (1 is deterministic).
@@ -44,6 +44,11 @@ pub(crate) struct EngineArgs {
     /// position and seed give the same move).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) level_seed: u64,
+    /// Search parameters other than the shipped ones, e.g.
+    /// `lmr-min-depth=4,aspiration-base=25` (the names, ranges and defaults:
+    /// `surakarta tune --list`).
+    #[arg(long, value_name = "NAME=VALUE,…", default_value = "")]
+    pub(crate) parameters: String,
 }
 
 impl EngineArgs {
@@ -94,6 +99,10 @@ impl EngineArgs {
                     })?,
             ),
         };
+        let parameters: SearchParameters = self
+            .parameters
+            .parse()
+            .map_err(|e| CliError(format!("--parameters: {e}")))?;
         Ok(Options {
             threads: self.threads,
             hash_mb: self.hash,
@@ -103,6 +112,7 @@ impl EngineArgs {
             multipv: 1,
             level,
             level_seed: self.level_seed,
+            parameters,
             ..Options::default()
         })
     }

@@ -17,3 +17,4 @@ mod serve;
 mod show;
 mod tb_dir;
 mod train;
+mod tune;

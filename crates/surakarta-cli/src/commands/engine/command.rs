@@ -6,7 +6,7 @@
 use crate::common::checks::check_depth;
 use std::time::Duration;
 use surakarta::{Color, Excerpt, Rules};
-use surakarta_search::{Clock, Evaluation, Limits, Smp, TimeManagement};
+use surakarta_search::{Clock, Evaluation, Limits, Smp, TimeManagement, PARAMETER_SPECS};
 
 use crate::common::evaluation::evaluation;
 
@@ -61,6 +61,9 @@ pub(crate) enum Setting {
     Level(usize),
     /// `TimeManagement`: `plain` or `adaptive`.
     TimeManagement(TimeManagement),
+    /// A tunable search parameter (`aspiration-base`, …) and its value
+    /// (the range is checked by the session).
+    Parameter(&'static str, i64),
     /// `Rules`.
     Rules(Rules),
     /// `TablebasePath` (`None`: empty or `<empty>`, no tables).
@@ -181,7 +184,15 @@ fn parse_setoption(words: &[&str]) -> Result<Setting, String> {
         "tablebasepath" => Setting::TablebasePath(
             (!value.is_empty() && value != "<empty>").then_some(value.clone()),
         ),
-        _ => return Err(format!("unknown option {}", Excerpt::new(&name))),
+        lower => match PARAMETER_SPECS.iter().find(|spec| spec.name == lower) {
+            Some(spec) => Setting::Parameter(
+                spec.name,
+                value.parse().map_err(|_| {
+                    format!("{}: {} is not a number", spec.name, Excerpt::new(&value))
+                })?,
+            ),
+            None => return Err(format!("unknown option {}", Excerpt::new(&name))),
+        },
     })
 }
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use surakarta::{Game, Position, Rules};
 use surakarta_match::lines::LineReader;
-use surakarta_search::{Engine, Evaluation, Options, MAX_LEVEL};
+use surakarta_search::{Engine, Evaluation, Options, MAX_LEVEL, PARAMETER_SPECS};
 
 /// The arguments of `surakarta engine`: none (settings come through
 /// `setoption`).
@@ -127,6 +127,12 @@ impl Session {
                     "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
                 ));
                 say("option name TimeManagement type combo default plain var plain var adaptive");
+                for spec in PARAMETER_SPECS {
+                    say(&format!(
+                        "option name {} type spin default {} min {} max {}",
+                        spec.name, spec.default, spec.min, spec.max
+                    ));
+                }
                 say("uciok");
             }
             Command::IsReady => say("readyok"),
@@ -206,6 +212,13 @@ impl Session {
             Setting::TimeManagement(time_management) => {
                 self.engine_mut()?.set_time_management(time_management);
                 self.settings.options.time_management = time_management;
+                return Ok(());
+            }
+            Setting::Parameter(name, value) => {
+                let mut parameters = self.settings.options.parameters;
+                parameters.set(name, value).map_err(|e| e.to_string())?;
+                self.engine_mut()?.set_parameters(parameters);
+                self.settings.options.parameters = parameters;
                 return Ok(());
             }
             Setting::Rules(rules) => {

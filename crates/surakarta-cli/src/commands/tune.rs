@@ -1,0 +1,275 @@
+//! `surakarta tune`: SPSA tuning of the search parameters by self-play,
+//! with a progress bar and the result (text or JSON). The work is the match
+//! crate's `tune` module; `--list` prints the parameters.
+
+use crate::common::checks::{at_least_one, MAX_DEPTH};
+use crate::common::engine_args::EngineArgs;
+use crate::common::error::CliError;
+use crate::common::memory::check_engines_fit;
+use crate::progress::counter;
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use surakarta_match::tune::{self, TuneConfig, TuneState, MAX_ITERATIONS, MAX_PAIRS};
+use surakarta_search::{Limits, PARAMETER_SPECS};
+
+/// The arguments of `surakarta tune`.
+#[derive(Args, Debug)]
+pub(crate) struct TuneArgs {
+    /// The state file: created if missing, resumed if it holds a run of the
+    /// same settings (written after every iteration).
+    #[arg(long, value_name = "FILE", required_unless_present = "list")]
+    out: Option<PathBuf>,
+    /// The parameters to tune, comma-separated (default: all of them).
+    #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
+    tune: Vec<String>,
+    /// Iterations of the run (the schedules end at the last one).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    iterations: u64,
+    /// Game pairs per iteration, each opening played with both colours.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pairs: usize,
+    /// Depth of every move.
+    #[arg(long, value_name = "PLIES")]
+    depth: Option<u32>,
+    /// Nodes of every move.
+    #[arg(long, value_name = "N", value_parser = at_least_one::<u64>)]
+    nodes: Option<u64>,
+    /// Milliseconds of every move.
+    #[arg(long, value_name = "MS", value_parser = at_least_one::<u64>)]
+    movetime: Option<u64>,
+    /// Learning rate at the last iteration, for every parameter
+    /// (fishtest's default 0.002).
+    #[arg(long, value_name = "R", default_value_t = tune::DEFAULT_R_END)]
+    r_end: f64,
+    /// Random plies from the start position of each opening.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    plies: usize,
+    /// Seed of the signs and the openings.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
+    #[arg(long, value_name = "RULES", default_value = "icga")]
+    rules: String,
+    /// Games stopped and drawn at this many plies (at least 1).
+    #[arg(long, value_name = "PLIES", default_value_t = 400, value_parser = at_least_one::<usize>)]
+    max_plies: usize,
+    /// Games played at the same time.
+    #[arg(long, short = 'c', value_name = "N", default_value_t = 1, value_parser = at_least_one::<usize>)]
+    concurrency: usize,
+    /// Print the tunable parameters (name, default, range, meaning) and
+    /// stop.
+    #[arg(long)]
+    list: bool,
+    /// Print one JSON object at the end (and no progress) instead of text.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `surakarta tune`.
+pub(crate) fn run(args: TuneArgs) -> Result<(), CliError> {
+    if args.list {
+        print_list(args.json);
+        return Ok(());
+    }
+    let (config, out) = check(&args)?;
+    let bar = counter(config.iterations, "iterations", !args.json);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let start = Instant::now();
+    let mut first = true;
+    let result = tune::run(&config, &out, &AtomicBool::new(false), &mut |step| {
+        if first {
+            bar.set_position(step.iteration - 1);
+            first = false;
+        }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let state = result.map_err(|e| CliError(e.to_string()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        println!("{}", summary_json(&config, &out, &state, seconds));
+    } else {
+        print_summary(&config, &out, &state, seconds);
+    }
+    Ok(())
+}
+
+/// Checks the arguments into the library's configuration.
+fn check(args: &TuneArgs) -> Result<(TuneConfig, PathBuf), CliError> {
+    let out = args
+        .out
+        .clone()
+        .expect("clap requires --out without --list");
+    let options = args.engine.options()?;
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    if limits == Limits::default() {
+        return Err(CliError(
+            "give a limit per move: --depth, --nodes or --movetime".into(),
+        ));
+    }
+    if let Some(depth) = args.depth {
+        if !(1..=MAX_DEPTH).contains(&depth) {
+            return Err(CliError(format!(
+                "--depth {depth} is out of range: give 1 to {MAX_DEPTH}"
+            )));
+        }
+    }
+    let names: Vec<&str> = if args.tune.is_empty() {
+        PARAMETER_SPECS.iter().map(|spec| spec.name).collect()
+    } else {
+        args.tune.iter().map(String::as_str).collect()
+    };
+    let mut config =
+        TuneConfig::new(options, limits, &names).map_err(|e| CliError(format!("--tune: {e}")))?;
+    if !(1..=MAX_ITERATIONS).contains(&args.iterations) {
+        return Err(CliError(format!(
+            "--iterations {} is out of range: give 1 to {MAX_ITERATIONS}",
+            args.iterations
+        )));
+    }
+    if !(1..=MAX_PAIRS).contains(&args.pairs) {
+        return Err(CliError(format!(
+            "--pairs {} is out of range: give 1 to {MAX_PAIRS}",
+            args.pairs
+        )));
+    }
+    if !(args.r_end.is_finite() && args.r_end > 0.0) {
+        return Err(CliError(format!(
+            "--r-end {} must be a positive number",
+            args.r_end
+        )));
+    }
+    for t in &mut config.tuned {
+        t.r_end = args.r_end;
+    }
+    config.iterations = args.iterations;
+    config.pairs = args.pairs;
+    config.opening_plies = args.plies;
+    config.seed = args.seed;
+    config.rules = args.rules.parse()?;
+    config.max_plies = args.max_plies;
+    config.concurrency = args.concurrency;
+    check_engines_fit(
+        &config.options,
+        2 * args.concurrency.min(2 * args.pairs) as u64,
+        "of the games played at once (--concurrency)",
+    )
+    .map_err(CliError)?;
+    Ok((config, out))
+}
+
+/// `--list`: the tunable parameters.
+fn print_list(json: bool) {
+    if json {
+        let list: Vec<_> = PARAMETER_SPECS
+            .iter()
+            .map(|spec| {
+                json!({
+                    "name": spec.name,
+                    "default": spec.default,
+                    "min": spec.min,
+                    "max": spec.max,
+                    "about": spec.about,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::Value::Array(list));
+        return;
+    }
+    println!(
+        "{:<26} {:>7} {:>10}  meaning",
+        "parameter", "default", "range"
+    );
+    for spec in PARAMETER_SPECS {
+        println!(
+            "{:<26} {:>7} {:>10}  {}",
+            spec.name,
+            spec.default,
+            format!("{}..{}", spec.min, spec.max),
+            spec.about
+        );
+    }
+}
+
+/// The result as the JSON object of `--json`.
+fn summary_json(
+    config: &TuneConfig,
+    out: &std::path::Path,
+    state: &TuneState,
+    seconds: f64,
+) -> serde_json::Value {
+    let start = config.options.parameters.values();
+    let tuned = state.parameters(config).values();
+    let parameters: Vec<_> = config
+        .tuned
+        .iter()
+        .zip(&state.theta)
+        .map(|(t, theta)| {
+            json!({
+                "name": PARAMETER_SPECS[t.index].name,
+                "start": start[t.index],
+                "estimate": theta,
+                "value": tuned[t.index],
+                "c_end": t.c_end,
+                "r_end": t.r_end,
+            })
+        })
+        .collect();
+    let tally = state.tally();
+    json!({
+        "out": out.display().to_string(),
+        "iterations": config.iterations,
+        "done": state.steps.len(),
+        "pairs": config.pairs,
+        "seed": config.seed,
+        "games": tally.games(),
+        "plus": { "wins": tally.wins, "draws": tally.draws, "losses": tally.losses },
+        "parameters": parameters,
+        "result": state.parameters(config).to_string(),
+        "seconds": seconds,
+    })
+}
+
+/// Prints the result as text.
+fn print_summary(config: &TuneConfig, out: &std::path::Path, state: &TuneState, seconds: f64) {
+    let tally = state.tally();
+    println!(
+        "{} of {} iterations done ({} games; plus against minus {}-{}-{}) in {}",
+        state.steps.len(),
+        config.iterations,
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        out.display()
+    );
+    let start = config.options.parameters.values();
+    let tuned = state.parameters(config).values();
+    println!(
+        "{:<26} {:>7} {:>10} {:>7}",
+        "parameter", "start", "estimate", "value"
+    );
+    for (t, theta) in config.tuned.iter().zip(&state.theta) {
+        println!(
+            "{:<26} {:>7} {:>10.3} {:>7}",
+            PARAMETER_SPECS[t.index].name, start[t.index], theta, tuned[t.index]
+        );
+    }
+    let result = state.parameters(config).to_string();
+    if result.is_empty() {
+        println!("the shipped values (nothing moved by a whole step)");
+    } else {
+        println!("--parameters {result}");
+    }
+    println!("{seconds:.1} s this run");
+}

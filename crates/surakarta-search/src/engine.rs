@@ -298,8 +298,9 @@ impl Engine {
     }
 
     /// A search at a level below the top: the level's depth (or the
-    /// limits' if shallower), its lines of MultiPV (or more if asked), then
-    /// [`choose_line`] among them with the level's margin.
+    /// limits' if shallower), its lines of MultiPV (or more if asked), with
+    /// [`SearchParameters::UNTUNED`], then [`choose_line`] among them with
+    /// the level's margin.
     fn search_at_level(
         &mut self,
         game: &Game,
@@ -319,7 +320,9 @@ impl Engine {
             .lines
             .max(self.options.multipv)
             .clamp(1, crate::MAX_MULTIPV);
+        let full = std::mem::replace(&mut self.options.parameters, SearchParameters::UNTUNED);
         let mut result = self.search_lines(game, &limits, stop, on_info, multipv);
+        self.options.parameters = full;
         if let Some(chosen) = choose_line(
             result.lines(),
             parameters.margin,
@@ -912,8 +915,8 @@ fn search_lines(
 
 /// The aspiration window of iteration `depth` after a `previous` score:
 /// `(alpha, beta, delta)`, centred on the previous score with half-width
-/// `delta` (FuChou's `20 + |score|/8` by default: wider when the score is
-/// larger, never empty) from the parameters' `aspiration-min-depth` on,
+/// `delta` (`18 + |score|/7` by default, tuned from FuChou's `20 +
+/// |score|/8`: wider when the score is larger, never empty) from the parameters' `aspiration-min-depth` on,
 /// else (or after a decisive score, or with aspiration off) the full window
 /// with `delta` = [`INFINITY`].
 fn aspiration_window(

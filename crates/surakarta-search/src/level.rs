@@ -22,6 +22,11 @@
 //! | 10 | 6 | 2 | 15 |
 //! | 11 | — | — | — (the full engine) |
 //!
+//! The levels below the top search with
+//! [`SearchParameters::UNTUNED`](crate::SearchParameters::UNTUNED), the
+//! reductions the ladder of levels was measured with, not the engine's
+//! ([`Options::parameters`](crate::Options::parameters)).
+//!
 //! Sanity: the choice is only among the searched lines; a line whose score
 //! is a loss is never chosen while the best line is not one, and a decisive
 //! best line (a won game, in the search or the tablebases) is always

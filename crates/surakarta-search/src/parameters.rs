@@ -55,17 +55,17 @@ pub const PARAMETER_SPECS: [ParameterSpec; PARAMETER_COUNT] = [
     },
     ParameterSpec {
         name: "aspiration-base",
-        default: 20,
+        default: 18,
         min: 1,
         max: 500,
-        about: "the floor of the window's half-width (FuChou's 20 + |score|/8)",
+        about: "the floor of the window's half-width (FuChou: 20)",
     },
     ParameterSpec {
         name: "aspiration-score-divisor",
-        default: 8,
+        default: 7,
         min: 1,
         max: 64,
-        about: "the half-width grows by |score| divided by this",
+        about: "the half-width grows by |score| divided by this (FuChou: 8)",
     },
     ParameterSpec {
         name: "aspiration-growth",
@@ -76,21 +76,21 @@ pub const PARAMETER_SPECS: [ParameterSpec; PARAMETER_COUNT] = [
     },
     ParameterSpec {
         name: "lmr-min-depth",
-        default: 3,
+        default: 2,
         min: 1,
         max: 20,
         about: "quiet moves are reduced only with at least this many plies to go",
     },
     ParameterSpec {
         name: "lmr-first-index",
-        default: 3,
+        default: 2,
         min: 1,
         max: 64,
         about: "quiet moves are reduced from this move index on (0-based)",
     },
     ParameterSpec {
         name: "lmr-reduction",
-        default: 1,
+        default: 2,
         min: 0,
         max: 4,
         about: "the reduction of a late quiet move, in plies",
@@ -118,7 +118,7 @@ pub const PARAMETER_SPECS: [ParameterSpec; PARAMETER_COUNT] = [
     },
     ParameterSpec {
         name: "lmr-pv-relief",
-        default: 1,
+        default: 0,
         min: 0,
         max: 4,
         about: "at PV nodes the reduction is this many plies less (never below 0)",
@@ -162,7 +162,7 @@ pub enum ParameterError {
 /// use surakarta_search::SearchParameters;
 ///
 /// let mut parameters = SearchParameters::default();
-/// assert_eq!(parameters.get("lmr-min-depth"), Some(3));
+/// assert_eq!(parameters.get("lmr-min-depth"), Some(2));
 /// parameters.set("lmr-min-depth", 4).unwrap();
 /// assert!(parameters.set("lmr-min-depth", 99).is_err());
 /// assert_eq!(parameters.to_string(), "lmr-min-depth=4");
@@ -185,6 +185,15 @@ impl Default for SearchParameters {
 }
 
 impl SearchParameters {
+    /// The values the levels below the top search with
+    /// ([`crate::level`]): FuChou's aspiration window and the reductions of
+    /// the engine the ladder of levels was measured with, before tuning.
+    /// The tuned reductions cut far more at small depths, and a level is
+    /// a depth, so the levels keep these.
+    pub const UNTUNED: SearchParameters = SearchParameters {
+        values: [4, 20, 8, 2, 3, 3, 1, 8, 6, 2, 1],
+    };
+
     /// The values, in the order of [`PARAMETER_SPECS`].
     #[must_use]
     pub fn values(&self) -> [i32; PARAMETER_COUNT] {
@@ -371,3 +380,43 @@ pub(crate) const TIME_STABILITY_SCALE: [f64; 6] = [1.5, 1.2, 1.0, 0.9, 0.8, 0.7]
 pub(crate) const TIME_GROWTH_MIN: f64 = 1.5;
 /// See [`TIME_GROWTH_MIN`].
 pub(crate) const TIME_GROWTH_MAX: f64 = 6.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_the_untuned_values_lie_in_their_ranges() {
+        for parameters in [SearchParameters::default(), SearchParameters::UNTUNED] {
+            for (value, spec) in parameters.values().iter().zip(&PARAMETER_SPECS) {
+                assert!((spec.min..=spec.max).contains(value), "{}", spec.name);
+            }
+        }
+        assert!(PARAMETER_SPECS.iter().all(|s| s.min <= s.max));
+    }
+
+    #[test]
+    fn text_reads_back_and_bad_text_is_refused() {
+        let untuned = SearchParameters::UNTUNED;
+        assert_eq!(untuned.to_string().parse::<SearchParameters>(), Ok(untuned));
+        assert!(matches!(
+            "lmr-min-depth".parse::<SearchParameters>(),
+            Err(ParameterError::Syntax(_))
+        ));
+        assert!(matches!(
+            "lmr-min-depth=x".parse::<SearchParameters>(),
+            Err(ParameterError::Syntax(_))
+        ));
+        assert!(matches!(
+            "nothing=1".parse::<SearchParameters>(),
+            Err(ParameterError::Unknown(_))
+        ));
+        assert!(matches!(
+            "lmr-reduction=99999999999".parse::<SearchParameters>(),
+            Err(ParameterError::OutOfRange { .. })
+        ));
+        let long = "x".repeat(10_000);
+        let error = long.parse::<SearchParameters>().unwrap_err().to_string();
+        assert!(error.len() < 200, "hostile text is cut: {error}");
+    }
+}

@@ -22,7 +22,7 @@ use surakarta_match::datagen::{
     self, DatagenConfig, DatagenProgress, DatagenStats, DatagenTables, GameSummary, OpeningMix,
     MAX_GAMES,
 };
-use surakarta_search::Options;
+use surakarta_search::{Options, SearchParameters};
 
 /// The arguments of `surakarta datagen`.
 #[derive(Args, Debug)]
@@ -86,6 +86,11 @@ pub(crate) struct DatagenArgs {
     /// ranges into one directory.
     #[arg(long, value_name = "RANGE")]
     chunks: Option<String>,
+    /// Search parameters other than the shipped ones, e.g.
+    /// `lmr-min-depth=3` (`surakarta tune --list`); recorded in the
+    /// manifest when they differ from the shipped ones.
+    #[arg(long, value_name = "NAME=VALUE,…", default_value = "")]
+    parameters: String,
     /// Print one JSON object at the end (and no progress) instead of text.
     #[arg(long)]
     json: bool,
@@ -157,10 +162,15 @@ fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
         ["--eval", "--eval-file"],
     )
     .map_err(CliError)?;
+    let parameters: SearchParameters = args
+        .parameters
+        .parse()
+        .map_err(|e| CliError(format!("--parameters: {e}")))?;
     let options = Options {
         threads: 1,
         hash_mb: args.hash,
         evaluation,
+        parameters,
         ..Options::default()
     };
     options.check()?;

@@ -159,8 +159,8 @@ fn bad_tune_arguments_are_one_line_errors() {
 #[test]
 fn parameters_change_the_search_and_the_default_is_the_shipped_engine() {
     let shipped = signature("");
-    assert_eq!(signature("lmr-min-depth=3,aspiration-base=20"), shipped);
-    assert_ne!(signature("lmr-min-depth=1,lmr-first-index=1"), shipped);
+    assert_eq!(signature("lmr-min-depth=2,aspiration-base=18"), shipped);
+    assert_ne!(signature("lmr-min-depth=5,lmr-first-index=6"), shipped);
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn match_specs_and_the_protocol_take_parameters() {
     );
     let out = stdout(&o);
     assert!(
-        out.contains("option name lmr-min-depth type spin default 3 min 1 max 20"),
+        out.contains("option name lmr-min-depth type spin default 2 min 1 max 20"),
         "{out}"
     );
     let errors = engine_errors(&out);

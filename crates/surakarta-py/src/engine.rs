@@ -20,7 +20,8 @@ use std::time::Duration;
 use surakarta::{Game, GameRecord, Rules};
 use surakarta_match::analysis::{analyse_game, annotate, GameAnalysis, Summary};
 use surakarta_search::{
-    Engine, Evaluation, EvaluationChoiceError, Info, Limits, Line, Options, Score, SearchResult,
+    Engine, Evaluation, EvaluationChoiceError, Info, Limits, Line, Options, ParameterError, Score,
+    SearchParameters, SearchResult,
 };
 use surakarta_tablebase::Tablebase;
 
@@ -362,11 +363,14 @@ impl PyEngine {
     /// `eval="nnue"` or no `eval`), or a `level` outside 1 to 11. A `level`
     /// below 10 plays weaker, human-like moves (`surakarta search --level`):
     /// shallower, and chosen among near-best moves by `level_seed` (the same
-    /// position and seed give the same move).
+    /// position and seed give the same move). `parameters` are search
+    /// parameters other than the shipped ones, `"name=value,…"` as
+    /// `surakarta tune --list` names them (`ValueError` for an unknown name
+    /// or a value out of range).
     #[new]
     #[pyo3(signature = (
         threads = None, hash = None, tables = None, rules = None, eval = None, eval_file = None,
-        level = None, level_seed = None
+        level = None, level_seed = None, parameters = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -379,6 +383,7 @@ impl PyEngine {
         eval_file: Option<&Bound<'_, PyAny>>,
         level: Option<&Bound<'_, PyAny>>,
         level_seed: Option<&Bound<'_, PyAny>>,
+        parameters: Option<String>,
     ) -> PyResult<PyEngine> {
         let defaults = Options::default();
         let threads: usize = THREADS.read_optional(threads)?.unwrap_or(defaults.threads);
@@ -397,12 +402,18 @@ impl PyEngine {
                 })
             })?;
         let eval_name = evaluation.name();
+        let parameters: SearchParameters = parameters
+            .as_deref()
+            .unwrap_or("")
+            .parse()
+            .map_err(|e: ParameterError| PyValueError::new_err(format!("parameters: {e}")))?;
         let options = Options {
             threads,
             hash_mb: hash,
             evaluation,
             level,
             level_seed,
+            parameters,
             ..defaults
         };
         let tablebase = tables_arg(py, tables)?;
@@ -418,8 +429,13 @@ impl PyEngine {
         let level = level.map_or(String::new(), |l| {
             format!(", level={l}, level_seed={level_seed}")
         });
+        let parameters = if parameters == SearchParameters::default() {
+            String::new()
+        } else {
+            format!(", parameters='{parameters}'")
+        };
         let settings = format!(
-            "threads={threads}, hash={hash}, tables={tables}, rules='{rules}', eval='{eval_name}'{level}"
+            "threads={threads}, hash={hash}, tables={tables}, rules='{rules}', eval='{eval_name}'{level}{parameters}"
         );
         engine.set_tablebase(tablebase);
         Ok(PyEngine {

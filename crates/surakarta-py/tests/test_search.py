@@ -169,3 +169,33 @@ def test_level_arguments_are_checked():
         surakarta.Engine(level="3")
     with pytest.raises(ValueError, match="level_seed -1 is out of range"):
         surakarta.Engine(level=3, level_seed=-1)
+
+
+def test_search_parameters_as_the_cli_takes_them(cli):
+    """`parameters` changes the search exactly as the CLI's `--parameters`."""
+    text = POSITIONS[0]
+    tuned = "lmr-min-depth=4,aspiration-base=25"
+    code, out, err = run_cli(
+        cli, "search", "--position", text, "--depth", "7", "--threads", "1", "--hash", "16",
+        "--parameters", tuned, "--json",
+    )
+    assert code == 0, err
+    expected = json.loads(out)
+    engine = surakarta.Engine(threads=1, hash=16, parameters=tuned)
+    result = engine.search(text, depth=7)
+    assert result.nodes == expected["nodes"]
+    assert str(result.best_move) == expected["best_move"]
+    shipped = surakarta.Engine(threads=1, hash=16).search(text, depth=7)
+    assert shipped.nodes != result.nodes
+    assert "parameters='aspiration-base=25,lmr-min-depth=4'" in repr(engine)  # canonical order
+
+
+def test_search_parameters_are_checked():
+    with pytest.raises(ValueError, match="unknown search parameter"):
+        surakarta.Engine(parameters="nothing=1")
+    with pytest.raises(ValueError, match="lmr-reduction = 9 is out of range: expected 0 to 4"):
+        surakarta.Engine(parameters="lmr-reduction=9")
+    with pytest.raises(ValueError, match="expected name=value pairs"):
+        surakarta.Engine(parameters="lmr-reduction")
+    with pytest.raises(TypeError):
+        surakarta.Engine(parameters=3)

@@ -473,13 +473,17 @@ class Engine:
         eval_file: Optional[Path] = None,
         level: Optional[int] = None,
         level_seed: Optional[int] = None,
+        parameters: Optional[str] = None,
     ) -> None:
         """A new engine. ``eval`` is ``"classic"``, ``"paper"``, ``"nnue"``
         (the embedded network, the default) or ``"default"``; ``eval_file`` a network
         file (``.sknn``) to use instead of the embedded one. ``threads`` is 1 to
         1024, ``hash`` 1 to 65536 MiB, ``level`` 1 to 11 (weaker, human-like moves
         below 10, chosen by ``level_seed``; ``None`` is the full engine)
-        (``ValueError`` outside, ``TypeError`` for a value that is not an ``int``)."""
+        (``ValueError`` outside, ``TypeError`` for a value that is not an ``int``).
+        ``parameters`` are search parameters other than the shipped ones,
+        ``"lmr-min-depth=3,aspiration-base=20"`` (the names of ``surakarta tune
+        --list``; ``ValueError`` for an unknown name or a value out of range)."""
     def search(
         self,
         position: PositionLike,

@@ -42,7 +42,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use surakarta::random::SplitMix;
 use surakarta::Rules;
-use surakarta_search::{Limits, Options, ParameterError, SearchParameters, PARAMETER_SPECS};
+use surakarta_search::{
+    parameter_index, Limits, Options, ParameterError, SearchParameters, PARAMETER_SPECS,
+};
 use surakarta_tablebase::TablebaseError;
 
 use crate::openings;
@@ -84,10 +86,7 @@ impl Tuned {
     ///
     /// [`ParameterError::Unknown`] if there is no parameter of that name.
     pub fn named(name: &str) -> Result<Tuned, ParameterError> {
-        let index = PARAMETER_SPECS
-            .iter()
-            .position(|spec| spec.name == name)
-            .ok_or_else(|| ParameterError::Unknown(name.chars().take(40).collect()))?;
+        let index = parameter_index(name)?;
         let spec = PARAMETER_SPECS[index];
         Ok(Tuned {
             index,
@@ -185,7 +184,7 @@ impl TuneConfig {
             ("seed", self.seed.to_string()),
             ("rules", self.rules.to_string()),
             ("max_plies", self.max_plies.to_string()),
-            ("limits", limits_setting(&self.limits)),
+            ("limits", format!("{:?}", self.limits)),
             (
                 "evaluation",
                 crate::datagen::evaluation_setting(&self.options.evaluation),
@@ -247,24 +246,6 @@ impl TuneConfig {
     }
 }
 
-fn limits_setting(limits: &Limits) -> String {
-    let mut parts = Vec::new();
-    if let Some(d) = limits.depth {
-        parts.push(format!("depth={d}"));
-    }
-    if let Some(n) = limits.nodes {
-        parts.push(format!("nodes={n}"));
-    }
-    if let Some(t) = limits.movetime {
-        parts.push(format!("movetime={}", t.as_millis()));
-    }
-    if parts.is_empty() {
-        "none".into()
-    } else {
-        parts.join(",")
-    }
-}
-
 /// One finished iteration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TuneStep {
@@ -300,7 +281,7 @@ impl TuneState {
     /// `config`'s start: the engine the run recommends.
     #[must_use]
     pub fn parameters(&self, config: &TuneConfig) -> SearchParameters {
-        with_values(config, &self.theta, 0.0)
+        with_shifts(config, &self.theta, &vec![0.0; self.theta.len()])
     }
 
     /// `plus`'s wins, draws and losses over the whole run.
@@ -409,11 +390,7 @@ pub fn run(
 }
 
 /// The parameters of `config`'s start with the tuned ones set to `theta +
-/// shift · sign`, rounded and clamped into their ranges.
-fn with_values(config: &TuneConfig, theta: &[f64], shift: f64) -> SearchParameters {
-    with_shifts(config, theta, &vec![shift; theta.len()])
-}
-
+/// shifts`, rounded and clamped into their ranges.
 fn with_shifts(config: &TuneConfig, theta: &[f64], shifts: &[f64]) -> SearchParameters {
     let mut parameters = config.options.parameters;
     for ((t, &value), &shift) in config.tuned.iter().zip(theta).zip(shifts) {

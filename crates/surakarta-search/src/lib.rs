@@ -78,7 +78,8 @@ pub use options::{
 };
 pub use ordering::History;
 pub use parameters::{
-    ParameterError, ParameterSpec, SearchParameters, PARAMETER_COUNT, PARAMETER_SPECS,
+    parameter_index, ParameterError, ParameterSpec, SearchParameters, PARAMETER_COUNT,
+    PARAMETER_SPECS,
 };
 pub use score::{Score, ScoreKind, MAX_PLY};
 pub use search::{Info, Line, SearchResult};

@@ -204,7 +204,17 @@ impl SearchParameters {
     /// name.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<i32> {
-        index_of(name).map(|i| self.values[i])
+        parameter_index(name).ok().map(|i| self.values[i])
+    }
+
+    /// The parameters whose value differs from the shipped one, as (name,
+    /// value), in the order of [`PARAMETER_SPECS`].
+    pub fn changed(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+        self.values
+            .iter()
+            .zip(&PARAMETER_SPECS)
+            .filter(|(value, spec)| **value != spec.default)
+            .map(|(value, spec)| (spec.name, *value))
     }
 
     /// Sets the parameter `name` to `value`.
@@ -214,7 +224,7 @@ impl SearchParameters {
     /// [`ParameterError::Unknown`] for a name not in [`PARAMETER_SPECS`],
     /// [`ParameterError::OutOfRange`] for a value outside its range.
     pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParameterError> {
-        let index = index_of(name).ok_or_else(|| ParameterError::Unknown(excerpt(name)))?;
+        let index = parameter_index(name)?;
         let spec = PARAMETER_SPECS[index];
         if value < i64::from(spec.min) || value > i64::from(spec.max) {
             return Err(ParameterError::OutOfRange {
@@ -268,21 +278,35 @@ fn excerpt(text: &str) -> String {
     text.chars().take(40).collect()
 }
 
-fn index_of(name: &str) -> Option<usize> {
-    PARAMETER_SPECS.iter().position(|spec| spec.name == name)
+/// The index in [`PARAMETER_SPECS`] of the parameter `name`.
+///
+/// # Errors
+///
+/// [`ParameterError::Unknown`] if no parameter has that name.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::{parameter_index, PARAMETER_SPECS};
+///
+/// let i = parameter_index("lmr-reduction").unwrap();
+/// assert_eq!(PARAMETER_SPECS[i].name, "lmr-reduction");
+/// assert!(parameter_index("nothing").is_err());
+/// ```
+pub fn parameter_index(name: &str) -> Result<usize, ParameterError> {
+    PARAMETER_SPECS
+        .iter()
+        .position(|spec| spec.name == name)
+        .ok_or_else(|| ParameterError::Unknown(excerpt(name)))
 }
 
 impl fmt::Display for SearchParameters {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for (value, spec) in self.values.iter().zip(&PARAMETER_SPECS) {
-            if *value != spec.default {
-                if !first {
-                    f.write_str(",")?;
-                }
-                write!(f, "{}={value}", spec.name)?;
-                first = false;
+        for (i, (name, value)) in self.changed().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
             }
+            write!(f, "{name}={value}")?;
         }
         Ok(())
     }

@@ -23,9 +23,7 @@ use surakarta_match::{
     openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, MatchResult,
     Player, PlayerError, Reporter, Sprt, SprtDecision, Tally, TimeControl,
 };
-use surakarta_search::{
-    Limits, Options, SearchParameters, Smp, TimeManagement, MAX_LEVEL, PARAMETER_SPECS,
-};
+use surakarta_search::{Limits, Options, SearchParameters, Smp, TimeManagement, MAX_LEVEL};
 use surakarta_tablebase::{read_regular_file, Tablebase};
 
 /// The arguments of `surakarta match`.
@@ -344,15 +342,8 @@ impl PlayerSpec {
         if let Some(t) = self.time_management {
             options.push(("TimeManagement".into(), t.to_string()));
         }
-        let defaults = SearchParameters::default().values();
-        for ((spec, value), default) in PARAMETER_SPECS
-            .iter()
-            .zip(self.parameters.values())
-            .zip(defaults)
-        {
-            if value != default {
-                options.push((spec.name.into(), value.to_string()));
-            }
+        for (name, value) in self.parameters.changed() {
+            options.push((name.into(), value.to_string()));
         }
         if let Some(level) = self.level {
             options.push(("Level".into(), level.to_string()));

@@ -6,7 +6,9 @@
 use crate::common::checks::check_depth;
 use std::time::Duration;
 use surakarta::{Color, Excerpt, Rules};
-use surakarta_search::{Clock, Evaluation, Limits, Smp, TimeManagement, PARAMETER_SPECS};
+use surakarta_search::{
+    parameter_index, Clock, Evaluation, Limits, Smp, TimeManagement, PARAMETER_SPECS,
+};
 
 use crate::common::evaluation::evaluation;
 
@@ -184,14 +186,17 @@ fn parse_setoption(words: &[&str]) -> Result<Setting, String> {
         "tablebasepath" => Setting::TablebasePath(
             (!value.is_empty() && value != "<empty>").then_some(value.clone()),
         ),
-        lower => match PARAMETER_SPECS.iter().find(|spec| spec.name == lower) {
-            Some(spec) => Setting::Parameter(
-                spec.name,
-                value.parse().map_err(|_| {
-                    format!("{}: {} is not a number", spec.name, Excerpt::new(&value))
-                })?,
-            ),
-            None => return Err(format!("unknown option {}", Excerpt::new(&name))),
+        lower => match parameter_index(lower) {
+            Ok(i) => {
+                let name = PARAMETER_SPECS[i].name;
+                Setting::Parameter(
+                    name,
+                    value
+                        .parse()
+                        .map_err(|_| format!("{name}: {} is not a number", Excerpt::new(&value)))?,
+                )
+            }
+            Err(_) => return Err(format!("unknown option {}", Excerpt::new(&name))),
         },
     })
 }

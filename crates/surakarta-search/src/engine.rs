@@ -383,7 +383,7 @@ impl Engine {
     /// fresh counters and abort flag.
     fn shared<'a>(&'a self, rules: Rules, limits: &Limits, stop: &'a AtomicBool) -> Shared<'a> {
         let start = Instant::now();
-        let (_, hard_limit) = limits.budget();
+        let (_, hard_limit) = limits.budget_over(self.options.time_management.expected_moves());
         let tablebase = self.tablebase.as_deref();
         Shared {
             tt: &self.tt,
@@ -705,7 +705,7 @@ fn iterative_deepening(
     time_management: TimeManagement,
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<Info> {
-    let (soft_limit, hard_limit) = limits.budget();
+    let (soft_limit, hard_limit) = limits.budget_over(time_management.expected_moves());
     let mut adaptive = match (time_management, limits.clock, soft_limit, hard_limit) {
         (TimeManagement::Adaptive, Some(_), Some(soft), Some(hard)) => {
             Some(AdaptiveTime::new(soft, hard))

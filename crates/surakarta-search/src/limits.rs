@@ -83,9 +83,17 @@ impl Limits {
     }
 
     /// The time budget: `(soft, hard)`. No new iteration starts after the
-    /// soft limit; the search is aborted at the hard limit.
+    /// soft limit; the search is aborted at the hard limit. A clock without
+    /// moves to go is spread over 30 moves (the plain time management's
+    /// expectation).
     #[must_use]
     pub fn budget(&self) -> (Option<Duration>, Option<Duration>) {
+        self.budget_over(DEFAULT_MOVES_TO_GO)
+    }
+
+    /// [`Limits::budget`] with `expected_moves` to go when the clock gives
+    /// none.
+    pub(crate) fn budget_over(&self, expected_moves: u32) -> (Option<Duration>, Option<Duration>) {
         let mut soft = self.movetime;
         let mut hard = self.movetime;
         if let Some(clock) = self.clock {
@@ -96,7 +104,7 @@ impl Limits {
             let usable = clock.time.saturating_sub(reserve);
             let moves = clock
                 .moves_to_go
-                .unwrap_or(DEFAULT_MOVES_TO_GO)
+                .unwrap_or(expected_moves)
                 .clamp(1, MAX_MOVES_TO_GO);
             let share = usable / moves
                 + clock.increment * INCREMENT_USED_NUMERATOR / INCREMENT_USED_DENOMINATOR;

@@ -15,7 +15,7 @@ use surakarta::Position;
 use crate::error::SearchError;
 use crate::eval::{evaluate, Weights};
 use crate::network::{Network, NetworkError};
-use crate::parameters::SearchParameters;
+use crate::parameters::{SearchParameters, ADAPTIVE_MOVES_TO_GO, DEFAULT_MOVES_TO_GO};
 use crate::smp::{Smp, THREAD_STACK_BYTES};
 
 /// The most threads an engine takes, and the one bound on threads of every
@@ -91,7 +91,7 @@ pub struct Options {
     /// How a search on a clock decides when to stop.
     pub time_management: TimeManagement,
     /// The tunable search parameters (aspiration windows, late move
-    /// reductions); the default is the shipped engine.
+    /// reductions, pruning); the default is the shipped engine.
     pub parameters: SearchParameters,
 }
 
@@ -209,7 +209,8 @@ pub enum TimeManagement {
     /// limit.
     #[default]
     Plain,
-    /// The soft limit scaled by the best move's stability (up to 1.5 times
+    /// A clock without moves to go spread over 16 moves instead of 30, the
+    /// soft limit scaled by the best move's stability (up to 1.5 times
     /// after it changed, down to 0.7 times after five iterations without a
     /// change), and no iteration started that would not finish before the
     /// hard limit, judged by the growth of the iterations before it.
@@ -217,6 +218,14 @@ pub enum TimeManagement {
 }
 
 impl TimeManagement {
+    /// The moves a clock without moves to go is spread over.
+    pub(crate) const fn expected_moves(self) -> u32 {
+        match self {
+            TimeManagement::Plain => DEFAULT_MOVES_TO_GO,
+            TimeManagement::Adaptive => ADAPTIVE_MOVES_TO_GO,
+        }
+    }
+
     /// The name: `plain` or `adaptive`.
     #[must_use]
     pub const fn name(self) -> &'static str {

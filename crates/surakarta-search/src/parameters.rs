@@ -1,15 +1,15 @@
 //! The search's tuning constants, in one place: aspiration windows, late
-//! move reductions, move-ordering bonuses, history, transposition-table
-//! replacement, parallel splits and time management.
+//! move reductions, pruning, move-ordering bonuses, history,
+//! transposition-table replacement, parallel splits and time management.
 //!
 //! Most are compile-time constants, not settings: changing one changes what
 //! the search does (with one thread, the bench signature), so a change is
 //! decided by self-play (`surakarta match`) and recorded in
 //! `CHANGELOG.md` with its figures in `benches/results/`. The aspiration
-//! window and the late move reductions are [`SearchParameters`] instead:
-//! values an engine takes at run time ([`Options::parameters`]) so that a
-//! tuner (`surakarta tune`) can play engines with different values against
-//! each other; their defaults are the shipped engine's. What a user picks
+//! window, the late move reductions and the pruning are
+//! [`SearchParameters`] instead: values an engine takes at run time
+//! ([`Options::parameters`]) so that a tuner (`surakarta tune`) can play
+//! engines with different values against each other; their defaults are the shipped engine's. What a user picks
 //! per engine (threads, hash size, evaluation weights, techniques on or
 //! off, the parallel scheme) is in [`Options`] instead; the evaluation
 //! weights stay with the evaluation in [`crate::eval`], since they define
@@ -41,7 +41,7 @@ pub struct ParameterSpec {
 }
 
 /// The number of tunable search parameters.
-pub const PARAMETER_COUNT: usize = 11;
+pub const PARAMETER_COUNT: usize = 16;
 
 /// Every tunable search parameter, in the order of
 /// [`SearchParameters::values`].
@@ -123,6 +123,41 @@ pub const PARAMETER_SPECS: [ParameterSpec; PARAMETER_COUNT] = [
         max: 4,
         about: "at PV nodes the reduction is this many plies less (never below 0)",
     },
+    ParameterSpec {
+        name: "rfp-max-depth",
+        default: 0,
+        min: 0,
+        max: 12,
+        about: "reverse futility pruning up to this many plies to go (0: off)",
+    },
+    ParameterSpec {
+        name: "rfp-margin",
+        default: 80,
+        min: 10,
+        max: 500,
+        about: "a node is cut when its static value beats beta by this per ply to go",
+    },
+    ParameterSpec {
+        name: "nmp-min-depth",
+        default: 0,
+        min: 0,
+        max: 20,
+        about: "null-move pruning from this many plies to go (0: off)",
+    },
+    ParameterSpec {
+        name: "nmp-reduction",
+        default: 3,
+        min: 1,
+        max: 8,
+        about: "the null move's search is this many plies shallower …",
+    },
+    ParameterSpec {
+        name: "nmp-depth-divisor",
+        default: 4,
+        min: 1,
+        max: 16,
+        about: "… plus the plies to go divided by this",
+    },
 ];
 
 /// Why a parameter could not be set or parsed.
@@ -149,7 +184,8 @@ pub enum ParameterError {
 }
 
 /// The tunable search parameters' values: the aspiration windows of
-/// iterative deepening and the late move reductions. Every value lies in
+/// iterative deepening, the late move reductions, reverse futility
+/// pruning and null-move pruning. Every value lies in
 /// its [`ParameterSpec`]'s range (the only way in is
 /// [`SearchParameters::set`]); [`Default`] is the shipped engine.
 ///
@@ -187,11 +223,12 @@ impl Default for SearchParameters {
 impl SearchParameters {
     /// The values the levels below the top search with
     /// ([`crate::level`]): FuChou's aspiration window and the reductions of
-    /// the engine the ladder of levels was measured with, before tuning.
-    /// The tuned reductions cut far more at small depths, and a level is
-    /// a depth, so the levels keep these.
+    /// the engine the ladder of levels was measured with, before tuning
+    /// (and no pruning, like the default). The tuned reductions cut far
+    /// more at small depths, and a level is a depth, so the levels keep
+    /// these.
     pub const UNTUNED: SearchParameters = SearchParameters {
-        values: [4, 20, 8, 2, 3, 3, 1, 8, 6, 2, 1],
+        values: [4, 20, 8, 2, 3, 3, 1, 8, 6, 2, 1, 0, 80, 0, 3, 4],
     };
 
     /// The values, in the order of [`PARAMETER_SPECS`].
@@ -271,7 +308,27 @@ impl SearchParameters {
     pub(crate) fn lmr_pv_relief(&self) -> i32 {
         self.values[10]
     }
+    pub(crate) fn rfp_max_depth(&self) -> i32 {
+        self.values[11]
+    }
+    pub(crate) fn rfp_margin(&self) -> i32 {
+        self.values[12]
+    }
+    pub(crate) fn nmp_min_depth(&self) -> i32 {
+        self.values[13]
+    }
+    pub(crate) fn nmp_reduction(&self) -> i32 {
+        self.values[14]
+    }
+    pub(crate) fn nmp_depth_divisor(&self) -> i32 {
+        self.values[15]
+    }
 }
+
+/// Null-move pruning only where the side to move has at least this many
+/// pieces: with few pieces, having to move can hurt (zugzwang), and a pass
+/// would prove too much.
+pub(crate) const NULL_MOVE_MIN_PIECES: u32 = 4;
 
 /// The first 40 characters of hostile text, for an error message.
 fn excerpt(text: &str) -> String {
@@ -380,6 +437,11 @@ pub(crate) const TIME_RESERVE_MS: u64 = 50;
 pub(crate) const TIME_RESERVE_DIVISOR: u32 = 10;
 /// Moves expected until the end when the clock gives no moves to go.
 pub(crate) const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Moves expected until the end under adaptive time management: self-play
+/// games at a clock of 2 s + 50 ms had 23 moves a side left after the
+/// opening's 8 plies (mean; 28 for nine games in ten), and each move spends
+/// a share of what is left, so a long game never runs out.
+pub(crate) const ADAPTIVE_MOVES_TO_GO: u32 = 16;
 /// Moves to go are counted as at most this many.
 pub(crate) const MAX_MOVES_TO_GO: u32 = 50;
 /// The share of the increment spent on each move: `INCREMENT_USED_NUMERATOR

@@ -1,5 +1,5 @@
 //! The tree walk: principal variation search (PVS) with late move
-//! reductions, quiescence on captures, transposition-table cut-offs, the
+//! reductions, reverse futility and null-move pruning, quiescence on captures, transposition-table cut-offs, the
 //! rules' ends and tablebase probes at every node.
 //!
 //! One [`Worker`] walks the tree for one thread, reading what every thread
@@ -23,7 +23,7 @@ use crate::network::{Accumulator, Network};
 use crate::options::Evaluation;
 use crate::options::Techniques;
 use crate::ordering::{History, Killers, MoveOrder};
-use crate::parameters::{SearchParameters, CHECK_EVERY, SPLIT_DEPTH};
+use crate::parameters::{SearchParameters, CHECK_EVERY, NULL_MOVE_MIN_PIECES, SPLIT_DEPTH};
 use crate::score::{Score, INFINITY, MAX_PLY};
 use crate::smp::Split;
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -290,6 +290,9 @@ pub(crate) struct Worker<'a> {
     /// The network's accumulators from the root to the current node, updated
     /// on each move (empty with the classic evaluation).
     accumulators: Vec<Accumulator>,
+    /// Index in `path` of the last null move's child on the current line
+    /// (0 if none): repetitions are not looked for across it.
+    null_index: usize,
 }
 
 impl<'a> Worker<'a> {
@@ -307,6 +310,7 @@ impl<'a> Worker<'a> {
             root_moves: None,
             excluding: false,
             accumulators,
+            null_index: 0,
         }
     }
 
@@ -321,6 +325,7 @@ impl<'a> Worker<'a> {
             root_moves: None,
             excluding: false,
             accumulators: self.accumulators.clone(),
+            null_index: self.null_index,
         }
     }
 
@@ -333,6 +338,14 @@ impl<'a> Worker<'a> {
                 None => Accumulator::new(net, &position.after(m)),
             };
             self.accumulators.push(next);
+        }
+    }
+
+    /// Before searching the child of a null move: the accumulator stays
+    /// (the same pieces on the same points).
+    fn push_null_move(&mut self) {
+        if let Some(top) = self.accumulators.last() {
+            self.accumulators.push(*top);
         }
     }
 
@@ -365,11 +378,12 @@ impl<'a> Worker<'a> {
 
     /// Whether the current node (last in `path`) repeats an earlier position
     /// within the no-capture window: once inside the search, or often enough
-    /// in the game's history for the repetition rule.
+    /// in the game's history for the repetition rule. Not across a null
+    /// move (a pass is no move of the game).
     fn is_repetition(&self, halfmoves: u32) -> bool {
         let last = self.path.len() - 1;
         let key = self.path[last];
-        let window = (halfmoves as usize).min(last);
+        let window = (halfmoves as usize).min(last - self.null_index);
         let needed = self
             .shared
             .rules
@@ -477,6 +491,11 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return Score::loss_at(ply).0;
         }
+        if !pv_node && ply > 0 {
+            if let Some(score) = self.prune(position, depth, beta, ply, split) {
+                return score;
+            }
+        }
         let killers = if techniques.killers {
             self.killers.at(ply)
         } else {
@@ -582,6 +601,68 @@ impl<'a> Worker<'a> {
             );
         }
         best
+    }
+
+    /// Reverse futility and null-move pruning at a node off the principal
+    /// variation with moves to play: the score to return if the node can
+    /// be cut without searching its moves. Reverse futility: few plies to
+    /// go and the static value beats `beta` by a margin per ply. Null move:
+    /// enough plies to go, the static value at least `beta`, the side to
+    /// move with enough pieces and the node not itself a null move's child;
+    /// the side to move passes, and if a shallower null-window search of
+    /// that still beats `beta`, so would a move. Never for a decisive `beta`.
+    fn prune(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        split: Option<&Split<'_>>,
+    ) -> Option<i32> {
+        let parameters = self.shared.parameters;
+        let futility = depth <= parameters.rfp_max_depth();
+        let null_move = parameters.nmp_min_depth() > 0
+            && depth >= parameters.nmp_min_depth()
+            && self.null_index != self.path.len() - 1
+            && position.us().len() >= NULL_MOVE_MIN_PIECES;
+        if !(futility || null_move) || Score(beta).is_decisive() {
+            return None;
+        }
+        let value = self.evaluate(position);
+        if futility && value - parameters.rfp_margin() * depth >= beta {
+            return Some(value);
+        }
+        if !null_move || value < beta {
+            return None;
+        }
+        let reduction = parameters.nmp_reduction() + depth / parameters.nmp_depth_divisor();
+        let child = position.null_move();
+        let outer = self.null_index;
+        self.path.push(child.zobrist());
+        self.null_index = self.path.len() - 1;
+        self.push_null_move();
+        let score = -self.negamax(
+            &child,
+            depth - 1 - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            &mut Pv::new(),
+            split,
+        );
+        self.pop_move();
+        self.path.pop();
+        self.null_index = outer;
+        if self.stopped(split) {
+            return Some(aborted(ply, score));
+        }
+        (score >= beta).then(|| {
+            if Score(score).is_decisive() {
+                beta
+            } else {
+                score
+            }
+        })
     }
 
     /// Searches a move after the first (the child is already on the path):

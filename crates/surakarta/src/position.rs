@@ -547,6 +547,39 @@ impl Position {
         next
     }
 
+    /// The same placement with the other side to move, as if the side to
+    /// move had passed: the rules never allow a pass, but engines search
+    /// one to prove a position good enough without moving (null-move
+    /// pruning). The no-capture count grows by one and the move number as
+    /// after a quiet move; the hash is the new position's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Color, Position};
+    ///
+    /// let start = Position::new();
+    /// let passed = start.null_move();
+    /// assert_eq!(passed.turn(), Color::White);
+    /// for color in [Color::Black, Color::White] {
+    ///     assert_eq!(passed.pieces(color), start.pieces(color));
+    /// }
+    /// assert_eq!(passed.zobrist(), passed.compute_zobrist());
+    /// assert_eq!(passed.null_move().zobrist(), start.zobrist());
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn null_move(&self) -> Position {
+        let mut next = *self;
+        next.hash ^= zobrist::TURN_KEY;
+        next.halfmoves = next.halfmoves.saturating_add(1);
+        if next.turn == Color::White {
+            next.fullmoves = next.fullmoves.saturating_add(1);
+        }
+        next.turn = !next.turn;
+        next
+    }
+
     /// The position after `m`, or an error if `m` is not legal here.
     ///
     /// # Examples

@@ -6,7 +6,9 @@ use std::sync::{Arc, OnceLock};
 use surakarta::random::{random_playout, SplitMix};
 use surakarta::{Bitboard, Color, Game, Position, Rules, Square};
 use surakarta_index::Scheme;
-use surakarta_search::{Engine, Limits, Options, Score, ScoreKind, Smp, Techniques};
+use surakarta_search::{
+    Engine, Limits, Options, Score, ScoreKind, SearchParameters, Smp, Techniques,
+};
 use surakarta_tablebase::{NoProgress, Tablebase, Value};
 
 fn search(
@@ -156,9 +158,21 @@ fn random_position(rng: &mut SplitMix, us: u32, them: u32) -> Position {
     surakarta::random::random_position(rng, us, them, Color::Black).unwrap()
 }
 
-/// With no table and no reductions, alpha-beta's root value does not depend
-/// on move order, so two threads must agree with one exactly, whether they
-/// split siblings or run Lazy SMP (whose helpers then share only history).
+/// The search parameters with reverse futility and null-move pruning off
+/// (the default).
+fn without_pruning() -> SearchParameters {
+    "rfp-max-depth=0,nmp-min-depth=0".parse().unwrap()
+}
+
+/// The search parameters with reverse futility and null-move pruning on.
+fn with_pruning() -> SearchParameters {
+    "rfp-max-depth=4,nmp-min-depth=3".parse().unwrap()
+}
+
+/// With no table, no reductions and no pruning, alpha-beta's root value
+/// does not depend on move order, so two threads must agree with one
+/// exactly, whether they split siblings or run Lazy SMP (whose helpers then
+/// share only history).
 #[test]
 fn parallel_searches_give_the_serial_value() {
     let exact = Techniques {
@@ -171,6 +185,7 @@ fn parallel_searches_give_the_serial_value() {
         threads,
         techniques: exact,
         smp,
+        parameters: without_pruning(),
         ..Options::default()
     };
     let mut one = Engine::new(options(1, Smp::Siblings)).unwrap();
@@ -273,6 +288,79 @@ fn a_finished_game_has_no_move() {
         &mut |_| {},
     );
     assert_eq!(r.best_move, None);
+}
+
+/// Pruning cuts nodes; at zero its switches turn it off entirely, whatever
+/// its other values.
+#[test]
+fn pruning_cuts_nodes_and_its_zero_switches_turn_it_off() {
+    let nodes = |parameters: SearchParameters| {
+        let mut engine = Engine::new(Options {
+            parameters,
+            ..Options::default()
+        })
+        .unwrap();
+        let p = random_opening(5, 14);
+        search(&mut engine, p, Rules::ICGA, Limits::depth(9))
+            .info
+            .nodes
+    };
+    let off = nodes(without_pruning());
+    assert!(nodes(with_pruning()) < off);
+    assert_eq!(nodes(SearchParameters::default()), off);
+    let mut other = without_pruning();
+    for (name, value) in [
+        ("rfp-margin", 400),
+        ("nmp-reduction", 1),
+        ("nmp-depth-divisor", 1),
+    ] {
+        other.set(name, value).unwrap();
+    }
+    assert_eq!(nodes(other), off);
+}
+
+/// Null-move and reverse futility pruning keep the decisive results of the
+/// full-width search: where it proves a win or a loss within its depth, so
+/// does the pruned search, for the same side (positions of four or five
+/// pieces against one or two, either side to move, so that null moves are
+/// tried by the stronger side).
+#[test]
+fn pruning_keeps_the_proven_results() {
+    let mut rng = SplitMix::new(31);
+    let mut proven = 0;
+    for i in 0..200 {
+        let (strong, weak) = (4 + rng.below(2) as u32, 1 + rng.below(2) as u32);
+        let p = if i % 2 == 0 {
+            random_position(&mut rng, strong, weak)
+        } else {
+            random_position(&mut rng, weak, strong)
+        };
+        if p.outcome().is_some() {
+            continue;
+        }
+        let options = |parameters| Options {
+            parameters,
+            hash_mb: 1,
+            ..Options::default()
+        };
+        let mut full = Engine::new(options(without_pruning())).unwrap();
+        let mut pruned = Engine::new(options(with_pruning())).unwrap();
+        let a = search(&mut full, p, Rules::PURE, Limits::depth(6))
+            .info
+            .score;
+        if !a.is_decisive() {
+            continue;
+        }
+        let b = search(&mut pruned, p, Rules::PURE, Limits::depth(6))
+            .info
+            .score;
+        assert!(
+            b.is_decisive() && (a.0 > 0) == (b.0 > 0),
+            "{p}: {a} against {b}"
+        );
+        proven += 1;
+    }
+    assert!(proven > 20, "{proven}");
 }
 
 fn random_opening(seed: u64, plies: usize) -> Position {

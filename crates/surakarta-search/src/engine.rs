@@ -916,7 +916,8 @@ fn search_lines(
 /// The aspiration window of iteration `depth` after a `previous` score:
 /// `(alpha, beta, delta)`, centred on the previous score with half-width
 /// `delta` (`18 + |score|/7` by default, tuned from FuChou's `20 +
-/// |score|/8`: wider when the score is larger, never empty) from the parameters' `aspiration-min-depth` on,
+/// |score|/8`: wider when the score is larger, never empty) from the
+/// parameters' `aspiration-min-depth` on,
 /// else (or after a decisive score, or with aspiration off) the full window
 /// with `delta` = [`INFINITY`].
 fn aspiration_window(

@@ -9,9 +9,10 @@
 //! window, the late move reductions and the pruning are
 //! [`SearchParameters`] instead: values an engine takes at run time
 //! ([`Options::parameters`]) so that a tuner (`surakarta tune`) can play
-//! engines with different values against each other; their defaults are the shipped engine's. What a user picks
-//! per engine (threads, hash size, evaluation weights, techniques on or
-//! off, the parallel scheme) is in [`Options`] instead; the evaluation
+//! engines with different values against each other; their defaults are
+//! the shipped engine's. What a user picks per engine (threads, hash size,
+//! evaluation weights, techniques on or off, the parallel scheme) is in
+//! [`Options`] instead; the evaluation
 //! weights stay with the evaluation in [`crate::eval`], since they define
 //! the features' sum rather than tune the tree walk.
 //!

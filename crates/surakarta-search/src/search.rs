@@ -1,6 +1,7 @@
 //! The tree walk: principal variation search (PVS) with late move
-//! reductions, reverse futility and null-move pruning, quiescence on captures, transposition-table cut-offs, the
-//! rules' ends and tablebase probes at every node.
+//! reductions, reverse futility and null-move pruning, quiescence on
+//! captures, transposition-table cut-offs, the rules' ends and tablebase
+//! probes at every node.
 //!
 //! One [`Worker`] walks the tree for one thread, reading what every thread
 //! of a search shares from [`Shared`]. At a node deep enough, after the
@@ -619,7 +620,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         split: Option<&Split<'_>>,
     ) -> Option<i32> {
-        let parameters = self.shared.parameters;
+        let parameters = &self.shared.parameters;
         let futility = depth <= parameters.rfp_max_depth();
         let null_move = parameters.nmp_min_depth() > 0
             && depth >= parameters.nmp_min_depth()

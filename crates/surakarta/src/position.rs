@@ -503,7 +503,7 @@ impl Position {
         let (us, them) = (self.turn, !self.turn);
         let (from, to) = (m.from(), m.to());
         self.pieces[us.index()] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
-        self.hash ^= zobrist::piece_key(us, from) ^ zobrist::piece_key(us, to) ^ zobrist::TURN_KEY;
+        self.hash ^= zobrist::piece_key(us, from) ^ zobrist::piece_key(us, to);
         if m.is_capture() {
             self.pieces[them.index()].remove(to);
             self.hash ^= zobrist::piece_key(them, to);
@@ -511,11 +511,19 @@ impl Position {
         } else {
             self.halfmoves = self.halfmoves.saturating_add(1);
         }
-        if us == Color::White {
+        self.pass_turn();
+        undo
+    }
+
+    /// Hands the turn to the other side: the move number after White's
+    /// turn, the side to move and its hash key.
+    #[inline]
+    fn pass_turn(&mut self) {
+        if self.turn == Color::White {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
-        self.turn = them;
-        undo
+        self.turn = !self.turn;
+        self.hash ^= zobrist::TURN_KEY;
     }
 
     /// Takes back `m`, which must be the move just played with
@@ -571,12 +579,8 @@ impl Position {
     #[must_use]
     pub fn null_move(&self) -> Position {
         let mut next = *self;
-        next.hash ^= zobrist::TURN_KEY;
         next.halfmoves = next.halfmoves.saturating_add(1);
-        if next.turn == Color::White {
-            next.fullmoves = next.fullmoves.saturating_add(1);
-        }
-        next.turn = !next.turn;
+        next.pass_turn();
         next
     }
 

@@ -1,8 +1,12 @@
 //! Openings: the positions a match starts its games from. Every generator
 //! is reproducible from its seed.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
 use surakarta::random::{random_playout, random_position, SplitMix};
-use surakarta::{Color, Outcome, ParsePositionError, Position, MAX_PIECES_PER_SIDE};
+use surakarta::{Color, Game, Outcome, ParsePositionError, Position, Rules, MAX_PIECES_PER_SIDE};
+use surakarta_search::{Engine, Limits, Options, ScoreKind, SearchError, MAX_THREADS};
 
 /// Longest openings file read (bytes).
 pub const MAX_FILE_LEN: usize = 64 << 20;
@@ -41,6 +45,22 @@ pub enum OpeningError {
         /// The bound on |black − white|.
         max_difference: u32,
     },
+    /// Too few candidates were balanced: [`balanced`] kept `kept` of the
+    /// `wanted` openings from `tried` candidates.
+    #[error("only {kept} of {wanted} openings are balanced within {max_score} centipawns after {tried} candidates (allow a larger score)")]
+    TooFewBalanced {
+        /// Openings kept.
+        kept: usize,
+        /// Openings asked for.
+        wanted: usize,
+        /// Candidates judged.
+        tried: usize,
+        /// The bound on the judged score.
+        max_score: u32,
+    },
+    /// The judging engine could not be set up.
+    #[error("the engine judging the openings: {0}")]
+    Judge(#[from] SearchError),
 }
 
 /// `count` openings: the start position after `plies` random legal moves
@@ -217,6 +237,193 @@ pub fn thinned_start(
     Ok(openings)
 }
 
+/// Nodes the judge of [`balanced`] searches by default: depth 8 or so from
+/// the start position after a few random plies.
+pub const DEFAULT_BALANCE_NODES: u64 = 20_000;
+
+/// The most candidates [`balanced`] judges per opening asked before it
+/// gives up.
+pub const MAX_CANDIDATES_PER_OPENING: usize = 100;
+
+/// Candidates [`balanced`] asks for at a time.
+pub const BALANCE_BATCH: usize = 256;
+
+/// How [`balanced`] judges an opening: a search of `nodes` nodes by an
+/// engine of `options` (one thread, a fresh transposition table per
+/// opening, so the verdict is the same on any number of workers) under
+/// `rules`; the opening is kept if the score is a heuristic one of at most
+/// `max_score` centipawns either way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Balance {
+    /// Largest |score| kept, in centipawns for the side to move.
+    pub max_score: u32,
+    /// Nodes of the judging search (at least 1).
+    pub nodes: u64,
+    /// The judging engine (its thread count is set to 1).
+    pub options: Options,
+    /// The rules the judge searches under.
+    pub rules: Rules,
+}
+
+impl Balance {
+    /// The default engine judging with [`DEFAULT_BALANCE_NODES`] nodes under
+    /// `rules`, keeping scores within `max_score` centipawns.
+    #[must_use]
+    pub fn new(max_score: u32, rules: Rules) -> Balance {
+        Balance {
+            max_score,
+            nodes: DEFAULT_BALANCE_NODES,
+            options: Options {
+                hash_mb: 16,
+                ..Options::default()
+            },
+            rules,
+        }
+    }
+}
+
+/// The seed of the `batch`-th batch of candidates of a stream seeded with
+/// `seed`: `seed` itself for the first, so that the first candidates are
+/// the unfiltered openings of that seed.
+#[must_use]
+pub fn batch_seed(seed: u64, batch: u64) -> u64 {
+    seed.wrapping_add(batch.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// `count` balanced openings: candidates from `candidates(batch)` (batch
+/// 0, 1, …; an empty batch ends the stream) judged as [`Balance`] says on
+/// `threads` workers, kept in the order made. Random plies from the start
+/// leave many openings that the side to move wins with either engine, and
+/// the two games of such an opening split 1–1 whatever the players'
+/// strength; balanced openings let a match tell small differences apart
+/// with fewer games. `on_judged(judged, kept)` is called after each batch.
+/// The result does not depend on `threads`.
+///
+/// Fails if fewer than `count` are kept from
+/// [`MAX_CANDIDATES_PER_OPENING`] × `count` candidates or from a stream that
+/// ends, or if the engine cannot be set up.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Rules;
+/// use surakarta_match::openings::{balanced, batch_seed, from_start, Balance, BALANCE_BATCH};
+///
+/// let balance = Balance { nodes: 2_000, ..Balance::new(30, Rules::ICGA) };
+/// let make = |batch| Ok(from_start(BALANCE_BATCH, 8, batch_seed(5, batch)));
+/// let openings = balanced(6, &balance, 2, make, &|_, _| {})?;
+/// assert_eq!(openings.len(), 6);
+/// assert_eq!(balanced(6, &balance, 1, make, &|_, _| {})?, openings); // any thread count
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn balanced(
+    count: usize,
+    balance: &Balance,
+    threads: usize,
+    mut candidates: impl FnMut(u64) -> Result<Vec<Position>, OpeningError>,
+    on_judged: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<Position>, OpeningError> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(SearchError::Threads(threads).into());
+    }
+    let limit = MAX_CANDIDATES_PER_OPENING.saturating_mul(count.max(1));
+    let mut kept = Vec::new();
+    let mut tried = 0;
+    let mut batch = 0;
+    while kept.len() < count {
+        let too_few = |kept: usize, tried| OpeningError::TooFewBalanced {
+            kept,
+            wanted: count,
+            tried,
+            max_score: balance.max_score,
+        };
+        if tried >= limit {
+            return Err(too_few(kept.len(), tried));
+        }
+        let mut made = candidates(batch)?;
+        batch += 1;
+        if made.is_empty() {
+            return Err(too_few(kept.len(), tried));
+        }
+        made.truncate(limit - tried);
+        let verdicts = judge_balance(&made, balance, threads)?;
+        tried += made.len();
+        kept.extend(
+            made.into_iter()
+                .zip(verdicts)
+                .filter_map(|(p, keep)| keep.then_some(p)),
+        );
+        on_judged(tried, kept.len().min(count));
+    }
+    kept.truncate(count);
+    Ok(kept)
+}
+
+/// Whether each of `positions` is balanced as [`Balance`] says, judged on
+/// `threads` workers (1 to [`MAX_THREADS`]; the verdicts do not depend on
+/// the number).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Position, Rules};
+/// use surakarta_match::openings::{judge_balance, Balance};
+///
+/// let balance = Balance { nodes: 2_000, ..Balance::new(40, Rules::ICGA) };
+/// // A side a piece up is not balanced.
+/// let uneven: Position = "wwwwww/wwwww1/6/6/bbbbbb/bbbbbb b".parse()?;
+/// assert_eq!(judge_balance(&[Position::new(), uneven], &balance, 1)?, [true, false]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn judge_balance(
+    positions: &[Position],
+    balance: &Balance,
+    threads: usize,
+) -> Result<Vec<bool>, OpeningError> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(SearchError::Threads(threads).into());
+    }
+    let options = &Options {
+        threads: 1,
+        ..balance.options.clone()
+    };
+    let verdicts: Vec<AtomicBool> = positions.iter().map(|_| AtomicBool::new(false)).collect();
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<SearchError>> = Mutex::new(None);
+    let limits = Limits::nodes(balance.nodes.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(positions.len()) {
+            scope.spawn(|| {
+                let mut engine = match Engine::new(options.clone()) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        return;
+                    }
+                };
+                let never = AtomicBool::new(false);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&position) = positions.get(i) else {
+                        return;
+                    };
+                    engine.new_game();
+                    let game = Game::new(position, balance.rules);
+                    let result = engine.search(&game, &limits, &never, &mut |_| {});
+                    let keep = result.best_move.is_some()
+                        && matches!(result.info.score.kind(),
+                            ScoreKind::Eval(v) if v.unsigned_abs() <= balance.max_score);
+                    verdicts[i].store(keep, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e.into());
+    }
+    Ok(verdicts.into_iter().map(AtomicBool::into_inner).collect())
+}
+
 /// Reads an openings file: one position per line in the notation of
 /// `docs/notation.md`; blank lines and lines starting with `#` are skipped.
 /// Positions where the game is already over are rejected.
@@ -319,6 +526,85 @@ mod tests {
         assert!((8..=10).all(|k| blacks[k] > 15), "{blacks:?}");
         assert_ne!(boards, thinned_start(100, 18, 2, 0, 10).unwrap());
         assert!(thinned_start(1, 1, 0, 0, 1).is_err());
+    }
+
+    #[test]
+    fn balanced_openings_are_judged_within_the_bound() {
+        let balance = Balance {
+            nodes: 1_500,
+            ..Balance::new(20, Rules::ICGA)
+        };
+        let make = |batch| Ok(from_start(64, 8, batch_seed(11, batch)));
+        let kept = balanced(40, &balance, 2, make, &|_, _| {}).unwrap();
+        assert_eq!(kept.len(), 40);
+        // Every kept opening scores within the bound when judged again, and
+        // some candidates were not kept.
+        let mut engine = Engine::new(balance.options.clone()).unwrap();
+        for p in &kept {
+            engine.new_game();
+            let game = Game::new(*p, Rules::ICGA);
+            let r = engine.search(
+                &game,
+                &Limits::nodes(1_500),
+                &AtomicBool::new(false),
+                &mut |_| {},
+            );
+            assert!(
+                matches!(r.info.score.kind(), ScoreKind::Eval(v) if v.abs() <= 20),
+                "{p}: {}",
+                r.info.score
+            );
+        }
+        let all: Vec<_> = (0..4)
+            .flat_map(|b| from_start(64, 8, batch_seed(11, b)))
+            .collect();
+        let first_unkept = all.iter().position(|p| !kept.contains(p));
+        assert!(first_unkept.is_some_and(|i| i < 40), "nothing filtered");
+        // The same openings on one worker.
+        assert_eq!(balanced(40, &balance, 1, make, &|_, _| {}).unwrap(), kept);
+    }
+
+    #[test]
+    fn balance_gives_up_and_names_what_it_kept() {
+        let balance = Balance {
+            nodes: 500,
+            ..Balance::new(0, Rules::ICGA)
+        };
+        // A stream that ends after one batch.
+        let one_batch = |batch| {
+            Ok(if batch == 0 {
+                from_start(8, 8, 1)
+            } else {
+                Vec::new()
+            })
+        };
+        let err = balanced(50, &balance, 1, one_batch, &|_, _| {}).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                OpeningError::TooFewBalanced {
+                    wanted: 50,
+                    tried: 8,
+                    max_score: 0,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        // An endless stream stops at the candidate limit.
+        let endless = |batch| Ok(from_start(BALANCE_BATCH, 8, batch_seed(1, batch)));
+        let err = balanced(1, &balance, 2, endless, &|_, _| {});
+        match err {
+            Err(OpeningError::TooFewBalanced { tried, .. }) => {
+                assert_eq!(tried, MAX_CANDIDATES_PER_OPENING)
+            }
+            Ok(kept) => assert_eq!(kept.len(), 1), // a score of exactly 0
+            Err(e) => panic!("{e}"),
+        }
+        assert!(matches!(
+            balanced(1, &balance, 0, endless, &|_, _| {}),
+            Err(OpeningError::Judge(SearchError::Threads(0)))
+        ));
     }
 
     #[test]

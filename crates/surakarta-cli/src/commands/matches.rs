@@ -66,6 +66,23 @@ pub(crate) struct MatchArgs {
     /// Seed of the random openings.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+    /// Keep only balanced openings: those the default engine (or
+    /// --balance-eval) scores within this many centipawns either way after
+    /// a search of --balance-nodes nodes (generated openings are drawn
+    /// until enough pass; an openings file is filtered in its order).
+    #[arg(long, value_name = "CP")]
+    balance: Option<u32>,
+    /// Nodes of the search that judges an opening's balance (--balance).
+    #[arg(long, value_name = "N", default_value_t = openings::DEFAULT_BALANCE_NODES,
+          value_parser = at_least_one::<u64>)]
+    balance_nodes: u64,
+    /// The evaluation of the search that judges balance: `classic`,
+    /// `paper`, `nnue` or `default` (--balance).
+    #[arg(long, value_name = "NAME")]
+    balance_eval: Option<String>,
+    /// A network file (`.sknn`) for the search that judges balance.
+    #[arg(long, value_name = "PATH")]
+    balance_eval_file: Option<PathBuf>,
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]
     rules: String,
@@ -544,20 +561,70 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
         return Err(CliError(format!("--games must be 1 to {MAX_GAMES}")));
     }
     let pairs = |default: usize| args.games.map_or(default, |g| g.div_ceil(2));
-    let starts = match args.openings.as_str() {
-        "start" => openings::from_start(pairs(50), args.plies, args.seed),
-        "random" => openings::random_boards(pairs(50), args.pieces, args.max_diff, args.seed)?,
-        "thinned" => {
-            openings::thinned_start(pairs(50), args.pieces, args.max_diff, args.plies, args.seed)?
+    let balance = match args.balance {
+        None => None,
+        Some(max_score) => {
+            let mut balance = openings::Balance {
+                nodes: args.balance_nodes,
+                ..openings::Balance::new(max_score, rules)
+            };
+            balance.options.evaluation = evaluation(
+                args.balance_eval.as_deref(),
+                args.balance_eval_file.as_deref(),
+                ["--balance-eval", "--balance-eval-file"],
+            )
+            .map_err(CliError)?;
+            Some(balance)
         }
-        path => {
+    };
+    let starts = match (args.openings.as_str(), &balance) {
+        (kind @ ("start" | "random" | "thinned"), _) => {
+            // Batch 0, 1, … of the generator; the first batch of a seed is
+            // that seed's unfiltered openings.
+            let generate = |batch: u64, n: usize| {
+                let seed = openings::batch_seed(args.seed, batch);
+                match kind {
+                    "start" => Ok(openings::from_start(n, args.plies, seed)),
+                    "random" => openings::random_boards(n, args.pieces, args.max_diff, seed),
+                    _ => openings::thinned_start(n, args.pieces, args.max_diff, args.plies, seed),
+                }
+            };
+            match &balance {
+                None => generate(0, pairs(50))?,
+                Some(balance) => {
+                    let bar = counter(pairs(50) as u64, "balanced openings", !args.json);
+                    let starts = openings::balanced(
+                        pairs(50),
+                        balance,
+                        args.concurrency,
+                        |batch| generate(batch, openings::BALANCE_BATCH),
+                        &|_, kept| bar.set_position(kept as u64),
+                    )?;
+                    bar.finish_and_clear();
+                    starts
+                }
+            }
+        }
+        (path, _) => {
             let text = read_openings_file(path)?;
             let mut all =
                 openings::parse_file(&text).map_err(|e| CliError(format!("{path}: {e}")))?;
+            if let Some(balance) = &balance {
+                let verdicts = openings::judge_balance(&all, balance, args.concurrency)?;
+                let mut verdicts = verdicts.into_iter();
+                all.retain(|_| verdicts.next().unwrap_or(false));
+                if all.is_empty() {
+                    return Err(CliError(format!(
+                        "{path}: no position is balanced within {} centipawns",
+                        balance.max_score
+                    )));
+                }
+            }
             let n = pairs(all.len());
             if n > all.len() {
+                let which = if balance.is_some() { " balanced" } else { "" };
                 return Err(CliError(format!(
-                    "{path} has {} positions: at most {} games",
+                    "{path} has {}{which} positions: at most {} games",
                     all.len(),
                     2 * all.len()
                 )));

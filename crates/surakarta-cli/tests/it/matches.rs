@@ -319,6 +319,92 @@ fn bad_arguments_exit_2_with_one_line() {
 /// the openings limit is refused at the limit, never held whole.
 #[cfg(target_os = "linux")]
 #[test]
+fn balanced_openings_are_drawn_from_the_seed_or_filtered_from_a_file() {
+    use surakarta::Position;
+    use surakarta_match::openings::{from_start, BALANCE_BATCH};
+    let record = fresh_path("balanced.rec");
+    let v = json(&run(&[
+        "match",
+        "--first",
+        "depth=1",
+        "--second",
+        "depth=1",
+        "--balance",
+        "10",
+        "--balance-nodes",
+        "1000",
+        "--seed",
+        "3",
+        "-n",
+        "8",
+        "--max-plies",
+        "20",
+        "--record",
+        record.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(v["games"], 8);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let starts: Vec<Position> = GameRecord::parse_all(&text)
+        .unwrap()
+        .iter()
+        .map(|r| r.start)
+        .collect();
+    // Four openings, each twice, picked in order from the seed's first
+    // candidates, and not simply the first four of them.
+    let candidates = from_start(BALANCE_BATCH, 8, 3);
+    let picked: Vec<usize> = starts
+        .iter()
+        .step_by(2)
+        .map(|s| candidates.iter().position(|c| c == s).expect("a candidate"))
+        .collect();
+    assert!(picked.windows(2).all(|w| w[0] < w[1]), "{picked:?}");
+    assert_ne!(picked, [0, 1, 2, 3]);
+    let _ = std::fs::remove_file(record);
+
+    // A file is filtered: the start position stays, a side a piece up goes.
+    let file = fresh_path("balance.txt");
+    let uneven = "wwwwww/wwwww1/6/6/bbbbbb/bbbbbb b";
+    std::fs::write(&file, format!("{}\n{uneven}\n", Position::new())).unwrap();
+    let quick = |extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "--first",
+            "depth=1",
+            "--second",
+            "depth=1",
+            "--max-plies",
+            "10",
+            "--balance",
+            "40",
+            "--balance-nodes",
+            "2000",
+            "--openings",
+        ];
+        args.push(file.to_str().unwrap());
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    assert_eq!(json(&quick(&["--json"]))["games"], 2);
+    let o = quick(&["-n", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("has 1 balanced positions: at most 2 games"),
+        "{err}"
+    );
+    std::fs::write(&file, format!("{uneven}\n")).unwrap();
+    let o = quick(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no position is balanced within 40 centipawns"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(file);
+}
+
+#[test]
 fn openings_that_are_not_a_regular_file_or_too_long_are_refused() {
     let dir = fresh_path("openings-kinds");
     std::fs::create_dir_all(&dir).unwrap();

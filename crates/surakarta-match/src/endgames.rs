@@ -37,8 +37,10 @@ use std::sync::Mutex;
 
 use surakarta::random::{random_position, SplitMix};
 use surakarta::{Color, Game, Position, Rules};
-use surakarta_search::{Engine, Limits, Options, SearchError, MAX_THREADS};
+use surakarta_search::{Limits, Options, SearchError};
 use surakarta_tablebase::{Tablebase, TablebaseError, Wdl};
+
+use crate::workers::on_engines;
 
 /// The most draws [`sample`] makes per position asked before it gives up.
 const MAX_DRAWS_PER_POSITION: usize = 10_000;
@@ -201,8 +203,8 @@ impl JudgeReport {
 /// no tables, a fresh table per position) to `nodes` nodes on `threads`
 /// workers and counts the moves that keep the value; `on_done` is called
 /// with the number of positions done after each. The result does not depend
-/// on `threads` (1 to [`MAX_THREADS`]; no more start than there are
-/// positions).
+/// on `threads` (1 to [`MAX_THREADS`](surakarta_search::MAX_THREADS); no
+/// more start than there are positions).
 pub fn judge(
     options: &Options,
     tables: &Tablebase,
@@ -211,74 +213,40 @@ pub fn judge(
     threads: usize,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Result<JudgeReport, EndgameError> {
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(SearchError::Threads(threads).into());
-    }
     let options = Options {
         threads: 1,
         ..options.clone()
     };
-    let workers = threads.min(positions.len()).max(1);
-    let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let report = Mutex::new(JudgeReport::default());
-    let failed: Mutex<Option<EndgameError>> = Mutex::new(None);
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                let mut engine = match Engine::new(options.clone()) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.into());
-                        return;
-                    }
-                };
-                let never = AtomicBool::new(false);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= positions.len() || stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let test = positions[i];
-                    engine.new_game();
-                    let game = Game::new(test.position, Rules::PURE);
-                    let result = engine.search(&game, &Limits::nodes(nodes), &never, &mut |_| {});
-                    let kept = match result.best_move {
-                        None => Ok(false),
-                        Some(m) => tables
-                            .move_value(&test.position, m)
-                            .map(|v| v.wdl() >= test.value),
-                    };
-                    let kept = match kept {
-                        Ok(k) => k,
-                        Err(e) => {
-                            *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.into());
-                            stop.store(true, Ordering::Relaxed);
-                            return;
-                        }
-                    };
-                    {
-                        let mut r = report.lock().unwrap_or_else(|p| p.into_inner());
-                        match test.value {
-                            Wdl::Win => {
-                                r.wins += 1;
-                                r.wins_kept += usize::from(kept);
-                            }
-                            _ => {
-                                r.draws += 1;
-                                r.draws_kept += usize::from(kept);
-                            }
-                        }
-                    }
-                    on_done(done.fetch_add(1, Ordering::Relaxed) + 1);
+    let never = AtomicBool::new(false);
+    on_engines(&options, threads, positions.len(), |engine, i| {
+        let test = positions[i];
+        engine.new_game();
+        let game = Game::new(test.position, Rules::PURE);
+        let result = engine.search(&game, &Limits::nodes(nodes), &never, &mut |_| {});
+        let kept = match result.best_move {
+            None => false,
+            Some(m) => tables
+                .move_value(&test.position, m)
+                .map(|v| v.wdl() >= test.value)?,
+        };
+        {
+            let mut r = report.lock().unwrap_or_else(|p| p.into_inner());
+            match test.value {
+                Wdl::Win => {
+                    r.wins += 1;
+                    r.wins_kept += usize::from(kept);
                 }
-            });
+                _ => {
+                    r.draws += 1;
+                    r.draws_kept += usize::from(kept);
+                }
+            }
         }
-    });
-    if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
+        on_done(done.fetch_add(1, Ordering::Relaxed) + 1);
+        Ok::<(), EndgameError>(())
+    })?;
     Ok(report.into_inner().unwrap_or_else(|p| p.into_inner()))
 }
 

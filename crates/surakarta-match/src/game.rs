@@ -122,9 +122,11 @@ pub fn play_game(
 ///
 /// let mut black = EnginePlayer::new("black".into(), Options::default(), None, Limits::default())?;
 /// let mut white = EnginePlayer::new("white".into(), Options::default(), None, Limits::default())?;
-/// let control = "0.5+0.01".parse()?;
-/// let finished = play_game_on_clock(&mut black, &mut white, Default::default(), Rules::ICGA, 20, Some(control));
-/// assert!(!matches!(finished.end, GameEnd::Flag { .. }));
+/// // Two seconds and 50 ms a move each: the engines spend about a tenth of
+/// // a second a move, far from running out even on a busy machine.
+/// let control = "2+0.05".parse()?;
+/// let finished = play_game_on_clock(&mut black, &mut white, Default::default(), Rules::ICGA, 8, Some(control));
+/// assert!(matches!(finished.end, GameEnd::PlyCap(8))); // nobody ran out of time
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]

@@ -52,6 +52,7 @@ pub mod player;
 pub mod runner;
 pub mod stats;
 pub mod tune;
+mod workers;
 
 pub use external::ExternalEngine;
 pub use game::{play_game, play_game_on_clock, FinishedGame, GameEnd};

@@ -1,12 +1,13 @@
 //! Openings: the positions a match starts its games from. Every generator
 //! is reproducible from its seed.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use surakarta::random::{random_playout, random_position, SplitMix};
 use surakarta::{Color, Game, Outcome, ParsePositionError, Position, Rules, MAX_PIECES_PER_SIDE};
-use surakarta_search::{Engine, Limits, Options, ScoreKind, SearchError, MAX_THREADS};
+use surakarta_search::{Limits, Options, ScoreKind, SearchError};
+
+use crate::workers::on_engines;
 
 /// Longest openings file read (bytes).
 pub const MAX_FILE_LEN: usize = 64 << 20;
@@ -323,9 +324,6 @@ pub fn balanced(
     mut candidates: impl FnMut(u64) -> Result<Vec<Position>, OpeningError>,
     on_judged: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<Position>, OpeningError> {
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(SearchError::Threads(threads).into());
-    }
     let limit = MAX_CANDIDATES_PER_OPENING.saturating_mul(count.max(1));
     let mut kept = Vec::new();
     let mut tried = 0;
@@ -360,8 +358,9 @@ pub fn balanced(
 }
 
 /// Whether each of `positions` is balanced as [`Balance`] says, judged on
-/// `threads` workers (1 to [`MAX_THREADS`]; the verdicts do not depend on
-/// the number).
+/// `threads` workers (1 to
+/// [`MAX_THREADS`](surakarta_search::MAX_THREADS); the verdicts do not
+/// depend on the number).
 ///
 /// # Examples
 ///
@@ -380,47 +379,23 @@ pub fn judge_balance(
     balance: &Balance,
     threads: usize,
 ) -> Result<Vec<bool>, OpeningError> {
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(SearchError::Threads(threads).into());
-    }
-    let options = &Options {
+    let options = Options {
         threads: 1,
         ..balance.options.clone()
     };
     let verdicts: Vec<AtomicBool> = positions.iter().map(|_| AtomicBool::new(false)).collect();
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<SearchError>> = Mutex::new(None);
     let limits = Limits::nodes(balance.nodes.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(positions.len()) {
-            scope.spawn(|| {
-                let mut engine = match Engine::new(options.clone()) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                        return;
-                    }
-                };
-                let never = AtomicBool::new(false);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&position) = positions.get(i) else {
-                        return;
-                    };
-                    engine.new_game();
-                    let game = Game::new(position, balance.rules);
-                    let result = engine.search(&game, &limits, &never, &mut |_| {});
-                    let keep = result.best_move.is_some()
-                        && matches!(result.info.score.kind(),
-                            ScoreKind::Eval(v) if v.unsigned_abs() <= balance.max_score);
-                    verdicts[i].store(keep, Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e.into());
-    }
+    let never = AtomicBool::new(false);
+    on_engines(&options, threads, positions.len(), |engine, i| {
+        engine.new_game();
+        let game = Game::new(positions[i], balance.rules);
+        let result = engine.search(&game, &limits, &never, &mut |_| {});
+        let keep = result.best_move.is_some()
+            && matches!(result.info.score.kind(),
+                ScoreKind::Eval(v) if v.unsigned_abs() <= balance.max_score);
+        verdicts[i].store(keep, Ordering::Relaxed);
+        Ok::<(), OpeningError>(())
+    })?;
     Ok(verdicts.into_iter().map(AtomicBool::into_inner).collect())
 }
 
@@ -539,7 +514,7 @@ mod tests {
         assert_eq!(kept.len(), 40);
         // Every kept opening scores within the bound when judged again, and
         // some candidates were not kept.
-        let mut engine = Engine::new(balance.options.clone()).unwrap();
+        let mut engine = surakarta_search::Engine::new(balance.options.clone()).unwrap();
         for p in &kept {
             engine.new_game();
             let game = Game::new(*p, Rules::ICGA);

@@ -577,8 +577,8 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
             Some(balance)
         }
     };
-    let starts = match (args.openings.as_str(), &balance) {
-        (kind @ ("start" | "random" | "thinned"), _) => {
+    let starts = match args.openings.as_str() {
+        kind @ ("start" | "random" | "thinned") => {
             // Batch 0, 1, … of the generator; the first batch of a seed is
             // that seed's unfiltered openings.
             let generate = |batch: u64, n: usize| {
@@ -605,7 +605,7 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
                 }
             }
         }
-        (path, _) => {
+        path => {
             let text = read_openings_file(path)?;
             let mut all =
                 openings::parse_file(&text).map_err(|e| CliError(format!("{path}: {e}")))?;

@@ -213,16 +213,11 @@ pub fn judge(
     threads: usize,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Result<JudgeReport, EndgameError> {
-    let options = Options {
-        threads: 1,
-        ..options.clone()
-    };
     let done = AtomicUsize::new(0);
     let report = Mutex::new(JudgeReport::default());
     let never = AtomicBool::new(false);
-    on_engines(&options, threads, positions.len(), |engine, i| {
+    on_engines(options, threads, positions.len(), |engine, i| {
         let test = positions[i];
-        engine.new_game();
         let game = Game::new(test.position, Rules::PURE);
         let result = engine.search(&game, &Limits::nodes(nodes), &never, &mut |_| {});
         let kept = match result.best_move {

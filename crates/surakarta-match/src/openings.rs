@@ -328,13 +328,13 @@ pub fn balanced(
     let mut kept = Vec::new();
     let mut tried = 0;
     let mut batch = 0;
+    let too_few = |kept: usize, tried| OpeningError::TooFewBalanced {
+        kept,
+        wanted: count,
+        tried,
+        max_score: balance.max_score,
+    };
     while kept.len() < count {
-        let too_few = |kept: usize, tried| OpeningError::TooFewBalanced {
-            kept,
-            wanted: count,
-            tried,
-            max_score: balance.max_score,
-        };
         if tried >= limit {
             return Err(too_few(kept.len(), tried));
         }
@@ -379,15 +379,10 @@ pub fn judge_balance(
     balance: &Balance,
     threads: usize,
 ) -> Result<Vec<bool>, OpeningError> {
-    let options = Options {
-        threads: 1,
-        ..balance.options.clone()
-    };
     let verdicts: Vec<AtomicBool> = positions.iter().map(|_| AtomicBool::new(false)).collect();
     let limits = Limits::nodes(balance.nodes.max(1));
     let never = AtomicBool::new(false);
-    on_engines(&options, threads, positions.len(), |engine, i| {
-        engine.new_game();
+    on_engines(&balance.options, threads, positions.len(), |engine, i| {
         let game = Game::new(positions[i], balance.rules);
         let result = engine.search(&game, &limits, &never, &mut |_| {});
         let keep = result.best_move.is_some()

@@ -10,8 +10,10 @@ use surakarta_search::{Engine, Options, SearchError, MAX_THREADS};
 
 /// Runs `job(engine, i)` for every `i` in `0..count` on `threads` workers
 /// (1 to [`MAX_THREADS`]; no more start than there are jobs), each with an
-/// engine of `options` made once and given to its jobs in turn. The first
-/// error stops the workers and is returned.
+/// engine of `options` on one thread, made once and started on a new game
+/// (an empty transposition table) before every job, so that a job's result
+/// depends on nothing the worker did before. The first error stops the
+/// workers and is returned.
 pub(crate) fn on_engines<E>(
     options: &Options,
     threads: usize,
@@ -24,6 +26,10 @@ where
     if !(1..=MAX_THREADS).contains(&threads) {
         return Err(SearchError::Threads(threads).into());
     }
+    let options = Options {
+        threads: 1,
+        ..options.clone()
+    };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let failed: Mutex<Option<E>> = Mutex::new(None);
@@ -46,6 +52,7 @@ where
                     if i >= count || stop.load(Ordering::Relaxed) {
                         return;
                     }
+                    engine.new_game();
                     if let Err(e) = job(&mut engine, i) {
                         return fail(e);
                     }

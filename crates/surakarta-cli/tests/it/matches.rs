@@ -314,10 +314,6 @@ fn bad_arguments_exit_2_with_one_line() {
     }
 }
 
-/// An openings "file" that never ends or blocks (`/dev/zero`, a FIFO) is
-/// refused as not a regular file, without being read; a regular file over
-/// the openings limit is refused at the limit, never held whole.
-#[cfg(target_os = "linux")]
 #[test]
 fn balanced_openings_are_drawn_from_the_seed_or_filtered_from_a_file() {
     use surakarta::Position;
@@ -404,6 +400,10 @@ fn balanced_openings_are_drawn_from_the_seed_or_filtered_from_a_file() {
     let _ = std::fs::remove_file(file);
 }
 
+/// An openings "file" that never ends or blocks (`/dev/zero`, a FIFO) is
+/// refused as not a regular file, without being read; a regular file over
+/// the openings limit is refused at the limit, never held whole.
+#[cfg(target_os = "linux")]
 #[test]
 fn openings_that_are_not_a_regular_file_or_too_long_are_refused() {
     let dir = fresh_path("openings-kinds");

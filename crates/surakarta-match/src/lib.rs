@@ -33,7 +33,8 @@
 //! | [`external`] | [`ExternalEngine`]: another process driven through the engine protocol, with a reader thread feeding a bounded channel, every wait a deadline and its output capped per wait and per game ([`OutputLimits`](external::OutputLimits)); told to quit, then killed, when dropped |
 //! | [`lines`] | [`lines::LineReader`]: lines from a pipe with a limit ([`lines::MAX_LINE_BYTES`], 64 KiB), a longer line counted and dropped as it is read; an engine's output here, standard input in the command line's `engine`, `play` and `tb probe` |
 //! | [`game`] | [`play_game`]: one game under the rules with a ply cap, every move checked again before it is played; [`GameEnd`] (the rules, the ply cap, or a forfeit) |
-//! | [`runner`] | [`run_match`]: worker threads take the jobs (each opening with either colour first) from a shared counter, each worker with its own pair of players (made again after a forfeit); a [`Reporter`] receives each finished game; the SPRT's decision, a failing worker or the stop flag ends it |
+//! | [`runner`] | [`run_match`]: worker threads take the jobs (each opening with either colour first) from a shared counter, each worker with its own pair of players (made again after a forfeit); a [`Reporter`] receives each finished game; the SPRT's decision, a failing worker or the stop flag ends it; [`resume_match`] counts the [`PlayedGame`]s of an earlier run first and plays the rest |
+//! | [`record_file`] | a match's record file as text: a finished game's record with the match's tags ([`record_file::game_record`]: `Event`, `Round`, `Opening`, players, `TimeControl`) and the games of such a text read back and checked against the match ([`record_file::read_played`]), a record cut off at the end dropped |
 //! | [`datagen`] | training data by self-play ([`datagen::run`]): varied openings, a fixed node budget per move, filters (single move, decisive score, capture as best move), labels from the game's result or the tables' value, chunk files of [`surakarta_search::network::data`] records written atomically, a manifest of the settings, resumable and deterministic for a seed |
 //! | [`endgames`] | endgame judgement: test positions drawn from the tables ([`endgames::sample`]: won or drawn, some move loses the value, training positions excluded) and the share of an engine's moves that keep the exact value ([`endgames::judge`]) |
 //! | [`tune`] | SPSA tuning of the search's parameters by self-play ([`tune::run`]): game pairs between the engine moved up and down at random signs, the estimate moved towards the winner, fishtest's schedules; the whole state in one text file written after each iteration, resumable and checked against the settings |
@@ -49,6 +50,7 @@ pub mod game;
 pub mod lines;
 pub mod openings;
 pub mod player;
+pub mod record_file;
 pub mod runner;
 pub mod stats;
 pub mod tune;
@@ -57,5 +59,8 @@ mod workers;
 pub use external::ExternalEngine;
 pub use game::{play_game, play_game_on_clock, FinishedGame, GameEnd};
 pub use player::{Clocks, EnginePlayer, Player, PlayerError, TimeControl};
-pub use runner::{run_match, GameReport, MatchConfig, MatchError, MatchResult, Reporter, Silent};
+pub use runner::{
+    resume_match, run_match, GameReport, MatchConfig, MatchError, MatchResult, PlayedGame,
+    Reporter, Silent,
+};
 pub use stats::{Elo, Pentanomial, Sprt, SprtDecision, Tally};

@@ -41,6 +41,34 @@ struct State {
     decision: Option<(SprtDecision, Tally)>,
 }
 
+impl State {
+    /// Counts a finished game of `opening` in which the first player had
+    /// `first_color`, and asks the SPRT, if it has not decided yet.
+    fn add(
+        &mut self,
+        opening: usize,
+        first_color: Color,
+        winner: Option<Color>,
+        sprt: Option<Sprt>,
+    ) {
+        self.tally.add(first_color, winner);
+        let points = match winner {
+            None => 0.5,
+            Some(w) if w == first_color => 1.0,
+            Some(_) => 0.0,
+        };
+        match self.half_pairs[opening].take() {
+            Some(other) => self.pairs.add(other, points),
+            None => self.half_pairs[opening] = Some(points),
+        }
+        if self.decision.is_none() {
+            self.decision = sprt
+                .and_then(|s| s.decide(&self.tally))
+                .map(|d| (d, self.tally));
+        }
+    }
+}
+
 /// A finished game, as reported while the match runs.
 #[derive(Debug)]
 pub struct GameReport<'a> {
@@ -103,6 +131,34 @@ pub enum MatchError {
     /// No openings were given.
     #[error("no openings to play")]
     NoOpenings,
+    /// A game given as played names an opening the match does not have.
+    #[error("a game already played starts from opening {opening}, beyond the {openings} openings of the match")]
+    PlayedOpening {
+        /// The opening's number (from 1).
+        opening: usize,
+        /// How many openings the match has.
+        openings: usize,
+    },
+    /// Two games given as played are the same game of the match.
+    #[error("opening {opening} with the first player as {first_color} was already played once")]
+    PlayedTwice {
+        /// The opening's number (from 1).
+        opening: usize,
+        /// The first player's colour in both.
+        first_color: Color,
+    },
+}
+
+/// A game a match played before it was interrupted, given to
+/// [`resume_match`]: which of its games it was and who won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedGame {
+    /// Index of the opening in the match's list.
+    pub opening: usize,
+    /// The colour the first player had.
+    pub first_color: Color,
+    /// The winner (`None`: drawn).
+    pub winner: Option<Color>,
 }
 
 /// Plays every opening twice, the first player taking Black in one game and
@@ -151,23 +207,88 @@ pub fn run_match(
     reporter: &dyn Reporter,
     stop: &AtomicBool,
 ) -> Result<MatchResult, MatchError> {
+    resume_match(first, second, openings, &[], config, reporter, stop)
+}
+
+/// [`run_match`] after the games `played` (of the same players, openings
+/// and settings, in the order they finished): they count in the tally,
+/// the pairs and the SPRT as if just played, and the other games are
+/// played. Reports number the new games after them. A game played twice or
+/// from an opening beyond `openings` is refused.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use surakarta::{Color, Rules};
+/// use surakarta_match::{openings, resume_match, EnginePlayer, MatchConfig, PlayedGame, Player, PlayerError, Silent};
+/// use surakarta_search::{Limits, Options};
+///
+/// let player = || -> Result<Box<dyn Player>, PlayerError> {
+///     Ok(Box::new(EnginePlayer::new("depth 1", Options::default(), None, Limits::depth(1))?))
+/// };
+/// let starts = openings::from_start(2, 6, 1);
+/// let config = MatchConfig { rules: Rules::ICGA, max_plies: 200, concurrency: 1, sprt: None, time_control: None };
+/// // The first game of opening 0 was won by the first player, as Black.
+/// let played = [PlayedGame { opening: 0, first_color: Color::Black, winner: Some(Color::Black) }];
+/// let result = resume_match(&player, &player, &starts, &played, &config, &Silent, &AtomicBool::new(false))?;
+/// assert_eq!(result.tally.games(), 4); // one resumed, three played
+/// assert!(result.tally.wins >= 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn resume_match(
+    first: &PlayerFactory<'_>,
+    second: &PlayerFactory<'_>,
+    openings: &[Position],
+    played: &[PlayedGame],
+    config: &MatchConfig,
+    reporter: &dyn Reporter,
+    stop: &AtomicBool,
+) -> Result<MatchResult, MatchError> {
     if openings.is_empty() {
         return Err(MatchError::NoOpenings);
     }
-    let jobs: Vec<(usize, Color)> = (0..openings.len())
-        .flat_map(|i| [(i, Color::Black), (i, Color::White)])
-        .collect();
-    let next = AtomicUsize::new(0);
-    let state = Mutex::new(State {
+    let scheduled = 2 * openings.len();
+    let mut state = State {
         tally: Tally::default(),
         pairs: Pentanomial::default(),
         half_pairs: vec![None; openings.len()],
         decision: None,
-    });
+    };
+    // Which colour-swapped games of each opening are done: Black first, White first.
+    let mut done = vec![[false; 2]; openings.len()];
+    for game in played {
+        let Some(done) = done.get_mut(game.opening) else {
+            return Err(MatchError::PlayedOpening {
+                opening: game.opening + 1,
+                openings: openings.len(),
+            });
+        };
+        let slot = &mut done[usize::from(game.first_color == Color::White)];
+        if std::mem::replace(slot, true) {
+            return Err(MatchError::PlayedTwice {
+                opening: game.opening + 1,
+                first_color: game.first_color,
+            });
+        }
+        state.add(game.opening, game.first_color, game.winner, config.sprt);
+    }
+    let jobs: Vec<(usize, Color)> = (0..openings.len())
+        .flat_map(|i| [(i, Color::Black), (i, Color::White)])
+        .filter(|&(i, color)| !done[i][usize::from(color == Color::White)])
+        .collect();
+    let next = AtomicUsize::new(0);
     // Raised when the SPRT decides or a worker fails: take no new games.
-    let halt = AtomicBool::new(false);
+    let decided = state.decision.is_some();
+    let halt = AtomicBool::new(decided);
+    let state = Mutex::new(state);
     let error = Mutex::new(None::<MatchError>);
-    let workers = config.concurrency.clamp(1, jobs.len());
+    // Nothing to start when every game was played or the SPRT has decided.
+    let workers = if jobs.is_empty() || decided {
+        0
+    } else {
+        config.concurrency.clamp(1, jobs.len())
+    };
 
     let worker = || -> Result<(), MatchError> {
         let mut a = first()?;
@@ -191,39 +312,18 @@ pub fn run_match(
             );
             let names = [black.name().to_string(), white.name().to_string()];
             {
-                let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
-                let State {
-                    tally,
-                    pairs,
-                    half_pairs,
-                    decision,
-                } = &mut *guard;
-                tally.add(first_color, finished.end.winner());
-                let points = match finished.end.winner() {
-                    None => 0.5,
-                    Some(w) if w == first_color => 1.0,
-                    Some(_) => 0.0,
-                };
-                match half_pairs[opening].take() {
-                    Some(other) => pairs.add(other, points),
-                    None => half_pairs[opening] = Some(points),
-                }
-                if decision.is_none() {
-                    *decision = config
-                        .sprt
-                        .and_then(|s| s.decide(tally))
-                        .map(|d| (d, *tally));
-                    if decision.is_some() {
-                        halt.store(true, Ordering::Relaxed);
-                    }
+                let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+                state.add(opening, first_color, finished.end.winner(), config.sprt);
+                if state.decision.is_some() {
+                    halt.store(true, Ordering::Relaxed);
                 }
                 reporter.game_finished(&GameReport {
-                    number: tally.games() as usize,
+                    number: state.tally.games() as usize,
                     opening,
                     first_color,
                     names: [&names[0], &names[1]],
                     finished: &finished,
-                    tally: *tally,
+                    tally: state.tally,
                 });
             }
             // A player that failed may be unusable (a dead process): replace it.
@@ -265,9 +365,9 @@ pub fn run_match(
     Ok(MatchResult {
         tally,
         pairs,
-        scheduled: jobs.len(),
+        scheduled,
         sprt,
-        interrupted: stop.load(Ordering::Relaxed) && tally.games() < jobs.len() as u32,
+        interrupted: stop.load(Ordering::Relaxed) && (tally.games() as usize) < scheduled,
         error,
     })
 }

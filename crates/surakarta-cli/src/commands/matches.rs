@@ -13,15 +13,15 @@ use indicatif::ProgressBar;
 use serde_json::json;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use surakarta::{Excerpt, GameRecord, Position, Rules};
+use surakarta::{Excerpt, Position, Rules};
 use surakarta_match::{
-    openings, run_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig, MatchResult,
-    Player, PlayerError, Reporter, Sprt, SprtDecision, Tally, TimeControl,
+    openings, record_file, resume_match, EnginePlayer, ExternalEngine, GameReport, MatchConfig,
+    MatchResult, PlayedGame, Player, PlayerError, Reporter, Sprt, SprtDecision, Tally, TimeControl,
 };
 use surakarta_search::{Limits, Options, SearchParameters, Smp, TimeManagement, MAX_LEVEL};
 use surakarta_tablebase::{read_regular_file, Tablebase};
@@ -108,6 +108,11 @@ pub(crate) struct MatchArgs {
     /// Write every game to this record file (docs/notation.md).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Go on with the match whose games are in the --record file (same
+    /// players, openings and settings): its games count, the others are
+    /// played and added to it. Without the file, the match starts.
+    #[arg(long, requires = "record")]
+    resume: bool,
     /// Print one JSON object at the end (and no progress) instead of text.
     #[arg(long)]
     json: bool,
@@ -453,6 +458,7 @@ struct Progress {
     record_error: Mutex<Option<String>>,
     first_name: String,
     event: String,
+    time_control: Option<TimeControl>,
     /// Raised when stdout is closed: no more games.
     stop: AtomicBool,
 }
@@ -488,19 +494,7 @@ impl Reporter for Progress {
             }
         }
         if let Some(file) = &self.record {
-            let round = report.number.to_string();
-            let mut record = GameRecord::from_game_tagged(
-                &finished.game,
-                &[
-                    ("Event", &self.event),
-                    ("Round", &round),
-                    ("Black", report.names[0]),
-                    ("White", report.names[1]),
-                ],
-            );
-            // The match decides the result: a forfeit or the ply cap ends a
-            // game the rules have not.
-            record.set_result(finished.end.result(), &finished.end.reason());
+            let record = record_file::game_record(&self.event, report, self.time_control);
             let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
             if let Err(e) = writeln!(file, "{record}").and_then(|()| file.flush()) {
                 self.record_error
@@ -684,20 +678,37 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
     let first_factory = factory("first", first, first_name.clone(), &mut tables)?;
     let second_factory = factory("second", second, second_name.clone(), &mut tables)?;
 
-    let record = match &args.record {
-        None => None,
-        Some(path) => Some(Mutex::new(File::create(path).map_err(|e| {
-            CliError(format!("cannot create record file {}: {e}", path.display()))
-        })?)),
+    let event = format!("surakarta match: {first_name} vs {second_name}");
+    let identity = record_file::MatchIdentity {
+        event: &event,
+        first: &first_name,
+        rules,
+        time_control: args.tc,
+        openings: &starts,
+    };
+    let (record, played) = match &args.record {
+        None => (None, Vec::new()),
+        Some(path) if args.resume => {
+            let (file, played) = resume_record(path, &identity)?;
+            (Some(Mutex::new(file)), played)
+        }
+        Some(path) => {
+            let file = File::create(path).map_err(|e| {
+                CliError(format!("cannot create record file {}: {e}", path.display()))
+            })?;
+            (Some(Mutex::new(file)), Vec::new())
+        }
     };
     let bar = counter(2 * starts.len() as u64, "games", !args.json);
+    bar.set_position(played.len() as u64);
     let progress = Progress {
         bar,
         text: !args.json,
         record,
         record_error: Mutex::new(None),
         first_name: first_name.clone(),
-        event: format!("surakarta match: {first_name} vs {second_name}"),
+        event: event.clone(),
+        time_control: args.tc,
         stop: AtomicBool::new(false),
     };
     let config = MatchConfig {
@@ -708,10 +719,11 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
         time_control: args.tc,
     };
     let started = Instant::now();
-    let result = run_match(
+    let result = resume_match(
         &*first_factory,
         &*second_factory,
         &starts,
+        &played,
         &config,
         &progress,
         &progress.stop,
@@ -748,6 +760,48 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
         return Err(CliError(format!("cannot write the record file: {e}")));
     }
     Ok(())
+}
+
+/// Most bytes of a record file a resumed match reads.
+const MAX_RESUMED_RECORD_BYTES: u64 = 1 << 30;
+
+/// The record file at `path` of the match `identity`, opened to add games
+/// after the whole records in it (a record cut off at its end is dropped),
+/// and the games those records show; a missing file is created.
+fn resume_record(
+    path: &Path,
+    identity: &record_file::MatchIdentity<'_>,
+) -> Result<(File, Vec<PlayedGame>), CliError> {
+    let shown = path.display();
+    let bytes = match read_regular_file(path, MAX_RESUMED_RECORD_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(CliError(format!("cannot read record file {shown}: {e}"))),
+    };
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError(format!("{shown}: the record file is not UTF-8 text")))?;
+    let played = record_file::read_played(&text, identity)
+        .map_err(|e| CliError(format!("cannot resume from {shown}: {e}")))?;
+    let cannot = |e: std::io::Error| CliError(format!("cannot write record file {shown}: {e}"));
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(cannot)?;
+    file.set_len(played.whole_len as u64).map_err(cannot)?;
+    file.seek(SeekFrom::End(0)).map_err(cannot)?;
+    // The next record follows a blank line.
+    let whole = &text[..played.whole_len];
+    let missing = if whole.is_empty() || whole.ends_with("\n\n") {
+        ""
+    } else if whole.ends_with('\n') {
+        "\n"
+    } else {
+        "\n\n"
+    };
+    file.write_all(missing.as_bytes()).map_err(cannot)?;
+    Ok((file, played.games))
 }
 
 /// A finished match, for printing.

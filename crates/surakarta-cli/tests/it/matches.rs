@@ -489,3 +489,63 @@ fn players_on_a_clock_share_out_their_time() {
         );
     }
 }
+
+#[test]
+fn a_stopped_match_resumes_from_its_record_file() {
+    let whole = fresh_path("whole.rec");
+    let cut = fresh_path("cut.rec");
+    let args = |record: &std::path::Path, games: &str| -> Vec<String> {
+        [
+            "match",
+            "--first",
+            "depth=2",
+            "--second",
+            "depth=1",
+            "--seed",
+            "5",
+            "-n",
+            games,
+            "--record",
+            record.to_str().unwrap(),
+            "--resume",
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let play = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    // Without the file, --resume starts the match.
+    let all = json(&play(args(&whole, "8")));
+    let text = std::fs::read_to_string(&whole).unwrap();
+    // Stopped while writing the sixth game.
+    let sixth = text.match_indices("[Event").nth(5).unwrap().0;
+    std::fs::write(&cut, &text[..sixth + 30]).unwrap();
+    let resumed = json(&play(args(&cut, "8")));
+    for key in ["games", "wins", "draws", "losses", "pentanomial"] {
+        assert_eq!(resumed[key], all[key], "{key}");
+    }
+    let after = std::fs::read_to_string(&cut).unwrap();
+    assert_eq!(GameRecord::parse_all(&after).unwrap().len(), 8);
+    assert_eq!(after.matches("[Opening").count(), 8);
+    // A longer match goes on from the same file.
+    assert_eq!(json(&play(args(&cut, "10")))["games"], 10);
+
+    // Another match's file is refused and left as it was.
+    let mut other = args(&cut, "10");
+    other[6] = "6".into();
+    let o = play(other);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("not of this match"), "{stderr}");
+    assert_eq!(
+        GameRecord::parse_all(&std::fs::read_to_string(&cut).unwrap())
+            .unwrap()
+            .len(),
+        10
+    );
+    // --resume needs --record.
+    let o = run(&[
+        "match", "--first", "depth=1", "--second", "depth=1", "--resume",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -6,8 +6,9 @@ use std::sync::Mutex;
 use surakarta::random::SplitMix;
 use surakarta::{Color, Game, GameError, Move, Rules};
 use surakarta_match::{
-    openings, play_game_on_clock, run_match, EnginePlayer, GameEnd, GameReport, MatchConfig,
-    Player, PlayerError, Reporter, Silent, Sprt, SprtDecision, TimeControl,
+    openings, play_game_on_clock, record_file, resume_match, run_match, EnginePlayer, GameEnd,
+    GameReport, MatchConfig, MatchError, PlayedGame, Player, PlayerError, Reporter, Silent, Sprt,
+    SprtDecision, TimeControl,
 };
 use surakarta_search::{Limits, Options};
 
@@ -311,4 +312,156 @@ fn a_side_whose_clock_runs_out_loses_on_time() {
         "{}",
         finished.end
     );
+}
+
+/// Writes each finished game to a text as a match's record file does.
+struct RecordText {
+    event: &'static str,
+    text: Mutex<String>,
+}
+
+impl Reporter for RecordText {
+    fn game_finished(&self, report: &GameReport<'_>) {
+        let record = record_file::game_record(self.event, report, None);
+        self.text.lock().unwrap().push_str(&format!("{record}\n"));
+    }
+}
+
+#[test]
+fn a_match_resumed_from_its_record_file_ends_as_if_never_stopped() {
+    let starts = openings::from_start(4, 6, 12);
+    let stop = AtomicBool::new(false);
+    let (deep, shallow) = (engine(2), engine(1));
+    let whole = RecordText {
+        event: "resume",
+        text: Mutex::new(String::new()),
+    };
+    let all = run_match(&deep, &shallow, &starts, &config(1), &whole, &stop).unwrap();
+    let text = whole.text.into_inner().unwrap();
+    let identity = record_file::MatchIdentity {
+        event: "resume",
+        first: "depth 2",
+        rules: Rules::ICGA,
+        time_control: None,
+        openings: &starts,
+    };
+    assert_eq!(
+        record_file::read_played(&text, &identity)
+            .unwrap()
+            .games
+            .len(),
+        8
+    );
+
+    // Stopped while writing the fourth game: three whole games count.
+    let fourth = text.match_indices("[Event").nth(3).unwrap().0;
+    let cut = &text[..fourth + 60];
+    let played = record_file::read_played(cut, &identity).unwrap();
+    assert_eq!((played.games.len(), played.whole_len), (3, fourth));
+    let rest = RecordText {
+        event: "resume",
+        text: Mutex::new(cut[..played.whole_len].to_string()),
+    };
+    let resumed = resume_match(
+        &deep,
+        &shallow,
+        &starts,
+        &played.games,
+        &config(1),
+        &rest,
+        &stop,
+    )
+    .unwrap();
+    assert_eq!((resumed.tally, resumed.pairs), (all.tally, all.pairs));
+    let text = rest.text.into_inner().unwrap();
+    let again = record_file::read_played(&text, &identity).unwrap();
+    assert_eq!(again.games.len(), 8);
+    assert_eq!(again.whole_len, text.len());
+    // Rounds go on after the games resumed.
+    assert!(text.contains("[Round \"8\"]"));
+
+    // Every game played: nothing more starts, the tally stands.
+    let broken =
+        || -> Result<Box<dyn Player>, PlayerError> { Err(PlayerError::NoMove("started".into())) };
+    let done = resume_match(
+        &broken,
+        &broken,
+        &starts,
+        &again.games,
+        &config(2),
+        &Silent,
+        &stop,
+    )
+    .unwrap();
+    assert_eq!(done.tally, all.tally);
+
+    // Another match's file, or the same games given twice, are refused.
+    let other = record_file::MatchIdentity {
+        first: "depth 3",
+        ..identity
+    };
+    assert!(matches!(
+        record_file::read_played(&text, &other),
+        Err(record_file::PlayedError::OtherMatch { game: 1, .. })
+    ));
+    let fewer = record_file::MatchIdentity {
+        openings: &starts[..2],
+        ..identity
+    };
+    let error = record_file::read_played(&text, &fewer).unwrap_err();
+    assert!(error.to_string().contains("opening"), "{error}");
+    let twice = [played.games[0], played.games[0]];
+    assert!(matches!(
+        resume_match(&deep, &shallow, &starts, &twice, &config(1), &Silent, &stop),
+        Err(MatchError::PlayedTwice { .. })
+    ));
+    let beyond = [PlayedGame {
+        opening: 4,
+        ..played.games[0]
+    }];
+    assert!(matches!(
+        resume_match(
+            &deep,
+            &shallow,
+            &starts,
+            &beyond,
+            &config(1),
+            &Silent,
+            &stop
+        ),
+        Err(MatchError::PlayedOpening {
+            opening: 5,
+            openings: 4
+        })
+    ));
+    // Text before the first record, or a broken record before the last.
+    assert!(record_file::read_played(&format!("x\n{text}"), &identity).is_err());
+    let broken_middle = text.replacen("[Result", "[Result \"", 1);
+    assert!(matches!(
+        record_file::read_played(&broken_middle, &identity),
+        Err(record_file::PlayedError::Record { game: 1, .. })
+    ));
+}
+
+#[test]
+fn a_decided_sprt_plays_nothing_more_on_resume() {
+    let starts = openings::from_start(30, 6, 4);
+    let played: Vec<PlayedGame> = (0..30)
+        .map(|opening| PlayedGame {
+            opening,
+            first_color: Color::Black,
+            winner: Some(Color::Black),
+        })
+        .collect();
+    let config = MatchConfig {
+        sprt: Some(Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap()),
+        ..config(2)
+    };
+    let broken =
+        || -> Result<Box<dyn Player>, PlayerError> { Err(PlayerError::NoMove("started".into())) };
+    let stop = AtomicBool::new(false);
+    let result = resume_match(&broken, &broken, &starts, &played, &config, &Silent, &stop).unwrap();
+    assert_eq!(result.sprt.map(|(d, _)| d), Some(SprtDecision::H1));
+    assert_eq!(result.tally.games(), 30);
+    assert_eq!(result.scheduled, 60);
 }

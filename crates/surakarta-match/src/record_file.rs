@@ -1,0 +1,274 @@
+//! A match's record file: each finished game written as a record tagged
+//! with the match, its opening and its clock ([`game_record`]), and read
+//! back ([`read_played`]) as the games a resumed match has already
+//! played ([`crate::resume_match`]).
+//!
+//! The text is the caller's: this module never touches files.
+
+use surakarta::{Color, Game, GameRecord, GameResult, Position, RecordError, Rules};
+
+use crate::player::TimeControl;
+use crate::runner::{GameReport, PlayedGame};
+
+/// The tag naming the match (`Event`): the same text in every game of one
+/// match.
+pub const EVENT_TAG: &str = "Event";
+/// The tag with the game's opening: its number in the match's list, from 1.
+pub const OPENING_TAG: &str = "Opening";
+/// The tag with both players' clock (`2+0.05`), when they had one.
+pub const TIME_CONTROL_TAG: &str = "TimeControl";
+
+/// Which match a record file belongs to: what every game in it must show.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchIdentity<'a> {
+    /// The `Event` tag's text.
+    pub event: &'a str,
+    /// The first player's name, as the `Black` or `White` tag.
+    pub first: &'a str,
+    /// The rule set of every game.
+    pub rules: Rules,
+    /// Both players' clock, if any.
+    pub time_control: Option<TimeControl>,
+    /// The openings, each game's start one of them.
+    pub openings: &'a [Position],
+}
+
+/// The record of a finished game of the match `event`, as a match writes
+/// it: `Event`, `Round` (the finishing order), `Opening`, the players
+/// (`Black`, `White`), `TimeControl` if the players had a clock, then the
+/// game's own tags; the match decides the result (a forfeit or the ply cap
+/// ends a game the rules have not).
+#[must_use]
+pub fn game_record(
+    event: &str,
+    report: &GameReport<'_>,
+    time_control: Option<TimeControl>,
+) -> GameRecord {
+    let round = report.number.to_string();
+    let opening = (report.opening + 1).to_string();
+    let clock = time_control.map(|tc| tc.to_string());
+    let mut tags = vec![
+        (EVENT_TAG, event),
+        ("Round", round.as_str()),
+        (OPENING_TAG, opening.as_str()),
+        ("Black", report.names[0]),
+        ("White", report.names[1]),
+    ];
+    if let Some(clock) = &clock {
+        tags.push((TIME_CONTROL_TAG, clock));
+    }
+    let finished = report.finished;
+    let mut record = GameRecord::from_game_tagged(&finished.game, &tags);
+    record.set_result(finished.end.result(), &finished.end.reason());
+    record
+}
+
+/// The games of a record file read back by [`read_played`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The games, in the file's order.
+    pub games: Vec<PlayedGame>,
+    /// The length of the text up to the end of the last whole record (and
+    /// the blank lines after it): the rest is an unfinished record, cut
+    /// off when the match was stopped while writing it.
+    pub whole_len: usize,
+}
+
+/// Why a record file is not one of this match.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayedError {
+    /// A record (not the last) cannot be read.
+    #[error("game {game} of the record file cannot be read: {error}")]
+    Record {
+        /// The game's place in the file, from 1.
+        game: usize,
+        /// What is wrong with it.
+        error: RecordError,
+    },
+    /// A record differs from what the match would have written.
+    #[error("game {game} of the record file is not of this match: {why}")]
+    OtherMatch {
+        /// The game's place in the file, from 1.
+        game: usize,
+        /// What differs.
+        why: String,
+    },
+}
+
+/// The games of `text`, a record file written by the match `identity`
+/// (see [`game_record`]), for [`crate::resume_match`]. Each record must
+/// carry the match's event, rules and clock, the first player as Black or
+/// White, an opening of the match and start from it, and a result. A last
+/// record that cannot be read is taken as cut off, not as an error
+/// ([`Played::whole_len`] ends before it).
+///
+/// # Errors
+///
+/// [`PlayedError`] names the first record that cannot be read or belongs
+/// to another match.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, Rules};
+/// use surakarta_match::openings;
+/// use surakarta_match::record_file::{read_played, MatchIdentity};
+///
+/// let openings = openings::from_start(1, 0, 1);
+/// let text = "[Event \"m\"]\n[Round \"1\"]\n[Opening \"1\"]\n[Black \"a\"]\n[White \"b\"]\n[Rules \"icga\"]\n\n1. b2-b3 1-0\n\n[Event \"m\"]\n[Ro";
+/// let identity = MatchIdentity { event: "m", first: "b", rules: Rules::ICGA, time_control: None, openings: &openings };
+/// let played = read_played(text, &identity)?;
+/// assert_eq!(played.games.len(), 1);
+/// assert_eq!(played.games[0].first_color, Color::White);
+/// assert_eq!(played.games[0].winner, Some(Color::Black));
+/// assert_eq!(&text[played.whole_len..], "[Event \"m\"]\n[Ro"); // cut off
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_played(text: &str, identity: &MatchIdentity<'_>) -> Result<Played, PlayedError> {
+    let blocks = split_records(text);
+    let before = blocks.first().map_or(text, |&(start, _)| &text[..start]);
+    if !before.trim().is_empty() {
+        return Err(PlayedError::OtherMatch {
+            game: 1,
+            why: "the file does not start with a record".to_string(),
+        });
+    }
+    // The first line of every record of this match.
+    let event_line = GameRecord::from_game_tagged(
+        &Game::new(Position::new(), identity.rules),
+        &[(EVENT_TAG, identity.event)],
+    )
+    .to_string()
+    .lines()
+    .next()
+    .unwrap_or_default()
+    .to_string();
+    let mut games = Vec::with_capacity(blocks.len());
+    let mut whole_len = 0;
+    for (i, &(start, end)) in blocks.iter().enumerate() {
+        let game = i + 1;
+        let block = &text[start..end];
+        let parsed = block.parse::<GameRecord>();
+        // Cut off while it was written: the last record, this match's,
+        // unreadable or without its result.
+        let whole = matches!(&parsed, Ok(r) if r.result != GameResult::Unfinished);
+        if !whole && game == blocks.len() && begins_as(block, &event_line) {
+            break;
+        }
+        let record = parsed.map_err(|error| PlayedError::Record { game, error })?;
+        let other = |why: String| PlayedError::OtherMatch { game, why };
+        games.push(played_game(&record, identity).map_err(other)?);
+        whole_len = end;
+    }
+    Ok(Played { games, whole_len })
+}
+
+/// Whether `block` begins as this match's records begin: with
+/// `event_line`, or with a part of it if the block is shorter.
+fn begins_as(block: &str, event_line: &str) -> bool {
+    match block.split_once('\n') {
+        Some((first, _)) => first == event_line,
+        None => event_line.starts_with(block),
+    }
+}
+
+/// The game a record of the match `identity` shows, or what differs.
+fn played_game(record: &GameRecord, identity: &MatchIdentity<'_>) -> Result<PlayedGame, String> {
+    let tag = |name: &str| record.tag(name).unwrap_or("");
+    if tag(EVENT_TAG) != identity.event {
+        return Err(format!(
+            "its event is {:?}, this match's {:?}",
+            tag(EVENT_TAG),
+            identity.event
+        ));
+    }
+    if record.rules != identity.rules {
+        return Err(format!(
+            "its rules are {}, this match's {}",
+            record.rules, identity.rules
+        ));
+    }
+    let clock = identity.time_control.map(|tc| tc.to_string());
+    if record.tag(TIME_CONTROL_TAG) != clock.as_deref() {
+        return Err(format!(
+            "its clock is {}, this match's {}",
+            record.tag(TIME_CONTROL_TAG).unwrap_or("none"),
+            clock.as_deref().unwrap_or("none")
+        ));
+    }
+    let first_color = if tag("Black") == identity.first {
+        Color::Black
+    } else if tag("White") == identity.first {
+        Color::White
+    } else {
+        return Err(format!("{:?} plays neither side", identity.first));
+    };
+    let opening = tag(OPENING_TAG)
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=identity.openings.len()).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "its opening {:?} is not one of this match's 1 to {}",
+                tag(OPENING_TAG),
+                identity.openings.len()
+            )
+        })?
+        - 1;
+    if record.start != identity.openings[opening] {
+        return Err(format!(
+            "it starts from {}, this match's opening {} is {}",
+            record.start,
+            opening + 1,
+            identity.openings[opening]
+        ));
+    }
+    let winner = match record.result {
+        GameResult::BlackWins => Some(Color::Black),
+        GameResult::WhiteWins => Some(Color::White),
+        GameResult::Draw => None,
+        GameResult::Unfinished => return Err("it has no result".to_string()),
+    };
+    Ok(PlayedGame {
+        opening,
+        first_color,
+        winner,
+    })
+}
+
+/// The byte ranges of the records in `text`: each starts at a line
+/// beginning with `[Event ` at the start of the text or after a blank
+/// line, and runs to the next one (blank lines after it included).
+fn split_records(text: &str) -> Vec<(usize, usize)> {
+    let mut starts = Vec::new();
+    let mut offset = 0;
+    let mut after_blank = true;
+    for line in text.split_inclusive('\n') {
+        if after_blank && line.starts_with("[Event ") {
+            starts.push(offset);
+        }
+        after_blank = line.trim().is_empty();
+        offset += line.len();
+    }
+    let mut blocks: Vec<(usize, usize)> = starts.windows(2).map(|w| (w[0], w[1])).collect();
+    if let Some(&last) = starts.last() {
+        blocks.push((last, text.len()));
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_split_at_event_lines_after_blank_lines() {
+        let text = "[Event \"a\"]\n\n1. b2-b3 *\n\n[Event \"b\"]\n[Event \"c\"]\n\n1. b2-b3 *\n";
+        let blocks = split_records(text);
+        assert_eq!(blocks.len(), 2);
+        assert!(text[blocks[0].0..blocks[0].1].ends_with("*\n\n"));
+        assert_eq!(blocks[1].1, text.len());
+        assert!(split_records("").is_empty());
+        assert!(split_records("no record\n").is_empty());
+    }
+}

@@ -32,7 +32,10 @@ use crate::limits::Limits;
 use crate::options::check_level;
 use crate::options::{check_multipv, Evaluation, Options, Techniques, TimeManagement};
 use crate::ordering::History;
-use crate::parameters::{SearchParameters, TIME_GROWTH_MAX, TIME_GROWTH_MIN, TIME_STABILITY_SCALE};
+use crate::parameters::{
+    SearchParameters, TIME_GROWTH_MAX, TIME_GROWTH_MIN, TIME_NODE_SHARE_BASE,
+    TIME_NODE_SHARE_FACTOR, TIME_STABILITY_SCALE,
+};
 use crate::score::{Score, ScoreKind, EVAL_LIMIT, INFINITY};
 use crate::search::{Info, Line, Pv, SearchResult, Shared, Worker};
 use crate::smp::Threads;
@@ -716,6 +719,7 @@ fn iterative_deepening(
     let mut best: Option<Info> = None;
     for depth in 1..=limits.max_depth() as i32 {
         let previous = best.as_ref().map_or(&[][..], |i| &i.lines[..]);
+        worker.clear_root_nodes();
         let Some(found) = search_lines(shared, threads, &mut worker, root, depth, previous) else {
             break;
         };
@@ -734,7 +738,8 @@ fn iterative_deepening(
         let soft_limit = match &mut adaptive {
             Some(a) => {
                 let first = report.lines.first().and_then(|l| l.pv.first().copied());
-                Some(a.after_iteration(first, shared.start.elapsed()))
+                let share = first.and_then(|m| worker.root_node_share(m));
+                Some(a.after_iteration(first, share, shared.start.elapsed()))
             }
             None => soft_limit,
         };
@@ -747,7 +752,8 @@ fn iterative_deepening(
 }
 
 /// [`TimeManagement::Adaptive`]'s state through one search: the best
-/// move's stability and the iterations' durations.
+/// move's stability, its share of the iteration's nodes and the
+/// iterations' durations.
 struct AdaptiveTime {
     /// The soft limit of [`Limits::budget`].
     soft: Duration,
@@ -770,12 +776,19 @@ impl AdaptiveTime {
         }
     }
 
-    /// After an iteration that ended at `elapsed` with first move `best`:
-    /// the soft limit for starting the next one. Scaled by the best move's
-    /// stability; zero (start nothing more) when the next iteration, as
-    /// long as the last one times the growth between the last two, would
-    /// end past the hard limit.
-    fn after_iteration(&mut self, best: Option<Move>, elapsed: Duration) -> Duration {
+    /// After an iteration that ended at `elapsed` with first move `best`,
+    /// which took `share` of the root's nodes (if known): the soft limit
+    /// for starting the next one. Scaled by the best move's stability and
+    /// by its share (a move that took nearly all the nodes had no rival
+    /// worth searching; one that took few had); zero (start nothing more)
+    /// when the next iteration, as long as the last one times the growth
+    /// between the last two, would end past the hard limit.
+    fn after_iteration(
+        &mut self,
+        best: Option<Move>,
+        share: Option<f64>,
+        elapsed: Duration,
+    ) -> Duration {
         let stable = match (self.best, best) {
             (Some((m, n)), Some(b)) if m == b => n + 1,
             _ => 0,
@@ -783,8 +796,11 @@ impl AdaptiveTime {
         self.best = best.map(|m| (m, stable));
         let [before, last] = self.ended;
         self.ended = [last, elapsed];
-        let scale = TIME_STABILITY_SCALE[(stable as usize).min(TIME_STABILITY_SCALE.len() - 1)];
-        let soft = self.soft.mul_f64(scale).min(self.hard);
+        let stability = TIME_STABILITY_SCALE[(stable as usize).min(TIME_STABILITY_SCALE.len() - 1)];
+        let nodes = share.map_or(1.0, |s| {
+            (TIME_NODE_SHARE_BASE - s.clamp(0.0, 1.0)) * TIME_NODE_SHARE_FACTOR
+        });
+        let soft = self.soft.mul_f64(stability * nodes).min(self.hard);
         let this = elapsed.saturating_sub(last);
         let previous = last.saturating_sub(before);
         if !previous.is_zero() && !this.is_zero() {
@@ -1062,12 +1078,12 @@ mod tests {
         let (a, b) = (moves[0], moves[1]);
         let mut time = AdaptiveTime::new(100 * MS, 400 * MS);
         // The first iteration: nothing to compare, a new best move.
-        assert_eq!(time.after_iteration(Some(a), MS), 150 * MS);
+        assert_eq!(time.after_iteration(Some(a), None, MS), 150 * MS);
         let mut elapsed = MS;
         let mut limits = Vec::new();
         for _ in 0..6 {
             elapsed += MS;
-            limits.push(time.after_iteration(Some(a), elapsed));
+            limits.push(time.after_iteration(Some(a), None, elapsed));
         }
         assert_eq!(limits[0], 120 * MS);
         assert_eq!(limits[1], 100 * MS);
@@ -1075,23 +1091,44 @@ mod tests {
         assert!(limits.windows(2).all(|w| w[0] >= w[1]), "{limits:?}");
         // Another best move: back to 1.5 times.
         elapsed += MS;
-        assert_eq!(time.after_iteration(Some(b), elapsed), 150 * MS);
+        assert_eq!(time.after_iteration(Some(b), None, elapsed), 150 * MS);
         // An iteration of 100 ms after one of 1 ms (growth taken as 6) at
         // 108 ms: the next would end near 700 ms, past 400 ms.
         assert_eq!(
-            time.after_iteration(Some(b), elapsed + 100 * MS),
+            time.after_iteration(Some(b), None, elapsed + 100 * MS),
             Duration::ZERO
         );
         // Growth from 100 ms to 110 ms (taken as 1.5) at 320 ms: 485 ms, past.
         let mut time = AdaptiveTime::new(100 * MS, 400 * MS);
-        time.after_iteration(Some(a), 100 * MS);
-        time.after_iteration(Some(a), 210 * MS);
-        assert_eq!(time.after_iteration(Some(a), 320 * MS), Duration::ZERO);
+        time.after_iteration(Some(a), None, 100 * MS);
+        time.after_iteration(Some(a), None, 210 * MS);
+        assert_eq!(
+            time.after_iteration(Some(a), None, 320 * MS),
+            Duration::ZERO
+        );
         // … but at 150 ms after 50 ms and 50 ms more: 225 ms, in time.
         let mut time = AdaptiveTime::new(100 * MS, 400 * MS);
-        time.after_iteration(Some(a), 50 * MS);
-        time.after_iteration(Some(a), 100 * MS);
-        assert!(time.after_iteration(Some(a), 150 * MS) > Duration::ZERO);
+        time.after_iteration(Some(a), None, 50 * MS);
+        time.after_iteration(Some(a), None, 100 * MS);
+        assert!(time.after_iteration(Some(a), None, 150 * MS) > Duration::ZERO);
+    }
+
+    /// The best move's share of the nodes scales the soft limit: down when
+    /// it took nearly all, up when it took few, monotonically.
+    #[test]
+    fn adaptive_time_weighs_the_best_moves_share_of_the_nodes() {
+        let a = Position::new().legal_moves()[0];
+        let limit = |share| {
+            let mut time = AdaptiveTime::new(100 * MS, 1_000 * MS);
+            // A stable move (scale 1.0 on its third iteration).
+            time.after_iteration(Some(a), None, MS);
+            time.after_iteration(Some(a), None, 2 * MS);
+            time.after_iteration(Some(a), share, 3 * MS)
+        };
+        assert_eq!(limit(None), 100 * MS);
+        let limits: Vec<Duration> = [0.0, 0.3, 0.5, 0.8, 1.0].map(|s| limit(Some(s))).to_vec();
+        assert!(limits.windows(2).all(|w| w[0] > w[1]), "{limits:?}");
+        assert!(limits[0] > 150 * MS && limits[4] < 70 * MS, "{limits:?}");
     }
 
     /// On a clock, both time managements answer a legal move within the

@@ -279,6 +279,15 @@ pub(crate) struct Worker<'a> {
     killers: Killers,
     /// Nodes not yet added to the shared count.
     nodes: u64,
+    /// Nodes added to the shared count by this worker.
+    flushed: u64,
+    /// The nodes spent on each root move searched by this worker since
+    /// [`Worker::clear_root_nodes`] (time management weighs the best
+    /// move's share).
+    root_nodes: Vec<(Move, u64)>,
+    /// Whether root moves were split over threads since
+    /// [`Worker::clear_root_nodes`]: `root_nodes` then misses theirs.
+    root_split: bool,
     /// The deepest ply this worker reached since its last flush.
     seldepth: usize,
     /// Restricts the root's moves (to the tablebase's drawing moves, and
@@ -307,6 +316,9 @@ impl<'a> Worker<'a> {
             path: history,
             killers: Killers::new(),
             nodes: 0,
+            flushed: 0,
+            root_nodes: Vec::new(),
+            root_split: false,
             seldepth: 0,
             root_moves: None,
             excluding: false,
@@ -322,6 +334,9 @@ impl<'a> Worker<'a> {
             root_index: self.root_index,
             killers: self.killers.clone(),
             nodes: 0,
+            flushed: 0,
+            root_nodes: Vec::new(),
+            root_split: false,
             seldepth: 0,
             root_moves: None,
             excluding: false,
@@ -357,10 +372,42 @@ impl<'a> Worker<'a> {
 
     pub(crate) fn flush_nodes(&mut self) {
         self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.flushed += self.nodes;
         self.shared
             .seldepth
             .fetch_max(self.seldepth, Ordering::Relaxed);
         self.nodes = 0;
+    }
+
+    /// Forgets the nodes spent on each root move.
+    pub(crate) fn clear_root_nodes(&mut self) {
+        self.root_nodes.clear();
+        self.root_split = false;
+    }
+
+    /// The share of this worker's root nodes since
+    /// [`Worker::clear_root_nodes`] that went to the subtree of `m`, if it
+    /// searched every root move it began (none split over threads).
+    pub(crate) fn root_node_share(&self, m: Move) -> Option<f64> {
+        if self.root_split {
+            return None;
+        }
+        let total: u64 = self.root_nodes.iter().map(|&(_, n)| n).sum();
+        let of_m: u64 = self
+            .root_nodes
+            .iter()
+            .filter(|&&(r, _)| r == m)
+            .map(|&(_, n)| n)
+            .sum();
+        (total > 0).then(|| of_m as f64 / total as f64)
+    }
+
+    /// Counts `nodes` spent on the root move `m`.
+    fn count_root_move(&mut self, m: Move, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|(r, _)| *r == m) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_nodes.push((m, nodes)),
+        }
     }
 
     #[inline]
@@ -514,6 +561,7 @@ impl<'a> Worker<'a> {
         while let Some(m) = order.next() {
             if index == 1 && self.shared.parallel && depth >= SPLIT_DEPTH && order.remaining() >= 1
             {
+                self.root_split |= ply == 0;
                 let rest: Vec<Move> = core::iter::once(m).chain(order.by_ref()).collect();
                 let outcome =
                     self.search_siblings(position, &rest, depth, alpha, beta, ply, split, index);
@@ -537,6 +585,11 @@ impl<'a> Worker<'a> {
             let child = position.after(m);
             self.path.push(child.zobrist());
             self.push_move(position, m);
+            let nodes_before = if ply == 0 {
+                self.flushed + self.nodes
+            } else {
+                0
+            };
             let reduction = self.reduction(index, depth, m, pv_node, &killers);
             let score = if index == 0 {
                 -self.negamax(
@@ -562,6 +615,9 @@ impl<'a> Worker<'a> {
             };
             self.path.pop();
             self.pop_move();
+            if ply == 0 {
+                self.count_root_move(m, self.flushed + self.nodes - nodes_before);
+            }
             if self.stopped(split) {
                 return aborted(ply, best);
             }

@@ -41,13 +41,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use surakarta::random::SplitMix;
-use surakarta::Rules;
+use surakarta::{Position, Rules};
 use surakarta_search::{
     parameter_index, Limits, Options, ParameterError, SearchParameters, PARAMETER_SPECS,
 };
 use surakarta_tablebase::TablebaseError;
 
-use crate::openings;
+use crate::openings::{self, OpeningError};
 use crate::player::{EnginePlayer, Player, PlayerError};
 use crate::runner::{run_match, MatchConfig, MatchError, Silent};
 use crate::stats::Tally;
@@ -96,6 +96,12 @@ impl Tuned {
     }
 }
 
+/// Candidate openings drawn per game pair in each batch of a balanced
+/// iteration: about one in four or five start openings is balanced within
+/// 15 centipawns, so one batch mostly suffices and little is judged in
+/// vain.
+pub const TUNE_BALANCE_BATCH: usize = 4;
+
 /// fishtest's default learning rate at the last iteration.
 pub const DEFAULT_R_END: f64 = 0.002;
 
@@ -116,6 +122,10 @@ pub struct TuneConfig {
     pub opening_plies: usize,
     /// Seeds the signs and the openings.
     pub seed: u64,
+    /// Play only openings this judge finds balanced
+    /// ([`openings::balanced`]); each iteration draws its candidates in
+    /// batches of [`TUNE_BALANCE_BATCH`] per pair.
+    pub balance: Option<openings::Balance>,
     /// The rules of every game.
     pub rules: Rules,
     /// Games reaching this many plies are drawn.
@@ -151,6 +161,7 @@ impl TuneConfig {
             pairs: 1,
             opening_plies: 8,
             seed: 1,
+            balance: None,
             rules: Rules::ICGA,
             max_plies: 400,
             concurrency: 1,
@@ -173,7 +184,7 @@ impl TuneConfig {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        vec![
+        let mut settings = vec![
             ("tuned", names.join(" ")),
             ("c_end", list(&|t| t.c_end)),
             ("r_end", list(&|t| t.r_end)),
@@ -196,7 +207,22 @@ impl TuneConfig {
                 "level",
                 self.options.level.map_or("none".into(), |l| l.to_string()),
             ),
-        ]
+        ];
+        // Last and only when used, so that files of runs without it still
+        // resume.
+        if let Some(b) = &self.balance {
+            settings.push((
+                "balance",
+                format!(
+                    "{} cp, {} nodes, {}, {}",
+                    b.max_score,
+                    b.nodes,
+                    crate::datagen::evaluation_setting(&b.options.evaluation),
+                    b.rules
+                ),
+            ));
+        }
+        settings
     }
 
     /// Checks the ranges.
@@ -337,6 +363,14 @@ pub enum TuneError {
         /// What the system said.
         message: String,
     },
+    /// An iteration's balanced openings could not be found.
+    #[error("iteration {iteration}: {source}")]
+    Openings {
+        /// The iteration, from 1.
+        iteration: u64,
+        /// Why.
+        source: OpeningError,
+    },
     /// An iteration's games could not be played.
     #[error("iteration {iteration}: {source}")]
     Match {
@@ -405,6 +439,31 @@ fn with_shifts(config: &TuneConfig, theta: &[f64], shifts: &[f64]) -> SearchPara
     parameters
 }
 
+/// An iteration's openings from its `seed`: `config.pairs` start openings,
+/// balanced ones if the config asks for them.
+fn iteration_openings(config: &TuneConfig, seed: u64) -> Result<Vec<Position>, OpeningError> {
+    match &config.balance {
+        None => Ok(openings::from_start(
+            config.pairs,
+            config.opening_plies,
+            seed,
+        )),
+        Some(balance) => openings::balanced(
+            config.pairs,
+            balance,
+            config.concurrency,
+            |batch| {
+                Ok(openings::from_start(
+                    TUNE_BALANCE_BATCH * config.pairs,
+                    config.opening_plies,
+                    openings::batch_seed(seed, batch),
+                ))
+            },
+            &|_, _| {},
+        ),
+    }
+}
+
 /// Iteration `k` (0-based) from the estimate `theta`.
 fn iterate(config: &TuneConfig, theta: &[f64], k: u64) -> Result<TuneStep, TuneError> {
     let mut rng = SplitMix::new(config.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -422,7 +481,11 @@ fn iterate(config: &TuneConfig, theta: &[f64], k: u64) -> Result<TuneStep, TuneE
     let down: Vec<f64> = up.iter().map(|x| -x).collect();
     let plus = with_shifts(config, theta, &up);
     let minus = with_shifts(config, theta, &down);
-    let openings = openings::from_start(config.pairs, config.opening_plies, rng.next_u64());
+    let openings =
+        iteration_openings(config, rng.next_u64()).map_err(|source| TuneError::Openings {
+            iteration: k + 1,
+            source,
+        })?;
     let factory = |name: &'static str, parameters: SearchParameters| {
         let options = Options {
             parameters,
@@ -592,6 +655,15 @@ fn read_state(config: &TuneConfig, path: &Path) -> Result<Option<TuneState>, Tun
             continue;
         }
         match key {
+            // A setting this run does not use (it is written only when used).
+            "balance" if theta.is_none() => {
+                return Err(TuneError::Settings {
+                    path: path.to_path_buf(),
+                    setting: "balance",
+                    found: value.chars().take(200).collect(),
+                    asked: "none".into(),
+                });
+            }
             "theta" if theta.is_none() => {
                 theta = Some(parse_floats(value, width).ok_or_else(|| at("bad estimate"))?);
             }
@@ -666,6 +738,34 @@ mod tests {
         let mut config = TuneConfig::new(Options::default(), Limits::depth(1), names).unwrap();
         config.iterations = 3;
         config
+    }
+
+    #[test]
+    fn balanced_iterations_play_only_balanced_openings() {
+        let mut config = config(&["lmr-min-depth"]);
+        config.pairs = 3;
+        let plain = iteration_openings(&config, 7).unwrap();
+        assert_eq!(plain, openings::from_start(3, 8, 7));
+        let balance = openings::Balance {
+            nodes: 2_000,
+            ..openings::Balance::new(10, Rules::ICGA)
+        };
+        config.balance = Some(balance.clone());
+        let balanced = iteration_openings(&config, 7).unwrap();
+        assert_eq!(balanced.len(), 3);
+        assert_ne!(balanced, plain);
+        assert!(openings::judge_balance(&balanced, &balance, 1)
+            .unwrap()
+            .into_iter()
+            .all(|kept| kept));
+        // The same on two workers.
+        config.concurrency = 2;
+        assert_eq!(iteration_openings(&config, 7).unwrap(), balanced);
+        // The state file records the judge, and a run without it is refused.
+        assert!(config
+            .settings()
+            .iter()
+            .any(|(k, v)| *k == "balance" && v.starts_with("10 cp, 2000 nodes")));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+use surakarta_match::openings;
 use surakarta_match::tune::{self, TuneConfig, TuneState, MAX_ITERATIONS, MAX_PAIRS};
 use surakarta_search::{Limits, PARAMETER_SPECS};
 
@@ -50,6 +51,15 @@ pub(crate) struct TuneArgs {
     /// Seed of the signs and the openings.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+    /// Play only openings the default engine scores within this many
+    /// centipawns after a search of --balance-nodes nodes (as `match
+    /// --balance`), so that a pair is rarely won by the same colour twice.
+    #[arg(long, value_name = "CP")]
+    balance: Option<u32>,
+    /// Nodes of the search that judges an opening's balance (--balance).
+    #[arg(long, value_name = "N", default_value_t = openings::DEFAULT_BALANCE_NODES,
+          value_parser = at_least_one::<u64>)]
+    balance_nodes: u64,
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]
     rules: String,
@@ -157,6 +167,10 @@ fn check(args: &TuneArgs) -> Result<(TuneConfig, PathBuf), CliError> {
     config.opening_plies = args.plies;
     config.seed = args.seed;
     config.rules = args.rules.parse()?;
+    config.balance = args.balance.map(|max_score| openings::Balance {
+        nodes: args.balance_nodes,
+        ..openings::Balance::new(max_score, config.rules)
+    });
     config.max_plies = args.max_plies;
     config.concurrency = args.concurrency;
     check_engines_fit(
@@ -232,6 +246,7 @@ fn summary_json(
         "done": state.steps.len(),
         "pairs": config.pairs,
         "seed": config.seed,
+        "balance": config.balance.as_ref().map(|b| b.max_score),
         "games": tally.games(),
         "plus": { "wins": tally.wins, "draws": tally.draws, "losses": tally.losses },
         "parameters": parameters,

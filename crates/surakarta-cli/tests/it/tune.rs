@@ -208,3 +208,42 @@ fn match_specs_and_the_protocol_take_parameters() {
         "{out}"
     );
 }
+
+#[test]
+fn a_balanced_run_records_its_judge_and_refuses_a_run_without_it() {
+    let dir = scratch_dir("tune-balance");
+    let state = dir.join("tune.txt");
+    let args = |balance: bool| -> Vec<String> {
+        let mut a = vec![
+            "tune",
+            "--out",
+            state.to_str().unwrap(),
+            "--depth",
+            "1",
+            "--tune",
+            "lmr-min-depth",
+            "--iterations",
+            "2",
+            "--pairs",
+            "2",
+            "--json",
+        ];
+        if balance {
+            a.extend(["--balance", "15", "--balance-nodes", "2000"]);
+        }
+        a.into_iter().map(String::from).collect()
+    };
+    let go = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = go(args(true));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let done: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (done["games"].as_u64(), done["balance"].as_u64()),
+        (Some(8), Some(15))
+    );
+    let text = std::fs::read_to_string(&state).unwrap();
+    assert!(text.contains("balance = 15 cp, 2000 nodes, "), "{text}");
+    assert_cli_error(&go(args(false)), "was made with balance = 15 cp");
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), text);
+    let _ = std::fs::remove_dir_all(&dir);
+}

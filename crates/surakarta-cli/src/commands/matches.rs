@@ -740,6 +740,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
         sprt,
         time_control: args.tc,
         seconds: started.elapsed().as_secs_f64(),
+        resumed: played.len(),
         result,
     };
     if args.json {
@@ -814,7 +815,10 @@ struct Report {
     sprt: Option<Sprt>,
     /// The clock of both players (`--tc`).
     time_control: Option<TimeControl>,
+    /// Seconds of this run (not of the games resumed).
     seconds: f64,
+    /// Games read back from the record file (`--resume`).
+    resumed: usize,
     result: MatchResult,
 }
 
@@ -870,6 +874,7 @@ fn report_json(report: &Report) -> serde_json::Value {
             "decided_after": decision.map(|(_, at)| at.games()),
         })),
         "seconds": report.seconds,
+        "resumed": report.resumed,
     })
 }
 
@@ -880,8 +885,12 @@ fn print_report(report: &Report) {
     let clock = report
         .time_control
         .map_or(String::new(), |tc| format!(" at {tc}"));
+    let resumed = match report.resumed {
+        0 => String::new(),
+        n => format!(" ({n} of them resumed from the record file)"),
+    };
     println!(
-        "{} vs {}: {} games{clock} in {:.1} s",
+        "{} vs {}: {} games{clock} in {:.1} s{resumed}",
         report.first,
         report.second,
         t.games(),

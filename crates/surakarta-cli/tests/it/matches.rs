@@ -521,6 +521,10 @@ fn a_stopped_match_resumes_from_its_record_file() {
     let sixth = text.match_indices("[Event").nth(5).unwrap().0;
     std::fs::write(&cut, &text[..sixth + 30]).unwrap();
     let resumed = json(&play(args(&cut, "8")));
+    assert_eq!(
+        (all["resumed"].as_u64(), resumed["resumed"].as_u64()),
+        (Some(0), Some(5))
+    );
     for key in ["games", "wins", "draws", "losses", "pentanomial"] {
         assert_eq!(resumed[key], all[key], "{key}");
     }

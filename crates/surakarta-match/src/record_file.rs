@@ -5,7 +5,7 @@
 //!
 //! The text is the caller's: this module never touches files.
 
-use surakarta::{Color, Game, GameRecord, GameResult, Position, RecordError, Rules};
+use surakarta::{Color, Excerpt, Game, GameRecord, GameResult, Position, RecordError, Rules};
 
 use crate::player::TimeControl;
 use crate::runner::{GameReport, PlayedGame};
@@ -177,9 +177,9 @@ fn played_game(record: &GameRecord, identity: &MatchIdentity<'_>) -> Result<Play
     let tag = |name: &str| record.tag(name).unwrap_or("");
     if tag(EVENT_TAG) != identity.event {
         return Err(format!(
-            "its event is {:?}, this match's {:?}",
-            tag(EVENT_TAG),
-            identity.event
+            "its event is {}, this match's {}",
+            Excerpt::new(tag(EVENT_TAG)),
+            Excerpt::new(identity.event)
         ));
     }
     if record.rules != identity.rules {
@@ -191,8 +191,8 @@ fn played_game(record: &GameRecord, identity: &MatchIdentity<'_>) -> Result<Play
     let clock = identity.time_control.map(|tc| tc.to_string());
     if record.tag(TIME_CONTROL_TAG) != clock.as_deref() {
         return Err(format!(
-            "its clock is {}, this match's {}",
-            record.tag(TIME_CONTROL_TAG).unwrap_or("none"),
+            "its clock is {:#}, this match's {}",
+            Excerpt::new(record.tag(TIME_CONTROL_TAG).unwrap_or("none")),
             clock.as_deref().unwrap_or("none")
         ));
     }
@@ -201,7 +201,7 @@ fn played_game(record: &GameRecord, identity: &MatchIdentity<'_>) -> Result<Play
     } else if tag("White") == identity.first {
         Color::White
     } else {
-        return Err(format!("{:?} plays neither side", identity.first));
+        return Err(format!("{} plays neither side", Excerpt::new(identity.first)));
     };
     let opening = tag(OPENING_TAG)
         .parse::<usize>()
@@ -209,8 +209,8 @@ fn played_game(record: &GameRecord, identity: &MatchIdentity<'_>) -> Result<Play
         .filter(|n| (1..=identity.openings.len()).contains(n))
         .ok_or_else(|| {
             format!(
-                "its opening {:?} is not one of this match's 1 to {}",
-                tag(OPENING_TAG),
+                "its opening {} is not one of this match's 1 to {}",
+                Excerpt::new(tag(OPENING_TAG)),
                 identity.openings.len()
             )
         })?

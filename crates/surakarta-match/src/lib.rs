@@ -61,6 +61,6 @@ pub use game::{play_game, play_game_on_clock, FinishedGame, GameEnd};
 pub use player::{Clocks, EnginePlayer, Player, PlayerError, TimeControl};
 pub use runner::{
     resume_match, run_match, GameReport, MatchConfig, MatchError, MatchResult, PlayedGame,
-    Reporter, Silent,
+    Reporter, Silent, SprtStop,
 };
 pub use stats::{Elo, Pentanomial, Sprt, SprtDecision, Tally};

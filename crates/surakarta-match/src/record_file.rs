@@ -201,7 +201,10 @@ fn played_game(record: &GameRecord, identity: &MatchIdentity<'_>) -> Result<Play
     } else if tag("White") == identity.first {
         Color::White
     } else {
-        return Err(format!("{} plays neither side", Excerpt::new(identity.first)));
+        return Err(format!(
+            "{} plays neither side",
+            Excerpt::new(identity.first)
+        ));
     };
     let opening = tag(OPENING_TAG)
         .parse::<usize>()

@@ -37,8 +37,8 @@ struct State {
     /// Per opening, the first player's points in its first finished game
     /// until the second one finishes.
     half_pairs: Vec<Option<f64>>,
-    /// The SPRT's decision and the tally when it was made.
-    decision: Option<(SprtDecision, Tally)>,
+    /// Where the SPRT decided.
+    decision: Option<SprtStop>,
 }
 
 impl State {
@@ -63,8 +63,12 @@ impl State {
         }
         if self.decision.is_none() {
             self.decision = sprt
-                .and_then(|s| s.decide(&self.tally))
-                .map(|d| (d, self.tally));
+                .and_then(|s| s.decide_pairs(&self.pairs))
+                .map(|decision| SprtStop {
+                    decision,
+                    tally: self.tally,
+                    pairs: self.pairs,
+                });
         }
     }
 }
@@ -111,15 +115,27 @@ pub struct MatchResult {
     pub pairs: Pentanomial,
     /// Games scheduled (twice the openings).
     pub scheduled: usize,
-    /// The SPRT's decision, if it stopped the match, with the tally at that
-    /// moment (games still running then are finished and counted in
-    /// `tally`, so its LLR may have moved back inside the bounds).
-    pub sprt: Option<(SprtDecision, Tally)>,
+    /// The SPRT's decision, if it stopped the match (games still running
+    /// then are finished and counted in `tally` and `pairs`, so the LLR may
+    /// have moved back inside the bounds).
+    pub sprt: Option<SprtStop>,
     /// Whether the caller's stop flag ended the match early.
     pub interrupted: bool,
     /// A player that forfeited could not be restarted, which ended the
     /// match early; the games before count.
     pub error: Option<MatchError>,
+}
+
+/// Where an SPRT stopped a match: its decision and the results it was
+/// made on. A match decides on its pairs ([`Sprt::decide_pairs`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SprtStop {
+    /// H0 or H1.
+    pub decision: SprtDecision,
+    /// The games then.
+    pub tally: Tally,
+    /// The complete pairs then.
+    pub pairs: Pentanomial,
 }
 
 /// Why a match could not be played.
@@ -225,7 +241,7 @@ pub fn run_match(
 /// use surakarta_search::{Limits, Options};
 ///
 /// let player = || -> Result<Box<dyn Player>, PlayerError> {
-///     Ok(Box::new(EnginePlayer::new("depth 1", Options::default(), None, Limits::depth(1))?))
+///     Ok(Box::new(EnginePlayer::new("depth 1".into(), Options::default(), None, Limits::depth(1))?))
 /// };
 /// let starts = openings::from_start(2, 6, 1);
 /// let config = MatchConfig { rules: Rules::ICGA, max_plies: 200, concurrency: 1, sprt: None, time_control: None };

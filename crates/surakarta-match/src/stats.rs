@@ -105,14 +105,6 @@ impl Tally {
         }
     }
 
-    /// The variance of one game's score (each game scores 1, ½ or 0), as
-    /// used for inference (smoothed while an outcome is missing, see
-    /// [`mean_and_variance`]); 0 with no games.
-    fn variance(&self) -> f64 {
-        mean_and_variance(&[self.wins, self.draws, self.losses], &[1.0, 0.5, 0.0])
-            .map_or(0.0, |(_, variance)| variance)
-    }
-
     /// The Elo difference of the first player over the second, with a 95%
     /// interval from the normal approximation of the mean score (the
     /// variance smoothed, so two draws do not claim certainty); `None` with
@@ -282,17 +274,49 @@ impl Sprt {
     /// The log-likelihood ratio of H1 over H0 after `tally`, in the
     /// normal approximation of the game scores: n·(s1−s0)·(2ŝ−s0−s1)/(2σ²),
     /// with σ² as in [`Tally::elo`] (half a game added to each count while
-    /// one is missing).
+    /// one is missing). It takes the games as independent; for the pairs of
+    /// a match, [`Sprt::llr_pairs`] is the truer test.
     #[must_use]
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let variance = tally.variance();
-        if variance <= 0.0 {
+        let scores = mean_and_variance(&[tally.wins, tally.draws, tally.losses], &[1.0, 0.5, 0.0]);
+        self.llr_of(tally.games(), scores)
+    }
+
+    /// The log-likelihood ratio after the colour-swapped `pairs`, each pair
+    /// one observation scoring 0, ¼, ½, ¾ or 1: the same formula with n
+    /// pairs, their mean score and the variance of a pair's score (smoothed
+    /// as for [`Pentanomial::elo`]), as fishtest tests pentanomial results.
+    /// The two games of an opening are correlated (an opening may favour
+    /// one colour, or one player), which the pairs' spread measures and a
+    /// tally of games cannot.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_match::{Pentanomial, Sprt, SprtDecision};
+    ///
+    /// let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05)?;
+    /// // Every opening won by the side with the better colour: no evidence.
+    /// let even = Pentanomial { counts: [0, 0, 500, 0, 0] };
+    /// assert_eq!(sprt.decide_pairs(&even), Some(SprtDecision::H0));
+    /// let better = Pentanomial { counts: [5, 40, 300, 120, 35] };
+    /// assert_eq!(sprt.decide_pairs(&better), Some(SprtDecision::H1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn llr_pairs(&self, pairs: &Pentanomial) -> f64 {
+        let scores = mean_and_variance(&pairs.counts, &[0.0, 0.25, 0.5, 0.75, 1.0]);
+        self.llr_of(pairs.pairs(), scores)
+    }
+
+    /// The LLR of `n` observations with `scores`' mean and variance.
+    fn llr_of(&self, n: u32, scores: Option<(f64, f64)>) -> f64 {
+        let Some((mean, variance)) = scores.filter(|&(_, v)| v > 0.0) else {
             return 0.0;
-        }
+        };
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        let n = f64::from(tally.games());
         // `+ 0.0` turns a −0 into 0.
-        n * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * variance) + 0.0
+        f64::from(n) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance) + 0.0
     }
 
     /// The bounds on the LLR: accept H0 below the first, H1 above the
@@ -305,10 +329,21 @@ impl Sprt {
         )
     }
 
-    /// The decision after `tally`, if the LLR has crossed a bound.
+    /// The decision after `tally` ([`Sprt::llr`]), if the LLR has crossed
+    /// a bound.
     #[must_use]
     pub fn decide(&self, tally: &Tally) -> Option<SprtDecision> {
-        let llr = self.llr(tally);
+        self.verdict(self.llr(tally))
+    }
+
+    /// The decision after `pairs` ([`Sprt::llr_pairs`]), if the LLR has
+    /// crossed a bound: how a match decides.
+    #[must_use]
+    pub fn decide_pairs(&self, pairs: &Pentanomial) -> Option<SprtDecision> {
+        self.verdict(self.llr_pairs(pairs))
+    }
+
+    fn verdict(&self, llr: f64) -> Option<SprtDecision> {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             Some(SprtDecision::H1)

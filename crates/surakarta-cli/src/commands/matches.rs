@@ -827,19 +827,22 @@ impl Report {
     /// tally when it was made (games running then are counted in the tally
     /// afterwards).
     fn decision(&self) -> Option<(&'static str, Tally)> {
-        self.result.sprt.map(|(d, at)| {
-            let name = match d {
+        self.result.sprt.map(|stop| {
+            let name = match stop.decision {
                 SprtDecision::H0 => "H0",
                 SprtDecision::H1 => "H1",
             };
-            (name, at)
+            (name, stop.tally)
         })
     }
 
-    /// The LLR when the SPRT decided, else at the end.
+    /// The LLR of the pairs when the SPRT decided, else at the end.
     fn llr(&self, s: &Sprt) -> f64 {
-        self.decision()
-            .map_or(s.llr(&self.result.tally), |(_, at)| s.llr(&at))
+        let pairs = self
+            .result
+            .sprt
+            .map_or(self.result.pairs, |stop| stop.pairs);
+        s.llr_pairs(&pairs)
     }
 }
 

@@ -163,8 +163,10 @@ fn sprt_stops_a_lopsided_match_early() {
     };
     let stop = AtomicBool::new(false);
     let result = run_match(&engine(2), &random, &starts, &config, &Silent, &stop).unwrap();
-    assert_eq!(result.sprt.map(|(d, _)| d), Some(SprtDecision::H1));
-    assert!(result.sprt.unwrap().1.games() <= result.tally.games());
+    let stop = result.sprt.unwrap();
+    assert_eq!(stop.decision, SprtDecision::H1);
+    assert!(stop.tally.games() <= result.tally.games());
+    assert!(stop.pairs.pairs() <= result.pairs.pairs() && stop.pairs.pairs() > 0);
     assert!(result.tally.games() < 60, "{:?}", result.tally);
     assert!(!result.interrupted);
 }
@@ -445,12 +447,15 @@ fn a_match_resumed_from_its_record_file_ends_as_if_never_stopped() {
 
 #[test]
 fn a_decided_sprt_plays_nothing_more_on_resume() {
+    // The first player won both games of 15 of the 30 openings.
     let starts = openings::from_start(30, 6, 4);
-    let played: Vec<PlayedGame> = (0..30)
-        .map(|opening| PlayedGame {
-            opening,
-            first_color: Color::Black,
-            winner: Some(Color::Black),
+    let played: Vec<PlayedGame> = (0..15)
+        .flat_map(|opening| {
+            [Color::Black, Color::White].map(|color| PlayedGame {
+                opening,
+                first_color: color,
+                winner: Some(color),
+            })
         })
         .collect();
     let config = MatchConfig {
@@ -461,7 +466,7 @@ fn a_decided_sprt_plays_nothing_more_on_resume() {
         || -> Result<Box<dyn Player>, PlayerError> { Err(PlayerError::NoMove("started".into())) };
     let stop = AtomicBool::new(false);
     let result = resume_match(&broken, &broken, &starts, &played, &config, &Silent, &stop).unwrap();
-    assert_eq!(result.sprt.map(|(d, _)| d), Some(SprtDecision::H1));
+    assert_eq!(result.sprt.map(|s| s.decision), Some(SprtDecision::H1));
     assert_eq!(result.tally.games(), 30);
     assert_eq!(result.scheduled, 60);
 }

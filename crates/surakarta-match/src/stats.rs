@@ -416,6 +416,37 @@ mod tests {
     }
 
     #[test]
+    fn pairs_of_independent_games_test_as_the_games_do() {
+        // Games won, drawn and lost with probability ½, ¼, ¼, paired
+        // independently: pairs score 0 to 4 half-points in proportions 1, 2,
+        // 5, 4, 4 (sixteenths). A pair's score varies half as much as a
+        // game's, so over half as many observations the LLR is the same.
+        let pairs = Pentanomial {
+            counts: [100, 200, 500, 400, 400],
+        };
+        let games = tally(1600, 800, 800);
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        let (by_pairs, by_games) = (sprt.llr_pairs(&pairs), sprt.llr(&games));
+        assert!((pairs.elo().unwrap().diff - games.elo().unwrap().diff).abs() < 1e-9);
+        assert!(by_pairs > 2.94, "{by_pairs}");
+        assert!(
+            (by_pairs / by_games - 1.0).abs() < 1e-9,
+            "{by_pairs} {by_games}"
+        );
+        // Pairs that split 1–1 far more than independent games would carry
+        // less noise: the pairs' test is the stronger one.
+        let split = Pentanomial {
+            counts: [0, 100, 800, 100, 0],
+        };
+        let split_games = tally(900, 200, 900);
+        let lean = Pentanomial {
+            counts: [0, 90, 800, 110, 0],
+        };
+        assert!(sprt.llr_pairs(&lean) > sprt.llr_pairs(&split));
+        assert!(sprt.llr(&split_games).abs() < sprt.llr_pairs(&split).abs());
+    }
+
+    #[test]
     fn tally_adds_from_the_first_players_side() {
         let mut t = Tally::default();
         t.add(Color::Black, Some(Color::Black));

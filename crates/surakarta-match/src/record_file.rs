@@ -99,8 +99,9 @@ pub enum PlayedError {
 /// (see [`game_record`]), for [`crate::resume_match`]. Each record must
 /// carry the match's event, rules and clock, the first player as Black or
 /// White, an opening of the match and start from it, and a result. A last
-/// record that cannot be read is taken as cut off, not as an error
-/// ([`Played::whole_len`] ends before it).
+/// record that begins as this match's records do but cannot be read, or
+/// has no result, is taken as cut off while it was written, not as an
+/// error ([`Played::whole_len`] ends before it).
 ///
 /// # Errors
 ///

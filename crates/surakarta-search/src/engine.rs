@@ -178,8 +178,8 @@ impl Engine {
     /// use surakarta_search::{Engine, Options, TimeManagement};
     ///
     /// let mut engine = Engine::new(Options::default())?;
-    /// engine.set_time_management(TimeManagement::Adaptive);
-    /// assert_eq!(engine.options().time_management, TimeManagement::Adaptive);
+    /// engine.set_time_management(TimeManagement::Plain);
+    /// assert_eq!(engine.options().time_management, TimeManagement::Plain);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_time_management(&mut self, time_management: TimeManagement) {

@@ -126,7 +126,9 @@ impl Session {
                 say(&format!(
                     "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
                 ));
-                say("option name TimeManagement type combo default plain var plain var adaptive");
+                say(
+                    "option name TimeManagement type combo default adaptive var plain var adaptive",
+                );
                 for spec in PARAMETER_SPECS {
                     say(&format!(
                         "option name {} type spin default {} min {} max {}",

@@ -105,14 +105,19 @@ impl Tally {
         }
     }
 
+    /// The mean game score and the variance of one game's score (see
+    /// [`mean_and_variance`]); `None` with no games.
+    fn scores(&self) -> Option<(f64, f64)> {
+        mean_and_variance(&[self.wins, self.draws, self.losses], &[1.0, 0.5, 0.0])
+    }
+
     /// The Elo difference of the first player over the second, with a 95%
     /// interval from the normal approximation of the mean score (the
     /// variance smoothed, so two draws do not claim certainty); `None` with
     /// no games.
     #[must_use]
     pub fn elo(&self) -> Option<Elo> {
-        let (mean, variance) =
-            mean_and_variance(&[self.wins, self.draws, self.losses], &[1.0, 0.5, 0.0])?;
+        let (mean, variance) = self.scores()?;
         Some(elo_interval(mean, variance, self.games()))
     }
 }
@@ -157,12 +162,18 @@ impl Pentanomial {
         self.counts.iter().sum()
     }
 
+    /// The mean score of a pair (0, ¼, ½, ¾ or 1) and its variance (see
+    /// [`mean_and_variance`]); `None` with no pairs.
+    fn scores(&self) -> Option<(f64, f64)> {
+        mean_and_variance(&self.counts, &[0.0, 0.25, 0.5, 0.75, 1.0])
+    }
+
     /// The Elo difference from the pairs' mean score, with a 95% interval
     /// from the variance of the pair scores; `None` with no pairs. As for
     /// the tally, the variance is smoothed while an outcome is missing.
     #[must_use]
     pub fn elo(&self) -> Option<Elo> {
-        let (mean, variance) = mean_and_variance(&self.counts, &[0.0, 0.25, 0.5, 0.75, 1.0])?;
+        let (mean, variance) = self.scores()?;
         Some(elo_interval(mean, variance, self.pairs()))
     }
 }
@@ -278,8 +289,7 @@ impl Sprt {
     /// a match, [`Sprt::llr_pairs`] is the truer test.
     #[must_use]
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let scores = mean_and_variance(&[tally.wins, tally.draws, tally.losses], &[1.0, 0.5, 0.0]);
-        self.llr_of(tally.games(), scores)
+        self.llr_of(tally.games(), tally.scores())
     }
 
     /// The log-likelihood ratio after the colour-swapped `pairs`, each pair
@@ -305,8 +315,7 @@ impl Sprt {
     /// ```
     #[must_use]
     pub fn llr_pairs(&self, pairs: &Pentanomial) -> f64 {
-        let scores = mean_and_variance(&pairs.counts, &[0.0, 0.25, 0.5, 0.75, 1.0]);
-        self.llr_of(pairs.pairs(), scores)
+        self.llr_of(pairs.pairs(), pairs.scores())
     }
 
     /// The LLR of `n` observations with `scores`' mean and variance.

@@ -204,12 +204,22 @@ impl Features {
         weights: &Weights,
         us_captures: Option<usize>,
     ) -> Features {
+        Features::with_capture_counts(position, weights, [us_captures, None])
+    }
+
+    /// As [`Features::with_captures`], given either side's number of
+    /// captures (the side to move's first) where the caller has them.
+    pub(crate) fn with_capture_counts(
+        position: &Position,
+        weights: &Weights,
+        [us_captures, them_captures]: [Option<usize>; 2],
+    ) -> Features {
         let (us, them) = (position.us(), position.them());
         let arcs = held_arcs(us, them);
         let (values, hanging) = (&weights.point_values, weights.hanging != 0);
         let mut f = Features {
             us: side_features(us, them, values, hanging, us_captures),
-            them: side_features(them, us, values, hanging, None),
+            them: side_features(them, us, values, hanging, them_captures),
         };
         f.us.arcs_held = arcs[0] as i32;
         f.them.arcs_held = arcs[1] as i32;

@@ -78,6 +78,12 @@ pub(crate) struct TrainArgs {
     /// stay 0 and the network sees the pieces' points alone.
     #[arg(long)]
     no_counts: bool,
+    /// Give the network the threat inputs: for each piece, whether it can
+    /// be captured and whether it can capture (a network file of
+    /// architecture 3; each evaluation then generates both sides'
+    /// captures).
+    #[arg(long)]
+    threats: bool,
     /// The name written into the network file (at most 255 bytes; default:
     /// a description of the run).
     #[arg(long, value_name = "TEXT")]
@@ -153,6 +159,7 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
         },
         counts: !args.no_counts,
         classic_share: args.classic_share,
+        threats: args.threats,
         ..TrainOptions::default()
     };
     options.check()?;
@@ -307,7 +314,7 @@ fn epoch_line(r: &EpochReport) -> String {
 
 fn default_name(t: &Trained, o: &TrainOptions) -> String {
     format!(
-        "{} epochs on {} positions, lambda {}, K {}, lr {}, batch {}, seed {}, classic share {}{}",
+        "{} epochs on {} positions, lambda {}, K {}, lr {}, batch {}, seed {}, classic share {}{}{}",
         o.epochs,
         t.training_positions,
         o.lambda,
@@ -316,7 +323,8 @@ fn default_name(t: &Trained, o: &TrainOptions) -> String {
         o.batch,
         o.seed,
         o.classic_share,
-        if o.counts { "" } else { ", no counts" }
+        if o.counts { "" } else { ", no counts" },
+        if o.threats { ", threat inputs" } else { "" }
     )
 }
 

@@ -4,12 +4,13 @@
 //! |---:|---:|---|
 //! | 0 | 4 | magic `SKNN` |
 //! | 4 | 2 | format version, 1 |
-//! | 6 | 2 | architecture id, 2: `(72 → 128) × 2 → 1`, 4 buckets, clipped ReLU, plus 3 counts per bucket |
-//! | 8 | 10 | inputs, hidden, buckets, `QA`, `QB` (`u16` each; must match the id) |
+//! | 6 | 2 | architecture id, 2: `(72 → 128) × 2 → 1`, 4 buckets, clipped ReLU, plus 3 counts per bucket; 3: the same with the 144 threat inputs, `(216 → 128) × 2 → 1` |
+//! | 8 | 10 | inputs (72 or 216), hidden, buckets, `QA`, `QB` (`u16` each; must match the id) |
 //! | 18 | 4 | scale (`i32`, > 0): evaluation units per output logit |
 //! | 22 | 2 | name length `n` (at most 255) |
 //! | 24 | `n` | name, UTF-8 |
 //! | 24 + `n` | 18,432 | first layer, `i16`, input-major (72 columns of 128) |
+//! | … | 36,864 | architecture 3 only: the threat inputs' columns, `i16`, input-major (144 columns of 128) |
 //! | … | 256 | first layer bias, `i16` × 128 |
 //! | … | 2,048 | output layer, `i16`, bucket-major (4 × 2 × 128) |
 //! | … | 16 | output bias, `i32` × 4 |
@@ -25,14 +26,18 @@
 
 use std::path::Path;
 
-use super::{Network, Row, Weights, BUCKETS, FEATURES, HIDDEN, INPUTS, QA, QB, SHARE_PARTS};
+use super::{
+    Network, Row, Weights, BUCKETS, FEATURES, HIDDEN, INPUTS, QA, QB, SHARE_PARTS, THREAT_INPUTS,
+};
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"SKNN";
 /// The format version this library reads and writes.
 pub const VERSION: u16 = 1;
-/// The architecture this library evaluates.
+/// The architecture of a network without threat inputs.
 pub const ARCHITECTURE: u16 = 2;
+/// The architecture of a network with the threat inputs.
+pub const ARCHITECTURE_THREATS: u16 = 3;
 /// The largest magnitude of a count's weight (in units of `QA · QB`); the
 /// output's sum with the weights of a file is checked apart (see
 /// [`Network::from_bytes`]).
@@ -61,6 +66,8 @@ const WEIGHT_BYTES: usize = 2 * INPUTS * HIDDEN
     + 4 * BUCKETS * FEATURES
     + 2
     + 4 * CLASSIC_WEIGHTS;
+/// The bytes of the threat inputs' columns (architecture 3).
+const THREAT_BYTES: usize = 2 * THREAT_INPUTS * HIDDEN;
 /// The classic weights a file carries.
 const CLASSIC_WEIGHTS: usize = 13;
 
@@ -150,14 +157,23 @@ fn architecture_text(fields: [u16; 6]) -> String {
     fields.map(|f| f.to_string()).join("/")
 }
 
-const EXPECTED: [u16; 6] = [
-    ARCHITECTURE,
-    INPUTS as u16,
-    HIDDEN as u16,
-    BUCKETS as u16,
-    QA as u16,
-    QB as u16,
-];
+/// The header's architecture fields of a network without and with threat
+/// inputs.
+const fn expected(threats: bool) -> [u16; 6] {
+    let (id, inputs) = if threats {
+        (ARCHITECTURE_THREATS, INPUTS + THREAT_INPUTS)
+    } else {
+        (ARCHITECTURE, INPUTS)
+    };
+    [
+        id,
+        inputs as u16,
+        HIDDEN as u16,
+        BUCKETS as u16,
+        QA as u16,
+        QB as u16,
+    ]
+}
 
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -247,18 +263,24 @@ impl Network {
             return Err(NetworkError::Version(version));
         }
         let fields = [r.u16(), r.u16(), r.u16(), r.u16(), r.u16(), r.u16()];
-        if fields != EXPECTED {
+        let threats = fields == expected(true);
+        if fields != expected(false) && !threats {
             return Err(NetworkError::Architecture {
                 found: architecture_text(fields),
-                expected: architecture_text(EXPECTED),
+                expected: format!(
+                    "{} or {}",
+                    architecture_text(expected(false)),
+                    architecture_text(expected(true))
+                ),
             });
         }
+        let weight_bytes = WEIGHT_BYTES + if threats { THREAT_BYTES } else { 0 };
         let scale = r.i32();
         let name_len = usize::from(r.u16());
         if name_len > MAX_NAME {
             return Err(NetworkError::Name("longer than 255 bytes"));
         }
-        let expected = HEADER + name_len + WEIGHT_BYTES + 4;
+        let expected = HEADER + name_len + weight_bytes + 4;
         if bytes.len() != expected {
             return Err(short(expected));
         }
@@ -277,6 +299,8 @@ impl Network {
         r.at = HEADER + name_len;
         let mut weights = Box::new(Weights {
             input: [Row([0; HIDDEN]); INPUTS],
+            threat_input: [Row([0; HIDDEN]); THREAT_INPUTS],
+            threats,
             input_bias: Row([0; HIDDEN]),
             output: [[Row([0; HIDDEN]); 2]; BUCKETS],
             output_bias: [0; BUCKETS],
@@ -286,6 +310,11 @@ impl Network {
         });
         for column in &mut weights.input {
             *column = r.row();
+        }
+        if threats {
+            for column in &mut weights.threat_input {
+                *column = r.row();
+            }
         }
         weights.input_bias = r.row();
         for bucket in &mut weights.output {
@@ -340,19 +369,22 @@ impl Network {
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         assert!(self.name.len() <= MAX_NAME, "network name too long");
-        let mut out = Vec::with_capacity(HEADER + self.name.len() + WEIGHT_BYTES + 4);
+        let w = &self.weights;
+        let mut out =
+            Vec::with_capacity(HEADER + self.name.len() + WEIGHT_BYTES + THREAT_BYTES + 4);
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        for f in EXPECTED {
+        for f in expected(w.threats) {
             out.extend_from_slice(&f.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
         out.extend_from_slice(&(self.name.len() as u16).to_le_bytes());
         out.extend_from_slice(self.name.as_bytes());
-        let w = &self.weights;
+        let threat_columns: &[Row] = if w.threats { &w.threat_input } else { &[] };
         let rows = w
             .input
             .iter()
+            .chain(threat_columns)
             .chain(core::iter::once(&w.input_bias))
             .chain(w.output.iter().flatten());
         for row in rows {
@@ -384,7 +416,7 @@ impl Network {
     pub fn read(path: &Path) -> Result<Network, NetworkError> {
         // A network file is a few tens of kilobytes: a huge or endless file
         // is refused by its length instead of filling the memory.
-        let limit = (HEADER + MAX_NAME + WEIGHT_BYTES + 4) as u64;
+        let limit = (HEADER + MAX_NAME + WEIGHT_BYTES + THREAT_BYTES + 4) as u64;
         let bytes =
             surakarta_tablebase::read_regular_file(path, limit).map_err(|e| NetworkError::Io {
                 path: path.display().to_string(),
@@ -468,13 +500,24 @@ fn check_bounds(w: &Weights) -> Result<(), NetworkError> {
 /// placements are the same from both perspectives (White's mirrors the
 /// ranks), so one range holds for both.
 fn accumulator_range(w: &Weights, unit: usize) -> Range {
-    let column = |i: usize| i64::from(w.input[i].0[unit]);
+    // A piece's column, plus, in a network with threat inputs, either or
+    // both of its threat columns (whichever are set is not bounded here:
+    // the largest choice is taken).
+    let column = |i: usize, sign: i64| {
+        let mut sum = sign * i64::from(w.input[i].0[unit]);
+        if w.threats {
+            for kind in 0..2 {
+                sum += (sign * i64::from(w.threat_input[72 * kind + i].0[unit])).max(0);
+            }
+        }
+        sum
+    };
     let largest = |sign: i64| {
         // best[own][theirs]: the largest sum with that many columns taken.
         let mut best = [[None::<i64>; MAX_SIDE_PIECES + 1]; MAX_SIDE_PIECES + 1];
         best[0][0] = Some(0);
         for point in 0..POINTS {
-            let (own, theirs) = (sign * column(point), sign * column(POINTS + point));
+            let (own, theirs) = (column(point, sign), column(POINTS + point, sign));
             let mut next = best;
             for a in 0..=MAX_SIDE_PIECES {
                 for b in 0..=MAX_SIDE_PIECES {

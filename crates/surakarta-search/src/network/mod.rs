@@ -58,7 +58,7 @@ pub mod train;
 
 use std::sync::{Arc, OnceLock};
 
-use surakarta::{Color, Move, Position, Square};
+use surakarta::{capture_moves, Bitboard, Color, Move, Position, Square};
 
 use crate::eval::Features;
 use crate::score::EVAL_LIMIT;
@@ -67,6 +67,11 @@ pub use file::NetworkError;
 
 /// Inputs per perspective: 2 colours × 36 points.
 pub const INPUTS: usize = 72;
+/// Threat inputs per perspective, in a network that has them
+/// ([`Weights::threats`]): for each colour and point, whether the piece
+/// there can be captured, and whether it can capture (2 kinds × 2 colours ×
+/// 36 points; see [`threat_input`]).
+pub const THREAT_INPUTS: usize = 144;
 /// Hidden units per perspective (the accumulator's length).
 pub const HIDDEN: usize = 128;
 /// Output buckets, chosen by the number of pieces on the board.
@@ -132,6 +137,67 @@ pub const fn input(perspective: Color, piece: Color, sq: Square) -> usize {
     (theirs as usize) * 36 + point
 }
 
+/// The threat input index of a piece of `piece` colour on `sq`, from
+/// `perspective`'s view: `kind` 0 when the piece can be captured, 1 when
+/// it can capture. The points are seen as by [`input`].
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{Color, Square};
+/// use surakarta_search::network::threat_input;
+///
+/// let a1: Square = "a1".parse()?;
+/// assert_eq!(threat_input(Color::Black, Color::Black, a1, 0), 0);
+/// assert_eq!(threat_input(Color::Black, Color::White, a1, 1), 108);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub const fn threat_input(perspective: Color, piece: Color, sq: Square, kind: usize) -> usize {
+    72 * kind + input(perspective, piece, sq)
+}
+
+/// Who can capture what: per colour (Black, White), the pieces the other
+/// side can capture and the pieces that can capture, with each side's
+/// number of capture moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Threats {
+    /// Per colour, its pieces the other side can capture.
+    pub attacked: [Bitboard; 2],
+    /// Per colour, its pieces that can capture.
+    pub attackers: [Bitboard; 2],
+    /// Per colour, its capture moves.
+    pub captures: [usize; 2],
+}
+
+impl Threats {
+    /// The threats of `position`, from one capture generation per side.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Color, Position, Square};
+    /// use surakarta_search::network::Threats;
+    ///
+    /// // Nobody can capture at the start.
+    /// assert_eq!(Threats::of(&Position::new()).captures, [0, 0]);
+    /// ```
+    #[must_use]
+    pub fn of(position: &Position) -> Threats {
+        let (black, white) = (position.pieces(Color::Black), position.pieces(Color::White));
+        let mut t = Threats::default();
+        for (side, own, other) in [(0, black, white), (1, white, black)] {
+            let moves = capture_moves(own, other);
+            t.captures[side] = moves.len();
+            for m in &moves {
+                t.attackers[side].insert(m.from());
+                t.attacked[1 - side].insert(m.to());
+            }
+        }
+        t
+    }
+}
+
 /// The counts the output adds linearly, for the side to move minus the
 /// opponent: step moves, capture moves, and arcs held plus arcs the other
 /// side does not hold (the classic evaluation's mobility, attack and arc
@@ -176,6 +242,12 @@ pub struct Row(pub [i16; HIDDEN]);
 pub struct Weights {
     /// The first layer: one column of [`HIDDEN`] per input.
     pub input: [Row; INPUTS],
+    /// The first layer's columns of the [`THREAT_INPUTS`], all 0 in a
+    /// network without them.
+    pub threat_input: [Row; THREAT_INPUTS],
+    /// Whether the network has threat inputs (then each evaluation
+    /// generates both sides' captures and adds their columns).
+    pub threats: bool,
     /// The first layer's bias.
     pub input_bias: Row,
     /// The output layer per bucket: the side to move's half, then the
@@ -256,12 +328,23 @@ impl Network {
         let w = &self.weights;
         let b = bucket(position.occupied().len());
         let us = position.turn();
-        let mut sum = dot_clipped(&accumulator.rows[us.index()], &w.output[b][0])
-            + dot_clipped(&accumulator.rows[(!us).index()], &w.output[b][1])
-            + w.output_bias[b];
+        let mut captures = [us_captures, None];
+        let mut sum = if w.threats {
+            let threats = Threats::of(position);
+            captures = [
+                Some(threats.captures[us.index()]),
+                Some(threats.captures[(!us).index()]),
+            ];
+            let rows = with_threats(&accumulator.rows, w, &threats);
+            dot_clipped(&rows[us.index()], &w.output[b][0])
+                + dot_clipped(&rows[(!us).index()], &w.output[b][1])
+        } else {
+            dot_clipped(&accumulator.rows[us.index()], &w.output[b][0])
+                + dot_clipped(&accumulator.rows[(!us).index()], &w.output[b][1])
+        } + w.output_bias[b];
         let mut classic = 0;
         if w.features[b] != [0; FEATURES] || w.classic_share != 0 {
-            let f = Features::with_captures(position, &w.classic_weights, us_captures);
+            let f = Features::with_capture_counts(position, &w.classic_weights, captures);
             sum += counts_of(&f)
                 .iter()
                 .zip(&w.features[b])
@@ -277,6 +360,27 @@ impl Network {
         ((network * (i64::from(SHARE_PARTS) - share) + classic * share) / i64::from(SHARE_PARTS))
             as i32
     }
+}
+
+/// The accumulator `rows` plus the columns of the threat inputs `threats`
+/// sets, per perspective.
+#[inline]
+fn with_threats(rows: &[Row; 2], w: &Weights, threats: &Threats) -> [Row; 2] {
+    let mut out = *rows;
+    for perspective in [Color::Black, Color::White] {
+        let row = &mut out[perspective.index()];
+        for piece in [Color::Black, Color::White] {
+            for (kind, set) in [threats.attacked, threats.attackers].iter().enumerate() {
+                for sq in set[piece.index()].iter() {
+                    add(
+                        row,
+                        &w.threat_input[threat_input(perspective, piece, sq, kind)],
+                    );
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `Σ clamp(a, 0, QA) · w` in `i32`: one plain reduction over contiguous
@@ -373,6 +477,96 @@ mod tests {
                 prop_assert_eq!(net.evaluate_with(&acc, &position), net.evaluate(&position));
             }
         }
+    }
+
+    /// The embedded network with threat columns of small pseudo-random
+    /// values.
+    fn with_random_threats(seed: u64) -> Network {
+        let mut net = (*Network::embedded()).clone();
+        net.weights.threats = true;
+        let mut rng = SplitMix::new(seed);
+        for column in &mut net.weights.threat_input {
+            for v in &mut column.0 {
+                *v = rng.below(121) as i16 - 60;
+            }
+        }
+        net
+    }
+
+    proptest! {
+        /// With threat inputs, the evaluation equals a plain sum: every
+        /// piece's column, and the threat column of every piece the rules'
+        /// own capture generation finds attacked or attacking.
+        #[test]
+        fn threat_inputs_add_the_columns_of_the_captures_found(seed in any::<u64>(), plies in 0usize..100) {
+            let net = with_random_threats(seed);
+            let w = &net.weights;
+            let mut rng = SplitMix::new(seed ^ 1);
+            let p = random_playout(&mut rng, Position::new(), plies);
+            let mut attacked = [Bitboard::EMPTY; 2];
+            let mut attackers = [Bitboard::EMPTY; 2];
+            for side in [Color::Black, Color::White] {
+                let moving = Position::from_sides(
+                    p.pieces(side),
+                    p.pieces(!side),
+                    side,
+                ).unwrap();
+                for m in moving.legal_moves().iter().filter(|m| m.is_capture()) {
+                    attackers[side.index()].insert(m.from());
+                    attacked[(!side).index()].insert(m.to());
+                }
+            }
+            let mut rows = [[0i32; HIDDEN]; 2];
+            for perspective in [Color::Black, Color::White] {
+                let row = &mut rows[perspective.index()];
+                for (k, v) in row.iter_mut().enumerate() {
+                    *v = i32::from(w.input_bias.0[k]);
+                }
+                for piece in [Color::Black, Color::White] {
+                    let columns = p.pieces(piece).iter().map(|sq| &w.input[input(perspective, piece, sq)])
+                        .chain(attacked[piece.index()].iter().map(|sq| &w.threat_input[threat_input(perspective, piece, sq, 0)]))
+                        .chain(attackers[piece.index()].iter().map(|sq| &w.threat_input[threat_input(perspective, piece, sq, 1)]));
+                    for column in columns {
+                        for (v, c) in row.iter_mut().zip(column.0) {
+                            *v += i32::from(c);
+                        }
+                    }
+                }
+            }
+            let us = p.turn();
+            let b = bucket(p.occupied().len());
+            let dot = |row: &[i32; HIDDEN], out: &Row| -> i32 {
+                row.iter().zip(out.0).map(|(&a, o)| a.clamp(0, QA) * i32::from(o)).sum()
+            };
+            let sum = dot(&rows[us.index()], &w.output[b][0])
+                + dot(&rows[(!us).index()], &w.output[b][1])
+                + w.output_bias[b]
+                + feature_counts(&p, None).iter().zip(&w.features[b]).map(|(c, w)| c * w).sum::<i32>();
+            let limit = i64::from(EVAL_LIMIT - 1);
+            let network = (i64::from(sum) * i64::from(net.scale) / i64::from(QA * QB)).clamp(-limit, limit);
+            let classic = i64::from(crate::evaluate(&p, &w.classic_weights));
+            let share = i64::from(w.classic_share);
+            let expected = (network * (i64::from(SHARE_PARTS) - share) + classic * share) / i64::from(SHARE_PARTS);
+            prop_assert_eq!(i64::from(net.evaluate(&p)), expected, "{}", p);
+            // Incremental accumulators hold the pieces alone.
+            let acc = Accumulator::new(&net, &p);
+            prop_assert_eq!(net.evaluate_with(&acc, &p), net.evaluate(&p));
+        }
+    }
+
+    #[test]
+    fn a_network_with_threat_inputs_reads_back_from_its_file() {
+        let net = with_random_threats(5);
+        let bytes = net.to_bytes();
+        assert_eq!(
+            bytes.len(),
+            Network::embedded().to_bytes().len() + 2 * THREAT_INPUTS * HIDDEN
+        );
+        assert_eq!(
+            u16::from_le_bytes([bytes[6], bytes[7]]),
+            file::ARCHITECTURE_THREATS
+        );
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
     }
 
     #[test]

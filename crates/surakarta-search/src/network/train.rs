@@ -70,8 +70,8 @@ use surakarta_tablebase::Wdl;
 use super::data::TrainingPosition;
 use super::file::{MAX_FEATURE_WEIGHT, MAX_NAME};
 use super::{
-    bucket, feature_counts, input, Network, NetworkError, Row, Weights, BUCKETS, FEATURES, HIDDEN,
-    INPUTS, QA, QB, SHARE_PARTS,
+    bucket, feature_counts, input, Network, NetworkError, Row, Threats, Weights, BUCKETS, FEATURES,
+    HIDDEN, INPUTS, QA, QB, SHARE_PARTS, THREAT_INPUTS,
 };
 
 /// The bound of the first layer's weights and biases and of the output
@@ -96,8 +96,9 @@ const B1: usize = INPUTS * HIDDEN;
 const W2: usize = B1 + HIDDEN;
 const B2: usize = W2 + BUCKETS * 2 * HIDDEN;
 const V: usize = B2 + BUCKETS;
+const T1: usize = V + BUCKETS * FEATURES;
 /// The float model's parameter count.
-pub const PARAMETERS: usize = V + BUCKETS * FEATURES;
+pub const PARAMETERS: usize = T1 + THREAT_INPUTS * HIDDEN;
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -188,6 +189,9 @@ pub struct TrainOptions {
     /// (0 to 1, stored in 256ths; see [`Weights::classic_share`]). Training
     /// fits the network alone; the share applies to its evaluations.
     pub classic_share: f32,
+    /// Whether the network has the threat inputs ([`Weights::threats`]);
+    /// `false` keeps their columns out of training and of the file.
+    pub threats: bool,
 }
 
 impl Default for TrainOptions {
@@ -206,6 +210,7 @@ impl Default for TrainOptions {
             augment: Augment::Mirror,
             counts: true,
             classic_share: 0.35,
+            threats: false,
         }
     }
 }
@@ -254,7 +259,7 @@ impl TrainOptions {
 }
 
 /// One position in training form: the two sides' points, the side to
-/// move, the score, the label and the counts (24 bytes; the inputs are
+/// move, the score, the label, the counts and the threats (56 bytes; the inputs are
 /// derived per symmetry from the points as the position is used, and the
 /// counts are the same under every symmetry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,6 +273,9 @@ struct Sample {
     flags: u8,
     /// The position's [`feature_counts`], within `i8`.
     counts: [i8; FEATURES],
+    /// The points of the [`Threats`]: Black's and White's attacked
+    /// pieces, then Black's and White's attackers.
+    threats: [u64; 4],
 }
 
 impl Sample {
@@ -329,6 +337,7 @@ impl TrainingSet {
                 },
                 flags: u8::from(p.turn() == Color::White) | (u8::from(r.exact) << 1),
                 counts: sample_counts(p),
+                threats: sample_threats(p),
             };
             if split_hash(p) < self.threshold {
                 self.validation.push(sample);
@@ -405,6 +414,17 @@ fn sample_counts(position: &Position) -> [i8; FEATURES] {
     feature_counts(position, None).map(|c| c.clamp(-127, 127) as i8)
 }
 
+/// The position's [`Threats`] as a training sample holds them.
+fn sample_threats(position: &Position) -> [u64; 4] {
+    let t = Threats::of(position);
+    [
+        t.attacked[0].bits(),
+        t.attacked[1].bits(),
+        t.attackers[0].bits(),
+        t.attackers[1].bits(),
+    ]
+}
+
 /// A hash of the position up to the board's symmetries (the smallest
 /// image's points and the side to move).
 fn split_hash(p: &Position) -> u64 {
@@ -463,6 +483,8 @@ fn build_input_table() -> Box<InputTable> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
     params: Vec<f32>,
+    /// Whether the threat inputs' columns are part of the model.
+    threats: bool,
 }
 
 impl FloatNetwork {
@@ -485,7 +507,10 @@ impl FloatNetwork {
         for w in &mut params[W2..B2] {
             *w = uniform(1.0 / 16.0);
         }
-        FloatNetwork { params }
+        FloatNetwork {
+            params,
+            threats: false,
+        }
     }
 
     /// The float model of a quantized network (to train it further).
@@ -504,7 +529,13 @@ impl FloatNetwork {
         }
         params.extend(w.output_bias.iter().map(|&v| v as f32 / (qa * qb)));
         params.extend(w.features.iter().flatten().map(|&v| v as f32 / (qa * qb)));
-        FloatNetwork { params }
+        for column in &w.threat_input {
+            params.extend(column.0.iter().map(|&v| f32::from(v) / qa));
+        }
+        FloatNetwork {
+            params,
+            threats: w.threats,
+        }
     }
 
     /// The parameters, laid out as the type's documentation says.
@@ -520,7 +551,8 @@ impl FloatNetwork {
         let white = position.pieces(Color::White).bits();
         let mut inputs = Inputs::default();
         let table = input_table();
-        inputs.fill(&table[0], black, white);
+        let threats = self.threats.then(|| sample_threats(position));
+        inputs.fill(&table[0], black, white, threats.as_ref());
         inputs.counts = sample_counts(position).map(f32::from);
         let turn = usize::from(position.turn() == Color::White);
         let mut hidden = [[0f32; HIDDEN]; 2];
@@ -558,6 +590,8 @@ impl FloatNetwork {
         };
         let mut weights = Box::new(Weights {
             input: [Row([0; HIDDEN]); INPUTS],
+            threat_input: [Row([0; HIDDEN]); THREAT_INPUTS],
+            threats: self.threats,
             input_bias: row(B1, QA),
             output: [[Row([0; HIDDEN]); 2]; BUCKETS],
             output_bias: [0; BUCKETS],
@@ -567,6 +601,11 @@ impl FloatNetwork {
         });
         for (i, column) in weights.input.iter_mut().enumerate() {
             *column = row(W1 + i * HIDDEN, QA);
+        }
+        if self.threats {
+            for (i, column) in weights.threat_input.iter_mut().enumerate() {
+                *column = row(T1 + i * HIDDEN, QA);
+            }
         }
         for (b, halves) in weights.output.iter_mut().enumerate() {
             for (h, half) in halves.iter_mut().enumerate() {
@@ -599,38 +638,90 @@ impl FloatNetwork {
         for w in &mut self.params[W1..B2] {
             *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
         }
+        let limit = if self.threats { WEIGHT_LIMIT } else { 0.0 };
+        for w in &mut self.params[T1..] {
+            *w = w.clamp(-limit, limit);
+        }
         for b in &mut self.params[B2..V] {
             *b = b.clamp(-OUTPUT_BIAS_LIMIT, OUTPUT_BIAS_LIMIT);
         }
         let limit = if counts { COUNT_WEIGHT_LIMIT } else { 0.0 };
-        for v in &mut self.params[V..] {
+        for v in &mut self.params[V..T1] {
             *v = v.clamp(-limit, limit);
         }
     }
 }
 
+/// The most inputs a position sets per perspective: 24 pieces, and as
+/// many attacked pieces and attackers.
+const MAX_SET: usize = 72;
+
 /// The set inputs of a position for both perspectives, and its counts.
-#[derive(Clone, Copy, Default)]
+/// An index below [`INPUTS`] is a piece's; one above, `INPUTS` plus a
+/// threat input's.
+#[derive(Clone, Copy)]
 struct Inputs {
-    index: [[u8; 24]; 2],
+    index: [[u8; MAX_SET]; 2],
     len: usize,
     bucket: usize,
     counts: [f32; FEATURES],
 }
 
+impl Default for Inputs {
+    fn default() -> Inputs {
+        Inputs {
+            index: [[0; MAX_SET]; 2],
+            len: 0,
+            bucket: 0,
+            counts: [0.0; FEATURES],
+        }
+    }
+}
+
 impl Inputs {
-    fn fill(&mut self, table: &[[[u8; 36]; 2]; 2], black: u64, white: u64) {
+    /// The inputs of the points `black` and `white` and, if given, of the
+    /// threats (as [`Sample::threats`] holds them), through `table`.
+    fn fill(
+        &mut self,
+        table: &[[[u8; 36]; 2]; 2],
+        black: u64,
+        white: u64,
+        threats: Option<&[u64; 4]>,
+    ) {
         self.len = 0;
-        for (colour, mut bits) in [(0, black), (1, white)] {
-            while bits != 0 && self.len < 24 {
-                let sq = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                self.index[0][self.len] = table[0][colour][sq];
-                self.index[1][self.len] = table[1][colour][sq];
-                self.len += 1;
-            }
+        for (colour, bits) in [(0, black), (1, white)] {
+            self.push(table, colour, bits, 0);
         }
         self.bucket = bucket(self.len as u32);
+        if let Some(t) = threats {
+            for (kind, sets) in [[t[0], t[1]], [t[2], t[3]]].into_iter().enumerate() {
+                for (colour, bits) in sets.into_iter().enumerate() {
+                    self.push(table, colour, bits, INPUTS + 72 * kind);
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, table: &[[[u8; 36]; 2]; 2], colour: usize, mut bits: u64, offset: usize) {
+        while bits != 0 && self.len < MAX_SET {
+            let sq = (bits.trailing_zeros() as usize).min(35);
+            bits &= bits - 1;
+            for p in 0..2 {
+                self.index[p][self.len] = (usize::from(table[p][colour][sq]) + offset) as u8;
+            }
+            self.len += 1;
+        }
+    }
+}
+
+/// Where the column of input `i` (as [`Inputs`] numbers them) starts.
+#[inline]
+fn column_at(i: u8) -> usize {
+    let i = usize::from(i);
+    if i < INPUTS {
+        W1 + i * HIDDEN
+    } else {
+        T1 + (i - INPUTS) * HIDDEN
     }
 }
 
@@ -656,7 +747,7 @@ fn forward(params: &[f32], inputs: &Inputs, turn: usize, hidden: &mut [[f32; HID
     for (p, h) in hidden.iter_mut().enumerate() {
         *h = *bias;
         for &i in &inputs.index[p][..inputs.len] {
-            add_to(h, column(params, W1 + usize::from(i) * HIDDEN));
+            add_to(h, column(params, column_at(i)));
         }
     }
     let b = inputs.bucket;
@@ -708,7 +799,7 @@ fn backward(params: &[f32], inputs: &Inputs, turn: usize, target: f32, grad: &mu
         add_to(column_mut(grad, B1), &dh);
         // The first layer's gradient: only the set inputs' columns.
         for &i in &inputs.index[p][..inputs.len] {
-            add_to(column_mut(grad, W1 + usize::from(i) * HIDDEN), &dh);
+            add_to(column_mut(grad, column_at(i)), &dh);
         }
     }
     error * error
@@ -816,6 +907,7 @@ pub fn train(
     let mut net = start
         .cloned()
         .unwrap_or_else(|| FloatNetwork::random(options.seed));
+    net.threats = options.threats;
     net.clip(options.counts);
     let mut m = vec![0f32; PARAMETERS];
     let mut v = vec![0f32; PARAMETERS];
@@ -855,7 +947,8 @@ pub fn train(
                         for &entry in &batch[from..to] {
                             let (i, sym) = ((entry >> 3) as usize, (entry & 7) as usize);
                             let s = set.train[i];
-                            inputs.fill(&table[sym], s.black, s.white);
+                            let threats = options.threats.then_some(&s.threats);
+                            inputs.fill(&table[sym], s.black, s.white, threats);
                             inputs.counts = s.counts();
                             loss += f64::from(backward(
                                 &net.params,
@@ -898,6 +991,7 @@ pub fn train(
                 &set.validation,
                 &validation_targets,
                 &table[0],
+                options.threats,
             ))
         };
         let report = EpochReport {
@@ -950,6 +1044,7 @@ fn validation(
     samples: &[Sample],
     targets: &[f32],
     table: &[[[u8; 36]; 2]; 2],
+    threats: bool,
 ) -> f64 {
     let part = samples.len().div_ceil(CHUNKS * 4);
     let sums: Vec<f64> = pool.install(|| {
@@ -961,7 +1056,7 @@ fn validation(
                 let mut hidden = [[0f32; HIDDEN]; 2];
                 let mut sum = 0f64;
                 for (s, &t) in samples.iter().zip(targets) {
-                    inputs.fill(table, s.black, s.white);
+                    inputs.fill(table, s.black, s.white, threats.then_some(&s.threats));
                     inputs.counts = s.counts();
                     let logit = forward(
                         &net.params,
@@ -981,6 +1076,7 @@ fn validation(
 
 #[cfg(test)]
 mod tests {
+    use super::super::threat_input;
     use super::*;
     use surakarta::random::random_playout;
 
@@ -1038,16 +1134,27 @@ mod tests {
                     &table[sym.index()],
                     p.pieces(Color::Black).bits(),
                     p.pieces(Color::White).bits(),
+                    Some(&sample_threats(&p)),
                 );
+                // The threats of the image, found on the image itself: the
+                // captures are the same under every symmetry.
                 let image = p.transformed(sym);
+                let threats = Threats::of(&image);
                 for perspective in [Color::Black, Color::White] {
                     let mut expected: Vec<u8> = [Color::Black, Color::White]
                         .into_iter()
                         .flat_map(|c| {
-                            image
+                            let pieces = image
                                 .pieces(c)
-                                .iter()
-                                .map(move |sq| input(perspective, c, sq) as u8)
+                                .into_iter()
+                                .map(move |sq| input(perspective, c, sq));
+                            let attacked = threats.attacked[c.index()]
+                                .into_iter()
+                                .map(move |sq| INPUTS + threat_input(perspective, c, sq, 0));
+                            let attackers = threats.attackers[c.index()]
+                                .into_iter()
+                                .map(move |sq| INPUTS + threat_input(perspective, c, sq, 1));
+                            pieces.chain(attacked).chain(attackers).map(|i| i as u8)
                         })
                         .collect();
                     let mut got = ours.index[perspective.index()][..ours.len].to_vec();
@@ -1128,23 +1235,32 @@ mod tests {
     #[test]
     fn the_quantized_network_evaluates_as_the_float_model() {
         let set = material_set(21, 3000);
-        let trained = train(&set, &quick(2), None, &mut |_| {}).unwrap();
-        let net = trained.quantize("agreement").unwrap();
-        let mut rng = SplitMix::new(77);
-        for i in 0..400 {
-            let p = random_playout(&mut rng, Position::new(), i % 100);
-            let float = trained.network.evaluate(&p, trained.scale);
-            let quantized = net.evaluate(&p) as f32;
-            assert!(
-                (float - quantized).abs() <= 0.03 * float.abs() + 5.0,
-                "{p}: float {float}, quantized {quantized}"
-            );
+        for threats in [false, true] {
+            let options = TrainOptions {
+                threats,
+                ..quick(2)
+            };
+            let trained = train(&set, &options, None, &mut |_| {}).unwrap();
+            let net = trained.quantize("agreement").unwrap();
+            assert_eq!(net.weights.threats, threats);
+            let learned = net.weights.threat_input.iter().any(|c| c.0 != [0; HIDDEN]);
+            assert_eq!(learned, threats);
+            let mut rng = SplitMix::new(77);
+            for i in 0..400 {
+                let p = random_playout(&mut rng, Position::new(), i % 100);
+                let float = trained.network.evaluate(&p, trained.scale);
+                let quantized = net.evaluate(&p) as f32;
+                assert!(
+                    (float - quantized).abs() <= 0.03 * float.abs() + 5.0,
+                    "{p}: float {float}, quantized {quantized}"
+                );
+            }
+            // Back to floats and quantized again: the same network.
+            let again = FloatNetwork::from_network(&net)
+                .quantize("agreement", net.scale, 0.0)
+                .unwrap();
+            assert_eq!(again, net);
         }
-        // Back to floats and quantized again: the same network.
-        let again = FloatNetwork::from_network(&net)
-            .quantize("agreement", net.scale, 0.0)
-            .unwrap();
-        assert_eq!(again, net);
     }
 
     #[test]

@@ -10,8 +10,8 @@ use surakarta::{Color, Position};
 use surakarta_search::eval::{Features, SideFeatures};
 use surakarta_search::network::file::{MAX_CLASSIC_WEIGHT, MAX_COUNTS, MAX_FEATURE_WEIGHT};
 use surakarta_search::network::{
-    bucket, feature_counts, input, Accumulator, Network, NetworkError, Row, Weights, BUCKETS,
-    FEATURES, HIDDEN, INPUTS, QA, QB, SHARE_PARTS,
+    bucket, feature_counts, input, threat_input, Accumulator, Network, NetworkError, Row, Weights,
+    BUCKETS, FEATURES, HIDDEN, INPUTS, QA, QB, SHARE_PARTS, THREAT_INPUTS,
 };
 use surakarta_search::score::EVAL_LIMIT;
 
@@ -22,6 +22,8 @@ fn zero() -> Network {
         scale: 1,
         weights: Box::new(Weights {
             input: [Row([0; HIDDEN]); INPUTS],
+            threat_input: [Row([0; HIDDEN]); THREAT_INPUTS],
+            threats: false,
             input_bias: Row([0; HIDDEN]),
             output: [[Row([0; HIDDEN]); 2]; BUCKETS],
             output_bias: [0; BUCKETS],
@@ -107,6 +109,39 @@ fn classic_side(s: &SideFeatures, w: &surakarta_search::Weights) -> i128 {
 /// fast evaluation keeps in `i16` or `i32` fits there.
 fn reference(net: &Network, position: &Position) -> i32 {
     let w = &net.weights;
+    // The threat inputs' columns set, per perspective, from the rules'
+    // own capture generation of each side.
+    let mut threat_columns: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+    if w.threats {
+        for side in [Color::Black, Color::White] {
+            // A side facing no pieces has no captures (and no such
+            // position with it to move exists).
+            let captures: Vec<_> =
+                match Position::from_sides(position.pieces(side), position.pieces(!side), side) {
+                    Ok(moving) => moving
+                        .legal_moves()
+                        .into_iter()
+                        .filter(|m| m.is_capture())
+                        .collect(),
+                    Err(_) => Vec::new(),
+                };
+            let attacked = position.capture_targets(side);
+            let attackers = surakarta::Bitboard::from_iter(captures.iter().map(|m| m.from()));
+            for perspective in [Color::Black, Color::White] {
+                let columns = &mut threat_columns[perspective.index()];
+                columns.extend(
+                    attacked
+                        .iter()
+                        .map(|sq| threat_input(perspective, !side, sq, 0)),
+                );
+                columns.extend(
+                    attackers
+                        .iter()
+                        .map(|sq| threat_input(perspective, side, sq, 1)),
+                );
+            }
+        }
+    }
     let accumulator = |perspective: Color| {
         let mut row = [0i128; HIDDEN];
         for (k, v) in row.iter_mut().enumerate() {
@@ -115,6 +150,9 @@ fn reference(net: &Network, position: &Position) -> i32 {
                 for sq in position.pieces(piece).iter() {
                     *v += i128::from(w.input[input(perspective, piece, sq)].0[k]);
                 }
+            }
+            for &i in &threat_columns[perspective.index()] {
+                *v += i128::from(w.threat_input[i].0[k]);
             }
             within(*v, i16::MIN.into(), i16::MAX.into(), "accumulator");
         }
@@ -292,6 +330,43 @@ fn the_accumulator_bound_counts_twelve_pieces_a_side_and_one_a_point() {
             );
         }
     }
+}
+
+#[test]
+fn the_accumulator_bound_counts_each_piece_s_threat_columns() {
+    let unit = 5;
+    // A piece's column and both its threat columns at 455: 24 pieces sum
+    // at most 72 · 455 = 32,760; 456 reaches 32,832.
+    for (value, fits) in [(455i16, true), (456, false), (-455, true), (-456, false)] {
+        let mut net = zero();
+        net.weights.threats = true;
+        for column in net
+            .weights
+            .input
+            .iter_mut()
+            .chain(&mut net.weights.threat_input)
+        {
+            column.0[unit] = value;
+        }
+        if fits {
+            let read = load(&net).expect("72 columns that fit");
+            agrees(&read, &positions(4, 40));
+        } else {
+            assert_eq!(verdict(&net), Err(NetworkError::Overflow(unit)));
+        }
+    }
+    // Threat columns count only beside their piece: large threat columns
+    // of a perspective's own pieces and small ones of the opponent's.
+    let mut net = zero();
+    net.weights.threats = true;
+    for i in 0..36 {
+        net.weights.threat_input[i].0[unit] = 1000;
+        net.weights.threat_input[72 + i].0[unit] = 1000;
+    }
+    let read = load(&net).expect("12 pieces with two threat columns of 1000");
+    agrees(&read, &positions(5, 40));
+    net.weights.input[0].0[unit] = 9000;
+    assert_eq!(verdict(&net), Err(NetworkError::Overflow(unit)));
 }
 
 #[test]

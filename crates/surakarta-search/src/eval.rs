@@ -17,7 +17,7 @@
 //! the arc's ends, the first piece met is its own: that piece can run
 //! through the arc.
 
-use surakarta::{capture_moves, capture_targets, count_steps, Bitboard, Circuit, Position, Square};
+use surakarta::{capture_sets, capture_targets, count_steps, Bitboard, Circuit, Position, Square};
 
 use crate::score::EVAL_LIMIT;
 
@@ -304,7 +304,7 @@ fn side_features(
     SideFeatures {
         material: own.len() as i32,
         mobility: count_steps(own, other) as i32,
-        attack: captures.unwrap_or_else(|| capture_moves(own, other).len()) as i32,
+        attack: captures.unwrap_or_else(|| capture_sets(own, other).moves) as i32,
         points,
         arcs_held: 0,
         arcs_free: 0,

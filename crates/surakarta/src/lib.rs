@@ -71,7 +71,8 @@ pub use game::{Game, GameError};
 #[doc(hidden)]
 pub use movegen::count_safe_steps_reference;
 pub use movegen::{
-    capture_moves, capture_targets, count_safe_steps, count_steps, has_capture, step_targets,
+    capture_moves, capture_sets, capture_targets, count_safe_steps, count_steps, has_capture,
+    step_targets, CaptureSets,
 };
 pub use moves::{IntoIter, Move, MoveList, MAX_MOVES};
 pub use notation::{MoveText, ParseMoveError, ParseSetupError};

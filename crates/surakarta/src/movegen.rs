@@ -575,6 +575,50 @@ pub(crate) fn count(us: Bitboard, them: Bitboard) -> u32 {
     count_steps(us, them) + distinct_captures(us, them, &mut buf) as u32
 }
 
+/// What the captures of the side owning `us` against `them` come to: how
+/// many distinct capture moves there are, which pieces can capture and
+/// which enemy pieces can be captured (as if `us` were to move), from raw
+/// bitboards like [`capture_moves`] but without building a move list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CaptureSets {
+    /// Distinct capture moves: `capture_moves(us, them).len()`.
+    pub moves: usize,
+    /// The pieces of `us` that can capture.
+    pub movers: Bitboard,
+    /// The pieces of `them` that can be captured.
+    pub targets: Bitboard,
+}
+
+/// The [`CaptureSets`] of the side owning `us` against `them`.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{capture_sets, Bitboard, Square};
+///
+/// let us = Bitboard::from_square(Square::B2);
+/// let them = Bitboard::from_square(Square::B5) | Bitboard::from_square(Square::C3);
+/// let sets = capture_sets(us, them);
+/// assert_eq!(sets.moves, 1);
+/// assert_eq!(sets.movers, us);
+/// assert_eq!(sets.targets, Bitboard::from_square(Square::B5));
+/// ```
+#[inline]
+#[must_use]
+pub fn capture_sets(us: Bitboard, them: Bitboard) -> CaptureSets {
+    let mut buf = [Move::step(Square::ALL[0], Square::ALL[0]); 16];
+    let n = distinct_captures(us, them, &mut buf);
+    let mut sets = CaptureSets {
+        moves: n,
+        ..CaptureSets::default()
+    };
+    for m in &buf[..n] {
+        sets.movers.insert(m.from());
+        sets.targets.insert(m.to());
+    }
+    sets
+}
+
 /// The enemy points that the side owning `us` can capture (as if it were to
 /// move), from raw bitboards like [`capture_moves`].
 ///
@@ -635,6 +679,34 @@ mod tests {
         // Round the end: a2 (23) to b2 (1) passes b1 only.
         assert_eq!(points(0, 23, 1), ["b1"]);
         assert_eq!(BETWEEN[1][4][5], 0);
+    }
+
+    #[test]
+    fn capture_sets_sum_up_the_capture_moves() {
+        use crate::random::{random_position, SplitMix};
+        use crate::Color;
+        let mut rng = SplitMix::new(17);
+        for i in 0..20_000 {
+            let (a, b) = (1 + rng.below(12) as u32, 1 + rng.below(12) as u32);
+            let turn = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let Ok(pos) = random_position(&mut rng, a, b, turn) else {
+                continue;
+            };
+            let (us, them) = (pos.pieces(turn), pos.pieces(!turn));
+            let moves = capture_moves(us, them);
+            let sets = capture_sets(us, them);
+            assert_eq!(sets.moves, moves.len(), "{pos}");
+            assert_eq!(
+                sets.movers,
+                moves.iter().map(|m| m.from()).collect(),
+                "{pos}"
+            );
+            assert_eq!(sets.targets, capture_targets(us, them), "{pos}");
+        }
     }
 
     #[test]

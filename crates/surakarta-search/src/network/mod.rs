@@ -58,7 +58,7 @@ pub mod train;
 
 use std::sync::{Arc, OnceLock};
 
-use surakarta::{capture_moves, Bitboard, Color, Move, Position, Square};
+use surakarta::{capture_sets, Bitboard, Color, Move, Position, Square};
 
 use crate::eval::Features;
 use crate::score::EVAL_LIMIT;
@@ -187,12 +187,10 @@ impl Threats {
         let (black, white) = (position.pieces(Color::Black), position.pieces(Color::White));
         let mut t = Threats::default();
         for (side, own, other) in [(0, black, white), (1, white, black)] {
-            let moves = capture_moves(own, other);
-            t.captures[side] = moves.len();
-            for m in &moves {
-                t.attackers[side].insert(m.from());
-                t.attacked[1 - side].insert(m.to());
-            }
+            let sets = capture_sets(own, other);
+            t.captures[side] = sets.moves;
+            t.attackers[side] = sets.movers;
+            t.attacked[1 - side] = sets.targets;
         }
         t
     }

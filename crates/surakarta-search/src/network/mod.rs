@@ -333,9 +333,17 @@ impl Network {
                 Some(threats.captures[us.index()]),
                 Some(threats.captures[(!us).index()]),
             ];
-            let rows = with_threats(&accumulator.rows, w, &threats);
-            dot_clipped(&rows[us.index()], &w.output[b][0])
-                + dot_clipped(&rows[(!us).index()], &w.output[b][1])
+            let mut sum = 0;
+            for (half, perspective) in [us, !us].into_iter().enumerate() {
+                let mut columns = [&w.input_bias; MAX_THREATS];
+                let n = threat_columns(w, &threats, perspective, &mut columns);
+                sum += dot_clipped_with(
+                    &accumulator.rows[perspective.index()],
+                    &columns[..n],
+                    &w.output[b][half],
+                );
+            }
+            sum
         } else {
             dot_clipped(&accumulator.rows[us.index()], &w.output[b][0])
                 + dot_clipped(&accumulator.rows[(!us).index()], &w.output[b][1])
@@ -360,25 +368,56 @@ impl Network {
     }
 }
 
-/// The accumulator `rows` plus the columns of the threat inputs `threats`
-/// sets, per perspective.
+/// The most threat inputs a position sets per perspective: every piece
+/// attacked and attacking.
+const MAX_THREATS: usize = 48;
+
+/// Puts the columns of the threat inputs `threats` sets for `perspective`
+/// in `out`; returns how many.
 #[inline]
-fn with_threats(rows: &[Row; 2], w: &Weights, threats: &Threats) -> [Row; 2] {
-    let mut out = *rows;
-    for perspective in [Color::Black, Color::White] {
-        let row = &mut out[perspective.index()];
-        for piece in [Color::Black, Color::White] {
-            for (kind, set) in [threats.attacked, threats.attackers].iter().enumerate() {
-                for sq in set[piece.index()].iter() {
-                    add(
-                        row,
-                        &w.threat_input[threat_input(perspective, piece, sq, kind)],
-                    );
+fn threat_columns<'w>(
+    w: &'w Weights,
+    threats: &Threats,
+    perspective: Color,
+    out: &mut [&'w Row; MAX_THREATS],
+) -> usize {
+    let mut n = 0;
+    for piece in [Color::Black, Color::White] {
+        for (kind, set) in [threats.attacked, threats.attackers].iter().enumerate() {
+            for sq in set[piece.index()].iter() {
+                if n < MAX_THREATS {
+                    out[n] = &w.threat_input[threat_input(perspective, piece, sq, kind)];
+                    n += 1;
                 }
             }
         }
     }
-    out
+    n
+}
+
+/// Lanes of the accumulator handled at a time by [`dot_clipped_with`].
+const LANES: usize = 16;
+
+/// `Σ clamp(a + Σ columns, 0, QA) · w` in `i32`, the sum of the columns
+/// taken lane group by lane group so that it stays in registers.
+#[inline]
+fn dot_clipped_with(a: &Row, columns: &[&Row], w: &Row) -> i32 {
+    let mut sum = 0i32;
+    for at in (0..HIDDEN).step_by(LANES) {
+        let mut lanes = [0i16; LANES];
+        lanes.copy_from_slice(&a.0[at..at + LANES]);
+        for column in columns {
+            for (l, c) in lanes.iter_mut().zip(&column.0[at..at + LANES]) {
+                *l = l.wrapping_add(*c);
+            }
+        }
+        sum += lanes
+            .iter()
+            .zip(&w.0[at..at + LANES])
+            .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
+            .sum::<i32>();
+    }
+    sum
 }
 
 /// `Σ clamp(a, 0, QA) · w` in `i32`: one plain reduction over contiguous

@@ -7,6 +7,13 @@
 //!   perspective mirrors the ranks so that both colours see the board from
 //!   their own side. The board has no other pieces, so a position sets as
 //!   many inputs per perspective as it has pieces.
+//! - **Threat inputs** (a network of architecture 3, [`Weights::threats`]):
+//!   144 more per perspective, for each piece whether the other side can
+//!   capture it and whether it can capture ([`threat_input`]). They depend
+//!   on the circuits' occupancy, which a sum over single pieces cannot
+//!   show; they change with most moves anywhere on a circuit, so each
+//!   evaluation generates both sides' captures ([`Threats::of`]) and adds
+//!   their columns to the accumulator's as it computes the output.
 //! - **Accumulator**: one hidden vector of [`HIDDEN`] `i16` per perspective,
 //!   the bias plus the first layer's column of every set input. A step
 //!   changes two columns per perspective and a capture three, so the search

@@ -432,7 +432,19 @@ fn near_the_bounds(seed: u64) -> Network {
     let m_output = pick(seed >> 6, &[32_767, 2_000, 127]);
     let m_bias = pick(seed >> 9, &[i64::from(i32::MAX), 1 << 30, 1 << 20]);
     let w = &mut net.weights;
-    for column in w.input.iter_mut().chain([&mut w.input_bias]) {
+    // Every other network has threat inputs.
+    w.threats = seed & 1 == 1;
+    let threat_columns: &mut [Row] = if w.threats {
+        &mut w.threat_input
+    } else {
+        &mut []
+    };
+    for column in w
+        .input
+        .iter_mut()
+        .chain(threat_columns)
+        .chain([&mut w.input_bias])
+    {
         for v in &mut column.0 {
             *v = draw(m_input) as i16;
         }
@@ -468,7 +480,7 @@ fn near_the_bounds(seed: u64) -> Network {
             Ok(read) => return read,
             Err(NetworkError::Overflow(unit)) => {
                 w.input_bias.0[unit] /= 2;
-                for column in &mut w.input {
+                for column in w.input.iter_mut().chain(&mut w.threat_input) {
                     column.0[unit] /= 2;
                 }
             }

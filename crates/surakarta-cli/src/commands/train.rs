@@ -81,7 +81,7 @@ pub(crate) struct TrainArgs {
     /// Give the network the threat inputs: for each piece, whether it can
     /// be captured and whether it can capture (a network file of
     /// architecture 3; each evaluation then generates both sides'
-    /// captures).
+    /// captures). A network trained `--from` one with them keeps them.
     #[arg(long)]
     threats: bool,
     /// The name written into the network file (at most 255 bytes; default:

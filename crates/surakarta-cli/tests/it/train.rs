@@ -151,6 +151,36 @@ fn trains_a_tiny_file_into_a_network_that_reads_back() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(Network::read(&tuned).is_ok());
+
+    // Threat inputs: a file of architecture 3 that searches, and keeps
+    // them when fine-tuned without the flag.
+    let threats = dir.join("threats.sknn");
+    let o = train_on(&data, &threats, &["--threats", "--seed", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let architecture = |path: &Path| {
+        let bytes = std::fs::read(path).unwrap();
+        u16::from_le_bytes([bytes[6], bytes[7]])
+    };
+    assert_eq!(architecture(&first), 2);
+    assert_eq!(architecture(&threats), 3);
+    assert!(Network::read(&threats).unwrap().weights.threats);
+    let o = run(&[
+        "search",
+        "--depth",
+        "3",
+        "--eval-file",
+        threats.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("bestmove"), "{}", stdout(&o));
+    let tuned_threats = dir.join("tuned-threats.sknn");
+    let o = train_on(
+        &data,
+        &tuned_threats,
+        &["--from", threats.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(architecture(&tuned_threats), 3);
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -190,7 +190,8 @@ pub struct TrainOptions {
     /// fits the network alone; the share applies to its evaluations.
     pub classic_share: f32,
     /// Whether the network has the threat inputs ([`Weights::threats`]);
-    /// `false` keeps their columns out of training and of the file.
+    /// `false` keeps their columns out of training and of the file, unless
+    /// training starts from a network that has them.
     pub threats: bool,
 }
 
@@ -907,7 +908,8 @@ pub fn train(
     let mut net = start
         .cloned()
         .unwrap_or_else(|| FloatNetwork::random(options.seed));
-    net.threats = options.threats;
+    // A network started from one with threat inputs keeps them.
+    net.threats |= options.threats;
     net.clip(options.counts);
     let mut m = vec![0f32; PARAMETERS];
     let mut v = vec![0f32; PARAMETERS];

@@ -681,22 +681,33 @@ mod tests {
         assert_eq!(BETWEEN[1][4][5], 0);
     }
 
-    #[test]
-    fn capture_sets_sum_up_the_capture_moves() {
+    /// Calls `check` with up to `n` random positions of 1 to `most` pieces
+    /// a side, the side to move alternating, and their two sides' points.
+    fn for_random_positions(
+        seed: u64,
+        n: usize,
+        most: usize,
+        mut check: impl FnMut(&crate::Position, Bitboard, Bitboard),
+    ) {
         use crate::random::{random_position, SplitMix};
         use crate::Color;
-        let mut rng = SplitMix::new(17);
-        for i in 0..20_000 {
-            let (a, b) = (1 + rng.below(12) as u32, 1 + rng.below(12) as u32);
+        let mut rng = SplitMix::new(seed);
+        for i in 0..n {
+            let (a, b) = (1 + rng.below(most) as u32, 1 + rng.below(most) as u32);
             let turn = if i % 2 == 0 {
                 Color::Black
             } else {
                 Color::White
             };
-            let Ok(pos) = random_position(&mut rng, a, b, turn) else {
-                continue;
-            };
-            let (us, them) = (pos.pieces(turn), pos.pieces(!turn));
+            if let Ok(pos) = random_position(&mut rng, a, b, turn) {
+                check(&pos, pos.pieces(turn), pos.pieces(!turn));
+            }
+        }
+    }
+
+    #[test]
+    fn capture_sets_sum_up_the_capture_moves() {
+        for_random_positions(17, 20_000, 12, |pos, us, them| {
             let moves = capture_moves(us, them);
             let sets = capture_sets(us, them);
             assert_eq!(sets.moves, moves.len(), "{pos}");
@@ -706,25 +717,12 @@ mod tests {
                 "{pos}"
             );
             assert_eq!(sets.targets, capture_targets(us, them), "{pos}");
-        }
+        });
     }
 
     #[test]
     fn safe_steps_match_the_reference_on_random_positions() {
-        use crate::random::{random_position, SplitMix};
-        use crate::Color;
-        let mut rng = SplitMix::new(13);
-        for i in 0..40_000 {
-            let (a, b) = (1 + rng.below(6) as u32, 1 + rng.below(6) as u32);
-            let turn = if i % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let Ok(pos) = random_position(&mut rng, a, b, turn) else {
-                continue;
-            };
-            let (us, them) = (pos.pieces(turn), pos.pieces(!turn));
+        for_random_positions(13, 40_000, 6, |pos, us, them| {
             for limit in [1, 3, 40] {
                 assert_eq!(
                     count_safe_steps(us, them, limit),
@@ -732,7 +730,7 @@ mod tests {
                     "{pos} limit {limit}"
                 );
             }
-        }
+        });
     }
 
     #[test]

@@ -707,8 +707,8 @@ impl Inputs {
         while bits != 0 && self.len < MAX_SET {
             let sq = (bits.trailing_zeros() as usize).min(35);
             bits &= bits - 1;
-            for p in 0..2 {
-                self.index[p][self.len] = (usize::from(table[p][colour][sq]) + offset) as u8;
+            for (index, table) in self.index.iter_mut().zip(table) {
+                index[self.len] = (usize::from(table[colour][sq]) + offset) as u8;
             }
             self.len += 1;
         }

@@ -191,7 +191,11 @@ impl Threats {
     /// ```
     #[must_use]
     pub fn of(position: &Position) -> Threats {
-        let (black, white) = (position.pieces(Color::Black), position.pieces(Color::White));
+        Threats::of_sides(position.pieces(Color::Black), position.pieces(Color::White))
+    }
+
+    /// The threats of Black's pieces `black` and White's `white`.
+    pub(crate) fn of_sides(black: Bitboard, white: Bitboard) -> Threats {
         let mut t = Threats::default();
         for (side, own, other) in [(0, black, white), (1, white, black)] {
             let sets = capture_sets(own, other);
@@ -535,67 +539,6 @@ mod tests {
             }
         }
         net
-    }
-
-    proptest! {
-        /// With threat inputs, the evaluation equals a plain sum: every
-        /// piece's column, and the threat column of every piece the rules'
-        /// own capture generation finds attacked or attacking.
-        #[test]
-        fn threat_inputs_add_the_columns_of_the_captures_found(seed in any::<u64>(), plies in 0usize..100) {
-            let net = with_random_threats(seed);
-            let w = &net.weights;
-            let mut rng = SplitMix::new(seed ^ 1);
-            let p = random_playout(&mut rng, Position::new(), plies);
-            let mut attacked = [Bitboard::EMPTY; 2];
-            let mut attackers = [Bitboard::EMPTY; 2];
-            for side in [Color::Black, Color::White] {
-                let moving = Position::from_sides(
-                    p.pieces(side),
-                    p.pieces(!side),
-                    side,
-                ).unwrap();
-                for m in moving.legal_moves().iter().filter(|m| m.is_capture()) {
-                    attackers[side.index()].insert(m.from());
-                    attacked[(!side).index()].insert(m.to());
-                }
-            }
-            let mut rows = [[0i32; HIDDEN]; 2];
-            for perspective in [Color::Black, Color::White] {
-                let row = &mut rows[perspective.index()];
-                for (k, v) in row.iter_mut().enumerate() {
-                    *v = i32::from(w.input_bias.0[k]);
-                }
-                for piece in [Color::Black, Color::White] {
-                    let columns = p.pieces(piece).iter().map(|sq| &w.input[input(perspective, piece, sq)])
-                        .chain(attacked[piece.index()].iter().map(|sq| &w.threat_input[threat_input(perspective, piece, sq, 0)]))
-                        .chain(attackers[piece.index()].iter().map(|sq| &w.threat_input[threat_input(perspective, piece, sq, 1)]));
-                    for column in columns {
-                        for (v, c) in row.iter_mut().zip(column.0) {
-                            *v += i32::from(c);
-                        }
-                    }
-                }
-            }
-            let us = p.turn();
-            let b = bucket(p.occupied().len());
-            let dot = |row: &[i32; HIDDEN], out: &Row| -> i32 {
-                row.iter().zip(out.0).map(|(&a, o)| a.clamp(0, QA) * i32::from(o)).sum()
-            };
-            let sum = dot(&rows[us.index()], &w.output[b][0])
-                + dot(&rows[(!us).index()], &w.output[b][1])
-                + w.output_bias[b]
-                + feature_counts(&p, None).iter().zip(&w.features[b]).map(|(c, w)| c * w).sum::<i32>();
-            let limit = i64::from(EVAL_LIMIT - 1);
-            let network = (i64::from(sum) * i64::from(net.scale) / i64::from(QA * QB)).clamp(-limit, limit);
-            let classic = i64::from(crate::evaluate(&p, &w.classic_weights));
-            let share = i64::from(w.classic_share);
-            let expected = (network * (i64::from(SHARE_PARTS) - share) + classic * share) / i64::from(SHARE_PARTS);
-            prop_assert_eq!(i64::from(net.evaluate(&p)), expected, "{}", p);
-            // Incremental accumulators hold the pieces alone.
-            let acc = Accumulator::new(&net, &p);
-            prop_assert_eq!(net.evaluate_with(&acc, &p), net.evaluate(&p));
-        }
     }
 
     #[test]

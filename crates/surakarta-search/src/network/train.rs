@@ -64,7 +64,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use surakarta::random::SplitMix;
-use surakarta::{Color, Position, Square, Symmetry};
+use surakarta::{Bitboard, Color, Position, Square, Symmetry};
 use surakarta_tablebase::Wdl;
 
 use super::data::TrainingPosition;
@@ -260,7 +260,7 @@ impl TrainOptions {
 }
 
 /// One position in training form: the two sides' points, the side to
-/// move, the score, the label, the counts and the threats (56 bytes; the inputs are
+/// move, the score, the label and the counts (24 bytes; the inputs are
 /// derived per symmetry from the points as the position is used, and the
 /// counts are the same under every symmetry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,9 +274,6 @@ struct Sample {
     flags: u8,
     /// The position's [`feature_counts`], within `i8`.
     counts: [i8; FEATURES],
-    /// The points of the [`Threats`]: Black's and White's attacked
-    /// pieces, then Black's and White's attackers.
-    threats: [u64; 4],
 }
 
 impl Sample {
@@ -338,7 +335,6 @@ impl TrainingSet {
                 },
                 flags: u8::from(p.turn() == Color::White) | (u8::from(r.exact) << 1),
                 counts: sample_counts(p),
-                threats: sample_threats(p),
             };
             if split_hash(p) < self.threshold {
                 self.validation.push(sample);
@@ -415,9 +411,15 @@ fn sample_counts(position: &Position) -> [i8; FEATURES] {
     feature_counts(position, None).map(|c| c.clamp(-127, 127) as i8)
 }
 
-/// The position's [`Threats`] as a training sample holds them.
-fn sample_threats(position: &Position) -> [u64; 4] {
-    let t = Threats::of(position);
+/// The points of the [`Threats`] of Black's pieces `black` and White's
+/// `white`, as [`Inputs::fill`] takes them: Black's and White's attacked
+/// pieces, then Black's and White's attackers. Computed as a position is
+/// used, so a set trained without threat inputs holds nothing of them.
+fn threat_points(black: u64, white: u64) -> [u64; 4] {
+    let t = Threats::of_sides(
+        Bitboard::from_bits_truncate(black),
+        Bitboard::from_bits_truncate(white),
+    );
     [
         t.attacked[0].bits(),
         t.attacked[1].bits(),
@@ -552,7 +554,7 @@ impl FloatNetwork {
         let white = position.pieces(Color::White).bits();
         let mut inputs = Inputs::default();
         let table = input_table();
-        let threats = self.threats.then(|| sample_threats(position));
+        let threats = self.threats.then(|| threat_points(black, white));
         inputs.fill(&table[0], black, white, threats.as_ref());
         inputs.counts = sample_counts(position).map(f32::from);
         let turn = usize::from(position.turn() == Color::White);
@@ -681,7 +683,7 @@ impl Default for Inputs {
 
 impl Inputs {
     /// The inputs of the points `black` and `white` and, if given, of the
-    /// threats (as [`Sample::threats`] holds them), through `table`.
+    /// threats (as [`threat_points`] gives them), through `table`.
     fn fill(
         &mut self,
         table: &[[[u8; 36]; 2]; 2],
@@ -949,8 +951,8 @@ pub fn train(
                         for &entry in &batch[from..to] {
                             let (i, sym) = ((entry >> 3) as usize, (entry & 7) as usize);
                             let s = set.train[i];
-                            let threats = options.threats.then_some(&s.threats);
-                            inputs.fill(&table[sym], s.black, s.white, threats);
+                            let threats = options.threats.then(|| threat_points(s.black, s.white));
+                            inputs.fill(&table[sym], s.black, s.white, threats.as_ref());
                             inputs.counts = s.counts();
                             loss += f64::from(backward(
                                 &net.params,
@@ -1058,7 +1060,8 @@ fn validation(
                 let mut hidden = [[0f32; HIDDEN]; 2];
                 let mut sum = 0f64;
                 for (s, &t) in samples.iter().zip(targets) {
-                    inputs.fill(table, s.black, s.white, threats.then_some(&s.threats));
+                    let points = threats.then(|| threat_points(s.black, s.white));
+                    inputs.fill(table, s.black, s.white, points.as_ref());
                     inputs.counts = s.counts();
                     let logit = forward(
                         &net.params,
@@ -1136,7 +1139,10 @@ mod tests {
                     &table[sym.index()],
                     p.pieces(Color::Black).bits(),
                     p.pieces(Color::White).bits(),
-                    Some(&sample_threats(&p)),
+                    Some(&threat_points(
+                        p.pieces(Color::Black).bits(),
+                        p.pieces(Color::White).bits(),
+                    )),
                 );
                 // The threats of the image, found on the image itself: the
                 // captures are the same under every symmetry.

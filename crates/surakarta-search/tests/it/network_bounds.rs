@@ -413,6 +413,17 @@ fn the_shipped_network_and_extreme_scales_are_accepted_and_agree() {
     let mut wide = net.clone();
     wide.scale = i32::MAX;
     agrees(&load(&wide).unwrap(), &positions(6, 50));
+    // The shipped weights with threat columns of small pseudo-random
+    // values: a realistic network with threat inputs agrees too.
+    let mut threats = net.clone();
+    threats.weights.threats = true;
+    let mut rng = SplitMix::new(5);
+    for column in &mut threats.weights.threat_input {
+        for v in &mut column.0 {
+            *v = rng.below(121) as i16 - 60;
+        }
+    }
+    agrees(&load(&threats).unwrap(), &positions(7, 200));
 }
 
 /// A random network with each kind of weight drawn from a range picked at

@@ -17,7 +17,7 @@
 //! the arc's ends, the first piece met is its own: that piece can run
 //! through the arc.
 
-use surakarta::{capture_sets, capture_targets, count_steps, Bitboard, Circuit, Position, Square};
+use surakarta::{capture_sets, count_steps, defended, Bitboard, Circuit, Position, Square};
 
 use crate::score::EVAL_LIMIT;
 
@@ -189,7 +189,7 @@ pub struct Features {
 
 impl Features {
     /// Computes the features of a position (hanging pieces only when
-    /// `weights.hanging` is not 0: they cost a capture generation each).
+    /// `weights.hanging` is not 0: they cost two more walks of the circuits).
     #[must_use]
     pub fn of(position: &Position, weights: &Weights) -> Features {
         Features::with_captures(position, weights, None)
@@ -216,10 +216,36 @@ impl Features {
     ) -> Features {
         let (us, them) = (position.us(), position.them());
         let arcs = held_arcs(us, them);
-        let (values, hanging) = (&weights.point_values, weights.hanging != 0);
-        let mut f = Features {
-            us: side_features(us, them, values, hanging, us_captures),
-            them: side_features(them, us, values, hanging, them_captures),
+        let values = &weights.point_values;
+        let mut f = if weights.hanging != 0 {
+            // Each side's captures give its attack and the other side's
+            // attacked pieces; one more walk each finds the defended ones.
+            let us_sets = capture_sets(us, them);
+            let them_sets = capture_sets(them, us);
+            Features {
+                us: side_features(us, them, values, us_sets.moves, them_sets.targets),
+                them: side_features(them, us, values, them_sets.moves, us_sets.targets),
+            }
+        } else {
+            let count = |own, other, known: Option<usize>| {
+                known.unwrap_or_else(|| capture_sets(own, other).moves)
+            };
+            Features {
+                us: side_features(
+                    us,
+                    them,
+                    values,
+                    count(us, them, us_captures),
+                    Bitboard::EMPTY,
+                ),
+                them: side_features(
+                    them,
+                    us,
+                    values,
+                    count(them, us, them_captures),
+                    Bitboard::EMPTY,
+                ),
+            }
         };
         f.us.arcs_held = arcs[0] as i32;
         f.them.arcs_held = arcs[1] as i32;
@@ -277,34 +303,29 @@ pub fn evaluate_with_captures(
         .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }
 
+/// The counts of the side owning `own`, given its number of captures and
+/// its pieces the other side can capture (`attacked`; hanging are those
+/// no recapture answers).
 fn side_features(
     own: Bitboard,
     other: Bitboard,
     values: &[i32; 6],
-    hanging: bool,
-    captures: Option<usize>,
+    captures: usize,
+    attacked: Bitboard,
 ) -> SideFeatures {
     let points = own
         .iter()
         .map(|sq| values[PointClass::of(sq).index()])
         .sum();
-    let attacked = if hanging {
-        capture_targets(other, own)
+    let hanging = if attacked.is_empty() {
+        0
     } else {
-        Bitboard::EMPTY
+        (attacked - defended(own, other)).len() as i32
     };
-    let hanging = attacked
-        .iter()
-        .filter(|&sq| {
-            // Could `own` take back an enemy piece arriving on `sq`?
-            let after = own.without(sq);
-            !capture_targets(after, other.with(sq)).contains(sq)
-        })
-        .count() as i32;
     SideFeatures {
         material: own.len() as i32,
         mobility: count_steps(own, other) as i32,
-        attack: captures.unwrap_or_else(|| capture_sets(own, other).moves) as i32,
+        attack: captures as i32,
         points,
         arcs_held: 0,
         arcs_free: 0,
@@ -411,6 +432,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn hanging_pieces_are_the_attacked_ones_no_recapture_answers() {
+        // The definition, piece by piece, from the rules' capture targets.
+        fn hanging_by_piece(own: Bitboard, other: Bitboard) -> i32 {
+            surakarta::capture_targets(other, own)
+                .iter()
+                .filter(|&sq| {
+                    !surakarta::capture_targets(own.without(sq), other.with(sq)).contains(sq)
+                })
+                .count() as i32
+        }
+        let with_hanging = Weights {
+            hanging: -30,
+            ..Weights::DEFAULT
+        };
+        let mut rng = surakarta::random::SplitMix::new(6);
+        let mut with_some = 0;
+        for i in 0..2_000 {
+            let p = surakarta::random::random_playout(&mut rng, Position::new(), 10 + i % 70);
+            let f = Features::of(&p, &with_hanging);
+            assert_eq!(f.us.hanging, hanging_by_piece(p.us(), p.them()), "{p}");
+            assert_eq!(f.them.hanging, hanging_by_piece(p.them(), p.us()), "{p}");
+            let known = Some(p.captures().len());
+            assert_eq!(Features::with_captures(&p, &with_hanging, known), f, "{p}");
+            with_some += usize::from(f.us.hanging + f.them.hanging > 0);
+        }
+        assert!(with_some > 200, "{with_some} positions with hanging pieces");
     }
 
     #[test]

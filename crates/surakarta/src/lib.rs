@@ -15,7 +15,7 @@
 //! | `circuit` | [`Circuit`]: the two circuits as paths of [`PATH_LEN`] (24) positions; per-rank tables that gather a board into both circuits' 24-bit cyclic occupancy words |
 //! | `symmetry` | [`Symmetry`]: the 8 symmetries of the board, on points and on bitboards (six table lookups) |
 //! | `moves` | [`Move`] (13 bits: origin, target, capture flag), [`MoveList`] (on the stack, capacity [`MAX_MOVES`] = 112) |
-//! | `movegen` | the fast generator: steps from neighbour masks (or eight whole-board shifts when only counting), captures from the circuits' occupancy words; for other crates, the same on raw bitboards ([`capture_moves`], [`capture_targets`], [`has_capture`], [`count_steps`], [`count_safe_steps`]) and a point's neighbours ([`step_targets`]) |
+//! | `movegen` | the fast generator: steps from neighbour masks (or eight whole-board shifts when only counting), captures from the circuits' occupancy words; for other crates, the same on raw bitboards ([`capture_moves`], [`capture_targets`], [`defended`], [`has_capture`], [`count_steps`], [`count_safe_steps`]) and a point's neighbours ([`step_targets`]) |
 //! | `setup` | [`Setup`]: an unchecked position with public fields |
 //! | [`notation`] | position text ([`Setup`]'s `FromStr` and `Display`) and move text ([`MoveText`]), with an error per field |
 //! | `position` | [`Position`]: validated, `Copy`, with an incremental Zobrist hash; legal moves, [`Position::play`] (checked), [`Position::after`], [`Position::play_unchecked`] and [`Position::undo`] |
@@ -71,8 +71,8 @@ pub use game::{Game, GameError};
 #[doc(hidden)]
 pub use movegen::count_safe_steps_reference;
 pub use movegen::{
-    capture_moves, capture_sets, capture_targets, count_safe_steps, count_steps, has_capture,
-    step_targets, CaptureSets,
+    capture_moves, capture_sets, capture_targets, count_safe_steps, count_steps, defended,
+    has_capture, step_targets, CaptureSets,
 };
 pub use moves::{IntoIter, Move, MoveList, MAX_MOVES};
 pub use notation::{MoveText, ParseMoveError, ParseSetupError};

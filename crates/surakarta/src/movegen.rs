@@ -205,9 +205,14 @@ fn for_each_capture_path(us: Bitboard, them: Bitboard, mut found: impl FnMut(Squ
 /// forwards)` with the bit indexes (in the combined word) of the mover and
 /// of its target, and the direction travelled.
 #[inline(always)]
-fn for_each_capture_in_words(occupied: u64, ours: u64, mut found: impl FnMut(usize, usize, bool)) {
-    let w = Walk::new(occupied, ours);
+fn for_each_capture_in_words(occupied: u64, ours: u64, found: impl FnMut(usize, usize, bool)) {
+    for_each_capture_of_walk(&Walk::new(occupied, ours), found);
+}
 
+/// [`for_each_capture_in_words`] from the walk's flags: its movers and its
+/// targets.
+#[inline(always)]
+fn for_each_capture_of_walk(w: &Walk, mut found: impl FnMut(usize, usize, bool)) {
     // Forwards.
     let mut hits = w.simple_forwards & flags_of_next(smear_up(w.first & w.theirs));
     while hits != 0 {
@@ -252,12 +257,13 @@ fn for_each_capture_in_words(occupied: u64, ours: u64, mut found: impl FnMut(usi
 }
 
 /// The segment flags a capture walk starts from, for the movers `ours`
-/// among the occupied positions `occupied` (both as path words).
+/// among the occupied positions `occupied` (both as path words), and the
+/// pieces a capture may end at.
 struct Walk {
     occupied: u64,
-    ours: u64,
     first: u64,
     last: u64,
+    /// The pieces a capture path may end at.
     theirs: u64,
     /// Movers (last of their segment) forwards, and first backwards.
     movers_forwards: u64,
@@ -270,6 +276,14 @@ struct Walk {
 impl Walk {
     #[inline(always)]
     fn new(occupied: u64, ours: u64) -> Walk {
+        Walk::with_targets(occupied, ours, occupied & !ours)
+    }
+
+    /// The walk of the movers `ours` that counts a capture path as ending
+    /// at a target only when the first piece it meets is one of `targets`
+    /// (path words, within `occupied`; they may be the movers' own).
+    #[inline(always)]
+    fn with_targets(occupied: u64, ours: u64, targets: u64) -> Walk {
         let below = smear_up(occupied);
         let above = smear_down(occupied);
         let first = occupied & !((below << 1) & AFTER_1);
@@ -279,10 +293,9 @@ impl Walk {
         let movers_backwards = first & ours;
         Walk {
             occupied,
-            ours,
             first,
             last,
-            theirs: occupied & !ours,
+            theirs: targets,
             movers_forwards,
             movers_backwards,
             simple_forwards: flags_of_next(nonempty)
@@ -316,7 +329,7 @@ impl Walk {
                 scan_backwards(self.occupied, c, p)
             };
             if let Some(q) = target {
-                if self.ours >> (32 * c + q) & 1 == 0 && found(bit, 32 * c + q) {
+                if self.theirs >> (32 * c + q) & 1 != 0 && found(bit, 32 * c + q) {
                     return true;
                 }
             }
@@ -640,6 +653,35 @@ pub fn capture_targets(us: Bitboard, them: Bitboard) -> Bitboard {
     targets
 }
 
+/// The pieces of `us` that another piece of `us` could capture if an
+/// enemy piece stood on their point, as after the opponent captures there:
+/// the pieces whose capture can be answered by a recapture. The point the
+/// capturing piece came from counts as occupied still. One walk of the
+/// circuits answers for every piece.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{defended, Bitboard, Square};
+///
+/// // B2 could capture on B5 and B5 on B2, by the same path both ways.
+/// let b2 = Bitboard::from_square(Square::B2);
+/// let us = b2 | Bitboard::from_square(Square::B5);
+/// let them = Bitboard::from_square(Square::C3);
+/// assert_eq!(defended(us, them), us);
+/// // A lone piece has nothing to recapture with.
+/// assert_eq!(defended(b2, them), Bitboard::EMPTY);
+/// ```
+#[inline]
+#[must_use]
+pub fn defended(us: Bitboard, them: Bitboard) -> Bitboard {
+    let ours = circuit::path_words(us);
+    let walk = Walk::with_targets(circuit::path_words(us | them), ours, ours);
+    let mut points = Bitboard::EMPTY;
+    for_each_capture_of_walk(&walk, |_, to, _| points.insert(SQUARE_AT[to]));
+    points
+}
+
 /// Whether the side owning `us` has at least one legal move.
 #[inline]
 pub(crate) fn has_moves(us: Bitboard, them: Bitboard) -> bool {
@@ -717,6 +759,21 @@ mod tests {
                 "{pos}"
             );
             assert_eq!(sets.targets, capture_targets(us, them), "{pos}");
+        });
+    }
+
+    #[test]
+    fn defended_pieces_are_those_a_recapture_reaches() {
+        // The definition, point by point: an enemy piece on the point, could
+        // the others take it?
+        for_random_positions(19, 20_000, 12, |pos, us, them| {
+            for (own, other) in [(us, them), (them, us)] {
+                let expected: Bitboard = own
+                    .iter()
+                    .filter(|&sq| capture_targets(own.without(sq), other.with(sq)).contains(sq))
+                    .collect();
+                assert_eq!(defended(own, other), expected, "{pos}");
+            }
         });
     }
 

@@ -76,6 +76,8 @@ enum Command {
     Analyse(commands::analyse::AnalyseArgs),
     /// Serve the analysis board in the browser and its JSON API (docs/serve.md).
     Serve(commands::serve::ServeArgs),
+    /// Check training data files (every checksum and record) and count what they hold.
+    Data(commands::data::DataArgs),
     /// Train the evaluation network on training data (docs/evaluation.md).
     Train(commands::train::TrainArgs),
     /// Tune the search parameters by SPSA self-play (docs/search.md).
@@ -100,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args).map(|()| ExitCode::SUCCESS),
         Command::Analyse(args) => commands::analyse::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => commands::serve::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Data(args) => commands::data::run(args),
         Command::Train(args) => commands::train::run(args).map(|()| ExitCode::SUCCESS),
         Command::Tune(args) => commands::tune::run(args).map(|()| ExitCode::SUCCESS),
     };

@@ -3,6 +3,7 @@
 //! more evaluations side by side.
 
 use crate::common::checks::at_least_one;
+use crate::common::data::data_files;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_engines_fit;
@@ -57,25 +58,10 @@ pub(crate) struct EndgamesArgs {
 /// whose `*.skdata` files are read), as [`key`]s.
 fn excluded(paths: &[PathBuf]) -> Result<HashSet<u128>, CliError> {
     let mut keys = HashSet::new();
-    for path in paths {
-        let files: Vec<PathBuf> = if path.is_dir() {
-            let entries = std::fs::read_dir(path)
-                .map_err(|e| CliError(format!("--exclude {}: {e}", path.display())))?;
-            let mut files: Vec<PathBuf> = entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "skdata"))
-                .collect();
-            files.sort();
-            files
-        } else {
-            vec![path.clone()]
-        };
-        for file in files {
-            // The error names the file.
-            let read = data::read(&file).map_err(|e| CliError(format!("--exclude: {e}")))?;
-            keys.extend(read.records.iter().map(|r| key(&r.position)));
-        }
+    for file in data_files(paths).map_err(|e| CliError(format!("--exclude: {}", e.0)))? {
+        // The error names the file.
+        let read = data::read(&file).map_err(|e| CliError(format!("--exclude: {e}")))?;
+        keys.extend(read.records.iter().map(|r| key(&r.position)));
     }
     Ok(keys)
 }

@@ -5,6 +5,7 @@
 
 pub(crate) mod analyse;
 pub(crate) mod bench;
+pub(crate) mod data;
 pub(crate) mod datagen;
 pub(crate) mod endgames;
 pub(crate) mod engine;

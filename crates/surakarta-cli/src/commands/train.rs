@@ -2,6 +2,7 @@
 //! positions and writes it as a `.sknn` file (docs/evaluation.md,
 //! "Training").
 
+use crate::common::data::data_files;
 use crate::common::error::CliError;
 use crate::common::threads::check_threads;
 use crate::progress::counter;
@@ -257,35 +258,6 @@ fn outdated_warning(files: &[&Path]) -> Option<String> {
             n - 1
         ),
     })
-}
-
-/// The `.skdata` files of the `--data` paths: files as given, directories'
-/// `*.skdata` entries in name order (whatever their type: reading one that
-/// is not a regular file is an error, not a file skipped).
-fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let entries = std::fs::read_dir(path)
-                .map_err(|e| CliError(format!("cannot read directory {}: {e}", path.display())))?;
-            let mut found: Vec<PathBuf> = entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "skdata"))
-                .collect();
-            if found.is_empty() {
-                return Err(CliError(format!(
-                    "no .skdata files in directory {}",
-                    path.display()
-                )));
-            }
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
 }
 
 fn join_paths(paths: &[PathBuf]) -> String {

@@ -1,4 +1,5 @@
 //! What more than one subcommand uses: the error type, the argument checks,
+//! finding training data files,
 //! the thread pool, opening tablebase directories, the shared engine
 //! arguments, the evaluation a user names, the memory limit, building a game from the command line or a record file, the engine's info
 //! line. Subcommands import from here (and from `render`, `progress` and the
@@ -7,6 +8,7 @@
 //! subcommand.
 
 pub(crate) mod checks;
+pub(crate) mod data;
 pub(crate) mod engine_args;
 pub(crate) mod error;
 pub(crate) mod evaluation;

@@ -347,3 +347,91 @@ fn a_fifo_or_directory_named_like_data_is_an_error_not_a_hang() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `surakarta data` counts what the files hold, exactly as they were
+/// written, and names a damaged file with exit code 1.
+#[test]
+fn data_counts_what_the_files_hold_and_names_a_damaged_one() {
+    let dir = fresh_path("data-stats");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut written = records(300, 3);
+    // Some exact labels, at known plies.
+    for (i, r) in written.iter_mut().enumerate().take(40) {
+        r.exact = true;
+        r.score = 0;
+        r.ply = 10 + i as u16;
+    }
+    let mut file = std::fs::File::create(dir.join("a.skdata")).unwrap();
+    data::write(&mut file, &written[..200]).unwrap();
+    let mut file = std::fs::File::create(dir.join("b.skdata")).unwrap();
+    data::write(&mut file, &written[200..]).unwrap();
+    let o = run(&["data", dir.to_str().unwrap(), "--distinct", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(v["files"], 2, "{v}");
+    assert_eq!(v["positions"], 300, "{v}");
+    assert_eq!(v["exact"], 40, "{v}");
+    let count = |exact: bool, label: Wdl| {
+        written
+            .iter()
+            .filter(|r| r.exact == exact && r.label == label)
+            .count()
+    };
+    for (name, label) in [("loss", Wdl::Loss), ("draw", Wdl::Draw), ("win", Wdl::Win)] {
+        assert_eq!(v["game_labels"][name], count(false, label), "{name} {v}");
+        assert_eq!(v["exact_labels"][name], count(true, label), "{name} {v}");
+    }
+    assert_eq!(v["max_ply"], 49, "{v}");
+    let pieces: u64 = v["by_pieces"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(pieces, 300, "{v}");
+    let distinct: std::collections::HashSet<String> =
+        written.iter().map(|r| r.position.to_string()).collect();
+    assert_eq!(v["distinct"], distinct.len(), "{v}");
+
+    // The text names the shares.
+    let o = run(&["data", dir.join("a.skdata").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("200 positions in 1 file: 0 damaged"),
+        "{text}"
+    );
+    assert!(
+        text.contains("labelled exactly by the tables: 40 (20.0%)"),
+        "{text}"
+    );
+
+    // A flipped bit in b: the rest is still counted, b is named, exit 1.
+    let b = dir.join("b.skdata");
+    let mut bytes = std::fs::read(&b).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(&b, &bytes).unwrap();
+    let o = run(&["data", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("b.skdata: block 0"), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(
+        (
+            v["positions"].as_u64(),
+            v["damaged"].as_array().map(Vec::len)
+        ),
+        (Some(200), Some(1)),
+        "{v}"
+    );
+
+    // A path that is not there, or a directory without data: exit 2.
+    assert_cli_error(
+        &run(&["data", dir.join("missing.skdata").to_str().unwrap()]),
+        "missing.skdata",
+    );
+    let empty = fresh_path("data-stats-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert_cli_error(&run(&["data", empty.to_str().unwrap()]), "no .skdata files");
+    std::fs::remove_dir_all(dir).ok();
+    std::fs::remove_dir_all(empty).ok();
+}

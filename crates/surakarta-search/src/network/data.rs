@@ -445,6 +445,92 @@ pub fn io_error(path: &Path, e: &std::io::Error) -> DataError {
     }
 }
 
+/// What a set of training positions holds: labels by kind, pieces on the
+/// board, side to move, plies and scores (`surakarta data` prints them).
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::Position;
+/// use surakarta_search::network::data::{DataStats, TrainingPosition};
+/// use surakarta_tablebase::Wdl;
+///
+/// let start = TrainingPosition { position: Position::new(), score: -20, label: Wdl::Win, exact: false, ply: 4 };
+/// let exact = TrainingPosition { label: Wdl::Draw, exact: true, ply: 8, ..start };
+/// let mut stats = DataStats::default();
+/// stats.add(&[start, exact]);
+/// assert_eq!(stats.positions, 2);
+/// assert_eq!(stats.game_labels, [0, 0, 1]);
+/// assert_eq!(stats.exact_labels, [0, 1, 0]);
+/// assert_eq!(stats.by_pieces[24], 2);
+/// assert_eq!(stats.mean_ply(), 6.0);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DataStats {
+    /// Positions counted.
+    pub positions: u64,
+    /// The positions labelled by their game's result: losses, draws and
+    /// wins for the side to move.
+    pub game_labels: [u64; 3],
+    /// The positions labelled by the tables' exact value, likewise.
+    pub exact_labels: [u64; 3],
+    /// Positions by the number of pieces on the board (0 to 24).
+    pub by_pieces: [u64; 25],
+    /// Positions with White to move.
+    pub white_to_move: u64,
+    /// The sum of the positions' plies.
+    pub ply_sum: u64,
+    /// The largest ply.
+    pub max_ply: u16,
+    /// The sum of the search scores' magnitudes of the positions labelled
+    /// by their game (exact positions have no score).
+    pub game_abs_score_sum: u64,
+}
+
+impl DataStats {
+    /// Counts `records`.
+    pub fn add(&mut self, records: &[TrainingPosition]) {
+        for r in records {
+            self.positions += 1;
+            let label = match r.label {
+                Wdl::Loss => 0,
+                Wdl::Draw => 1,
+                Wdl::Win => 2,
+            };
+            if r.exact {
+                self.exact_labels[label] += 1;
+            } else {
+                self.game_labels[label] += 1;
+                self.game_abs_score_sum += u64::from(r.score.unsigned_abs());
+            }
+            self.by_pieces[r.position.occupied().len() as usize] += 1;
+            self.white_to_move += u64::from(r.position.turn() == Color::White);
+            self.ply_sum += u64::from(r.ply);
+            self.max_ply = self.max_ply.max(r.ply);
+        }
+    }
+
+    /// The positions labelled by the tables.
+    #[must_use]
+    pub fn exact(&self) -> u64 {
+        self.exact_labels.iter().sum()
+    }
+
+    /// The mean ply (0 with no positions).
+    #[must_use]
+    pub fn mean_ply(&self) -> f64 {
+        self.ply_sum as f64 / self.positions.max(1) as f64
+    }
+
+    /// The mean magnitude of the search scores of the positions labelled
+    /// by their game (0 with none).
+    #[must_use]
+    pub fn mean_game_abs_score(&self) -> f64 {
+        let game: u64 = self.game_labels.iter().sum();
+        self.game_abs_score_sum as f64 / game.max(1) as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -68,6 +68,11 @@ pub(crate) struct TrainArgs {
     /// position, so the same positions in every run).
     #[arg(long, value_name = "X", default_value_t = 0.05)]
     validation_share: f64,
+    /// Share of the positions labelled exactly by the tables that are
+    /// trained on (0 to 1; by a hash of the position, so the same ones in
+    /// every run); the others are all kept.
+    #[arg(long, value_name = "X", default_value_t = 1.0)]
+    exact_share: f64,
     /// Start from this network instead of random weights.
     #[arg(long, value_name = "FILE.sknn")]
     from: Option<PathBuf>,
@@ -169,7 +174,7 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
         None => None,
     };
     let files = data_files(&args.data)?;
-    let mut set = TrainingSet::new(args.validation_share)?;
+    let mut set = TrainingSet::new(args.validation_share)?.keeping_exact(args.exact_share)?;
     let mut outdated = Vec::new();
     for file in &files {
         let read = data::read(file)?;
@@ -202,16 +207,19 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
     let name = args
         .name
         .clone()
-        .unwrap_or_else(|| default_name(&trained, &options));
+        .unwrap_or_else(|| default_name(&trained, &options, args.exact_share));
     let net = trained.quantize(&name)?;
     let bytes = net.to_bytes();
     write_atomically(&args.out, |out| out.write_all(&bytes))
         .map_err(|e| CliError(format!("cannot write {}: {e}", args.out.display())))?;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
-        println!("{}", summary_json(&args.out, &net, &trained, seconds));
+        println!(
+            "{}",
+            summary_json(&args.out, &net, &trained, seconds, set.exact_left_out())
+        );
     } else {
-        print_summary(&args.out, &net, &trained, seconds);
+        print_summary(&args.out, &net, &trained, seconds, set.exact_left_out());
     }
     Ok(())
 }
@@ -284,9 +292,9 @@ fn epoch_line(r: &EpochReport) -> String {
     )
 }
 
-fn default_name(t: &Trained, o: &TrainOptions) -> String {
+fn default_name(t: &Trained, o: &TrainOptions, exact_share: f64) -> String {
     format!(
-        "{} epochs on {} positions, lambda {}, K {}, lr {}, batch {}, seed {}, classic share {}{}{}",
+        "{} epochs on {} positions, lambda {}, K {}, lr {}, batch {}, seed {}, classic share {}{}{}{}",
         o.epochs,
         t.training_positions,
         o.lambda,
@@ -296,7 +304,12 @@ fn default_name(t: &Trained, o: &TrainOptions) -> String {
         o.seed,
         o.classic_share,
         if o.counts { "" } else { ", no counts" },
-        if o.threats { ", threat inputs" } else { "" }
+        if o.threats { ", threat inputs" } else { "" },
+        if exact_share < 1.0 {
+            format!(", exact share {exact_share}")
+        } else {
+            String::new()
+        }
     )
 }
 
@@ -311,15 +324,20 @@ fn mean_rate(t: &Trained) -> f64 {
     t.epochs.iter().map(|r| r.samples_per_second).sum::<f64>() / n
 }
 
-fn print_summary(out: &Path, net: &Network, t: &Trained, seconds: f64) {
+fn print_summary(out: &Path, net: &Network, t: &Trained, seconds: f64, exact_left_out: u64) {
     let (train_loss, validation) = final_losses(t);
     println!(
-        "wrote {} ({:08x}): {} epochs on {} training and {} validation positions",
+        "wrote {} ({:08x}): {} epochs on {} training and {} validation positions{}",
         out.display(),
         net.checksum(),
         t.epochs.len(),
         t.training_positions,
-        t.validation_positions
+        t.validation_positions,
+        if exact_left_out > 0 {
+            format!(" ({exact_left_out} exactly labelled ones left out)")
+        } else {
+            String::new()
+        }
     );
     println!(
         "scale K {} ({})",
@@ -336,7 +354,13 @@ fn print_summary(out: &Path, net: &Network, t: &Trained, seconds: f64) {
     );
 }
 
-fn summary_json(out: &Path, net: &Network, t: &Trained, seconds: f64) -> serde_json::Value {
+fn summary_json(
+    out: &Path,
+    net: &Network,
+    t: &Trained,
+    seconds: f64,
+    exact_left_out: u64,
+) -> serde_json::Value {
     let (train_loss, validation) = final_losses(t);
     json!({
         "out": out.display().to_string(),
@@ -346,6 +370,7 @@ fn summary_json(out: &Path, net: &Network, t: &Trained, seconds: f64) -> serde_j
         "scale_fitted": t.scale_fitted,
         "training_positions": t.training_positions,
         "validation_positions": t.validation_positions,
+        "exact_left_out": exact_left_out,
         "train_loss": train_loss,
         "validation_loss": validation,
         "seconds": seconds,

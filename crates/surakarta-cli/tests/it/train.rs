@@ -435,3 +435,47 @@ fn data_counts_what_the_files_hold_and_names_a_damaged_one() {
     std::fs::remove_dir_all(dir).ok();
     std::fs::remove_dir_all(empty).ok();
 }
+
+/// `--exact-share` trains on that share of the exactly labelled positions
+/// and on every other one; outside 0 to 1 it is refused.
+#[test]
+fn exact_share_leaves_out_exactly_labelled_positions_only() {
+    let dir = fresh_path("train-exact-share");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut written = records(400, 8);
+    for r in written.iter_mut().take(300) {
+        r.exact = true;
+        r.score = 0;
+    }
+    let data_path = dir.join("d.skdata");
+    let mut file = std::fs::File::create(&data_path).unwrap();
+    data::write(&mut file, &written).unwrap();
+    let out = dir.join("n.sknn");
+    let kept = |share: &str| {
+        let o = train_on(&data_path, &out, &["--exact-share", share, "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+        let positions =
+            v["training_positions"].as_u64().unwrap() + v["validation_positions"].as_u64().unwrap();
+        (
+            positions,
+            v["exact_left_out"].as_u64().unwrap(),
+            v["name"].as_str().unwrap().to_string(),
+        )
+    };
+    let (all, none_out, name) = kept("1");
+    assert_eq!((all, none_out), (400, 0), "{name}");
+    assert!(!name.contains("exact share"), "{name}");
+    let (positions, left_out, name) = kept("0");
+    assert_eq!((positions, left_out), (100, 300), "{name}");
+    assert!(name.ends_with("exact share 0"), "{name}");
+    let (positions, left_out, _) = kept("0.5");
+    assert_eq!(positions + left_out, 400);
+    assert!((100..200).contains(&left_out), "{left_out} of 300 left out");
+    assert_eq!(kept("0.5").1, left_out, "the same positions every run");
+    assert_cli_error(
+        &train_on(&data_path, &out, &["--exact-share", "1.5"]),
+        "exact share 1.5",
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

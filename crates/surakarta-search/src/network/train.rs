@@ -302,6 +302,11 @@ pub struct TrainingSet {
     validation: Vec<Sample>,
     /// Out of 2⁶⁴: hashes below it are validation.
     threshold: u64,
+    /// Out of 2⁶⁴: exactly labelled positions whose keep hash is at or
+    /// above it are left out (`u64::MAX`: none).
+    exact_keep: u64,
+    /// The exactly labelled positions left out.
+    exact_left_out: u64,
 }
 
 impl TrainingSet {
@@ -317,13 +322,65 @@ impl TrainingSet {
             train: Vec::new(),
             validation: Vec::new(),
             threshold: (validation_share * 2f64.powi(64)) as u64,
+            exact_keep: u64::MAX,
+            exact_left_out: 0,
         })
+    }
+
+    /// The set that keeps only `share` (0 to 1) of the positions labelled
+    /// exactly by the tables among those added from now on, chosen by a
+    /// hash of the position (its symmetric images alike), so the same
+    /// positions in every run and file; the others are kept whole. For
+    /// data whose games all end in the tables, where endgames would
+    /// otherwise weigh as much as the rest.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::Position;
+    /// use surakarta_search::network::data::TrainingPosition;
+    /// use surakarta_search::network::train::TrainingSet;
+    /// use surakarta_tablebase::Wdl;
+    ///
+    /// let exact = TrainingPosition { position: Position::new(), score: 0, label: Wdl::Draw, exact: true, ply: 0 };
+    /// let mut set = TrainingSet::new(0.0)?.keeping_exact(0.0)?;
+    /// set.add(&[exact, TrainingPosition { exact: false, ..exact }]);
+    /// assert_eq!((set.training_len(), set.exact_left_out()), (1, 1));
+    /// # Ok::<(), surakarta_search::network::train::TrainError>(())
+    /// ```
+    pub fn keeping_exact(self, share: f64) -> Result<TrainingSet, TrainError> {
+        if !(0.0..=1.0).contains(&share) {
+            return Err(TrainError::Options(format!(
+                "exact share {share} must be from 0 to 1"
+            )));
+        }
+        let exact_keep = if share >= 1.0 {
+            u64::MAX
+        } else {
+            (share * 2f64.powi(64)) as u64
+        };
+        Ok(TrainingSet { exact_keep, ..self })
+    }
+
+    /// The exactly labelled positions [`keeping_exact`](Self::keeping_exact)
+    /// left out.
+    #[must_use]
+    pub fn exact_left_out(&self) -> u64 {
+        self.exact_left_out
     }
 
     /// Adds records, converted into the compact training form.
     pub fn add(&mut self, records: &[TrainingPosition]) {
         for r in records {
             let p = &r.position;
+            let hash = split_hash(p);
+            if r.exact
+                && self.exact_keep != u64::MAX
+                && SplitMix::new(hash ^ EXACT_KEEP_SALT).next_u64() >= self.exact_keep
+            {
+                self.exact_left_out += 1;
+                continue;
+            }
             let sample = Sample {
                 black: p.pieces(Color::Black).bits(),
                 white: p.pieces(Color::White).bits(),
@@ -336,7 +393,7 @@ impl TrainingSet {
                 flags: u8::from(p.turn() == Color::White) | (u8::from(r.exact) << 1),
                 counts: sample_counts(p),
             };
-            if split_hash(p) < self.threshold {
+            if hash < self.threshold {
                 self.validation.push(sample);
             } else {
                 self.train.push(sample);
@@ -430,6 +487,10 @@ fn threat_points(black: u64, white: u64) -> [u64; 4] {
 
 /// A hash of the position up to the board's symmetries (the smallest
 /// image's points and the side to move).
+/// Mixed into a position's split hash for the choice of the exactly
+/// labelled positions kept, so that it does not follow the validation split.
+const EXACT_KEEP_SALT: u64 = 0x6A09_E667_F3BC_C909;
+
 fn split_hash(p: &Position) -> u64 {
     let (black, white) = (p.pieces(Color::Black), p.pieces(Color::White));
     let canonical = Symmetry::ALL

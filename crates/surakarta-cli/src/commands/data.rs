@@ -20,7 +20,7 @@ pub(crate) struct DataArgs {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Also count the distinct positions (side to move included); holds
-    /// 16 bytes per distinct position.
+    /// 20 to 40 bytes of memory per distinct position.
     #[arg(long)]
     distinct: bool,
     /// Print one JSON object instead of text.

@@ -485,12 +485,12 @@ fn threat_points(black: u64, white: u64) -> [u64; 4] {
     ]
 }
 
-/// A hash of the position up to the board's symmetries (the smallest
-/// image's points and the side to move).
 /// Mixed into a position's split hash for the choice of the exactly
 /// labelled positions kept, so that it does not follow the validation split.
 const EXACT_KEEP_SALT: u64 = 0x6A09_E667_F3BC_C909;
 
+/// A hash of the position up to the board's symmetries (the smallest
+/// image's points and the side to move).
 fn split_hash(p: &Position) -> u64 {
     let (black, white) = (p.pieces(Color::Black), p.pieces(Color::White));
     let canonical = Symmetry::ALL

@@ -1,5 +1,6 @@
 //! `surakarta datagen`: training data for a learned evaluation by
-//! self-play, with a progress bar and a summary (text or JSON). The work is
+//! self-play, with a progress bar (or log lines) and a summary (text or
+//! JSON). The work is
 //! the match crate's `datagen` module.
 
 use crate::common::checks::at_least_one;
@@ -12,10 +13,11 @@ use crate::progress::counter;
 use clap::Args;
 use indicatif::ProgressBar;
 use serde_json::json;
+use std::io::IsTerminal;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use surakarta::Rules;
 use surakarta_match::datagen::{
@@ -121,15 +123,52 @@ fn parse_chunks(text: &str) -> Result<Range<u64>, CliError> {
     Ok(range)
 }
 
-/// The progress bar: games played, positions written and filtered.
+/// The progress bar (games played, positions written and filtered) on a
+/// terminal; elsewhere, as in a batch job's log, a line on stderr when a
+/// chunk is written, at most one a minute.
 struct Bar {
     bar: ProgressBar,
     written: AtomicU64,
     filtered: AtomicU64,
+    /// Whether to write the log lines.
+    log: bool,
+    start: Instant,
+    /// The chunks to make (those of the range not present) and made.
+    to_make: AtomicU64,
+    made: AtomicU64,
+    /// When the last log line was written.
+    last_line: Mutex<Option<Instant>>,
 }
 
+/// The shortest time between two log lines.
+const LOG_EVERY: Duration = Duration::from_secs(60);
+
 impl DatagenProgress for Bar {
-    fn started(&self, _chunks: u64, _present: u64) {}
+    fn started(&self, chunks: u64, present: u64) {
+        self.to_make
+            .store(chunks.saturating_sub(present), Ordering::Relaxed);
+    }
+
+    fn chunk_written(&self, chunk: u64, records: u64) {
+        let made = self.made.fetch_add(1, Ordering::Relaxed) + 1;
+        if !self.log {
+            return;
+        }
+        let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        if last.is_some_and(|t| now.duration_since(t) < LOG_EVERY) {
+            return;
+        }
+        *last = Some(now);
+        let seconds = now.duration_since(self.start).as_secs_f64();
+        let written = self.written.load(Ordering::Relaxed);
+        eprintln!(
+            "{:.0} s: chunk {chunk} written ({records} positions); {made} of {} chunks made, {written} positions written ({:.0} an hour)",
+            seconds,
+            self.to_make.load(Ordering::Relaxed),
+            written as f64 * 3600.0 / seconds.max(1e-9)
+        );
+    }
 
     fn game_done(&self, game: &GameSummary) {
         let written = self.written.fetch_add(game.written, Ordering::Relaxed) + game.written;
@@ -227,6 +266,11 @@ pub(crate) fn run(args: DatagenArgs) -> Result<(), CliError> {
         bar,
         written: AtomicU64::new(0),
         filtered: AtomicU64::new(0),
+        log: !args.json && !std::io::stderr().is_terminal(),
+        start: Instant::now(),
+        to_make: AtomicU64::new(0),
+        made: AtomicU64::new(0),
+        last_line: Mutex::new(None),
     };
     let start = Instant::now();
     let result = datagen::run_chunks(&config, &args.out, range.clone(), &progress);

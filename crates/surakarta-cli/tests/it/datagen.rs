@@ -12,6 +12,11 @@ fn datagen_writes_chunks_a_manifest_and_a_summary() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.starts_with("4 games played, "), "{text}");
+    // Not on a terminal: a log line for the first chunk instead of a bar.
+    let log = stderr(&o);
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert!(log.contains(" s: chunk 0 written ("), "{log}");
+    assert!(log.contains("1 of 1 chunks made"), "{log}");
     assert!(text.contains("positions met"), "{text}");
     assert!(text.contains("plies on average"), "{text}");
     let chunk = data::read(&out.join("chunk-000000.skdata")).expect("the chunk reads back");
@@ -30,6 +35,7 @@ fn datagen_writes_chunks_a_manifest_and_a_summary() {
         "datagen", "--out", dir, "--games", "4", "--nodes", "200", "--json",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
     assert_eq!(v["chunks_present"], 1, "{v}");
     assert_eq!(v["games_played"], 0, "{v}");

@@ -214,7 +214,7 @@ fn for_each_capture_in_words(occupied: u64, ours: u64, found: impl FnMut(usize, 
 #[inline(always)]
 fn for_each_capture_of_walk(w: &Walk, mut found: impl FnMut(usize, usize, bool)) {
     // Forwards.
-    let mut hits = w.simple_forwards & flags_of_next(smear_up(w.first & w.theirs));
+    let mut hits = w.simple_forwards & flags_of_next(smear_up(w.first & w.targets));
     while hits != 0 {
         let top = hits.trailing_zeros();
         hits &= hits - 1;
@@ -235,7 +235,7 @@ fn for_each_capture_of_walk(w: &Walk, mut found: impl FnMut(usize, usize, bool))
     });
 
     // Backwards.
-    let mut hits = w.simple_backwards & flags_of_previous(smear_up(w.last & w.theirs));
+    let mut hits = w.simple_backwards & flags_of_previous(smear_up(w.last & w.targets));
     while hits != 0 {
         let top = hits.trailing_zeros();
         hits &= hits - 1;
@@ -264,7 +264,7 @@ struct Walk {
     first: u64,
     last: u64,
     /// The pieces a capture path may end at.
-    theirs: u64,
+    targets: u64,
     /// Movers (last of their segment) forwards, and first backwards.
     movers_forwards: u64,
     movers_backwards: u64,
@@ -295,7 +295,7 @@ impl Walk {
             occupied,
             first,
             last,
-            theirs: targets,
+            targets,
             movers_forwards,
             movers_backwards,
             simple_forwards: flags_of_next(nonempty)
@@ -329,7 +329,7 @@ impl Walk {
                 scan_backwards(self.occupied, c, p)
             };
             if let Some(q) = target {
-                if self.theirs >> (32 * c + q) & 1 != 0 && found(bit, 32 * c + q) {
+                if self.targets >> (32 * c + q) & 1 != 0 && found(bit, 32 * c + q) {
                     return true;
                 }
             }
@@ -496,8 +496,8 @@ const SQUARE_WORDS: [u64; 36] = {
 #[inline(always)]
 fn capture_in_words(occupied: u64, ours: u64) -> bool {
     let w = Walk::new(occupied, ours);
-    w.simple_forwards & flags_of_next(smear_up(w.first & w.theirs)) != 0
-        || w.simple_backwards & flags_of_previous(smear_up(w.last & w.theirs)) != 0
+    w.simple_forwards & flags_of_next(smear_up(w.first & w.targets)) != 0
+        || w.simple_backwards & flags_of_previous(smear_up(w.last & w.targets)) != 0
         || w.scan_rest(true, |_, _| true)
         || w.scan_rest(false, |_, _| true)
 }

@@ -20,7 +20,8 @@ pub(crate) struct DataArgs {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Also count the distinct positions (side to move included); holds
-    /// 20 to 40 bytes of memory per distinct position.
+    /// 20 to 40 bytes of memory per distinct position (more while the set
+    /// grows).
     #[arg(long)]
     distinct: bool,
     /// Print one JSON object instead of text.
@@ -162,7 +163,7 @@ fn summary_json(
         .collect();
     json!({
         "files": files,
-        "damaged": damaged,
+        "damaged_files": damaged,
         "version_1_files": outdated,
         "positions": stats.positions,
         "exact": stats.exact(),

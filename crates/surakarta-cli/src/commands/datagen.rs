@@ -1,7 +1,6 @@
 //! `surakarta datagen`: training data for a learned evaluation by
 //! self-play, with a progress bar (or log lines) and a summary (text or
-//! JSON). The work is
-//! the match crate's `datagen` module.
+//! JSON). The work is the match crate's `datagen` module.
 
 use crate::common::checks::at_least_one;
 use crate::common::error::CliError;
@@ -133,9 +132,11 @@ struct Bar {
     /// Whether to write the log lines.
     log: bool,
     start: Instant,
-    /// The chunks to make (those of the range not present) and made.
+    /// The chunks to make (those of the range not present) and made, and
+    /// the positions in those made.
     to_make: AtomicU64,
     made: AtomicU64,
+    in_chunks: AtomicU64,
     /// When the last log line was written.
     last_line: Mutex<Option<Instant>>,
 }
@@ -151,6 +152,7 @@ impl DatagenProgress for Bar {
 
     fn chunk_written(&self, chunk: u64, records: u64) {
         let made = self.made.fetch_add(1, Ordering::Relaxed) + 1;
+        let in_chunks = self.in_chunks.fetch_add(records, Ordering::Relaxed) + records;
         if !self.log {
             return;
         }
@@ -161,12 +163,11 @@ impl DatagenProgress for Bar {
         }
         *last = Some(now);
         let seconds = now.duration_since(self.start).as_secs_f64();
-        let written = self.written.load(Ordering::Relaxed);
         eprintln!(
-            "{:.0} s: chunk {chunk} written ({records} positions); {made} of {} chunks made, {written} positions written ({:.0} an hour)",
+            "{:.0} s: chunk {chunk} written ({records} positions); {made} of {} chunks made, {in_chunks} positions in them ({:.0} an hour)",
             seconds,
             self.to_make.load(Ordering::Relaxed),
-            written as f64 * 3600.0 / seconds.max(1e-9)
+            in_chunks as f64 * 3600.0 / seconds.max(1e-9)
         );
     }
 
@@ -270,6 +271,7 @@ pub(crate) fn run(args: DatagenArgs) -> Result<(), CliError> {
         start: Instant::now(),
         to_make: AtomicU64::new(0),
         made: AtomicU64::new(0),
+        in_chunks: AtomicU64::new(0),
         last_line: Mutex::new(None),
     };
     let start = Instant::now();

@@ -418,7 +418,7 @@ fn data_counts_what_the_files_hold_and_names_a_damaged_one() {
     assert_eq!(
         (
             v["positions"].as_u64(),
-            v["damaged"].as_array().map(Vec::len)
+            v["damaged_files"].as_array().map(Vec::len)
         ),
         (Some(200), Some(1)),
         "{v}"

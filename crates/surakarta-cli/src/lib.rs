@@ -76,7 +76,7 @@ enum Command {
     Analyse(commands::analyse::AnalyseArgs),
     /// Serve the analysis board in the browser and its JSON API (docs/serve.md).
     Serve(commands::serve::ServeArgs),
-    /// Check training data files (every checksum and record) and count what they hold.
+    /// Check training data files (every checksum and record; exit code 1 if one is damaged) and count what they hold.
     Data(commands::data::DataArgs),
     /// Train the evaluation network on training data (docs/evaluation.md).
     Train(commands::train::TrainArgs),

@@ -220,35 +220,28 @@ impl Features {
         let (us, them) = (position.us(), position.them());
         let arcs = held_arcs(us, them);
         let values = &weights.point_values;
-        let mut f = if weights.hanging != 0 {
-            // Each side's captures give its attack and the other side's
-            // attacked pieces; one more walk each finds the defended ones.
+        // Per side: its capture moves and its pieces the other side can
+        // capture (only needed for hanging pieces: then each side's
+        // captures give its attack and the other side's attacked pieces).
+        let (captures, attacked) = if weights.hanging != 0 {
             let us_sets = capture_sets(us, them);
             let them_sets = capture_sets(them, us);
-            Features {
-                us: side_features(us, them, values, us_sets.moves, them_sets.targets),
-                them: side_features(them, us, values, them_sets.moves, us_sets.targets),
-            }
+            (
+                [us_sets.moves, them_sets.moves],
+                [them_sets.targets, us_sets.targets],
+            )
         } else {
             let count = |own, other, known: Option<usize>| {
                 known.unwrap_or_else(|| capture_sets(own, other).moves)
             };
-            Features {
-                us: side_features(
-                    us,
-                    them,
-                    values,
-                    count(us, them, us_captures),
-                    Bitboard::EMPTY,
-                ),
-                them: side_features(
-                    them,
-                    us,
-                    values,
-                    count(them, us, them_captures),
-                    Bitboard::EMPTY,
-                ),
-            }
+            (
+                [count(us, them, us_captures), count(them, us, them_captures)],
+                [Bitboard::EMPTY; 2],
+            )
+        };
+        let mut f = Features {
+            us: side_features(us, them, values, captures[0], attacked[0]),
+            them: side_features(them, us, values, captures[1], attacked[1]),
         };
         f.us.arcs_held = arcs[0] as i32;
         f.them.arcs_held = arcs[1] as i32;

@@ -3,6 +3,7 @@
 
 use crate::common::data::data_files;
 use crate::common::error::CliError;
+use crate::common::percent::percent;
 use crate::progress::counter;
 use clap::Args;
 use serde_json::json;
@@ -76,11 +77,6 @@ pub(crate) fn run(args: DataArgs) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// `part` as a percentage of `whole` (0 when `whole` is 0).
-fn percent(part: u64, whole: u64) -> f64 {
-    100.0 * part as f64 / whole.max(1) as f64
 }
 
 /// "win W%, draw D%, loss L%" of labels counted as `[loss, draw, win]`.

@@ -6,6 +6,7 @@ use crate::common::checks::at_least_one;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_engines_fit;
+use crate::common::percent::percent;
 use crate::common::tables;
 use crate::common::threads::check_threads;
 use crate::progress::counter;
@@ -285,15 +286,6 @@ pub(crate) fn run(args: DatagenArgs) -> Result<(), CliError> {
         print_summary(&args, &config, &range, &stats, seconds);
     }
     Ok(())
-}
-
-/// `part` as a percentage of `whole` (0 when `whole` is 0).
-fn percent(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        100.0 * part as f64 / whole as f64
-    }
 }
 
 /// The run as the JSON object of `--json`.

@@ -7,6 +7,7 @@ use crate::common::data::data_files;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_engines_fit;
+use crate::common::percent::percent;
 use crate::common::tables;
 use crate::common::threads::check_threads;
 use crate::progress::counter;
@@ -121,10 +122,6 @@ pub(crate) fn run(args: EndgamesArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn percent(part: usize, whole: usize) -> f64 {
-    100.0 * part as f64 / whole.max(1) as f64
-}
-
 fn print_report(args: &EndgamesArgs, total: usize, wins: usize, rows: &[(String, JudgeReport)]) {
     let pieces: Vec<String> = args.pieces.iter().map(ToString::to_string).collect();
     println!(
@@ -142,8 +139,8 @@ fn print_report(args: &EndgamesArgs, total: usize, wins: usize, rows: &[(String,
         println!(
             "{:<24} {:>11.1}% {:>11.1}% {:>11.1}%",
             name,
-            percent(r.wins_kept, r.wins),
-            percent(r.draws_kept, r.draws),
+            percent(r.wins_kept as u64, r.wins as u64),
+            percent(r.draws_kept as u64, r.draws as u64),
             100.0 * r.share()
         );
     }

@@ -72,6 +72,26 @@ pub fn target(label: Wdl) -> f32 {
     }
 }
 
+/// A label as the record stores it: 0 for a loss, 1 for a draw, 2 for a
+/// win.
+///
+/// # Examples
+///
+/// ```
+/// use surakarta_search::network::data::label_byte;
+/// use surakarta_tablebase::Wdl;
+///
+/// assert_eq!(label_byte(Wdl::Win), 2);
+/// ```
+#[must_use]
+pub const fn label_byte(label: Wdl) -> u8 {
+    match label {
+        Wdl::Loss => 0,
+        Wdl::Draw => 1,
+        Wdl::Win => 2,
+    }
+}
+
 /// One labelled position.
 ///
 /// # Examples
@@ -184,11 +204,7 @@ impl TrainingPosition {
         out[..5].copy_from_slice(&black[..5]);
         out[5..10].copy_from_slice(&white[..5]);
         out[10..12].copy_from_slice(&self.score.to_le_bytes());
-        out[12] = match self.label {
-            Wdl::Loss => 0,
-            Wdl::Draw => 1,
-            Wdl::Win => 2,
-        };
+        out[12] = label_byte(self.label);
         out[13] = u8::from(self.position.turn() == Color::White) | (u8::from(self.exact) << 1);
         out[14..16].copy_from_slice(&self.ply.to_le_bytes());
         out
@@ -492,11 +508,7 @@ impl DataStats {
     pub fn add(&mut self, records: &[TrainingPosition]) {
         for r in records {
             self.positions += 1;
-            let label = match r.label {
-                Wdl::Loss => 0,
-                Wdl::Draw => 1,
-                Wdl::Win => 2,
-            };
+            let label = usize::from(label_byte(r.label));
             if r.exact {
                 self.exact_labels[label] += 1;
             } else {

@@ -65,9 +65,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use surakarta::random::SplitMix;
 use surakarta::{Bitboard, Color, Position, Square, Symmetry};
-use surakarta_tablebase::Wdl;
 
-use super::data::TrainingPosition;
+use super::data::{label_byte, TrainingPosition};
 use super::file::{MAX_FEATURE_WEIGHT, MAX_NAME};
 use super::{
     bucket, feature_counts, input, Network, NetworkError, Row, Threats, Weights, BUCKETS, FEATURES,
@@ -385,11 +384,7 @@ impl TrainingSet {
                 black: p.pieces(Color::Black).bits(),
                 white: p.pieces(Color::White).bits(),
                 score: r.score,
-                label: match r.label {
-                    Wdl::Loss => 0,
-                    Wdl::Draw => 1,
-                    Wdl::Win => 2,
-                },
+                label: label_byte(r.label),
                 flags: u8::from(p.turn() == Color::White) | (u8::from(r.exact) << 1),
                 counts: sample_counts(p),
             };
@@ -1145,6 +1140,7 @@ mod tests {
     use super::super::threat_input;
     use super::*;
     use surakarta::random::random_playout;
+    use surakarta_tablebase::Wdl;
 
     /// Random positions labelled by material: more pieces wins.
     pub(super) fn material_records(seed: u64, n: usize) -> Vec<TrainingPosition> {

@@ -3,6 +3,7 @@
 
 use super::shared::{fen, stats_json};
 use crate::common::error::CliError;
+use crate::common::percent::percent;
 use crate::common::tables::open_partial;
 use clap::Args;
 use serde_json::json;
@@ -128,8 +129,4 @@ fn print_stats(s: &ClassStats, histogram: &Histogram, examples: &[(&str, u32, St
             println!("  {d:>4} {w:>13} {l:>13}");
         }
     }
-}
-
-fn percent(part: u64, whole: u64) -> f64 {
-    100.0 * part as f64 / whole.max(1) as f64
 }

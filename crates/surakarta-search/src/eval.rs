@@ -74,6 +74,28 @@ impl PointClass {
     const fn index(self) -> usize {
         self as usize
     }
+
+    /// The points of each class, in the order of [`PointClass::index`].
+    const MASKS: [Bitboard; 6] = {
+        let mut masks = [Bitboard::EMPTY; 6];
+        let mut i = 0;
+        while i < Square::ALL.len() {
+            let sq = Square::ALL[i];
+            let class = PointClass::of(sq).index();
+            masks[class] = masks[class].with(sq);
+            i += 1;
+        }
+        masks
+    };
+}
+
+/// The summed point values of the pieces `own`: a count per class.
+fn point_values(own: Bitboard, values: &[i32; 6]) -> i32 {
+    PointClass::MASKS
+        .iter()
+        .zip(values)
+        .map(|(&mask, &value)| value * (own & mask).len() as i32)
+        .sum()
 }
 
 /// Evaluation weights. The evaluation is `material·Δpieces +
@@ -309,10 +331,7 @@ fn side_features(
     captures: usize,
     attacked: Bitboard,
 ) -> SideFeatures {
-    let points = own
-        .iter()
-        .map(|sq| values[PointClass::of(sq).index()])
-        .sum();
+    let points = point_values(own, values);
     let hanging = if attacked.is_empty() {
         0
     } else {
@@ -411,6 +430,16 @@ mod tests {
             let us = Bitboard::new(a & !b).unwrap();
             let them = Bitboard::new(b & !a).unwrap();
             prop_assert_eq!(held_arcs(us, them), held_arcs_by_walking(us, them));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn point_values_equal_the_sum_over_pieces(a in 0u64..(1 << 36), values in any::<[i16; 6]>()) {
+            let own = Bitboard::new(a).unwrap();
+            let values = values.map(i32::from);
+            let by_piece: i32 = own.iter().map(|sq| values[PointClass::of(sq).index()]).sum();
+            prop_assert_eq!(point_values(own, &values), by_piece);
         }
     }
 

@@ -30,7 +30,7 @@
 //! |---|---|
 //! | [`score`] | [`Score`]: evaluations below ±20,000, the tablebase and game-end bands, node-relative storage ([`Score::to_table`], [`Score::from_table`]), display; [`MAX_PLY`] |
 //! | [`eval`] | the evaluation's features ([`eval::Features`], [`eval::PointClass`]) and [`Weights`] (`PAPER`, `DEFAULT`): the weights define the evaluation, so they stay here rather than in `parameters` |
-//! | [`network`] | the learned evaluation: [`network::Network`] (quantized weights, the `.sknn` file format in [`network::file`]), [`network::Accumulator`] (updated on each move), the training positions ([`network::data`]) |
+//! | [`network`] | the learned evaluation: [`network::Network`] (quantized weights, the `.sknn` file format in [`network::file`]), [`network::Accumulator`] (updated on each move), the training positions ([`network::data`]); its row loops also compiled for AVX2 and chosen at run time (`network::wide`, the crate's only `unsafe`) |
 //! | [`tt`] | [`tt::TranspositionTable`]: lock-free entries (key xor data) in 64-byte clusters of four, replacement by depth and age |
 //! | `ordering` | move picking (Stockfish's movepick): `MoveOrder` (table move, captures, killers, then quiet moves by history, picked one at a time), [`History`] (shared relaxed atomics), `Killers` |
 //! | [`level`] | strength levels: the table ([`level_parameters`]) and the choice among near-best lines ([`choose_line`]) |
@@ -49,7 +49,7 @@
 //!
 //! Games and matches between engines are in the `surakarta-match` crate.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod bench;
 mod engine;

@@ -36,7 +36,9 @@
 //!
 //! Weights are quantized: the first layer by [`QA`] = 255, the output by
 //! [`QB`] = 64. The loops run over fixed-size arrays of `i16` so that the
-//! compiler vectorizes them on x86-64 without intrinsics.
+//! compiler vectorizes them without intrinsics; on x86-64 they are compiled
+//! twice, for the build's baseline and for AVX2, and the CPU decides which
+//! runs (the same integers either way).
 //!
 //! The file format is in [`mod@file`]; the training data in [`data`].
 //!
@@ -62,6 +64,8 @@
 pub mod data;
 pub mod file;
 pub mod train;
+#[allow(unsafe_code)]
+mod wide;
 
 use std::sync::{Arc, OnceLock};
 
@@ -334,6 +338,18 @@ impl Network {
         position: &Position,
         us_captures: Option<usize>,
     ) -> i32 {
+        wide::run(|| self.evaluate_inline(accumulator, position, us_captures))
+    }
+
+    /// [`evaluate_with_captures`](Self::evaluate_with_captures), inlined
+    /// into both copies of [`wide::run`].
+    #[inline(always)]
+    fn evaluate_inline(
+        &self,
+        accumulator: &Accumulator,
+        position: &Position,
+        us_captures: Option<usize>,
+    ) -> i32 {
         let w = &self.weights;
         let b = bucket(position.occupied().len());
         let us = position.turn();
@@ -466,6 +482,11 @@ impl Accumulator {
     /// The accumulator of `position`, from scratch.
     #[must_use]
     pub fn new(net: &Network, position: &Position) -> Accumulator {
+        wide::run(|| Accumulator::new_inline(net, position))
+    }
+
+    #[inline(always)]
+    fn new_inline(net: &Network, position: &Position) -> Accumulator {
         let w = &net.weights;
         let mut rows = [w.input_bias; 2];
         for perspective in [Color::Black, Color::White] {
@@ -483,6 +504,11 @@ impl Accumulator {
     /// two columns change per perspective for a step, three for a capture.
     #[must_use]
     pub fn after(&self, net: &Network, position: &Position, m: Move) -> Accumulator {
+        wide::run(|| self.after_inline(net, position, m))
+    }
+
+    #[inline(always)]
+    fn after_inline(&self, net: &Network, position: &Position, m: Move) -> Accumulator {
         let w = &net.weights;
         let mover = position.turn();
         let mut next = *self;
@@ -539,6 +565,36 @@ mod tests {
             }
         }
         net
+    }
+
+    proptest! {
+        /// The copies of the row loops that `wide::run` chooses between (on
+        /// a CPU with AVX2, the public functions run the AVX2 copy; the
+        /// `_inline` bodies called here are the baseline's) give the same
+        /// accumulators and evaluations, with and without threat inputs.
+        #[test]
+        fn both_copies_of_the_row_loops_agree(seed in any::<u64>(), plies in 0usize..100) {
+            let plain = (*Network::embedded()).clone();
+            let threats = with_random_threats(seed);
+            let mut rng = SplitMix::new(seed);
+            let position = random_playout(&mut rng, Position::new(), plies);
+            for net in [&plain, &threats] {
+                let acc = Accumulator::new(net, &position);
+                prop_assert_eq!(acc, Accumulator::new_inline(net, &position));
+                for captures in [None, Some(position.captures().len())] {
+                    prop_assert_eq!(
+                        net.evaluate_with_captures(&acc, &position, captures),
+                        net.evaluate_inline(&acc, &position, captures)
+                    );
+                }
+                for m in position.legal_moves() {
+                    prop_assert_eq!(
+                        acc.after(net, &position, m),
+                        acc.after_inline(net, &position, m)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

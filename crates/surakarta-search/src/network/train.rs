@@ -784,15 +784,18 @@ fn column_at(i: u8) -> usize {
     }
 }
 
+#[inline(always)]
 fn column(params: &[f32], at: usize) -> &[f32; HIDDEN] {
     params[at..at + HIDDEN].try_into().unwrap_or(&[0.0; HIDDEN])
 }
 
+#[inline(always)]
 fn column_mut(params: &mut [f32], at: usize) -> &mut [f32; HIDDEN] {
     let slice = &mut params[at..at + HIDDEN];
     <&mut [f32; HIDDEN]>::try_from(slice).unwrap_or_else(|_| unreachable!())
 }
 
+#[inline(always)]
 fn add_to(to: &mut [f32; HIDDEN], from: &[f32; HIDDEN]) {
     for (t, f) in to.iter_mut().zip(from) {
         *t += f;
@@ -801,6 +804,7 @@ fn add_to(to: &mut [f32; HIDDEN], from: &[f32; HIDDEN]) {
 
 /// The logit; `hidden` receives both perspectives' pre-activations (Black,
 /// White).
+#[inline(always)]
 fn forward(params: &[f32], inputs: &Inputs, turn: usize, hidden: &mut [[f32; HIDDEN]; 2]) -> f32 {
     let bias = column(params, B1);
     for (p, h) in hidden.iter_mut().enumerate() {
@@ -830,6 +834,7 @@ fn forward(params: &[f32], inputs: &Inputs, turn: usize, hidden: &mut [[f32; HID
 
 /// Adds one position's gradient of the squared error to `grad`; returns
 /// the squared error.
+#[inline(always)]
 fn backward(params: &[f32], inputs: &Inputs, turn: usize, target: f32, grad: &mut [f32]) -> f32 {
     let mut hidden = [[0f32; HIDDEN]; 2];
     let logit = forward(params, inputs, turn, &mut hidden);
@@ -999,26 +1004,29 @@ pub fn train(
                     .par_iter_mut()
                     .enumerate()
                     .map(|(c, grad)| {
-                        grad.fill(0.0);
-                        let from = (c * part).min(batch.len());
-                        let to = ((c + 1) * part).min(batch.len());
-                        let mut loss = 0f64;
-                        let mut inputs = Inputs::default();
-                        for &entry in &batch[from..to] {
-                            let (i, sym) = ((entry >> 3) as usize, (entry & 7) as usize);
-                            let s = set.train[i];
-                            let threats = options.threats.then(|| threat_points(s.black, s.white));
-                            inputs.fill(&table[sym], s.black, s.white, threats.as_ref());
-                            inputs.counts = s.counts();
-                            loss += f64::from(backward(
-                                &net.params,
-                                &inputs,
-                                usize::from(s.white_to_move()),
-                                train_targets[i],
-                                grad,
-                            ));
-                        }
-                        loss
+                        super::wide::run(|| {
+                            grad.fill(0.0);
+                            let from = (c * part).min(batch.len());
+                            let to = ((c + 1) * part).min(batch.len());
+                            let mut loss = 0f64;
+                            let mut inputs = Inputs::default();
+                            for &entry in &batch[from..to] {
+                                let (i, sym) = ((entry >> 3) as usize, (entry & 7) as usize);
+                                let s = set.train[i];
+                                let threats =
+                                    options.threats.then(|| threat_points(s.black, s.white));
+                                inputs.fill(&table[sym], s.black, s.white, threats.as_ref());
+                                inputs.counts = s.counts();
+                                loss += f64::from(backward(
+                                    &net.params,
+                                    &inputs,
+                                    usize::from(s.white_to_move()),
+                                    train_targets[i],
+                                    grad,
+                                ));
+                            }
+                            loss
+                        })
                     })
                     .collect()
             });
@@ -1295,6 +1303,33 @@ mod tests {
         )
         .unwrap();
         assert_ne!(bytes(&one), bytes(&other));
+    }
+
+    #[test]
+    fn both_copies_of_the_row_loops_train_the_same_network() {
+        // On a CPU with AVX2 training runs the AVX2 copy unless told not to.
+        let set = material_set(6, 1500);
+        for threats in [false, true] {
+            let options = TrainOptions {
+                epochs: 2,
+                threats,
+                ..quick(2)
+            };
+            let bits = || {
+                let trained = train(&set, &options, None, &mut |_| {}).unwrap();
+                trained
+                    .network
+                    .params
+                    .iter()
+                    .map(|p| p.to_bits())
+                    .collect::<Vec<u32>>()
+            };
+            let wide = bits();
+            super::super::wide::set_baseline_only(true);
+            let baseline = bits();
+            super::super::wide::set_baseline_only(false);
+            assert_eq!(wide, baseline, "threats: {threats}");
+        }
     }
 
     #[test]

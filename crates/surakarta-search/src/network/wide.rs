@@ -41,6 +41,7 @@ unsafe fn run_avx2<R>(work: impl FnOnce() -> R) -> R {
 
 /// Whether tests have asked for the baseline copy everywhere
 /// ([`set_baseline_only`]); never outside tests.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn baseline_only() -> bool {
     #[cfg(test)]

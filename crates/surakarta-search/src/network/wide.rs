@@ -1,12 +1,14 @@
-//! The network's row loops (evaluation and training) in a second copy compiled for AVX2, chosen at run
-//! time where the CPU has it.
+//! The network's row loops (evaluation and training) in a second copy
+//! compiled for AVX2, chosen at run time where the CPU has it.
 //!
-//! The loops over the accumulator's `i16` lanes are plain Rust that the
-//! compiler vectorizes: for the build's baseline (`x86-64-v2`, SSE4.2:
-//! eight lanes an instruction) and, through [`run`], with AVX2 (sixteen).
-//! Both copies do the same operations on each lane, in the same order: the
-//! evaluation's integers and the trainer's floats come out the same bit for
-//! bit (tested); only the speed differs.
+//! The loops over the accumulator's `i16` lanes (and the trainer's `f32`
+//! ones) are plain Rust that the compiler vectorizes: for the build's
+//! baseline (`x86-64-v2` in this workspace, SSE2 on any x86-64) and,
+//! through [`run`], with AVX2. Both copies give the same results bit for
+//! bit (tested): the integer sums cannot overflow ([`super::file`]
+//! checks), so their grouping does not matter, and the floats are
+//! computed lane by lane in the same order, without contraction into
+//! fused multiply-adds. Only the speed differs.
 //!
 //! This module holds all of the crate's `unsafe` code (the rest of the
 //! crate denies it): the call of the AVX2 copy, made only after the CPU was
@@ -37,6 +39,20 @@ pub(super) fn run<R>(work: impl FnOnce() -> R) -> R {
 #[target_feature(enable = "avx2")]
 unsafe fn run_avx2<R>(work: impl FnOnce() -> R) -> R {
     work()
+}
+
+/// `work` in the AVX2 copy whatever [`set_baseline_only`] says, or `None`
+/// where the CPU lacks AVX2: for the tests that compare the copies.
+#[cfg(test)]
+pub(super) fn run_avx2_if_available<R>(work: impl FnOnce() -> R) -> Option<R> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the one feature `run_avx2` is compiled
+        // for.
+        return Some(unsafe { run_avx2(work) });
+    }
+    let _ = work;
+    None
 }
 
 /// Whether tests have asked for the baseline copy everywhere

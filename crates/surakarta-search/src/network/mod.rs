@@ -567,6 +567,25 @@ mod tests {
         net
     }
 
+    /// What the row loops give for `position`: its accumulator, its
+    /// evaluations without and with the captures known, and its children's
+    /// accumulators. Always inlined, so that each caller has its own copy.
+    #[inline(always)]
+    fn row_loops_of(
+        net: &Network,
+        position: &Position,
+    ) -> (Accumulator, [i32; 2], Vec<Accumulator>) {
+        let acc = Accumulator::new_inline(net, position);
+        let captures = Some(position.captures().len());
+        let evaluations = [None, captures].map(|c| net.evaluate_inline(&acc, position, c));
+        let children = position
+            .legal_moves()
+            .iter()
+            .map(|&m| acc.after_inline(net, position, m))
+            .collect();
+        (acc, evaluations, children)
+    }
+
     proptest! {
         /// The two copies of the row loops (`wide`) give the same
         /// accumulators and evaluations, with and without threat inputs.
@@ -578,23 +597,9 @@ mod tests {
             let mut rng = SplitMix::new(seed);
             let position = random_playout(&mut rng, Position::new(), plies);
             for net in [&plain, &threats] {
-                let acc = Accumulator::new_inline(net, &position);
-                let captures = position.captures().len();
-                let baseline = (
-                    [None, Some(captures)].map(|c| net.evaluate_inline(&acc, &position, c)),
-                    position.legal_moves().iter().map(|&m| acc.after_inline(net, &position, m)).collect::<Vec<_>>(),
-                );
-                let wide = wide::run_avx2_if_available(|| {
-                    (
-                        Accumulator::new_inline(net, &position),
-                        [None, Some(captures)].map(|c| net.evaluate_inline(&acc, &position, c)),
-                        position.legal_moves().iter().map(|&m| acc.after_inline(net, &position, m)).collect::<Vec<_>>(),
-                    )
-                });
-                if let Some((wide_acc, evaluations, children)) = wide {
-                    prop_assert_eq!(wide_acc, acc);
-                    prop_assert_eq!(evaluations, baseline.0);
-                    prop_assert_eq!(children, baseline.1);
+                let baseline = row_loops_of(net, &position);
+                if let Some(wide) = wide::run_avx2_if_available(|| row_loops_of(net, &position)) {
+                    prop_assert_eq!(wide, baseline);
                 }
             }
         }

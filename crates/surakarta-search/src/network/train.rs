@@ -1326,9 +1326,6 @@ mod tests {
     fn both_copies_of_the_row_loops_train_the_same_network() {
         // On a CPU with AVX2 training runs the AVX2 copy unless told not to;
         // without it there is one copy, and nothing to compare.
-        if super::super::wide::run_avx2_if_available(|| ()).is_none() {
-            eprintln!("no AVX2 on this CPU: one copy of the row loops only");
-        }
         let set = material_set(6, 1500);
         for threats in [false, true] {
             let options = TrainOptions {

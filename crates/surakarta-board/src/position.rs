@@ -6,7 +6,7 @@ use crate::picture::capture_path;
 use serde_json::json;
 use std::cmp::Ordering;
 use surakarta::{Color, Game, Move, Position, Rules, Termination};
-use surakarta_tablebase::{Tablebase, TablebaseError, Value};
+use surakarta_tablebase::{GameValue, Tablebase, TablebaseError, Value};
 
 /// The order of the move list: wins by rising distance, draws, losses by
 /// falling distance, then moves without a value (ties: by notation).
@@ -23,7 +23,7 @@ fn value_rank(value: Option<Value>) -> (u8, i64) {
 struct MoveEntry {
     m: Move,
     text: String,
-    value: Option<Value>,
+    judged: Option<GameValue>,
 }
 
 /// Whether a failed probe only means that the tables do not cover the
@@ -55,7 +55,7 @@ struct Lookups {
 impl Lookups {
     /// The value of a probe: `None` where no table covers it, and where a
     /// table failed (the error kept for the answer).
-    fn value(&mut self, probe: Result<Value, TablebaseError>) -> Option<Value> {
+    fn value<T>(&mut self, probe: Result<T, TablebaseError>) -> Option<T> {
         match probe {
             Ok(value) => Some(value),
             Err(e) if not_covered(&e) => None,
@@ -69,11 +69,15 @@ impl Lookups {
 
 /// The answer of `/api/position` for `position` under the default rules:
 /// `fen`, `side_to_move`, the `black` and `white` squares, `outcome` (null
-/// while the game goes on), `value` (from `tb`, null where no table covers
-/// it), `tablebase_error` (the first table that failed, or null) and
-/// `moves`, every legal move with its `from`, `to`, `capture`, `path` (the
-/// squares a capture travels), the `fen` after it and its `value` for the
-/// mover, best first.
+/// while the game goes on), `value` (from `tb`: the game's value, null
+/// where no table covers the position or where the rules and the game's
+/// history cut the tables' value off), `tables_value` (what the tables say
+/// under the pure rules, null where no table covers it), `cutoff` (why
+/// `tables_value` is not the game's value, in words, or null),
+/// `tablebase_error` (the first table that failed, or null) and `moves`,
+/// every legal move with its `from`, `to`, `capture`, `path` (the squares a
+/// capture travels), the `fen` after it and its `value`, `tables_value` and
+/// `cutoff` for the mover, best first.
 ///
 /// ```
 /// use surakarta::Position;
@@ -113,25 +117,32 @@ pub fn game_answer(game: &Game, tb: Option<&Tablebase>) -> serde_json::Value {
             Termination::Repetition | Termination::NoCaptureLimit
         )
     });
-    let value = match tb {
-        Some(tb) if !ended_by_record => lookups.value(tb.probe_position(position)),
+    let judged = match tb {
+        Some(tb) if !ended_by_record => lookups.value(tb.probe_game(game)),
         _ => None,
     };
-    let mut moves: Vec<MoveEntry> = if outcome.is_some() {
-        Vec::new()
-    } else {
-        game.legal_moves()
-            .iter()
-            .map(|&m| MoveEntry {
-                m,
-                text: m.to_string(),
-                value: tb.and_then(|tb| lookups.value(tb.move_value(position, m))),
-            })
-            .collect()
+    let move_values = match tb {
+        Some(tb) if outcome.is_none() => lookups.value(tb.move_values_in_game(game)),
+        _ => None,
     };
-    moves.sort_by(|a, b| match value_rank(a.value).cmp(&value_rank(b.value)) {
-        Ordering::Equal => a.text.cmp(&b.text),
-        order => order,
+    let mut moves: Vec<MoveEntry> = game
+        .legal_moves()
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| MoveEntry {
+            m,
+            text: m.to_string(),
+            judged: move_values.as_ref().and_then(|v| v.get(i)).map(|&(_, v)| v),
+        })
+        .collect();
+    // The moves ranked by the tables' values (the pure rules' order of
+    // play), whether or not the game's rules cut them off.
+    moves.sort_by(|a, b| {
+        let rank = |e: &MoveEntry| value_rank(e.judged.map(|v| v.table));
+        match rank(a).cmp(&rank(b)) {
+            Ordering::Equal => a.text.cmp(&b.text),
+            order => order,
+        }
     });
     let squares = |color| {
         position
@@ -147,7 +158,9 @@ pub fn game_answer(game: &Game, tb: Option<&Tablebase>) -> serde_json::Value {
         "black": squares(Color::Black),
         "white": squares(Color::White),
         "outcome": outcome.as_ref().map(outcome_json),
-        "value": value_json(value),
+        "value": value_json(judged.and_then(|v| v.exact())),
+        "tables_value": value_json(judged.map(|v| v.table)),
+        "cutoff": cutoff_json(judged),
         "tablebase_error": lookups.error,
         "moves": moves.iter().map(|e| move_json(position, e)).collect::<Vec<_>>(),
     })
@@ -169,6 +182,16 @@ fn move_json(position: &Position, e: &MoveEntry) -> serde_json::Value {
         "capture": m.is_capture(),
         "path": path,
         "fen": position.after(m).to_string(),
-        "value": value_json(e.value),
+        "value": value_json(e.judged.and_then(|v| v.exact())),
+        "tables_value": value_json(e.judged.map(|v| v.table)),
+        "cutoff": cutoff_json(e.judged),
     })
+}
+
+/// Why the tables' value is not the game's, in words, or null.
+fn cutoff_json(judged: Option<GameValue>) -> serde_json::Value {
+    match judged.and_then(|v| v.cutoff) {
+        Some(cutoff) => cutoff.to_string().into(),
+        None => serde_json::Value::Null,
+    }
 }

@@ -5,7 +5,7 @@
 use serde_json::json;
 use std::time::Duration;
 use surakarta::{Game, GameRecord};
-use surakarta_match::analysis::{annotate, GameAnalysis, Summary};
+use surakarta_match::analysis::{annotate, Eval, GameAnalysis, Summary};
 use surakarta_search::Limits;
 
 /// The search time per position of a game analysis when the request names
@@ -49,10 +49,13 @@ fn summary_json(s: &Summary) -> serde_json::Value {
 
 /// A game's analysis as JSON: `plies`, each `{"ply", "side", "move",
 /// "mark", "before", "after", "win_chance_before", "win_chance_after",
-/// "loss", "exact", "best"}` (`before` and `after` are the evaluations for
-/// the mover as text, `+0.35` or `tables: win in 7`; the win chances 0 to
-/// 1), and `black` and `white`, the totals (`moves`, `inaccuracies`,
-/// `mistakes`, `blunders`, `average_loss`).
+/// "loss", "exact", "best", "tables", "cutoff"}` (`before` and `after` are
+/// the evaluations for the mover as text, `+0.35` or `tables: win in 7`;
+/// the win chances 0 to 1; `tables` what the tables say of the position
+/// before the move under the pure rules, `tables: win in 7`, or null where
+/// they do not hold it; `cutoff` why that is not the game's value, in
+/// words, or null), and `black` and `white`, the totals (`moves`,
+/// `inaccuracies`, `mistakes`, `blunders`, `average_loss`).
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -87,6 +90,8 @@ pub fn analysis_json(analysis: &GameAnalysis) -> serde_json::Value {
                 "loss": p.loss,
                 "exact": p.exact,
                 "best": p.best.map(|b| b.to_string()),
+                "tables": p.tables.map(|v| Eval::Table(v.table).to_string()),
+                "cutoff": p.tables.and_then(|v| v.cutoff).map(|c| c.to_string()),
             })
         })
         .collect();

@@ -1,8 +1,10 @@
 //! Game analysis: every move of a game judged, as lichess marks chess games.
 //!
 //! [`analyse_game`] evaluates each position of a game for its side to move:
-//! with the tables when they hold it (the exact value), else with a search
-//! at fixed limits (its score and best move). A move's **loss** is the drop
+//! with the tables when they hold it and their value is the game's (the
+//! exact value; [`Tablebase::probe_game`] judges it against the game's rule
+//! set and history), else with a search at fixed limits (its score and best
+//! move). A move's **loss** is the drop
 //! in the mover's win chance from the position before it to the position
 //! after it, never below 0:
 //!
@@ -42,9 +44,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use surakarta::{Color, Game, GameError, GameRecord, Mark, Move, Position};
+use surakarta::{Color, Game, GameError, GameRecord, Mark, Move};
 use surakarta_search::{Engine, Limits, Score, ScoreKind};
-use surakarta_tablebase::{Tablebase, TablebaseError, Value, Wdl};
+use surakarta_tablebase::{GameValue, Tablebase, TablebaseError, Value, Wdl};
 
 /// The logistic scale of [`win_chance`], per unit of score (one piece is
 /// 100 units).
@@ -199,6 +201,10 @@ pub struct PlyAnalysis {
     pub exact: bool,
     /// The mark: `?!`, `?`, `??` or none.
     pub mark: Option<Mark>,
+    /// What the tables say of the position before the move, where they
+    /// hold it: their value, and why it is not the game's where the rules
+    /// or the game's history cut it off (the position is then searched).
+    pub tables: Option<GameValue>,
 }
 
 /// One side's totals.
@@ -239,12 +245,13 @@ pub enum AnalysisError {
     Tablebase(#[from] TablebaseError),
 }
 
-/// An exact value, or `None` when the tables do not hold the position.
-fn probe(tables: Option<&Tablebase>, position: &Position) -> Result<Option<Value>, TablebaseError> {
+/// The tables' value of the game's position judged against its rules and
+/// history, or `None` when the tables do not hold the position.
+fn probe(tables: Option<&Tablebase>, game: &Game) -> Result<Option<GameValue>, TablebaseError> {
     let Some(tables) = tables else {
         return Ok(None);
     };
-    match tables.probe_position(position) {
+    match tables.probe_game(game) {
         Ok(v) => Ok(Some(v)),
         Err(TablebaseError::MissingTable { .. }) => Ok(None),
         Err(e) => Err(e),
@@ -266,8 +273,9 @@ pub fn analyse_game(
 ) -> Result<GameAnalysis, AnalysisError> {
     record.to_game()?;
     let total = record.moves.len() + 1;
-    // Each position's evaluation for its side to move and best move.
-    let mut evals: Vec<(Eval, Option<Move>)> = Vec::with_capacity(total);
+    // Each position's evaluation for its side to move, best move, and what
+    // the tables said of it.
+    let mut evals: Vec<(Eval, Option<Move>, Option<GameValue>)> = Vec::with_capacity(total);
     let mut game = Game::new(record.start, record.rules);
     engine.new_game();
     for i in 0..total {
@@ -278,17 +286,23 @@ pub fn analyse_game(
                 Some(c) if c == position.turn() => Wdl::Win,
                 Some(_) => Wdl::Loss,
             };
-            (Eval::Over(w), None)
-        } else if let Some(v) = probe(tables, &position)? {
-            let best = tables
-                .map(|t| t.best_move(&position))
-                .transpose()?
-                .flatten()
-                .map(|(m, _)| m);
-            (Eval::Table(v), best)
+            (Eval::Over(w), None, None)
         } else {
-            let result = engine.search(&game, limits, stop, &mut |_| {});
-            (Eval::Search(result.info.score), result.best_move)
+            let tables_say = probe(tables, &game)?;
+            match (tables, tables_say.and_then(|v| v.exact())) {
+                (Some(t), Some(v)) => {
+                    let best = t.best_move(&position)?.map(|(m, _)| m);
+                    (Eval::Table(v), best, tables_say)
+                }
+                _ => {
+                    let result = engine.search(&game, limits, stop, &mut |_| {});
+                    (
+                        Eval::Search(result.info.score),
+                        result.best_move,
+                        tables_say,
+                    )
+                }
+            }
         };
         evals.push(entry);
         on_ply(i + 1, total);
@@ -301,23 +315,17 @@ pub fn analyse_game(
     let mut position = record.start;
     for (i, &played) in record.moves.iter().enumerate() {
         let mover = position.turn();
-        let (before, best) = evals[i];
+        let (before, best, tables_say) = evals[i];
         let next = evals[i + 1].0.flipped();
-        let (after, exact) = match before {
-            Eval::Table(_) => {
-                let after = match next {
-                    Eval::Over(w) => Eval::Over(w),
-                    _ => Eval::Table(
-                        tables
-                            .map(|t| t.move_value(&position, played))
-                            .transpose()?
-                            .unwrap_or(Value::Draw),
-                    ),
-                };
-                (after, true)
-            }
-            _ => (next, false),
+        // After a move into a position the tables value for the game, the
+        // move's own value (a capture's counts to the capture itself); exact
+        // where the tables' values hold on both sides of the move.
+        let after = match (next, tables) {
+            (Eval::Table(_), Some(t)) => Eval::Table(t.move_value(&position, played)?),
+            _ => next,
         };
+        let exact =
+            matches!(before, Eval::Table(_)) && matches!(after, Eval::Table(_) | Eval::Over(_));
         let loss = (before.win_chance() - after.win_chance()).max(0.0);
         let mark = match (exact, before, after) {
             (true, Eval::Table(b), Eval::Table(a)) => mark_for_values(b.wdl(), a.wdl()),
@@ -334,6 +342,7 @@ pub fn analyse_game(
             loss,
             exact,
             mark,
+            tables: tables_say,
         });
         position = position.after(played);
     }
@@ -375,6 +384,16 @@ pub fn annotate(record: &mut GameRecord, analysis: &GameAnalysis) {
         let mut comment = format!("{} → {}", p.before, p.after);
         if let Some(best) = p.best.filter(|&b| b != p.played) {
             comment.push_str(&format!("; best {best}"));
+        }
+        if let Some(GameValue {
+            table,
+            cutoff: Some(cutoff),
+        }) = p.tables
+        {
+            comment.push_str(&format!(
+                "; {}, not the game's value: {cutoff}",
+                Eval::Table(table)
+            ));
         }
         let mut annotation = record.annotation(p.ply - 1);
         annotation.mark = p.mark;
@@ -453,6 +472,7 @@ mod tests {
             loss,
             exact: false,
             mark,
+            tables: None,
         };
         let plies = [
             ply(1, Color::Black, 0.4, Some(Mark::Blunder)),

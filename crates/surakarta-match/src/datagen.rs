@@ -40,8 +40,12 @@
 //!   Positions where the side to move could capture are counted either
 //!   way ([`DatagenStats::capture_available`]).
 //! - Labels: the game's result for the position's side to move, `exact`
-//!   false; except that a game reaching a position the tables cover ends
-//!   there, that position written with the tables' value and `exact` true.
+//!   false; except that a game reaching a position whose tables' value is
+//!   the game's ([`surakarta_tablebase::Tablebase::probe_game`]: the
+//!   no-capture counter, the rule set and the game's repetitions leave it
+//!   room; a draw only under the pure rules) ends there, that position
+//!   written with the tables' value and `exact` true. Elsewhere the game
+//!   goes on.
 //!   With [`DatagenConfig::table_plies`], the tables then play on for that
 //!   many plies (each side keeping its value: a winner's fastest wins, a
 //!   draw's drawing moves, a loser's any move, chosen at random from the
@@ -840,14 +844,20 @@ fn play(
             break (outcome.winner, GameEnd::Rules(outcome.termination));
         }
         if let Some(t) = &config.tables {
-            if position.occupied().len() <= t.pieces {
-                let value =
-                    t.tables
-                        .probe_position(&position)
-                        .map_err(|e| DatagenError::Tablebase {
-                            position: position.to_string(),
-                            message: e.to_string(),
-                        })?;
+            // Where the tables' value is the game's (the rules and the
+            // game's history leave it room); elsewhere the game goes on.
+            let exact_value = if position.occupied().len() <= t.pieces {
+                t.tables
+                    .probe_game(&game)
+                    .map_err(|e| DatagenError::Tablebase {
+                        position: position.to_string(),
+                        message: e.to_string(),
+                    })?
+                    .exact()
+            } else {
+                None
+            };
+            if let Some(value) = exact_value {
                 let wdl = value.wdl();
                 exact.push((position, wdl, ply));
                 if config.table_plies > 0 {
@@ -967,8 +977,10 @@ const TABLE_PLAY_SALT: u64 = 0xD1B5_4A32_D192_ED03;
 /// to `plies` plies, appending each position met after it, while the game
 /// goes on, with its exact value. The side to move keeps its value: a
 /// winner plays one of its fastest wins, a defender any move that keeps
-/// the draw, a loser any move; ties chosen at random by `rng`. The tables
-/// follow the pure rules: no counter ends this part of a game.
+/// the draw, a loser any move; ties chosen at random by `rng`. The start's
+/// value was the game's, so every value met is too: a win's conversions fit
+/// the no-capture limit from the start on, its line repeats nothing, and a
+/// draw is the game's value only under the pure rules, which end nothing.
 fn play_on_by_tables(
     tables: &DatagenTables,
     mut position: Position,

@@ -18,7 +18,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use surakarta::{Game, GameRecord, Rules};
-use surakarta_match::analysis::{analyse_game, annotate, GameAnalysis, Summary};
+use surakarta_match::analysis::{analyse_game, annotate, Eval, GameAnalysis, Summary};
 use surakarta_search::{
     Engine, Evaluation, EvaluationChoiceError, Info, Limits, Line, Options, ParameterError, Score,
     SearchParameters, SearchResult,
@@ -720,6 +720,8 @@ fn analysis_dict<'py>(
         ply.set_item("loss", p.loss)?;
         ply.set_item("exact", p.exact)?;
         ply.set_item("best", p.best.map(|inner| PyMove { inner }))?;
+        ply.set_item("tables", p.tables.map(|v| Eval::Table(v.table).to_string()))?;
+        ply.set_item("cutoff", p.tables.and_then(|v| v.cutoff).map(|c| c.to_string()))?;
         plies.append(ply)?;
     }
     let side = |s: &Summary| -> PyResult<Bound<'py, PyDict>> {

@@ -7,6 +7,7 @@ use crate::position::{moves_of, PyMove};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
+use surakarta::Rules;
 use surakarta_tablebase::{generate_dir_with, GenerateOptions, NoProgress, Tablebase, Value};
 
 /// Endgame tables (distance to conversion) read from a directory of
@@ -24,7 +25,10 @@ pub(crate) struct PyTablebase {
 
 /// The answer of `Tablebase.probe`: the value for the side to move (`wdl`:
 /// `"win"`, `"draw"` or `"loss"`; `dtc`: plies to the conversion, `None` for
-/// a draw), the best move and the line of best play to the conversion.
+/// a draw), the best move and the line of best play to the conversion, all
+/// under the pure rules the tables follow; `exact`, whether that value is
+/// the game's (for a `Game`: its rule set and history leave it room; a
+/// position alone is judged under the pure rules), and `cutoff`, why not.
 #[pyclass(name = "Probe", module = "surakarta", frozen, get_all)]
 pub(crate) struct PyProbe {
     /// `"win"`, `"draw"` or `"loss"` for the side to move.
@@ -35,6 +39,11 @@ pub(crate) struct PyProbe {
     best_move: Option<PyMove>,
     /// Best play until the conversion.
     line: Vec<PyMove>,
+    /// Whether the value is the game's.
+    exact: bool,
+    /// Why the value is not the game's (the no-capture limit, a repetition,
+    /// adjudication of a draw), or `None`.
+    cutoff: Option<String>,
 }
 
 #[pymethods]
@@ -44,14 +53,15 @@ impl PyProbe {
             .best_move
             .map_or("None".to_string(), |m| format!("'{}'", m.inner));
         format!(
-            "Probe(wdl='{}', dtc={}, best_move={best}, line=[{}])",
+            "Probe(wdl='{}', dtc={}, best_move={best}, line=[{}], exact={})",
             self.wdl,
             self.dtc.map_or("None".to_string(), |d| d.to_string()),
             self.line
                 .iter()
                 .map(|m| format!("'{}'", m.inner))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            if self.exact { "True" } else { "False" }
         )
     }
 }
@@ -98,24 +108,29 @@ impl PyTablebase {
     }
 
     /// Value, best move and conversion line of `position` (a `Position`, a
-    /// `Game` for its current position, or position text).
+    /// `Game` for its current position, or position text), and whether the
+    /// value is the game's (a `Game`'s rule set and history can cut it off).
     fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyProbe> {
-        let position = read_position(position)?;
+        let game = PositionArg::read(position, "position")?.game(Rules::PURE)?;
+        let position = *game.position();
         let tb = &self.inner;
-        let (value, best, line) = py
+        let (judged, best, line) = py
             .allow_threads(|| -> Result<_, surakarta_tablebase::TablebaseError> {
                 Ok((
-                    tb.probe_position(&position)?,
+                    tb.probe_game(&game)?,
                     tb.best_move(&position)?.map(|(m, _)| m),
                     tb.line(&position)?,
                 ))
             })
             .map_err(tablebase_error)?;
+        let value = judged.table;
         Ok(PyProbe {
             wdl: value.wdl().name(),
             dtc: value.dtc(),
             best_move: best.map(|inner| PyMove { inner }),
             line: moves_of(line),
+            exact: judged.cutoff.is_none(),
+            cutoff: judged.cutoff.map(|c| c.to_string()),
         })
     }
 

@@ -24,7 +24,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use surakarta::{Game, Move, MoveList, Position, Rules};
-use surakarta_tablebase::{Tablebase, Value};
+use surakarta_tablebase::{GameValue, Tablebase, Value};
 
 use crate::error::SearchError;
 use crate::level::{choose_line, level_parameters, LevelParameters};
@@ -351,8 +351,7 @@ impl Engine {
         if game.outcome().is_some() {
             return finish(&shared, None, report(&shared, Vec::new()));
         }
-        let position = *game.position();
-        let (moves, table_lines) = match root_tablebase(&shared, &position, multipv) {
+        let (moves, table_lines) = match root_tablebase(&shared, game, multipv) {
             RootTablebase::Decided(lines) => {
                 let best_move = lines[0].pv[0];
                 let report = report(&shared, lines);
@@ -393,6 +392,9 @@ impl Engine {
             history: &self.history,
             tablebase,
             tb_pieces: tablebase.map_or(0, |t| t.complete_pieces()),
+            tb_longest_below: core::array::from_fn(|pieces| {
+                tablebase.map_or(0, |t| t.longest_below(pieces as u32))
+            }),
             evaluation: &self.options.evaluation,
             techniques: self.options.techniques,
             parameters: self.options.parameters,
@@ -495,32 +497,41 @@ enum RootTablebase {
     Unknown,
 }
 
-/// Step 2: the answer from the tablebases when they cover the root (a hit
-/// is counted for a decided root), with `multipv` lines.
-fn root_tablebase(shared: &Shared<'_>, root: &Position, multipv: usize) -> RootTablebase {
+/// Step 2: the answer from the tablebases when they cover the root of
+/// `game` and their value is the game's (judged against its rules and
+/// history by [`Tablebase::probe_game`]; a hit is counted for a decided
+/// root), with `multipv` lines.
+fn root_tablebase(shared: &Shared<'_>, game: &Game, multipv: usize) -> RootTablebase {
     let Some(tb) = shared.tablebase else {
         return RootTablebase::Unknown;
     };
+    let root = game.position();
     if root.occupied().len() > shared.tb_pieces {
         return RootTablebase::Unknown;
     }
-    let values = match tb.move_values(root) {
-        Ok(values) => values,
+    let judged = tb
+        .probe_game(game)
+        .and_then(|root_value| Ok((root_value, tb.move_values_in_game(game)?)));
+    let (root_value, values) = match judged {
+        Ok(judged) => judged,
         Err(e) => {
             shared.tb_error(&e);
             return RootTablebase::Unknown;
         }
     };
-    let best = values
-        .iter()
-        .copied()
-        .reduce(|a, b| if b.1.is_better_than(a.1) { b } else { a });
-    let Some((m, value)) = best else {
+    let best = values.iter().copied().reduce(|a, b| {
+        if b.1.table.is_better_than(a.1.table) {
+            b
+        } else {
+            a
+        }
+    });
+    let Some((m, GameValue { table: value, .. })) = best else {
         return RootTablebase::Unknown;
     };
-    let decided = match value {
-        Value::Win(d) if shared.converts_in_time(root, d) => Some(Score::tb_win_at(d)),
-        Value::Loss(d) if shared.converts_in_time(root, d) => Some(Score::tb_loss_at(d)),
+    let decided = match root_value.exact() {
+        Some(Value::Win(d)) => Some(Score::tb_win_at(d)),
+        Some(Value::Loss(d)) => Some(Score::tb_loss_at(d)),
         _ => None,
     };
     if let Some(score) = decided {
@@ -551,10 +562,12 @@ fn root_tablebase(shared: &Shared<'_>, root: &Position, multipv: usize) -> RootT
         ));
         return RootTablebase::Decided(lines);
     }
-    if value == Value::Draw {
+    // A drawn root is the game's value only under the pure rules: the
+    // drawing moves are then the ones that keep it.
+    if root_value.exact() == Some(Value::Draw) && value == Value::Draw {
         let keep: MoveList = values
             .iter()
-            .filter(|(_, v)| *v == Value::Draw)
+            .filter(|(_, v)| v.table == Value::Draw)
             .map(|&(m, _)| m)
             .collect();
         let others = multipv.saturating_sub(keep.len());
@@ -568,33 +581,33 @@ fn root_tablebase(shared: &Shared<'_>, root: &Position, multipv: usize) -> RootT
 /// that `keep` accepts, ranked by their values (the fastest win first,
 /// then draws, then the slowest loss; moves of equal value in generation
 /// order), each as a line of depth 0: the move and, for a move that does
-/// not convert at once, the tables' conversion line after it. A win or
-/// loss that converts before the no-capture limit is scored exactly (as a
-/// search scores it); one that does not, as the evaluation's bound
-/// (`±EVAL_LIMIT`: winning or losing, no exact distance); a draw as 0. A
-/// failed line lookup is counted like any failed probe and cuts the line
-/// to its move.
+/// not convert at once, the tables' conversion line after it. A move
+/// whose value is the game's (it converts before the no-capture limit, no
+/// repetition can cut it) is scored exactly (as a search scores it); a win
+/// or loss that is not, as the evaluation's bound (`±EVAL_LIMIT`: winning
+/// or losing, no exact distance); a draw as 0. A failed line lookup is
+/// counted like any failed probe and cuts the line to its move.
 fn table_lines(
     shared: &Shared<'_>,
     tb: &Tablebase,
     root: &Position,
-    values: &[(Move, Value)],
+    values: &[(Move, GameValue)],
     count: usize,
     keep: impl Fn(Move, Value) -> bool,
 ) -> Vec<Line> {
     if count == 0 {
         return Vec::new();
     }
-    let mut ranked: Vec<(Move, Value)> = values
+    let mut ranked: Vec<(Move, GameValue)> = values
         .iter()
         .copied()
-        .filter(|&(m, v)| keep(m, v))
+        .filter(|&(m, v)| keep(m, v.table))
         .collect();
     // Stable: moves of equal value stay in generation order.
     ranked.sort_by(|a, b| {
-        if b.1.is_better_than(a.1) {
+        if b.1.table.is_better_than(a.1.table) {
             std::cmp::Ordering::Greater
-        } else if a.1.is_better_than(b.1) {
+        } else if a.1.table.is_better_than(b.1.table) {
             std::cmp::Ordering::Less
         } else {
             std::cmp::Ordering::Equal
@@ -603,13 +616,14 @@ fn table_lines(
     ranked
         .into_iter()
         .take(count)
-        .map(|(m, value)| {
-            let score = match value {
-                Value::Win(d) if shared.converts_in_time(root, d) => Score::tb_win_at(d),
-                Value::Loss(d) if shared.converts_in_time(root, d) => Score::tb_loss_at(d),
-                Value::Win(_) => Score(EVAL_LIMIT),
-                Value::Loss(_) => Score(-EVAL_LIMIT),
-                Value::Draw => Score::DRAW,
+        .map(|(m, judged)| {
+            let value = judged.table;
+            let score = match (judged.exact(), value) {
+                (Some(Value::Win(d)), _) => Score::tb_win_at(d),
+                (Some(Value::Loss(d)), _) => Score::tb_loss_at(d),
+                (_, Value::Win(_)) => Score(EVAL_LIMIT),
+                (_, Value::Loss(_)) => Score(-EVAL_LIMIT),
+                (_, Value::Draw) => Score::DRAW,
             };
             let mut pv = vec![m];
             if !m.is_capture() && value != Value::Draw {

@@ -165,6 +165,10 @@ pub(crate) struct Shared<'a> {
     pub(crate) history: &'a History,
     pub(crate) tablebase: Option<&'a Tablebase>,
     pub(crate) tb_pieces: u32,
+    /// For each piece count up to `tb_pieces`, the longest conversion of
+    /// the smaller classes: every conversion after a capture fits a
+    /// no-capture limit at least this long.
+    pub(crate) tb_longest_below: [u32; 25],
     pub(crate) evaluation: &'a Evaluation,
     pub(crate) techniques: Techniques,
     pub(crate) parameters: SearchParameters,
@@ -224,11 +228,19 @@ impl Shared<'_> {
     }
 
     /// Whether a tablebase win or loss converting in `dtc` plies is decided
-    /// before the no-capture limit can end the game.
+    /// before the no-capture limit can end the game: the conversion, and
+    /// every later one (in the smaller classes), fit the limit
+    /// ([`Tablebase::cutoff`] states the conditions in full, with the
+    /// game's history).
     pub(crate) fn converts_in_time(&self, position: &Position, dtc: u32) -> bool {
-        self.rules
-            .no_capture_plies()
-            .is_none_or(|limit| position.halfmoves().saturating_add(dtc) <= limit)
+        self.rules.no_capture_plies().is_none_or(|limit| {
+            let longest_later = self
+                .tb_longest_below
+                .get(position.occupied().len() as usize)
+                .copied()
+                .unwrap_or(u32::MAX);
+            position.halfmoves().saturating_add(dtc) <= limit && longest_later <= limit
+        })
     }
 
     /// An exact score from the tablebases, if they cover the position and

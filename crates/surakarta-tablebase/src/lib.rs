@@ -63,6 +63,7 @@ pub use generate::runs::{
     generate_dir, generate_dir_with, generate_pair, ClassOutcome, GenerateOptions,
 };
 pub use pair::Pair;
+pub use probe::game::{Cutoff, GameValue};
 pub use probe::table::{Directories, Histogram, StepRanker, Table, TableIndexer};
 pub use probe::tablebase::Tablebase;
 pub use probe::timing::{time_probes, ProbeTiming};

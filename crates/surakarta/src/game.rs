@@ -200,6 +200,37 @@ impl Game {
     }
 }
 
+impl Rules {
+    /// The result under these rules of a game whose current position is
+    /// `position`, where `repetitions` tells how often `position` (placement
+    /// and side to move) has occurred in the game, the current occurrence
+    /// included (called only if the rules have a repetition limit): a side
+    /// with no pieces or no move loses first, then the repetition and
+    /// no-capture limits end the game, adjudicated by piece count, as
+    /// [`Game::outcome`] does.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Position, Rules, Termination};
+    ///
+    /// let position: Position = "b5/6/6/6/6/w4w b 50 1".parse()?;
+    /// let outcome = Rules::ICGA.outcome(&position, || 1).unwrap();
+    /// assert_eq!(outcome.termination, Termination::NoCaptureLimit);
+    /// assert_eq!(outcome.result(), "0-1"); // two white pieces against one
+    /// assert_eq!(Rules::PURE.outcome(&position, || 1), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn outcome(
+        self,
+        position: &Position,
+        repetitions: impl FnOnce() -> u32,
+    ) -> Option<Outcome> {
+        outcome_under(self, position, repetitions)
+    }
+}
+
 /// The outcome of a game under `rules` whose current position is `pos`, where
 /// `repetitions` tells how often `pos` (placement and side to move) has
 /// occurred in it, the current occurrence included; it is called only if the

@@ -39,6 +39,21 @@ impl Termination {
             Termination::NoCaptureLimit => "no-capture limit",
         }
     }
+
+    /// Whether the rule set ended the game and piece count decided it
+    /// (repetition or the no-capture limit), rather than the loss of all
+    /// pieces or moves.
+    ///
+    /// ```
+    /// use surakarta::Termination;
+    ///
+    /// assert!(Termination::NoCaptureLimit.is_adjudicated());
+    /// assert!(!Termination::NoMoves.is_adjudicated());
+    /// ```
+    #[must_use]
+    pub const fn is_adjudicated(self) -> bool {
+        matches!(self, Termination::Repetition | Termination::NoCaptureLimit)
+    }
 }
 
 /// The end of a game: who won (`None` for a draw) and why.

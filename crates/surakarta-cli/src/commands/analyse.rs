@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
-use surakarta_match::analysis::{analyse_game, annotate, GameAnalysis};
+use surakarta_match::analysis::{analyse_game, annotate, Eval, GameAnalysis};
 use surakarta_search::Limits;
 
 /// The arguments of `surakarta analyse`.
@@ -150,6 +150,14 @@ fn print_text(analysis: &GameAnalysis) {
             p.before,
             p.after
         );
+        if let Some(tables) = p.tables {
+            if let Some(cutoff) = tables.cutoff {
+                println!(
+                    "        ({}, not the game's value: {cutoff})",
+                    Eval::Table(tables.table)
+                );
+            }
+        }
     }
     for (name, s) in [("black", &analysis.black), ("white", &analysis.white)] {
         println!(

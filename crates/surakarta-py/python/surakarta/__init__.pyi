@@ -324,6 +324,8 @@ class Probe:
     dtc: Optional[int]
     best_move: Optional[Move]
     line: List[Move]
+    exact: bool
+    cutoff: Optional[str]
 
 class Tablebase:
     """Endgame tables read from a directory of ``*.sktb`` files."""
@@ -391,6 +393,8 @@ class PlyJudgement(TypedDict):
     loss: float
     exact: bool
     best: Optional[Move]
+    tables: Optional[str]
+    cutoff: Optional[str]
 
 class SideTotals(TypedDict):
     """One side's totals in ``Engine.analyse_game``'s answer."""

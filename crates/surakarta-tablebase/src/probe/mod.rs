@@ -4,6 +4,7 @@
 //! timing of random probes.
 
 pub(crate) mod cache;
+pub(crate) mod game;
 pub(crate) mod moves;
 pub(crate) mod table;
 pub(crate) mod tablebase;

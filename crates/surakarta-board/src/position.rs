@@ -195,3 +195,38 @@ fn cutoff_json(judged: Option<GameValue>) -> serde_json::Value {
         None => serde_json::Value::Null,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use surakarta_index::Scheme;
+    use surakarta_tablebase::NoProgress;
+
+    /// Near the no-capture limit the answer gives the tables' value apart
+    /// from the game's: none of Black's moves, and not the position, is the
+    /// win in 3 the tables say; far from it both agree.
+    #[test]
+    fn values_cut_off_by_the_no_capture_limit_are_not_the_games() {
+        let (tb, _) = Tablebase::generate(3, Scheme::Symmetric, &NoProgress).unwrap();
+        let near = crate::replay_game(Some("icga"), Some("w5/6/6/6/6/b4w b 48 1"), None).unwrap();
+        let answer = game_answer(&near, Some(&tb));
+        assert!(answer["value"].is_null(), "{answer}");
+        assert_eq!(answer["tables_value"]["wdl"], "win");
+        assert_eq!(answer["tables_value"]["dtc"], 3);
+        assert!(answer["cutoff"].as_str().unwrap().contains("no-capture limit"));
+        for m in answer["moves"].as_array().unwrap() {
+            assert!(m["value"].is_null(), "{m}");
+            assert!(m["tables_value"].is_object() && m["cutoff"].is_string(), "{m}");
+        }
+        let far = crate::replay_game(Some("icga"), Some("w5/6/6/6/6/b4w b 0 1"), None).unwrap();
+        let answer = game_answer(&far, Some(&tb));
+        assert_eq!(answer["value"], answer["tables_value"]);
+        assert!(answer["cutoff"].is_null());
+        let best = &answer["moves"][0];
+        assert_eq!(best["value"]["wdl"], "win");
+        assert!(best["cutoff"].is_null());
+        // `/api/position` plays under the default (ICGA) rules.
+        let position: Position = "w5/6/6/6/6/b4w b 49 1".parse().unwrap();
+        assert!(position_answer(&position, Some(&tb))["value"].is_null());
+    }
+}

@@ -64,3 +64,27 @@ def test_too_many_pieces(tables5):
     tb = surakarta.Tablebase(tables5)
     with pytest.raises(surakarta.MissingTableError):
         tb.probe(surakarta.Position())
+
+
+def test_a_games_rules_and_history_cut_the_tables_value_off(tables5):
+    # 48 plies of the ICGA's 50 without a capture: Black's win in 3 under
+    # the pure rules is not the game's (the limit ends it first, White has
+    # more pieces).
+    tb = surakarta.Tablebase(tables5)
+    near = surakarta.Game("w5/6/6/6/6/b4w b 48 1", rules="icga")
+    answer = tb.probe(near)
+    assert (answer.wdl, answer.dtc, answer.exact) == ("win", 3, False)
+    assert "no-capture limit" in answer.cutoff
+    far = tb.probe(surakarta.Game("w5/6/6/6/6/b4w b 0 1", rules="icga"))
+    assert (far.exact, far.cutoff) == (True, None)
+    # A position alone is judged under the pure rules the tables follow.
+    assert tb.probe("w5/6/6/6/6/b4w b 48 1").exact
+
+    near.push_uci("a1-b1")
+    near.push_uci("f1-e1")
+    result = surakarta.Engine(hash=8, tables=tables5).analyse_game(near, depth=4)
+    first = result["plies"][0]
+    assert first["exact"] is False, first
+    assert first["tables"] == "tables: win in 3", first
+    assert "no-capture limit" in first["cutoff"], first
+    assert first["before"].startswith("loss"), first

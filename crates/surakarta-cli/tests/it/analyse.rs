@@ -74,6 +74,43 @@ fn tables_mark_a_blunder_out_and_svg() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Near the no-capture limit the tables' win is not the game's: 48 plies
+/// of the ICGA's 50 gone, Black's win in 3 is cut off (two plies later the
+/// limit ends the game, White has more pieces), so the position is
+/// searched and the tables' value shown with the reason.
+#[test]
+fn tables_cut_off_by_the_no_capture_limit_are_searched_and_say_why() {
+    let dir = scratch_dir("analyse-limit");
+    let tables = generated_tables("analyse-limit", 3);
+    let file = dir.join("game.txt");
+    std::fs::write(
+        &file,
+        "[Rules \"icga\"]\n[Start \"w5/6/6/6/6/b4w b 48 1\"]\n\n1. a1-b1 f1-e1 0-1\n",
+    )
+    .unwrap();
+    let (f, tb) = (file.to_str().unwrap(), tables.to_str().unwrap());
+    let o = run(&["analyse", f, "--depth", "4", "--tb", tb, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let plies = v["plies"].as_array().unwrap();
+    for (p, tables_say) in plies.iter().zip(["tables: win in 3", "tables: loss in 2"]) {
+        assert_eq!(p["exact"], false, "{p}");
+        assert_eq!(p["tables"], tables_say, "{p}");
+        assert!(p["cutoff"].as_str().unwrap().contains("no-capture limit"), "{p}");
+        assert!(!p["before"].as_str().unwrap().starts_with("tables"), "{p}");
+    }
+    // Black loses the game, White wins it: the search's scores say so.
+    assert!(plies[0]["before"].as_str().unwrap().starts_with("loss"), "{}", plies[0]);
+    assert!(plies[1]["before"].as_str().unwrap().starts_with("win"), "{}", plies[1]);
+    let o = run(&["analyse", f, "--depth", "4", "--tb", tb]);
+    assert!(
+        stdout(&o).contains("(tables: win in 3, not the game's value: the no-capture limit"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn errors_exit_2_with_one_line() {
     let dir = scratch_dir("analyse-errors");

@@ -339,6 +339,8 @@ fn records_read_back_and_no_game_was_over() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// Under the pure rules every position the tables cover is the game's
+/// value: the game ends there.
 #[test]
 fn games_reaching_the_tables_end_with_their_exact_value() {
     let (tables, _) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap();
@@ -350,6 +352,7 @@ fn games_reaching_the_tables_end_with_their_exact_value() {
         openings: OpeningMix::Random,
         max_plies: 300,
         adjudicate_plies: 0,
+        rules: Rules::PURE,
         tables: Some(DatagenTables {
             tables: tables.clone(),
             pieces: 4,
@@ -390,6 +393,47 @@ fn games_reaching_the_tables_end_with_their_exact_value() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// Under rules that adjudicate by piece count (ICGA), a game ends by the
+/// tables only where their value is the game's: their draws (endless play
+/// under the pure rules, won on count here) and the wins the no-capture
+/// counter cuts off are played on by the search, and every exact label,
+/// those met by the tables' play included, is the game's value.
+#[test]
+fn under_adjudicating_rules_only_the_games_values_are_exact_labels() {
+    let (tables, _) = Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap();
+    let tables = Arc::new(tables);
+    let config = DatagenConfig {
+        games: 40,
+        games_per_chunk: 40,
+        openings: OpeningMix::Random,
+        max_plies: 300,
+        adjudicate_plies: 0,
+        rules: Rules::ICGA,
+        table_plies: 6,
+        tables: Some(DatagenTables {
+            tables: tables.clone(),
+            pieces: 4,
+        }),
+        ..small()
+    };
+    let dir = fresh_dir("tables-icga");
+    let stats = run(&config, &dir, &Quiet).unwrap();
+    let records = data::read(&dir.join(chunk_name(0))).unwrap().records;
+    assert!(stats.ended_by_tables > 0, "{stats:?}");
+    // Covered positions the tables do not decide were searched.
+    let searched_in_tables = records
+        .iter()
+        .filter(|r| !r.exact && r.position.occupied().len() <= 4)
+        .count();
+    assert!(searched_in_tables > 0, "{stats:?}");
+    for r in records.iter().filter(|r| r.exact) {
+        let game = surakarta::Game::new(r.position, Rules::ICGA);
+        let judged = tables.probe_game(&game).unwrap();
+        assert_eq!(Some(r.label), judged.exact().map(|v| v.wdl()), "{}: {judged:?}", r.position);
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// With `table_plies`, a game that reaches the tables goes on by their
 /// moves: every position met is written with its exact value, each side
 /// keeps its value from one ply to the next, the bytes do not depend on
@@ -405,6 +449,7 @@ fn the_tables_play_on_and_label_every_position_exactly() {
         openings: OpeningMix::Random,
         max_plies: 300,
         adjudicate_plies: 0,
+        rules: Rules::PURE,
         table_plies: 12,
         tables: Some(DatagenTables {
             tables: tables.clone(),

@@ -275,6 +275,65 @@ fn the_no_capture_limit_adjudicates_by_material() {
     assert!(!r.info.score.is_decisive());
 }
 
+/// The tables decide the root only where their value is the game's: near
+/// the no-capture limit (48 plies of the ICGA's 50 gone, a win in 3 that
+/// the limit cuts off) the search finds the game's value, a loss by
+/// material; one ply earlier the tables' win stands. Under every rule set.
+#[test]
+fn the_tables_decide_the_root_only_where_the_rules_leave_room() {
+    let mut engine = Engine::new(Options::default()).unwrap();
+    engine.set_tablebase(Some(tables(4)));
+    for rules in ["pure", "icga", "pku", "repetitions=3,no-capture=0", "repetitions=0,no-capture=10"] {
+        let rules: Rules = rules.parse().unwrap();
+        let limit = rules.no_capture_plies().unwrap_or(60);
+        for halfmoves in [0, limit.saturating_sub(3), limit.saturating_sub(2), limit - 1] {
+            let p: Position = format!("w5/6/6/6/6/b4w b {halfmoves} 1").parse().unwrap();
+            let r = search(&mut engine, p, rules, Limits::depth(6));
+            let room = rules.no_capture_plies().is_none_or(|l| halfmoves + 3 <= l);
+            if room {
+                assert_eq!(r.info.score, Score::tb_win_at(3), "{rules} at {halfmoves}");
+                assert_eq!(r.info.depth, 0, "{rules} at {halfmoves}: decided by the tables");
+            } else {
+                // Two white pieces against one when the limit ends the game.
+                assert!(
+                    matches!(r.info.score.kind(), ScoreKind::Loss(_)),
+                    "{rules} at {halfmoves}: {}",
+                    r.info.score
+                );
+            }
+        }
+    }
+}
+
+/// A drawn root of the tables is searched on its drawing moves only under
+/// the pure rules: elsewhere piece count decides endless play, and a move
+/// the tables call losing may win the game.
+#[test]
+fn a_drawn_root_keeps_to_the_drawing_moves_only_under_the_pure_rules() {
+    let tb = tables(4);
+    let mut rng = SplitMix::new(3);
+    // A 2v1 draw for the side to move (more pieces: adjudication wins).
+    let p = loop {
+        let p = surakarta::random::random_position(&mut rng, 2, 1, Color::Black).unwrap();
+        if p.outcome().is_none() && tb.probe_position(&p).unwrap() == Value::Draw {
+            break p;
+        }
+    };
+    let text = p.to_string();
+    let fields: Vec<&str> = text.split(' ').collect();
+    let p: Position = format!("{} {} 45 1", fields[0], fields[1]).parse().unwrap();
+    let mut engine = Engine::new(Options::default()).unwrap();
+    engine.set_tablebase(Some(tb));
+    let r = search(&mut engine, p, Rules::PURE, Limits::depth(5));
+    assert_eq!(r.info.score, Score::DRAW, "{p}");
+    let r = search(&mut engine, p, Rules::ICGA, Limits::depth(7));
+    assert!(
+        matches!(r.info.score.kind(), ScoreKind::Win(_) | ScoreKind::TbWin(_)),
+        "{p}: {} (more pieces when the limit ends the game)",
+        r.info.score
+    );
+}
+
 #[test]
 fn a_finished_game_has_no_move() {
     let mut engine = Engine::new(Options::default()).unwrap();

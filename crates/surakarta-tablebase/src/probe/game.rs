@@ -14,8 +14,11 @@
 //!   so only a position of the game since the last capture that has already
 //!   occurred one time short of the repetition limit can stop it.
 //!
-//! A draw is the game's value only under the pure rules: any repetition or
-//! no-capture limit ends endless play and adjudicates it by piece count.
+//! A draw is the game's value under the pure rules, and with one piece a
+//! side under any rule set (a capture would end the game; endless play is
+//! adjudicated equal). Elsewhere a repetition or no-capture limit ends
+//! endless play and adjudicates it by piece count, and a side may force a
+//! capture that the pure rules call a draw but the count calls a win.
 
 use crate::error::TablebaseError;
 use crate::probe::tablebase::Tablebase;
@@ -250,6 +253,9 @@ impl Tablebase {
             // No move: lost now, whatever the counters.
             Value::Loss(0) => return Ok(None),
             Value::Draw if rules == Rules::PURE => return Ok(None),
+            Value::Draw if position.us().len() == 1 && position.them().len() == 1 => {
+                return Ok(None)
+            }
             Value::Draw => return Ok(Some(Cutoff::Adjudication)),
             Value::Win(d) | Value::Loss(d) => d,
         };

@@ -3,6 +3,7 @@
 
 mod compact;
 mod files;
+mod game;
 mod hashes;
 mod naive;
 mod pair;

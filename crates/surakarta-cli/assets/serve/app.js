@@ -918,6 +918,9 @@
     const lineBox = $('tb-line');
     lineBox.textContent = '';
     const covered = info.value !== null && info.value !== undefined;
+    // The tables hold the position, but the game's rules or history cut
+    // their value off (the no-capture limit, a repetition, adjudication).
+    const cutOff = !covered && !!info.tables_value && !!info.cutoff;
     const panel = $('tb-panel');
     const hidden = gameRunning();
     panel.classList.toggle('no-tables', !covered || hidden);
@@ -932,6 +935,11 @@
         : 'No tables for this position.';
     } else if (covered) {
       valueBox.replaceChildren(...tablesHeadline(info));
+    } else if (cutOff) {
+      const v = info.tables_value;
+      valueBox.textContent = 'The tables say ' + v.wdl
+        + (v.dtc !== null && v.dtc !== undefined ? ' in ' + v.dtc : '')
+        + ' under the pure rules, but that is not this game\'s value: ' + info.cutoff + '.';
     } else {
       valueBox.textContent = 'No tables for this position.';
     }
@@ -940,7 +948,9 @@
       const v = hidden ? null : m.value;
       const row = el('tr', {
         class: 'tb-row' + (v ? ' ' + v.wdl : ''), 'data-move': m.move, tabindex: 0,
-        title: 'Play ' + m.move,
+        title: 'Play ' + m.move + (!hidden && !v && m.cutoff
+          ? ' (tables: ' + m.tables_value.wdl + ' under the pure rules, not this game\'s value: ' + m.cutoff + ')'
+          : ''),
         onclick: () => playWithPreview(m),
         onkeydown: (e) => { if (e.key === 'Enter') playWithPreview(m); },
         onmouseenter: () => hoverMove(m.move),

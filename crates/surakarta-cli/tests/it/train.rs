@@ -223,7 +223,7 @@ fn bad_input_exits_2_with_one_line() {
     assert_cli_error(&train(&data, &out, &["--epochs", "0"]), "epochs");
     assert_cli_error(
         &train(&data, &out, &["--validation-share", "1"]),
-        "validation share",
+        "'--validation-share <X>': out of range",
     );
     let long = "x".repeat(300);
     assert_cli_error(&train(&data, &out, &["--name", &long]), "--name");

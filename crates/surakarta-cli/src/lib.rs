@@ -38,7 +38,7 @@ mod progress;
 mod render;
 mod serve;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use commands::{bench, datagen, engine, matches, perft, play, search, show, tb};
 use common::error::CliError;
 use std::process::ExitCode;
@@ -89,7 +89,11 @@ enum Command {
 #[must_use = "the exit code says whether the command succeeded"]
 pub fn main() -> ExitCode {
     end_quietly_when_stdout_closes();
-    let cli = match Cli::try_parse() {
+    let command = negative_numbers_are_values(Cli::command());
+    let cli = match command
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(e) => return argument_error(&e),
     };
@@ -117,6 +121,22 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `command` with every flag that takes a value taking one that looks like
+/// a negative number too (`--nodes -1`), so that its value parser refuses
+/// it with the flag's range instead of clap taking `-1` for an unknown
+/// flag.
+fn negative_numbers_are_values(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|arg| {
+            if arg.get_action().takes_values() {
+                arg.allow_negative_numbers(true)
+            } else {
+                arg
+            }
+        })
+        .mut_subcommands(negative_numbers_are_values)
 }
 
 /// Reports clap's error `e`: a bad value (out of its range, not a number:

@@ -144,8 +144,9 @@ impl std::str::FromStr for TimeControl {
                 .map(Duration::from_secs_f64)
                 .ok_or_else(|| {
                     format!(
-                        "{} is not a time control: give SECONDS+INCREMENT, \
-                         each 0 to {MAX_CLOCK_SECONDS} seconds (for example 2+0.05)",
+                        "{} is not a time control: give SECONDS+INCREMENT in digits, \
+                         the time {MIN_CLOCK_SECONDS} to {MAX_CLOCK_SECONDS} seconds and the \
+                         increment 0 to {MAX_CLOCK_SECONDS} (for example 2+0.05)",
                         Excerpt::new(text)
                     )
                 })

@@ -31,7 +31,7 @@ pub(crate) struct AnalyseArgs {
     /// Search each position to this depth in plies, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
     depth: Option<u32>,
-    /// Search each position about this many nodes, 1 to 10¹².
+    /// Search each position about this many nodes, 1 to 10⁹.
     #[arg(long, value_name = "N", group = "limit", value_parser = in_range(NODES))]
     nodes: Option<u64>,
     /// Search each position this many milliseconds, 1 to 86400000 (the

@@ -37,7 +37,7 @@ pub(crate) struct EndgamesArgs {
     /// 1000000.
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = in_range(1..=MAX_POSITIONS))]
     positions: usize,
-    /// Nodes each search may visit, 1 to 10¹².
+    /// Nodes each search may visit, 1 to 10⁹.
     #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = in_range(NODES))]
     nodes: u64,
     /// Seed of the positions.

@@ -76,7 +76,7 @@ pub(crate) struct MatchArgs {
     #[arg(long, value_name = "CP", value_parser = in_range(BALANCE_CP))]
     balance: Option<u32>,
     /// Nodes of the search that judges an opening's balance (--balance),
-    /// 1 to 10¹².
+    /// 1 to 10⁹.
     #[arg(long, value_name = "N", default_value_t = openings::DEFAULT_BALANCE_NODES,
           value_parser = in_range(NODES))]
     balance_nodes: u64,

@@ -28,7 +28,7 @@ pub(crate) struct SearchArgs {
     /// Search to this depth in plies, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
     depth: Option<u32>,
-    /// Search about this many nodes, 1 to 10¹².
+    /// Search about this many nodes, 1 to 10⁹.
     #[arg(long, value_name = "N", group = "limit", value_parser = in_range(NODES))]
     nodes: Option<u64>,
     /// Search for this many milliseconds, 1 to 86400000 (a day).

@@ -41,7 +41,7 @@ pub(crate) struct TuneArgs {
     /// Depth of every move, 1 to 64.
     #[arg(long, value_name = "PLIES", value_parser = in_range(1..=MAX_DEPTH))]
     depth: Option<u32>,
-    /// Nodes of every move, 1 to 10¹².
+    /// Nodes of every move, 1 to 10⁹.
     #[arg(long, value_name = "N", value_parser = in_range(NODES))]
     nodes: Option<u64>,
     /// Milliseconds of every move, 1 to 86400000.
@@ -65,7 +65,7 @@ pub(crate) struct TuneArgs {
     #[arg(long, value_name = "CP", value_parser = in_range(BALANCE_CP))]
     balance: Option<u32>,
     /// Nodes of the search that judges an opening's balance (--balance),
-    /// 1 to 10¹².
+    /// 1 to 10⁹.
     #[arg(long, value_name = "N", default_value_t = openings::DEFAULT_BALANCE_NODES,
           value_parser = in_range(NODES))]
     balance_nodes: u64,

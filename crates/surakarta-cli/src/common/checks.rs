@@ -45,8 +45,9 @@ fn describe<T: Display, R: RangeBounds<T>>(range: &R) -> String {
 }
 
 /// `--nodes` of a search (`search`, `analyse`, `datagen`, `endgames`,
-/// `tune`, `--balance-nodes`): at least 1, at most 10¹² (days of search).
-pub(crate) const NODES: RangeInclusive<u64> = 1..=1_000_000_000_000;
+/// `tune`, `--balance-nodes`): at least 1, at most 10⁹ (a quarter of an
+/// hour at a million nodes a second).
+pub(crate) const NODES: RangeInclusive<u64> = 1..=1_000_000_000;
 
 /// `--movetime` of a search, in milliseconds (`search`, `analyse`,
 /// `play`, `tune`): 1 ms to a day.

@@ -71,7 +71,7 @@ pub(crate) struct MatchArgs {
     /// Keep only balanced openings: those the default engine (or
     /// --balance-eval) scores within this many centipawns either way after
     /// a search of --balance-nodes nodes (generated openings are drawn
-    /// until enough pass; an openings file is filtered in its order), 0 to
+    /// until enough pass; an openings file is filtered in its order), 1 to
     /// 100000.
     #[arg(long, value_name = "CP", value_parser = in_range(BALANCE_CP))]
     balance: Option<u32>,

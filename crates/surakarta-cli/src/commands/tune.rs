@@ -61,7 +61,7 @@ pub(crate) struct TuneArgs {
     /// Play only openings the default engine scores within this many
     /// centipawns after a search of --balance-nodes nodes (as `match
     /// --balance`), so that a pair is rarely won by the same colour twice;
-    /// 0 to 100000.
+    /// 1 to 100000.
     #[arg(long, value_name = "CP", value_parser = in_range(BALANCE_CP))]
     balance: Option<u32>,
     /// Nodes of the search that judges an opening's balance (--balance),

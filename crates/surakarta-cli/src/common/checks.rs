@@ -62,7 +62,7 @@ pub(crate) const OPENING_PLIES: RangeInclusive<usize> = 0..=200;
 
 /// `--balance`, centipawns an opening may be scored either way (`match`,
 /// `tune`).
-pub(crate) const BALANCE_CP: RangeInclusive<u32> = 0..=100_000;
+pub(crate) const BALANCE_CP: RangeInclusive<u32> = 1..=100_000;
 
 /// `--max-plies`, plies after which a game is stopped and drawn (`match`,
 /// `tune`): at most the moves a game record holds, so that every game

@@ -77,7 +77,7 @@ pub(crate) struct DatagenArgs {
     games_per_chunk: u64,
     /// End a game when the search reports a decisive score for the same
     /// side this many moves in a row, 0 to 1000 (0: never).
-    #[arg(long, value_name = "MOVES", default_value_t = 4, value_parser = in_range(0..=1000))]
+    #[arg(long, value_name = "MOVES", default_value_t = 4, value_parser = in_range(0..=1000u32))]
     adjudicate: u32,
     /// After a game reaches the tables (`--tb`), play on this many plies
     /// with the tables' moves and write each position with its exact

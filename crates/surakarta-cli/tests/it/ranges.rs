@@ -41,12 +41,20 @@ fn case(base: &[&str], flag: &'static str, valid: &'static [&'static str]) -> Ca
     }
 }
 
-/// A command line with a fresh output path where `{out}` stands: a valid
-/// run writes there, so that no two runs share a file.
-fn with_out(base: &[&str], out: &Path) -> Vec<String> {
-    base.iter()
-        .map(|s| s.replace("{out}", out.to_str().unwrap()))
-        .collect()
+/// `base` without `flag` and its value, with a fresh output path where
+/// `{out}` stands: a valid run writes there, so that no two runs share a
+/// file.
+fn with_out(base: &[String], flag: &str, out: &Path) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut words = base.iter();
+    while let Some(word) = words.next() {
+        if !flag.is_empty() && word == flag {
+            words.next();
+            continue;
+        }
+        args.push(word.replace("{out}", out.to_str().unwrap()));
+    }
+    args
 }
 
 const BIG: &[&str] = &["0", "4294967296", "18446744073709551615"];
@@ -60,7 +68,7 @@ fn cases(dir: &Path, tables: &Path, small: &Path, data: &Path, record: &Path) ->
     let players = ["match", "--first", "depth=1", "--second", "depth=1"];
     let match_base = [&players[..], &["-n", "2", "--max-plies", "20"]].concat();
     let datagen = [
-        "datagen", "--out", "{out}", "-n", "1", "--nodes", "50", "--max-plies", "10",
+        "datagen", "--out", "{out}", "--games", "1", "--nodes", "50", "--max-plies", "10",
     ];
     let train = [
         "train", "--data", &data, "--out", "{out}", "--epochs", "1", "--batch", "64",
@@ -250,10 +258,7 @@ fn every_numeric_argument_is_refused_or_runs_quickly() {
         for probe in PROBES {
             run_number += 1;
             let out = dir.join(format!("out-{run_number}"));
-            let mut args = with_out(
-                &case.base.iter().map(String::as_str).collect::<Vec<_>>(),
-                &out,
-            );
+            let mut args = with_out(&case.base, case.flag, &out);
             match case.flag {
                 "" => args.push(probe.to_string()),
                 flag => args.push(format!("{flag}={probe}")),

@@ -147,7 +147,10 @@ fn argument_error(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if e.kind() == ErrorKind::ValueValidation {
         let rendered = e.render().to_string();
-        eprintln!("{}", rendered.lines().next().unwrap_or("error: a bad value"));
+        eprintln!(
+            "{}",
+            rendered.lines().next().unwrap_or("error: a bad value")
+        );
         return ExitCode::from(2);
     }
     e.exit()

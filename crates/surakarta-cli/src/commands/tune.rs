@@ -11,11 +11,11 @@ use crate::common::memory::check_engines_fit;
 use crate::progress::counter;
 use clap::Args;
 use serde_json::json;
+use std::ops::Bound;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use surakarta_match::openings;
-use std::ops::Bound;
 use surakarta_match::tune::{self, TuneConfig, TuneState, MAX_ITERATIONS, MAX_PAIRS, MAX_R_END};
 use surakarta_search::{Limits, PARAMETER_SPECS};
 

@@ -108,6 +108,9 @@ mod tests {
             assert!(share(bad).is_err(), "{bad}");
         }
         let lr = in_range::<f32, _>((Bound::Excluded(0.0), Bound::Included(1.0)));
-        assert_eq!(lr("0"), Err("out of range: give above 0 and at most 1".into()));
+        assert_eq!(
+            lr("0"),
+            Err("out of range: give above 0 and at most 1".into())
+        );
     }
 }

@@ -475,7 +475,10 @@ fn players_on_a_clock_share_out_their_time() {
     );
     for (args, needle) in [
         (&["--tc", "2+"][..], "is not a time control"),
-        (&["--tc", "0+1"][..], "the time must be at least 0.1 seconds"),
+        (
+            &["--tc", "0+1"][..],
+            "the time must be at least 0.1 seconds",
+        ),
         (&[][..], "(or a clock: --tc)"),
     ] {
         let mut all = vec!["match", "--first", "name=a", "--second", "depth=1"];

@@ -68,19 +68,54 @@ fn cases(dir: &Path, tables: &Path, small: &Path, data: &Path, record: &Path) ->
     let players = ["match", "--first", "depth=1", "--second", "depth=1"];
     let match_base = [&players[..], &["-n", "2", "--max-plies", "20"]].concat();
     let datagen = [
-        "datagen", "--out", "{out}", "--games", "1", "--nodes", "50", "--max-plies", "10",
+        "datagen",
+        "--out",
+        "{out}",
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--max-plies",
+        "10",
     ];
     let train = [
-        "train", "--data", &data, "--out", "{out}", "--epochs", "1", "--batch", "64",
-        "--threads", "1",
+        "train",
+        "--data",
+        &data,
+        "--out",
+        "{out}",
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--threads",
+        "1",
     ];
     let tune = [
-        "tune", "--out", "{out}", "--depth", "1", "--iterations", "1", "--max-plies", "10",
-        "--tune", "lmr-min-depth",
+        "tune",
+        "--out",
+        "{out}",
+        "--depth",
+        "1",
+        "--iterations",
+        "1",
+        "--max-plies",
+        "10",
+        "--tune",
+        "lmr-min-depth",
     ];
     let endgames = [
-        "endgames", "--tb", &tables, "--pieces", "4", "--positions", "2", "--nodes", "100",
-        "--eval", "classic",
+        "endgames",
+        "--tb",
+        &tables,
+        "--pieces",
+        "4",
+        "--positions",
+        "2",
+        "--nodes",
+        "100",
+        "--eval",
+        "classic",
     ];
     let serve = ["serve", "--bind", "127.0.0.1:0"];
     let mut cases = vec![
@@ -90,8 +125,16 @@ fn cases(dir: &Path, tables: &Path, small: &Path, data: &Path, record: &Path) ->
         },
         case(&["perft", "1"], "--threads", &[]),
         case(&["tb", "generate", "--dir", &fresh], "--pieces", &[]),
-        case(&["tb", "generate", "--pieces", "2", "--dir", "{out}"], "--threads", &[]),
-        case(&["tb", "generate", "--pieces", "2", "--dir", "{out}"], "--format", &[]),
+        case(
+            &["tb", "generate", "--pieces", "2", "--dir", "{out}"],
+            "--threads",
+            &[],
+        ),
+        case(
+            &["tb", "generate", "--pieces", "2", "--dir", "{out}"],
+            "--format",
+            &[],
+        ),
         case(
             &["tb", "generate", "--pieces", "2", "--dir", "{out}"],
             "--checkpoint-every",
@@ -108,12 +151,24 @@ fn cases(dir: &Path, tables: &Path, small: &Path, data: &Path, record: &Path) ->
             "--memory-limit",
             &["4294967296", "18446744073709551615", "1e308"],
         ),
-        case(&["tb", "verify", "--dir", &small], "--checkpoint-every", &["0"]),
+        case(
+            &["tb", "verify", "--dir", &small],
+            "--checkpoint-every",
+            &["0"],
+        ),
         case(&["tb", "plan", "--pieces", "4"], "--threads", &[]),
         case(&["tb", "plan"], "--pieces", &[]),
         case(&["tb", "plan", "--pieces", "4"], "--table-format", &[]),
-        case(&["tb", "plan", "--pieces", "4"], "--max-mem", &["4294967296"]),
-        case(&["tb", "plan", "--pieces", "4"], "--max-time", &["4294967296"]),
+        case(
+            &["tb", "plan", "--pieces", "4"],
+            "--max-mem",
+            &["4294967296"],
+        ),
+        case(
+            &["tb", "plan", "--pieces", "4"],
+            "--max-time",
+            &["4294967296"],
+        ),
         case(&["tb", "compress", "--dir", &small], "--threads", &[]),
         case(&["search"], "--depth", &[]),
         case(&["search"], "--nodes", &[]),
@@ -122,7 +177,11 @@ fn cases(dir: &Path, tables: &Path, small: &Path, data: &Path, record: &Path) ->
         case(&search, "--threads", &[]),
         case(&search, "--hash", &[]),
         case(&search, "--level", &[]),
-        case(&["search", "--depth", "1", "--level", "5"], "--level-seed", BIG),
+        case(
+            &["search", "--depth", "1", "--level", "5"],
+            "--level-seed",
+            BIG,
+        ),
         case(&["bench"], "--depth", &[]),
         case(&["bench", "--depth", "1", "--tb", &small], "--probes", &[]),
         case(&["bench", "--depth", "1"], "--threads", &[]),
@@ -130,17 +189,33 @@ fn cases(dir: &Path, tables: &Path, small: &Path, data: &Path, record: &Path) ->
         case(&["play"], "--depth", &[]),
         case(&["play"], "--movetime", &[]),
         case(&["play", "--depth", "1"], "--clock", &[]),
-        case(&["play", "--depth", "1", "--clock", "1"], "--increment", &["0"]),
-        case(&["play", "--depth", "1", "--record", &record], "--game", &[]),
+        case(
+            &["play", "--depth", "1", "--clock", "1"],
+            "--increment",
+            &["0"],
+        ),
+        case(
+            &["play", "--depth", "1", "--record", &record],
+            "--game",
+            &[],
+        ),
         case(&["analyse", &record], "--depth", &[]),
         case(&["analyse", &record], "--nodes", &[]),
         case(&["analyse", &record], "--movetime", &[]),
         case(&["analyse", &record, "--depth", "1"], "--game", &[]),
         case(&["show", &record], "--ply", &["0"]),
         case(&["show", &record], "--game", &[]),
-        case(&[&players[..], &["--max-plies", "20"]].concat(), "--games", &[]),
+        case(
+            &[&players[..], &["--max-plies", "20"]].concat(),
+            "--games",
+            &[],
+        ),
         case(&match_base, "--plies", &["0"]),
-        case(&[&match_base[..], &["--openings", "random"]].concat(), "--pieces", &[]),
+        case(
+            &[&match_base[..], &["--openings", "random"]].concat(),
+            "--pieces",
+            &[],
+        ),
         case(
             &[&match_base[..], &["--openings", "random"]].concat(),
             "--max-diff",
@@ -148,10 +223,20 @@ fn cases(dir: &Path, tables: &Path, small: &Path, data: &Path, record: &Path) ->
         ),
         case(&match_base, "--seed", BIG),
         case(&match_base, "--balance", &[]),
-        case(&[&match_base[..], &["--balance", "50"]].concat(), "--balance-nodes", &[]),
+        case(
+            &[&match_base[..], &["--balance", "50"]].concat(),
+            "--balance-nodes",
+            &[],
+        ),
         case(&[&players[..], &["-n", "2"]].concat(), "--max-plies", &[]),
         case(&match_base, "--concurrency", &[]),
-        case(&["match", "--first", "name=a", "--second", "name=b", "-n", "2"], "--tc", &[]),
+        case(
+            &[
+                "match", "--first", "name=a", "--second", "name=b", "-n", "2",
+            ],
+            "--tc",
+            &[],
+        ),
         case(&datagen, "--games", &[]),
         case(&datagen, "--seed", BIG),
         case(&datagen, "--nodes", &[]),
@@ -182,7 +267,11 @@ fn cases(dir: &Path, tables: &Path, small: &Path, data: &Path, record: &Path) ->
         case(&tune, "--plies", &["0"]),
         case(&tune, "--seed", BIG),
         case(&tune, "--balance", &[]),
-        case(&[&tune[..], &["--balance", "50"]].concat(), "--balance-nodes", &[]),
+        case(
+            &[&tune[..], &["--balance", "50"]].concat(),
+            "--balance-nodes",
+            &[],
+        ),
         case(&tune[..7], "--max-plies", &[]),
         case(&tune, "--concurrency", &[]),
         case(&tune, "--threads", &[]),
@@ -296,16 +385,14 @@ fn time_controls_are_plain_and_long_enough() {
         ("1+-1", "is not a time control"),
     ] {
         let o = run(&[
-            "match",
-            "--first",
-            "name=a",
-            "--second",
-            "name=b",
-            "--tc",
-            tc,
+            "match", "--first", "name=a", "--second", "name=b", "--tc", tc,
         ]);
         assert_cli_error(&o, needle);
-        assert!(stderr(&o).contains("'--tc <SECONDS+INC>'"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("'--tc <SECONDS+INC>'"),
+            "{}",
+            stderr(&o)
+        );
     }
 }
 

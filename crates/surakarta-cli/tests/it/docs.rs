@@ -267,9 +267,8 @@ fn documented_levels_are_the_engines() {
                 continue;
             }
             let last_number: Option<String> = before
-                .split(|c: char| !c.is_ascii_digit())
-                .filter(|s| !s.is_empty())
-                .last()
+                .rsplit(|c: char| !c.is_ascii_digit())
+                .find(|s| !s.is_empty())
                 .map(String::from);
             if let Some(n) = last_number {
                 assert_eq!(

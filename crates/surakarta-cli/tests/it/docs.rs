@@ -243,7 +243,7 @@ fn documented_levels_are_the_engines() {
             let after: String = lower[at..].chars().take(20).collect();
             for marker in ["1 to ", "1–"] {
                 if let Some(i) = after.find(marker) {
-                    let n: String = after[i + marker.len()..]
+                    let n: String = lower[at + i + marker.len()..]
                         .chars()
                         .take_while(char::is_ascii_digit)
                         .collect();

@@ -14,7 +14,8 @@
 //!
 //! Exit codes: 0 success, 1 a verification found errors (`tb verify`), 2 bad
 //! input or a failure (one `error:` line on stderr; clap's own argument
-//! errors also exit 2, with a usage hint).
+//! errors also exit 2: a value out of its range or not a number is one
+//! line naming the flag, other argument errors add a usage hint).
 //!
 //! # Modules
 //!
@@ -23,7 +24,7 @@
 //! | `main.rs` | the binary: calls `surakarta_cli::main` |
 //! | `lib.rs` | the clap `Cli` and its `Command` enum; dispatches to the subcommand and turns its `CliError` into one `error:` line on stderr and exit code 2 (`tb verify` returns 1 itself); a closed stdout (`\| head`) ends the process quietly with exit code 0 |
 //! | `commands/` | one module per subcommand, each with its clap arguments and a `run`: `perft` (rayon-parallel split over the first two plies), `search`, `bench`, `engine` (the engine protocol: `engine/command.rs` parses a line into a `Command`, `engine/mod.rs` is the session that carries it out, the search on its own thread), `matches` (`match`: player specs, progress, the record file and resuming from it), `datagen` (self-play training data: its flags into the match crate's `DatagenConfig`, a progress bar, the summary), `show`, `play` (a person against the engine), `analyse` (a recorded game judged move by move, over `surakarta_match::analysis`), `serve` (its flags and their checks; the server is `serve/`), `tune` (SPSA over the search parameters: its flags into the match crate's `TuneConfig`, a progress bar, the result), and `tb/` with one module per `tb` subcommand (`generate`, `probe`, `verify`, `stats`, `compress`, `plan`; `tb/mod.rs` dispatches, `tb/shared.rs` keeps what two of them share); `tb/plan/` writes the library's `Plan` out, a file per format (`json`, `snakemake`, `make`, `slurm`) and `quote`, which writes `--dir` and `--binary` for each place they land (shell word, Python literal, Snakemake file and command, make value) or refuses them (`Unwritable`) |
-//! | `common/` | what more than one subcommand uses: `error` (`CliError`, the one error of the subcommands: bad arguments, files, library errors), `checks` (`MAX_DEPTH`, `check_depth`, `at_least_one` for counts where 0 means nothing), `threads` (`--threads` and the rayon pool), `tables` (opening a directory of tables, the CLI's only `unsafe`: the memory map), `engine_args` (`EngineArgs`, the engine flags of `search`, `bench` and `play`, into `Options` or an `Engine`), `game` (a position or a game from position, moves and rules; a game of a record file, read as `show` and `play --record` read one), `info` (the engine's `info` line; a score as JSON, for `search --json` and the server's analysis events; a finished game's outcome as JSON; the warning for failed table probes), `probe` (a tablebase probe's answer and its JSON object, for `tb probe --json` and `/api/probe`), `picture` (the SVG picture with its title and capture path, for `show --svg` and `/api/svg`), `memory` (what the process may use: `MemAvailable`, the cgroup v1/v2 limits above it, the address space limit; `new_engine`, where every engine of the CLI is made after its transposition table is checked against it; `--memory-limit` of `tb generate` and `tb verify`, never above it) |
+//! | `common/` | what more than one subcommand uses: `error` (`CliError`, the one error of the subcommands: bad arguments, files, library errors), `checks` (`in_range`, the one range checker of numeric flags, as clap's value parser; the ranges several commands share; `MAX_DEPTH`, `check_depth`), `threads` (`--threads` and the rayon pool), `tables` (opening a directory of tables, the CLI's only `unsafe`: the memory map), `engine_args` (`EngineArgs`, the engine flags of `search`, `bench` and `play`, into `Options` or an `Engine`), `game` (a position or a game from position, moves and rules; a game of a record file, read as `show` and `play --record` read one), `info` (the engine's `info` line; a score as JSON, for `search --json` and the server's analysis events; a finished game's outcome as JSON; the warning for failed table probes), `probe` (a tablebase probe's answer and its JSON object, for `tb probe --json` and `/api/probe`), `picture` (the SVG picture with its title and capture path, for `show --svg` and `/api/svg`), `memory` (what the process may use: `MemAvailable`, the cgroup v1/v2 limits above it, the address space limit; `new_engine`, where every engine of the CLI is made after its transposition table is checked against it; `--memory-limit` of `tb generate` and `tb verify`, never above it) |
 //! | `fuzzing.rs` | entry points for the fuzz targets in `fuzz/` (`pub`, hidden from the docs): the engine protocol's line handling and the server's query parsing, driven without a terminal or a network; the one module outside `commands/` that reaches into a subcommand (`commands::engine::command`) |
 //! | `render/` | the board for people, for `show` and `play`: `draw` (terminal text), `graph` (the evaluation graph of `analyse`, SVG); the SVG picture and capture paths come from the rules crate (`surakarta::svg`, `surakarta::capture_path`) |
 //! | `progress.rs` | indicatif bars on stderr for long tablebase work, through the tablebase crate's `Progress` trait |
@@ -37,7 +38,7 @@ mod progress;
 mod render;
 mod serve;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use commands::{bench, datagen, engine, matches, perft, play, search, show, tb};
 use common::error::CliError;
 use std::process::ExitCode;
@@ -88,7 +89,14 @@ enum Command {
 #[must_use = "the exit code says whether the command succeeded"]
 pub fn main() -> ExitCode {
     end_quietly_when_stdout_closes();
-    let cli = Cli::parse();
+    let command = negative_numbers_are_values(Cli::command());
+    let cli = match command
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
+        Ok(cli) => cli,
+        Err(e) => return argument_error(&e),
+    };
     let result = match cli.command {
         Command::Perft(args) => perft::run(args).map(|()| ExitCode::SUCCESS),
         Command::Tb(args) => tb::run(args),
@@ -113,6 +121,39 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `command` with every flag that takes a value taking one that looks like
+/// a negative number too (`--nodes -1`), so that its value parser refuses
+/// it with the flag's range instead of clap taking `-1` for an unknown
+/// flag.
+fn negative_numbers_are_values(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|arg| {
+            if arg.get_action().takes_values() {
+                arg.allow_negative_numbers(true)
+            } else {
+                arg
+            }
+        })
+        .mut_subcommands(negative_numbers_are_values)
+}
+
+/// Reports clap's error `e`: a bad value (out of its range, not a number:
+/// [`common::checks::in_range`]) as its one `error:` line naming the flag
+/// and the value, exit code 2; anything else (`--help`, a missing or
+/// unknown argument) as clap prints it.
+fn argument_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if e.kind() == ErrorKind::ValueValidation {
+        let rendered = e.render().to_string();
+        eprintln!(
+            "{}",
+            rendered.lines().next().unwrap_or("error: a bad value")
+        );
+        return ExitCode::from(2);
+    }
+    e.exit()
 }
 
 /// `println!` panics when standard output is closed before the command is

@@ -106,6 +106,8 @@ pub trait Player: Send {
 /// assert_eq!((tc.time, tc.increment), (Duration::from_secs(2), Duration::from_millis(50)));
 /// assert_eq!(tc.to_string(), "2+0.05");
 /// assert!("2+".parse::<TimeControl>().is_err());
+/// assert!("1++1".parse::<TimeControl>().is_err());
+/// assert!("1e-9".parse::<TimeControl>().is_err());
 /// # Ok::<(), String>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,22 +121,32 @@ pub struct TimeControl {
 /// The longest time a side gets, in seconds (a day).
 pub const MAX_CLOCK_SECONDS: f64 = 86_400.0;
 
+/// The shortest time a side gets, in seconds: less is lost on time before
+/// the first search ends.
+pub const MIN_CLOCK_SECONDS: f64 = 0.1;
+
 impl std::str::FromStr for TimeControl {
     type Err = String;
 
-    /// `SECONDS+INCREMENT` (seconds, decimals allowed; the increment
-    /// optional): `2+0.05`, `60`, `0.5+0`.
+    /// `SECONDS+INCREMENT` (seconds as digits with an optional decimal
+    /// point, no sign or exponent; the increment optional): `2+0.05`, `60`,
+    /// `0.5+0`. The time is [`MIN_CLOCK_SECONDS`] to
+    /// [`MAX_CLOCK_SECONDS`], the increment 0 to [`MAX_CLOCK_SECONDS`].
     fn from_str(text: &str) -> Result<TimeControl, String> {
         let seconds = |t: &str| {
-            t.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && (0.0..=MAX_CLOCK_SECONDS).contains(s))
+            let t = t.trim();
+            let plain = t.bytes().any(|b| b.is_ascii_digit())
+                && t.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+            plain
+                .then(|| t.parse::<f64>().ok())
+                .flatten()
+                .filter(|s| (0.0..=MAX_CLOCK_SECONDS).contains(s))
                 .map(Duration::from_secs_f64)
                 .ok_or_else(|| {
                     format!(
-                        "{} is not a time control: give SECONDS+INCREMENT, \
-                         each 0 to {MAX_CLOCK_SECONDS} seconds (for example 2+0.05)",
+                        "{} is not a time control: give SECONDS+INCREMENT in digits, \
+                         the time {MIN_CLOCK_SECONDS} to {MAX_CLOCK_SECONDS} seconds and the \
+                         increment 0 to {MAX_CLOCK_SECONDS} (for example 2+0.05)",
                         Excerpt::new(text)
                     )
                 })
@@ -143,8 +155,11 @@ impl std::str::FromStr for TimeControl {
             Some((t, i)) => (seconds(t)?, seconds(i)?),
             None => (seconds(text)?, Duration::ZERO),
         };
-        if time.is_zero() {
-            return Err(format!("{}: the time must be above 0", Excerpt::new(text)));
+        if time.as_secs_f64() < MIN_CLOCK_SECONDS {
+            return Err(format!(
+                "{}: the time must be at least {MIN_CLOCK_SECONDS} seconds",
+                Excerpt::new(text)
+            ));
         }
         Ok(TimeControl { time, increment })
     }

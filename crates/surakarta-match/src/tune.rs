@@ -73,9 +73,11 @@ pub struct Tuned {
     /// The index in [`PARAMETER_SPECS`].
     pub index: usize,
     /// The perturbation at the last iteration, in the parameter's units
-    /// (default: a twentieth of its range, at least 1).
+    /// (default: a twentieth of its range, at least 1; above 0 and at most
+    /// the range, at least 1).
     pub c_end: f64,
-    /// The learning rate at the last iteration (default 0.002, fishtest's).
+    /// The learning rate at the last iteration (default 0.002, fishtest's;
+    /// above 0 and at most [`MAX_R_END`]).
     pub r_end: f64,
 }
 
@@ -104,6 +106,11 @@ pub const TUNE_BALANCE_BATCH: usize = 4;
 
 /// fishtest's default learning rate at the last iteration.
 pub const DEFAULT_R_END: f64 = 0.002;
+
+/// The largest learning rate at the last iteration ([`Tuned::r_end`]),
+/// 500 times fishtest's default: with it and a step of at most the
+/// parameter's range every schedule stays a finite number.
+pub const MAX_R_END: f64 = 1.0;
 
 /// What a tuning run does.
 #[derive(Clone, Debug)]
@@ -175,7 +182,7 @@ impl TuneConfig {
         let names: Vec<&str> = self
             .tuned
             .iter()
-            .map(|t| PARAMETER_SPECS[t.index].name)
+            .map(|t| PARAMETER_SPECS.get(t.index).map_or("?", |spec| spec.name))
             .collect();
         let list = |f: &dyn Fn(&Tuned) -> f64| {
             self.tuned
@@ -247,11 +254,17 @@ impl TuneConfig {
             let Some(spec) = PARAMETER_SPECS.get(t.index) else {
                 return bad(format!("no parameter has index {}", t.index));
             };
-            let positive = |x: f64| x.is_finite() && x > 0.0;
-            if !(positive(t.c_end) && positive(t.r_end)) {
+            let widest_step = f64::from(spec.max - spec.min).max(1.0);
+            if !(t.c_end > 0.0 && t.c_end <= widest_step) {
                 return bad(format!(
-                    "{}: c_end and r_end must be positive numbers",
-                    spec.name
+                    "{}: c_end {} is out of range: give above 0 and at most {widest_step}",
+                    spec.name, t.c_end
+                ));
+            }
+            if !(t.r_end > 0.0 && t.r_end <= MAX_R_END) {
+                return bad(format!(
+                    "{}: r_end {} is out of range: give above 0 and at most {MAX_R_END}",
+                    spec.name, t.r_end
                 ));
             }
         }
@@ -363,6 +376,15 @@ pub enum TuneError {
         /// What the system said.
         message: String,
     },
+    /// An iteration's estimate is not a finite number (never written to the
+    /// state file).
+    #[error("iteration {iteration}: the estimate of {parameter} is not a finite number")]
+    NotFinite {
+        /// The iteration, from 1.
+        iteration: u64,
+        /// The parameter.
+        parameter: &'static str,
+    },
     /// An iteration's balanced openings could not be found.
     #[error("iteration {iteration}: {source}")]
     Openings {
@@ -424,17 +446,22 @@ pub fn run(
 }
 
 /// The parameters of `config`'s start with the tuned ones set to `theta +
-/// shifts`, rounded and clamped into their ranges.
+/// shifts`, rounded and clamped into their ranges; a sum that is not a
+/// number keeps the start's value.
 fn with_shifts(config: &TuneConfig, theta: &[f64], shifts: &[f64]) -> SearchParameters {
     let mut parameters = config.options.parameters;
     for ((t, &value), &shift) in config.tuned.iter().zip(theta).zip(shifts) {
-        let spec = PARAMETER_SPECS[t.index];
-        let rounded = (value + shift)
-            .round()
-            .clamp(f64::from(spec.min), f64::from(spec.max));
-        parameters
-            .set(spec.name, rounded as i64)
-            .expect("clamped into the range");
+        let Some(spec) = PARAMETER_SPECS.get(t.index) else {
+            continue;
+        };
+        let sum = value + shift;
+        if sum.is_nan() {
+            continue;
+        }
+        let rounded = sum.round().clamp(f64::from(spec.min), f64::from(spec.max));
+        // In the range, so `set` accepts it; were it refused, the start's
+        // value would stay.
+        let _ = parameters.set(spec.name, rounded as i64);
     }
     parameters
 }
@@ -541,6 +568,12 @@ fn iterate(config: &TuneConfig, theta: &[f64], k: u64) -> Result<TuneStep, TuneE
             (value + r * c * outcome * sign).clamp(f64::from(spec.min), f64::from(spec.max))
         })
         .collect();
+    if let Some(i) = theta.iter().position(|x| !x.is_finite()) {
+        return Err(TuneError::NotFinite {
+            iteration: k + 1,
+            parameter: PARAMETER_SPECS[config.tuned[i].index].name,
+        });
+    }
     let pick = |p: &SearchParameters| -> Vec<i32> {
         let values = p.values();
         config.tuned.iter().map(|t| values[t.index]).collect()
@@ -593,7 +626,16 @@ fn ints(values: &[i32]) -> String {
         .join(" ")
 }
 
+/// Writes `state` to `path` atomically; a state with a number that is not
+/// finite is refused, never written (it could not be read back).
 fn write_state(config: &TuneConfig, path: &Path, state: &TuneState) -> Result<(), TuneError> {
+    let finite = |values: &[f64]| values.iter().all(|x| x.is_finite());
+    if !(finite(&state.theta) && state.steps.iter().all(|s| finite(&s.theta))) {
+        return Err(TuneError::State {
+            path: path.to_path_buf(),
+            reason: "an estimate is not a finite number: nothing written".into(),
+        });
+    }
     let text = state_text(config, state);
     surakarta_tablebase::write_atomically(path, |out| out.write_all(text.as_bytes())).map_err(|e| {
         match e {
@@ -789,6 +831,50 @@ mod tests {
             (q.get("lmr-reduction"), q.get("aspiration-growth")),
             (Some(4), Some(8))
         );
+    }
+
+    /// A huge rate (the command line once let 1.7e308 through) is a typed
+    /// error before any game, never a panic; a perturbation that is not a
+    /// number keeps the start's value.
+    #[test]
+    fn out_of_range_rates_and_steps_are_errors_not_panics() {
+        let dir = std::env::temp_dir().join(format!("tune-ranges-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("state.txt");
+        for (c_end, r_end) in [
+            (1.0, 1.7e308),
+            (1.0, f64::NAN),
+            (1.0, 0.0),
+            (1.0, MAX_R_END * 2.0),
+            (f64::INFINITY, 0.002),
+            (1e300, 0.002),
+            (-1.0, 0.002),
+        ] {
+            let mut config = config(&["aspiration-base"]);
+            config.tuned[0].c_end = c_end;
+            config.tuned[0].r_end = r_end;
+            let e = run(&config, &path, &AtomicBool::new(false), &mut |_| {}).unwrap_err();
+            assert!(
+                matches!(&e, TuneError::Config(m) if m.contains("out of range")),
+                "{c_end} {r_end}: {e}"
+            );
+            assert!(!path.exists(), "nothing written for {c_end} {r_end}");
+        }
+        let config = config(&["aspiration-base"]);
+        let start = config.options.parameters.get("aspiration-base");
+        let p = with_shifts(&config, &[f64::NAN], &[1.0]);
+        assert_eq!(p.get("aspiration-base"), start);
+        // A state with a number that is not finite is never written.
+        let state = TuneState {
+            theta: vec![f64::NAN],
+            steps: Vec::new(),
+        };
+        assert!(matches!(
+            write_state(&config, &path, &state),
+            Err(TuneError::State { .. })
+        ));
+        assert!(!path.exists());
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

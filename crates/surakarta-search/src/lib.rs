@@ -74,7 +74,7 @@ pub use limits::{Clock, Limits};
 pub use options::{check_level, MAX_LEVEL};
 pub use options::{
     Evaluation, EvaluationChoiceError, Options, Techniques, TimeManagement, ENGINE_BASE_BYTES,
-    MAX_MULTIPV, MAX_THREADS, THREAD_STATE_BYTES,
+    MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, THREAD_STATE_BYTES,
 };
 pub use ordering::History;
 pub use parameters::{

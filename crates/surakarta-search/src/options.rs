@@ -27,7 +27,7 @@ pub const MAX_MULTIPV: usize = 256;
 /// The strongest level: the full engine, no handicap.
 pub const MAX_LEVEL: u8 = 11;
 /// The largest transposition table an engine takes, in MiB.
-const MAX_HASH_MB: usize = 65_536;
+pub const MAX_HASH_MB: usize = 65_536;
 
 /// A bound on the heap one search thread takes for its search state, in
 /// bytes: the state of a thread's own search and of the splits it joins

@@ -3,7 +3,7 @@
 //! with totals per side; optionally the annotated record, JSON and an
 //! evaluation graph.
 
-use crate::common::checks::{at_least_one, check_depth};
+use crate::common::checks::{check_depth, in_range, GAME_NUMBER, MOVETIME_MS, NODES};
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::game::{pick_game, read_records};
@@ -26,16 +26,17 @@ pub(crate) struct AnalyseArgs {
     #[arg(value_name = "RECORD")]
     record: PathBuf,
     /// Which game of the file, from 1 (default: the last).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = in_range(GAME_NUMBER))]
     game: Option<usize>,
     /// Search each position to this depth in plies, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
     depth: Option<u32>,
-    /// Search each position about this many nodes.
-    #[arg(long, value_name = "N", group = "limit", value_parser = at_least_one::<u64>)]
+    /// Search each position about this many nodes, 1 to 10⁹.
+    #[arg(long, value_name = "N", group = "limit", value_parser = in_range(NODES))]
     nodes: Option<u64>,
-    /// Search each position this many milliseconds (the default: 500).
-    #[arg(long, value_name = "MS", group = "limit", value_parser = at_least_one::<u64>)]
+    /// Search each position this many milliseconds, 1 to 86400000 (the
+    /// default: 500).
+    #[arg(long, value_name = "MS", group = "limit", value_parser = in_range(MOVETIME_MS))]
     movetime: Option<u64>,
     /// Endgame tables: exact values (and marks) where they hold the position.
     #[arg(long, value_name = "DIR")]

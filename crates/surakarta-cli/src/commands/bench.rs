@@ -1,7 +1,7 @@
 //! `surakarta bench`: the fixed benchmark (a node-count signature and the
 //! speed), optionally with tablebase probes timed.
 
-use crate::common::checks::{at_least_one, check_depth};
+use crate::common::checks::{check_depth, in_range};
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::memory::{check_engine_fits, check_memory_fits};
@@ -15,6 +15,9 @@ use surakarta_search::bench::{self, BenchReport};
 use surakarta_search::{Evaluation, SearchResult, Weights};
 use surakarta_tablebase::ProbeTiming;
 
+/// Most probes `--probes` times.
+const MAX_PROBES: usize = 100_000_000;
+
 /// The arguments of `surakarta bench`.
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
@@ -27,8 +30,8 @@ pub(crate) struct BenchArgs {
     /// of its classes with the most pieces.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
-    /// Probes to time with --tb (at least 1).
-    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "tb", value_parser = at_least_one::<usize>)]
+    /// Probes to time with --tb, 1 to 100000000.
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "tb", value_parser = in_range(1..=MAX_PROBES))]
     probes: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]

@@ -2,7 +2,7 @@
 //! self-play, with a progress bar (or log lines) and a summary (text or
 //! JSON). The work is the match crate's `datagen` module.
 
-use crate::common::checks::at_least_one;
+use crate::common::checks::{in_range, NODES};
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_engines_fit;
@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use surakarta::Rules;
 use surakarta_match::datagen::{
     self, DatagenConfig, DatagenProgress, DatagenStats, DatagenTables, GameSummary, OpeningMix,
-    MAX_GAMES,
+    MAX_GAMES, MAX_TABLE_PLIES,
 };
 use surakarta_search::{Options, SearchParameters};
 
@@ -33,14 +33,15 @@ pub(crate) struct DatagenArgs {
     /// a rerun with the same settings continues there).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// Games to play.
-    #[arg(long, short = 'n', value_name = "N", default_value_t = 100)]
+    /// Games to play, 1 to 10⁹.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 100,
+          value_parser = in_range(1..=MAX_DATAGEN_GAMES))]
     games: u64,
     /// Seed of the openings.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-    /// Nodes searched per move (at least 1).
-    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = at_least_one::<u64>)]
+    /// Nodes searched per move, 1 to 10⁹.
+    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = in_range(NODES))]
     nodes: u64,
     /// Worker threads, each playing one game at a time, 1 to 1024.
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
@@ -57,30 +58,31 @@ pub(crate) struct DatagenArgs {
     #[arg(long, value_name = "PATH")]
     eval_file: Option<PathBuf>,
     /// Transposition table size per worker in MiB, 1 to 65536.
-    #[arg(long, value_name = "MB", default_value_t = 16)]
+    #[arg(long, value_name = "MB", default_value_t = 16,
+          value_parser = in_range(1..=surakarta_search::MAX_HASH_MB))]
     hash: usize,
     /// Openings: `varied` (start position after random plies and random
     /// boards, alternately), `start` or `random`.
     #[arg(long, value_name = "MIX", default_value = "varied")]
     openings: OpeningMix,
     /// Plies played after the opening before a game is stopped and
-    /// adjudicated by piece count (at least 1).
-    #[arg(long, value_name = "PLIES", default_value_t = 400, value_parser = at_least_one::<u32>)]
+    /// adjudicated by piece count, 1 to 100000.
+    #[arg(long, value_name = "PLIES", default_value_t = 400, value_parser = in_range(1..=MAX_PLIES))]
     max_plies: u32,
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]
     rules: String,
-    /// Games per chunk file (at least 1).
-    #[arg(long, value_name = "N", default_value_t = 50, value_parser = at_least_one::<u64>)]
+    /// Games per chunk file, 1 to 2⁴⁰.
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = in_range(1..=MAX_GAMES))]
     games_per_chunk: u64,
     /// End a game when the search reports a decisive score for the same
-    /// side this many moves in a row (0: never).
-    #[arg(long, value_name = "MOVES", default_value_t = 4)]
+    /// side this many moves in a row, 0 to 1000 (0: never).
+    #[arg(long, value_name = "MOVES", default_value_t = 4, value_parser = in_range(0..=1000u32))]
     adjudicate: u32,
     /// After a game reaches the tables (`--tb`), play on this many plies
     /// with the tables' moves and write each position with its exact
     /// value (0 to 1000; 0: the game ends there).
-    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = in_range(0..=MAX_TABLE_PLIES))]
     table_plies: u32,
     /// Make only these chunks: `FIRST..END` (END not included),
     /// `FIRST..=LAST` or one chunk `K`, numbered from 0 (default: all).
@@ -97,6 +99,14 @@ pub(crate) struct DatagenArgs {
     #[arg(long)]
     json: bool,
 }
+
+/// Most plies of a game (`--max-plies`): as many moves as a game record
+/// holds.
+const MAX_PLIES: u32 = surakarta::record::MAX_RECORD_MOVES as u32;
+
+/// Most games of one run from the command line (`--games`), below the
+/// library's bound (years of self-play at any node count).
+const MAX_DATAGEN_GAMES: u64 = 1_000_000_000;
 
 /// A chunk range of `--chunks`: `A..B`, `A..=B` or `K`.
 fn parse_chunks(text: &str) -> Result<Range<u64>, CliError> {
@@ -183,12 +193,6 @@ impl DatagenProgress for Bar {
 
 /// Checks the arguments and builds the run's settings.
 fn check(args: &DatagenArgs) -> Result<DatagenConfig, CliError> {
-    if !(1..=MAX_GAMES).contains(&args.games) {
-        return Err(CliError(format!(
-            "--games {} is out of range: give 1 to {MAX_GAMES}",
-            args.games
-        )));
-    }
     check_threads(Some(args.threads))?;
     if args.out.exists() && !args.out.is_dir() {
         return Err(CliError(format!(

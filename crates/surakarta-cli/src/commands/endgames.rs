@@ -2,7 +2,7 @@
 //! of positions drawn from the tables, searched without them, for one or
 //! more evaluations side by side.
 
-use crate::common::checks::at_least_one;
+use crate::common::checks::{in_range, NODES};
 use crate::common::data::data_files;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
@@ -19,20 +19,26 @@ use surakarta_match::endgames::{judge, key, sample, JudgeReport};
 use surakarta_search::network::data;
 use surakarta_search::{Evaluation, Options};
 
+/// Most test positions (`--positions`).
+const MAX_POSITIONS: usize = 1_000_000;
+
 /// The arguments of `surakarta endgames`.
 #[derive(Args, Debug)]
 pub(crate) struct EndgamesArgs {
     /// The tables the positions are drawn from and judged by.
     #[arg(long, value_name = "DIR")]
     tb: PathBuf,
-    /// Piece counts of the positions (cycled through), comma-separated.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [9, 10])]
+    /// Piece counts of the positions (cycled through), comma-separated,
+    /// each 2 to 24.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [9, 10],
+          value_parser = in_range(2..=24u32))]
     pieces: Vec<u32>,
-    /// Test positions (won or drawn, some move loses the value).
-    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = at_least_one::<usize>)]
+    /// Test positions (won or drawn, some move loses the value), 1 to
+    /// 1000000.
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = in_range(1..=MAX_POSITIONS))]
     positions: usize,
-    /// Nodes each search may visit.
-    #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = at_least_one::<u64>)]
+    /// Nodes each search may visit, 1 to 10⁹.
+    #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = in_range(NODES))]
     nodes: u64,
     /// Seed of the positions.
     #[arg(long, value_name = "S", default_value_t = 1)]

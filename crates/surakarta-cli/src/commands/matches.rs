@@ -2,7 +2,9 @@
 //! programs) play a match; live progress, a record file, the final score
 //! with Elo and an optional SPRT stop.
 
-use crate::common::checks::{at_least_one, MAX_DEPTH};
+use crate::common::checks::{
+    in_range, BALANCE_CP, CONCURRENCY, GAME_PLIES, MAX_DEPTH, NODES, OPENING_PLIES,
+};
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_memory_fits;
@@ -52,16 +54,16 @@ pub(crate) struct MatchArgs {
     #[arg(long, short = 'n', value_name = "N")]
     games: Option<usize>,
     /// Random plies from the start position (`--openings start` or
-    /// `thinned`).
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    /// `thinned`), 0 to 200.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = in_range(OPENING_PLIES))]
     plies: usize,
     /// Pieces on a random or thinned board (`--openings random` or
-    /// `thinned`).
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    /// `thinned`), 2 to 24.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = in_range(2..=24u32))]
     pieces: u32,
     /// Largest difference between the sides' piece counts on a random or
-    /// thinned board.
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    /// thinned board, 0 to 22.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = in_range(0..=22u32))]
     max_diff: u32,
     /// Seed of the random openings.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -69,12 +71,14 @@ pub(crate) struct MatchArgs {
     /// Keep only balanced openings: those the default engine (or
     /// --balance-eval) scores within this many centipawns either way after
     /// a search of --balance-nodes nodes (generated openings are drawn
-    /// until enough pass; an openings file is filtered in its order).
-    #[arg(long, value_name = "CP")]
+    /// until enough pass; an openings file is filtered in its order), 1 to
+    /// 100000.
+    #[arg(long, value_name = "CP", value_parser = in_range(BALANCE_CP))]
     balance: Option<u32>,
-    /// Nodes of the search that judges an opening's balance (--balance).
+    /// Nodes of the search that judges an opening's balance (--balance),
+    /// 1 to 10⁹.
     #[arg(long, value_name = "N", default_value_t = openings::DEFAULT_BALANCE_NODES,
-          value_parser = at_least_one::<u64>)]
+          value_parser = in_range(NODES))]
     balance_nodes: u64,
     /// The evaluation of the search that judges balance: `classic`,
     /// `paper`, `nnue` or `default` (--balance).
@@ -86,11 +90,12 @@ pub(crate) struct MatchArgs {
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]
     rules: String,
-    /// Games stopped and drawn at this many plies (at least 1).
-    #[arg(long, value_name = "PLIES", default_value_t = 1000, value_parser = at_least_one::<usize>)]
+    /// Games stopped and drawn at this many plies, 1 to 100000 (the most
+    /// moves a game record holds).
+    #[arg(long, value_name = "PLIES", default_value_t = 1000, value_parser = in_range(GAME_PLIES))]
     max_plies: usize,
-    /// Games played at the same time.
-    #[arg(long, short = 'c', value_name = "N", default_value_t = 1)]
+    /// Games played at the same time, 1 to 256.
+    #[arg(long, short = 'c', value_name = "N", default_value_t = 1, value_parser = in_range(CONCURRENCY))]
     concurrency: usize,
     /// Stop early by SPRT: `ELO0,ELO1[,ALPHA,BETA]` (error rates default to
     /// 0.05), e.g. `0,10`.
@@ -524,12 +529,6 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
     let first = PlayerSpec::parse("first", &args.first, clock)?;
     let second = PlayerSpec::parse("second", &args.second, clock)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    if args.concurrency == 0 || args.concurrency > 256 {
-        return Err(CliError(format!(
-            "--concurrency {} is out of range: give 1 to 256",
-            args.concurrency
-        )));
-    }
     // Every game running holds an engine of each in-process player: the
     // engines (tables, threads' stacks and search state) must fit
     // together, or the run is killed midway.

@@ -3,7 +3,7 @@
 //! piping them in; the board (`render::draw`) is drawn after every move.
 //! A game saved as a record (`save`, `--save`) goes on with `--record`.
 
-use crate::common::checks::check_depth;
+use crate::common::checks::{check_depth, in_range, GAME_NUMBER, MOVETIME_MS};
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::game::{parse_position, pick_game, read_records, replay};
@@ -34,7 +34,7 @@ pub(crate) struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// With --record: resume game K of the file (1-based; default: the last).
-    #[arg(long, value_name = "K", requires = "record")]
+    #[arg(long, value_name = "K", requires = "record", value_parser = in_range(GAME_NUMBER))]
     game: Option<usize>,
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50
     /// (a record names its own).
@@ -49,8 +49,8 @@ pub(crate) struct PlayArgs {
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
     depth: Option<u32>,
     /// The engine thinks this many milliseconds a move (the default is 1000
-    /// unless --depth or --clock is given).
-    #[arg(long, value_name = "MS", group = "limit")]
+    /// unless --depth or --clock is given), 1 to 86400000.
+    #[arg(long, value_name = "MS", group = "limit", value_parser = in_range(MOVETIME_MS))]
     movetime: Option<u64>,
     /// Give both sides a clock with this many minutes; running out loses.
     #[arg(long, value_name = "MINUTES")]
@@ -263,9 +263,6 @@ fn check(args: &PlayArgs) -> Result<Settings, CliError> {
     };
     if let Some(depth) = args.depth {
         check_depth("--depth", depth.into()).map_err(CliError)?;
-    }
-    if args.movetime == Some(0) {
-        return Err(CliError("--movetime must be at least 1".into()));
     }
     let clocks = match (args.clock, args.increment) {
         (None, Some(_)) => return Err(CliError("--increment needs --clock".into())),

@@ -2,7 +2,7 @@
 //! `info` lines (one per principal variation with `--multipv`) and the best
 //! move (or one JSON object).
 
-use crate::common::checks::{at_least_one, check_depth};
+use crate::common::checks::{check_depth, in_range, MOVETIME_MS, NODES};
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::game::build_game;
@@ -28,11 +28,11 @@ pub(crate) struct SearchArgs {
     /// Search to this depth in plies, 1 to 64.
     #[arg(long, short = 'd', value_name = "PLIES", group = "limit")]
     depth: Option<u32>,
-    /// Search about this many nodes (at least 1).
-    #[arg(long, value_name = "N", group = "limit", value_parser = at_least_one::<u64>)]
+    /// Search about this many nodes, 1 to 10⁹.
+    #[arg(long, value_name = "N", group = "limit", value_parser = in_range(NODES))]
     nodes: Option<u64>,
-    /// Search for this many milliseconds (at least 1).
-    #[arg(long, value_name = "MS", group = "limit", value_parser = at_least_one::<u64>)]
+    /// Search for this many milliseconds, 1 to 86400000 (a day).
+    #[arg(long, value_name = "MS", group = "limit", value_parser = in_range(MOVETIME_MS))]
     movetime: Option<u64>,
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]

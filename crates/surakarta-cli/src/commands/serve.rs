@@ -2,6 +2,7 @@
 //! (docs/serve.md). This module only reads and checks the arguments; the
 //! server is in `crate::serve`.
 
+use crate::common::checks::in_range;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::{new_engine, usable_memory, RESERVE_BYTES};
@@ -45,7 +46,8 @@ pub(crate) struct ServeArgs {
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
     threads: usize,
     /// Transposition table of each analysis in MiB, 1 to 65536.
-    #[arg(long, value_name = "MB", default_value_t = 64)]
+    #[arg(long, value_name = "MB", default_value_t = 64,
+          value_parser = in_range(1..=surakarta_search::MAX_HASH_MB))]
     hash: usize,
     /// The analyses' evaluation: `classic`, `paper`, `nnue` or `default`.
     #[arg(long, value_name = "NAME")]
@@ -63,8 +65,8 @@ pub(crate) struct ServeArgs {
     /// The memory all running analyses' transposition tables may take
     /// together, in MiB; an analysis that would go over it is answered
     /// 503. Default: half of the memory the process may use at start (at
-    /// least one --hash).
-    #[arg(long, value_name = "MIB")]
+    /// least one --hash); 1 to 16777216 (16 TiB).
+    #[arg(long, value_name = "MIB", value_parser = in_range(1..=1usize << 24))]
     analysis_memory: Option<usize>,
     /// The most connections open at once (1 to 1000000; lowered to fit the
     /// open-file limit). At the cap a new connection closes the one idle

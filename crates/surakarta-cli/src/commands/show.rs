@@ -1,6 +1,7 @@
 //! `surakarta show`: draw a position or a point of a game record in the
 //! terminal, optionally as an SVG picture, with a move highlighted.
 
+use crate::common::checks::{in_range, GAME_NUMBER};
 use crate::common::error::CliError;
 use crate::common::game::{pick_game, read_records, replay};
 use crate::render::draw;
@@ -19,11 +20,11 @@ pub(crate) struct ShowArgs {
     input: Vec<String>,
     /// For a record: show the position after this many plies (default: the
     /// final position).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = in_range(0..=surakarta::record::MAX_RECORD_MOVES))]
     ply: Option<usize>,
     /// For a record file with several games: show game K (1-based; default:
     /// the last).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = in_range(GAME_NUMBER))]
     game: Option<usize>,
     /// Highlight this legal move of the shown position (`b2-c3`, `b2xe5` or
     /// `b2c3`) instead of the move that led to it.

@@ -2,6 +2,7 @@
 //! positions and writes it as a `.sknn` file (docs/evaluation.md,
 //! "Training").
 
+use crate::common::checks::in_range;
 use crate::common::data::data_files;
 use crate::common::error::CliError;
 use crate::common::threads::check_threads;
@@ -9,11 +10,13 @@ use crate::progress::counter;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 use std::io::Write;
+use std::ops::Bound::{Excluded, Included};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use surakarta_search::network::data;
 use surakarta_search::network::train::{
-    train, Augment, EpochReport, FloatNetwork, TrainOptions, Trained, TrainingSet,
+    train, Augment, EpochReport, FloatNetwork, TrainOptions, Trained, TrainingSet, MAX_BATCH,
+    MAX_EPOCHS,
 };
 use surakarta_search::network::Network;
 use surakarta_tablebase::write_atomically;
@@ -29,56 +32,59 @@ pub(crate) struct TrainArgs {
     /// directory, then renamed).
     #[arg(long, value_name = "FILE.sknn")]
     out: PathBuf,
-    /// Passes over the training positions.
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    /// Passes over the training positions, 1 to 100000.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = in_range(1..=MAX_EPOCHS))]
     epochs: usize,
-    /// Positions per gradient step.
-    #[arg(long, value_name = "N", default_value_t = 16_384)]
+    /// Positions per gradient step, 1 to 16777216.
+    #[arg(long, value_name = "N", default_value_t = 16_384, value_parser = in_range(1..=MAX_BATCH))]
     batch: usize,
-    /// Adam's learning rate.
-    #[arg(long, value_name = "X", default_value_t = 0.001)]
+    /// Adam's learning rate, above 0 and at most 1.
+    #[arg(long, value_name = "X", default_value_t = 0.001,
+          value_parser = in_range((Excluded(0.0f32), Included(1.0))))]
     lr: f32,
     /// The epoch after which the learning rate drops tenfold (default:
-    /// after three quarters of the epochs).
-    #[arg(long, value_name = "EPOCH")]
+    /// after three quarters of the epochs), 0 to 100000.
+    #[arg(long, value_name = "EPOCH", value_parser = in_range(0..=MAX_EPOCHS))]
     lr_drop: Option<usize>,
     /// Weight of the search score in the target; the rest is the game
-    /// result (0 to 1).
-    #[arg(long, value_name = "X", default_value_t = 0.5)]
+    /// result, 0 to 1.
+    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = in_range(0.0f32..=1.0))]
     lambda: f32,
     /// Evaluation units per logit, the K of sigmoid(score / K): a number,
     /// or `auto` to fit it on the data.
     #[arg(long, value_name = "K|auto", default_value = "auto", value_parser = parse_scale)]
     scale: Scale,
     /// Scores of at least this magnitude are decisive: trained on the
-    /// result alone and left out of the scale fit.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    /// result alone and left out of the scale fit; 1 to 32767.
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = in_range(1..=i32::from(i16::MAX)))]
     max_score: i32,
     /// Which of the board's eight symmetries each position is trained with.
     #[arg(long, value_enum, default_value_t = Symmetries::Mirror)]
     symmetries: Symmetries,
-    /// Worker threads (default: one per core); the network does not depend
-    /// on it.
+    /// Worker threads, 1 to 1024 (default: one per core); the network does
+    /// not depend on it.
     #[arg(long, short = 't', value_name = "N")]
     threads: Option<usize>,
     /// Seed of the initial weights, the order and the symmetries.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
     /// Share of the positions kept for validation (by a hash of the
-    /// position, so the same positions in every run).
-    #[arg(long, value_name = "X", default_value_t = 0.05)]
+    /// position, so the same positions in every run), at least 0 and below
+    /// 1.
+    #[arg(long, value_name = "X", default_value_t = 0.05, value_parser = in_range(0.0..1.0))]
     validation_share: f64,
     /// Share of the positions labelled exactly by the tables that are
     /// trained on (0 to 1; by a hash of the position, so the same ones in
     /// every run); the others are all kept.
-    #[arg(long, value_name = "X", default_value_t = 1.0)]
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = in_range(0.0..=1.0))]
     exact_share: f64,
     /// Start from this network instead of random weights.
     #[arg(long, value_name = "FILE.sknn")]
     from: Option<PathBuf>,
     /// The classic evaluation's share of the network's result (0 to 1,
     /// stored in 256ths): the file evaluates as this blend.
-    #[arg(long, value_name = "X", default_value_t = 0.35)]
+    #[arg(long, value_name = "X", default_value_t = 0.35, value_parser = in_range(0.0f32..=1.0))]
     classic_share: f32,
     /// Train without the counts (steps, captures, arcs): their weights
     /// stay 0 and the network sees the pieces' points alone.

@@ -2,18 +2,21 @@
 //! with a progress bar and the result (text or JSON). The work is the match
 //! crate's `tune` module; `--list` prints the parameters.
 
-use crate::common::checks::{at_least_one, MAX_DEPTH};
+use crate::common::checks::{
+    in_range, BALANCE_CP, CONCURRENCY, GAME_PLIES, MAX_DEPTH, MOVETIME_MS, NODES, OPENING_PLIES,
+};
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::memory::check_engines_fit;
 use crate::progress::counter;
 use clap::Args;
 use serde_json::json;
+use std::ops::Bound;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use surakarta_match::openings;
-use surakarta_match::tune::{self, TuneConfig, TuneState, MAX_ITERATIONS, MAX_PAIRS};
+use surakarta_match::tune::{self, TuneConfig, TuneState, MAX_ITERATIONS, MAX_PAIRS, MAX_R_END};
 use surakarta_search::{Limits, PARAMETER_SPECS};
 
 /// The arguments of `surakarta tune`.
@@ -26,48 +29,54 @@ pub(crate) struct TuneArgs {
     /// The parameters to tune, comma-separated (default: all of them).
     #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
     tune: Vec<String>,
-    /// Iterations of the run (the schedules end at the last one).
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    /// Iterations of the run (the schedules end at the last one), 1 to
+    /// 1000000.
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = in_range(1..=MAX_ITERATIONS))]
     iterations: u64,
-    /// Game pairs per iteration, each opening played with both colours.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// Game pairs per iteration, each opening played with both colours, 1
+    /// to 10000.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = in_range(1..=MAX_PAIRS))]
     pairs: usize,
-    /// Depth of every move.
-    #[arg(long, value_name = "PLIES")]
+    /// Depth of every move, 1 to 64.
+    #[arg(long, value_name = "PLIES", value_parser = in_range(1..=MAX_DEPTH))]
     depth: Option<u32>,
-    /// Nodes of every move.
-    #[arg(long, value_name = "N", value_parser = at_least_one::<u64>)]
+    /// Nodes of every move, 1 to 10⁹.
+    #[arg(long, value_name = "N", value_parser = in_range(NODES))]
     nodes: Option<u64>,
-    /// Milliseconds of every move.
-    #[arg(long, value_name = "MS", value_parser = at_least_one::<u64>)]
+    /// Milliseconds of every move, 1 to 86400000.
+    #[arg(long, value_name = "MS", value_parser = in_range(MOVETIME_MS))]
     movetime: Option<u64>,
     /// Learning rate at the last iteration, for every parameter
-    /// (fishtest's default 0.002).
-    #[arg(long, value_name = "R", default_value_t = tune::DEFAULT_R_END)]
+    /// (fishtest's default 0.002): above 0 and at most 1.
+    #[arg(long, value_name = "R", default_value_t = tune::DEFAULT_R_END,
+          value_parser = in_range((Bound::Excluded(0.0), Bound::Included(MAX_R_END))))]
     r_end: f64,
-    /// Random plies from the start position of each opening.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    /// Random plies from the start position of each opening, 0 to 200.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = in_range(OPENING_PLIES))]
     plies: usize,
     /// Seed of the signs and the openings.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
     /// Play only openings the default engine scores within this many
     /// centipawns after a search of --balance-nodes nodes (as `match
-    /// --balance`), so that a pair is rarely won by the same colour twice.
-    #[arg(long, value_name = "CP")]
+    /// --balance`), so that a pair is rarely won by the same colour twice;
+    /// 1 to 100000.
+    #[arg(long, value_name = "CP", value_parser = in_range(BALANCE_CP))]
     balance: Option<u32>,
-    /// Nodes of the search that judges an opening's balance (--balance).
+    /// Nodes of the search that judges an opening's balance (--balance),
+    /// 1 to 10⁹.
     #[arg(long, value_name = "N", default_value_t = openings::DEFAULT_BALANCE_NODES,
-          value_parser = at_least_one::<u64>)]
+          value_parser = in_range(NODES))]
     balance_nodes: u64,
     /// Rule set: icga, pku, pure, or a list like repetitions=3,no-capture=50.
     #[arg(long, value_name = "RULES", default_value = "icga")]
     rules: String,
-    /// Games stopped and drawn at this many plies (at least 1).
-    #[arg(long, value_name = "PLIES", default_value_t = 400, value_parser = at_least_one::<usize>)]
+    /// Games stopped and drawn at this many plies, 1 to 100000.
+    #[arg(long, value_name = "PLIES", default_value_t = 400, value_parser = in_range(GAME_PLIES))]
     max_plies: usize,
-    /// Games played at the same time.
-    #[arg(long, short = 'c', value_name = "N", default_value_t = 1, value_parser = at_least_one::<usize>)]
+    /// Games played at the same time, 1 to 256.
+    #[arg(long, short = 'c', value_name = "N", default_value_t = 1, value_parser = in_range(CONCURRENCY))]
     concurrency: usize,
     /// Print the tunable parameters (name, default, range, meaning) and
     /// stop.
@@ -127,13 +136,6 @@ fn check(args: &TuneArgs) -> Result<(TuneConfig, PathBuf), CliError> {
             "give a limit per move: --depth, --nodes or --movetime".into(),
         ));
     }
-    if let Some(depth) = args.depth {
-        if !(1..=MAX_DEPTH).contains(&depth) {
-            return Err(CliError(format!(
-                "--depth {depth} is out of range: give 1 to {MAX_DEPTH}"
-            )));
-        }
-    }
     let names: Vec<&str> = if args.tune.is_empty() {
         PARAMETER_SPECS.iter().map(|spec| spec.name).collect()
     } else {
@@ -141,24 +143,6 @@ fn check(args: &TuneArgs) -> Result<(TuneConfig, PathBuf), CliError> {
     };
     let mut config =
         TuneConfig::new(options, limits, &names).map_err(|e| CliError(format!("--tune: {e}")))?;
-    if !(1..=MAX_ITERATIONS).contains(&args.iterations) {
-        return Err(CliError(format!(
-            "--iterations {} is out of range: give 1 to {MAX_ITERATIONS}",
-            args.iterations
-        )));
-    }
-    if !(1..=MAX_PAIRS).contains(&args.pairs) {
-        return Err(CliError(format!(
-            "--pairs {} is out of range: give 1 to {MAX_PAIRS}",
-            args.pairs
-        )));
-    }
-    if !(args.r_end.is_finite() && args.r_end > 0.0) {
-        return Err(CliError(format!(
-            "--r-end {} must be a positive number",
-            args.r_end
-        )));
-    }
     for t in &mut config.tuned {
         t.r_end = args.r_end;
     }

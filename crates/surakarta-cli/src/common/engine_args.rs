@@ -2,6 +2,7 @@
 //! ([`EngineArgs`]), checked into the library's [`Options`], and an engine
 //! built from them.
 
+use crate::common::checks::in_range;
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::new_engine;
@@ -10,16 +11,19 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use surakarta::Excerpt;
-use surakarta_search::{Engine, Options, SearchParameters, Smp, Techniques, MAX_LEVEL};
+use surakarta_search::{
+    Engine, Options, SearchParameters, Smp, Techniques, MAX_HASH_MB, MAX_LEVEL, MAX_THREADS,
+};
 
 /// Engine settings shared by `search`, `bench`, `play` and `tune`.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct EngineArgs {
     /// Search threads, 1 to 1024 (1 is deterministic).
-    #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1,
+          value_parser = in_range(1..=MAX_THREADS))]
     pub(crate) threads: usize,
     /// Transposition table size in MiB, 1 to 65536.
-    #[arg(long, value_name = "MB", default_value_t = 64)]
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = in_range(1..=MAX_HASH_MB))]
     pub(crate) hash: usize,
     /// Evaluation: `classic` (hand-made features), `paper` (seed 001's
     /// weights), `nnue` (the embedded network) or `default` (nnue).
@@ -37,12 +41,14 @@ pub(crate) struct EngineArgs {
     #[arg(long, value_name = "MODE", default_value = "siblings")]
     pub(crate) smp: String,
     /// Strength level, 1 to 11: 11 (or none) is the full engine; lower
-    /// levels search shallower and pick among near-best moves.
-    #[arg(long, value_name = "L")]
-    pub(crate) level: Option<u64>,
+    /// levels search shallower and pick among near-best moves
+    /// (docs/cli.md, "Strength levels").
+    #[arg(long, value_name = "L", value_parser = in_range(1..=MAX_LEVEL))]
+    pub(crate) level: Option<u8>,
     /// The seed of a level's choice among near-best moves (the same
-    /// position and seed give the same move).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// position and seed give the same move), any whole number from 0;
+    /// only with --level.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "level")]
     pub(crate) level_seed: u64,
     /// Search parameters other than the shipped ones, e.g.
     /// `lmr-min-depth=4,aspiration-base=25` (the names, ranges and defaults:
@@ -86,19 +92,6 @@ impl EngineArgs {
                 Excerpt::new(&self.smp)
             ))
         })?;
-        let level = match self.level {
-            None => None,
-            Some(level) => Some(
-                u8::try_from(level)
-                    .ok()
-                    .filter(|l| (1..=MAX_LEVEL).contains(l))
-                    .ok_or_else(|| {
-                        CliError(format!(
-                            "--level {level} is out of range: give 1 to {MAX_LEVEL}"
-                        ))
-                    })?,
-            ),
-        };
         let parameters: SearchParameters = self
             .parameters
             .parse()
@@ -110,7 +103,7 @@ impl EngineArgs {
             techniques,
             smp,
             multipv: 1,
-            level,
+            level: self.level,
             level_seed: self.level_seed,
             parameters,
             ..Options::default()

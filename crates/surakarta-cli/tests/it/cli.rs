@@ -539,7 +539,7 @@ fn search_input_errors_exit_2() {
         ),
         (
             vec!["search", "--depth", "2", "--threads", "0"],
-            "thread count",
+            "'--threads <N>': out of range: give 1 to 1024",
         ),
         (
             vec!["search", "--depth", "2", "--eval", "magic"],
@@ -849,13 +849,10 @@ fn an_engine_is_counted_with_its_threads_and_threads_are_bounded() {
     let t = tables.to_str().unwrap();
     // bench's probe list is counted before it is allocated.
     let o = run_with_2gib_address_space(
-        &["bench", "--depth", "1", "--tb", t, "--probes", "4294967296"],
+        &["bench", "--depth", "1", "--tb", t, "--probes", "100000000"],
         "",
     );
-    assert_cli_error(
-        &o,
-        "the 4294967296 probes to time (--probes): 131072 MiB needed, but this process may use only",
-    );
+    assert_cli_error(&o, "the 100000000 probes to time (--probes): ");
     // endgames: threads out of range, and engines that do not fit together.
     let endgames = |threads: &str, positions: &str| {
         run_with_2gib_address_space(

@@ -116,7 +116,7 @@ fn datagen_refuses_a_file_as_out_and_bad_values() {
     );
     assert_cli_error(
         &run(&["datagen", "--out", dir, "--games", "0"]),
-        "--games 0",
+        "'--games <N>': out of range",
     );
     assert!(!out.exists(), "nothing is made for bad arguments");
 }

@@ -193,3 +193,89 @@ fn a_transcript_is_read_as_commands_outputs_and_codes() {
         )
         .is_ok());
 }
+
+/// The strength levels as the documents state them are the engine's: the
+/// table of docs/search.md (the one place each level's depth, lines and
+/// margin are written) has a row for every level 1 to `MAX_LEVEL` with the
+/// code's values, and wherever a document gives the levels' range
+/// (`level … 1 to N`, `1–N`) or names the full engine's level (`N … full
+/// engine`), N is `MAX_LEVEL`.
+#[test]
+fn documented_levels_are_the_engines() {
+    use surakarta_search::{level_parameters, MAX_LEVEL};
+    let search = std::fs::read_to_string(workspace_root().join("docs/search.md")).unwrap();
+    let section = search
+        .split("## Strength levels")
+        .nth(1)
+        .expect("docs/search.md has a section Strength levels");
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("| Level"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    let levels: Vec<&str> = rows.iter().map(|r| r[0]).collect();
+    let expected: Vec<String> = (1..=MAX_LEVEL).map(|l| l.to_string()).collect();
+    assert_eq!(levels, expected, "the levels of docs/search.md's table");
+    for row in &rows {
+        let level: u8 = row[0].parse().unwrap();
+        match level_parameters(level) {
+            Some(p) => assert_eq!(
+                (row[1], row[2], row[3]),
+                (
+                    p.depth.to_string().as_str(),
+                    p.lines.to_string().as_str(),
+                    p.margin.to_string().as_str()
+                ),
+                "level {level} in docs/search.md"
+            ),
+            None => assert!(row[1].contains("full engine"), "level {level}: {row:?}"),
+        }
+    }
+    let top = MAX_LEVEL.to_string();
+    for document in documents() {
+        let text = std::fs::read_to_string(workspace_root().join(&document)).unwrap();
+        // Sentences wrap: search the text with its line breaks as spaces.
+        let text = text.replace('\n', " ");
+        let lower = text.to_lowercase();
+        for (at, _) in lower.match_indices("level") {
+            let after: String = lower[at..].chars().take(20).collect();
+            for marker in ["1 to ", "1–"] {
+                if let Some(i) = after.find(marker) {
+                    let n: String = lower[at + i + marker.len()..]
+                        .chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect();
+                    assert!(
+                        n.is_empty() || n == top,
+                        "{document}: {after:?} gives levels 1 to {n}, the code 1 to {top}"
+                    );
+                }
+            }
+        }
+        for (at, _) in lower.match_indices("full engine") {
+            let before: String = {
+                let start = lower[..at]
+                    .char_indices()
+                    .rev()
+                    .nth(50)
+                    .map_or(0, |(i, _)| i);
+                lower[start..at].to_string()
+            };
+            if !before.contains("level") && !before.contains('|') {
+                continue;
+            }
+            let last_number: Option<String> = before
+                .rsplit(|c: char| !c.is_ascii_digit())
+                .find(|s| !s.is_empty())
+                .map(String::from);
+            if let Some(n) = last_number {
+                assert_eq!(
+                    n, top,
+                    "{document}: {before:?} calls level {n} the full engine, the code {top}"
+                );
+            }
+        }
+    }
+}

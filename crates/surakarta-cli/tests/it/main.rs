@@ -13,6 +13,7 @@ mod evaluation;
 mod matches;
 mod plan;
 mod play;
+mod ranges;
 mod serve;
 mod show;
 mod tb_dir;

@@ -220,11 +220,14 @@ fn openings_from_a_file_random_boards_and_thinned_starts() {
         "--json",
     ]));
     assert_eq!(v["games"].as_u64(), Some(4), "{v}");
-    // 25 pieces: a side starts with 12, so no thinned start has them.
+    // 25 pieces: a side has at most 12, so the range of --pieces ends at 24.
     let o = quick(&["--openings", "thinned", "--pieces", "25", "-n", "2"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("no position has 25 pieces"), "{err}");
+    assert!(
+        err.contains("'--pieces <N>': out of range: give 2 to 24"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -475,7 +478,10 @@ fn players_on_a_clock_share_out_their_time() {
     );
     for (args, needle) in [
         (&["--tc", "2+"][..], "is not a time control"),
-        (&["--tc", "0+1"][..], "the time must be above 0"),
+        (
+            &["--tc", "0+1"][..],
+            "the time must be at least 0.1 seconds",
+        ),
         (&[][..], "(or a clock: --tc)"),
     ] {
         let mut all = vec!["match", "--first", "name=a", "--second", "depth=1"];

@@ -193,7 +193,7 @@ fn plan_input_errors_exit_2() {
     for (args, needle) in [
         (
             vec!["tb", "plan", "--pieces", "1"],
-            "1 pieces is out of range",
+            "invalid value '1' for '--pieces <N>': out of range: give 2 to 24",
         ),
         (vec!["tb", "plan", "--pieces", "25"], "out of range"),
         (

@@ -1038,10 +1038,13 @@ fn analyses_share_one_memory_budget() {
             vec!["--hash", "64", "--analysis-memory", "63"],
             "--analysis-memory 63",
         ),
-        (vec!["--analysis-memory", "0"], "--analysis-memory 0"),
         (
-            vec!["--analysis-memory", "100000000"],
-            "--analysis-memory 100000000",
+            vec!["--analysis-memory", "0"],
+            "'--analysis-memory <MIB>': out of range",
+        ),
+        (
+            vec!["--analysis-memory", "16000000"],
+            "--analysis-memory 16000000",
         ),
     ] {
         let mut all = vec!["serve", "--bind", "127.0.0.1:0"];

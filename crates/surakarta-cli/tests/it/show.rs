@@ -305,7 +305,10 @@ fn record_errors_exit_2_with_one_line() {
         "--ply 5 is beyond the end of the game (4 plies)",
     );
     assert_cli_error(&run(&["show", f, "--game", "3"]), "holds 2 games");
-    assert_cli_error(&run(&["show", f, "--game", "0"]), "holds 2 games");
+    assert_cli_error(
+        &run(&["show", f, "--game", "0"]),
+        "'--game <K>': out of range",
+    );
     assert_cli_error(&run(&["show", f, "--move", "b2-b3"]), "no piece on b2");
 
     let bad = dir.join("bad.txt");

@@ -223,7 +223,7 @@ fn bad_input_exits_2_with_one_line() {
     assert_cli_error(&train(&data, &out, &["--epochs", "0"]), "epochs");
     assert_cli_error(
         &train(&data, &out, &["--validation-share", "1"]),
-        "validation share",
+        "'--validation-share <X>': out of range",
     );
     let long = "x".repeat(300);
     assert_cli_error(&train(&data, &out, &["--name", &long]), "--name");
@@ -475,7 +475,7 @@ fn exact_share_leaves_out_exactly_labelled_positions_only() {
     assert_eq!(kept("0.5").1, left_out, "the same positions every run");
     assert_cli_error(
         &train_on(&data_path, &out, &["--exact-share", "1.5"]),
-        "exact share 1.5",
+        "'--exact-share <X>': out of range",
     );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -125,7 +125,7 @@ fn bad_tune_arguments_are_one_line_errors() {
     assert_cli_error(&run(&["tune", "--out", out]), "give a limit per move");
     assert_cli_error(
         &run(&["tune", "--out", out, "--depth", "2", "--iterations", "0"]),
-        "--iterations 0 is out of range",
+        "invalid value '0' for '--iterations <N>': out of range: give 1 to 1000000",
     );
     assert_cli_error(
         &run(&[

@@ -86,6 +86,11 @@ pub const COUNT_WEIGHT_LIMIT: f32 = 8.0;
 /// The fixed parts a batch is split into for the threads (see the module's
 /// determinism note).
 pub const CHUNKS: usize = 16;
+/// Most passes over the training positions ([`TrainOptions::epochs`]):
+/// a run keeps a report per epoch.
+pub const MAX_EPOCHS: usize = 100_000;
+/// Most positions per gradient step ([`TrainOptions::batch`]).
+pub const MAX_BATCH: usize = 1 << 24;
 /// Most training positions a set holds (each with each symmetry must be
 /// numbered in 32 bits).
 pub const MAX_POSITIONS: usize = (u32::MAX / 8) as usize;
@@ -155,9 +160,9 @@ pub enum Augment {
 /// The training run's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainOptions {
-    /// Passes over the training positions (at least 1).
+    /// Passes over the training positions (1 to [`MAX_EPOCHS`]).
     pub epochs: usize,
-    /// Positions per gradient step (at least 1).
+    /// Positions per gradient step (1 to [`MAX_BATCH`]).
     pub batch: usize,
     /// Adam's learning rate.
     pub lr: f32,
@@ -219,11 +224,11 @@ impl TrainOptions {
     /// Checks the ranges.
     pub fn check(&self) -> Result<(), TrainError> {
         let bad = |s: String| Err(TrainError::Options(s));
-        if self.epochs == 0 {
-            return bad("epochs must be at least 1".into());
+        if !(1..=MAX_EPOCHS).contains(&self.epochs) {
+            return bad(format!("epochs {} must be 1 to {MAX_EPOCHS}", self.epochs));
         }
-        if self.batch == 0 {
-            return bad("batch must be at least 1".into());
+        if !(1..=MAX_BATCH).contains(&self.batch) {
+            return bad(format!("batch {} must be 1 to {MAX_BATCH}", self.batch));
         }
         if !(self.lr.is_finite() && self.lr > 0.0) {
             return bad(format!("learning rate {} must be positive", self.lr));
@@ -1037,7 +1042,8 @@ pub fn train(
                     *t += g;
                 }
             }
-            step += 1;
+            // Saturates: past 2³¹ steps the bias correction is 1 anyway.
+            step = step.saturating_add(1);
             let scale = 1.0 / batch.len() as f32;
             let correction = (1.0 - BETA2.powi(step)).sqrt() / (1.0 - BETA1.powi(step));
             let rate = lr * correction;

@@ -2,6 +2,7 @@
 //! resume, checkpoints and a memory limit.
 
 use super::shared::{compact_options, stats_json};
+use crate::common::checks::{in_range, CHECKPOINT_SECONDS};
 use crate::common::error::CliError;
 use crate::common::memory::memory_limit;
 use crate::common::threads::{check_threads, thread_pool};
@@ -47,8 +48,10 @@ pub(super) struct GenerateArgs {
     /// to 8 pieces) whose weaker-side probes need no capture probes.
     #[arg(long)]
     no_capture_draws: bool,
-    /// Least seconds between two checkpoints of a pair (0: at every level).
-    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    /// Least seconds between two checkpoints of a pair, 0 to 604800 (a
+    /// week; 0: at every level).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300,
+          value_parser = in_range(CHECKPOINT_SECONDS))]
     checkpoint_every: u64,
     /// Refuse a pair whose modelled peak memory exceeds this many GiB
     /// (default: the memory available when the command starts).

@@ -2,6 +2,7 @@
 //! every checksum checked; exit code 1 on any error.
 
 use super::shared::fen;
+use crate::common::checks::{in_range, CHECKPOINT_SECONDS};
 use crate::common::error::CliError;
 use crate::common::memory::memory_limit;
 use crate::common::tables::open_partial;
@@ -37,7 +38,9 @@ pub(super) struct VerifyArgs {
     /// this many seconds, and continue from it when run again with this
     /// option: a stopped verification of big tables resumes instead of
     /// starting over. The checkpoints are removed when the run finishes.
-    #[arg(long, value_name = "SECONDS", conflicts_with = "checksums_only")]
+    /// 0 to 604800 (a week; 0: after every segment).
+    #[arg(long, value_name = "SECONDS", conflicts_with = "checksums_only",
+          value_parser = in_range(CHECKPOINT_SECONDS))]
     checkpoint_every: Option<u64>,
     /// Only check each file's header, length and payload checksum: no
     /// entry re-derived, so seconds instead of hours for big tables, and

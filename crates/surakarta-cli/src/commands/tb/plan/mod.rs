@@ -13,6 +13,7 @@ mod quote;
 mod slurm;
 mod snakemake;
 
+use crate::common::checks::in_range;
 use crate::common::error::CliError;
 use crate::common::threads::check_threads;
 use clap::Args;
@@ -20,7 +21,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use surakarta::Excerpt;
 use surakarta_index::Scheme;
-use surakarta_tablebase::plan::{PairPlan, Plan, Settings};
+use surakarta_tablebase::plan::{PairPlan, Plan, Settings, MAX_PIECES};
 use surakarta_tablebase::{human_bytes, human_seconds, thousands, Pair};
 
 /// What `tb plan` prints.
@@ -40,7 +41,7 @@ enum PlanFormat {
 #[derive(Args, Debug)]
 pub(super) struct PlanArgs {
     /// Largest piece count, 2 to 24.
-    #[arg(long, short = 'n', value_name = "N")]
+    #[arg(long, short = 'n', value_name = "N", value_parser = in_range(2..=MAX_PIECES))]
     pieces: u32,
     /// What to print.
     #[arg(long, value_enum, default_value_t = PlanFormat::Json)]

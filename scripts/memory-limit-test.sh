@@ -19,7 +19,13 @@
 #     analysis does not fit its budget, two analyses of 128 threads where
 #     one fits (200 and 503, the server up);
 #   - `bench --probes` too many to hold, `endgames -t` out of range or with
-#     more engines than fit.
+#     more engines than fit;
+#   - a 16 MiB record file of empty games (`*` lines, 8 million of them):
+#     `show`, `analyse --depth 1` and `play --record` refuse it at the games
+#     limit (exit 2) instead of making millions of records;
+#   - `serve` given 16 POSTs at once of 256 KiB of `*` lines to
+#     `/api/record`: every one answered (400 or 503), the server still up
+#     and answering.
 #
 # Needs root and a cgroup memory controller (v1 `memory`, or v2 with
 # `memory` in cgroup.subtree_control of the hierarchy's root, or a
@@ -248,6 +254,43 @@ status=0
 in_cgroup "$bin" endgames --tb "$work/t4" --pieces 4 --positions 40 --nodes 200 -t 1024 \
     >"$work/out" 2>"$work/err" || status=$?
 expect_refused "endgames --positions 40 -t 1024" "$status" "$work/err" "40 engines .*cgroup limit"
+
+# 7. Records: a 16 MiB file of empty games is refused at the games limit
+# by every command that reads records.
+awk 'BEGIN { for (i = 0; i < 8388608; i++) print "*" }' >"$work/empty-games.txt"
+for command in "show" "analyse --depth 1" "play --record"; do
+    status=0
+    # shellcheck disable=SC2086 # the command's words
+    in_cgroup timeout 120 "$bin" $command "$work/empty-games.txt" </dev/null \
+        >"$work/out" 2>"$work/err" || status=$?
+    expect_refused "$command of 8 million empty games" "$status" "$work/err" "more than 100000 games"
+done
+# serve: 16 bodies of 256 KiB of empty games at once; every one answered
+# (400 at the games limit, or 503 while the record workers are busy), the
+# server up and answering afterwards.
+if command -v curl >/dev/null 2>&1; then
+    head -c 262144 "$work/empty-games.txt" >"$work/empty-body.txt"
+    start_server "$work/url3" --bind 127.0.0.1:0
+    clients=()
+    for i in $(seq 16); do
+        curl -s -o "$work/record$i" -w '%{http_code}\n' --max-time 60 \
+            --data-binary @"$work/empty-body.txt" "${url}api/record" >"$work/record-status$i" &
+        clients+=($!)
+    done
+    wait "${clients[@]}" || true
+    kill -0 "$server_pid" 2>/dev/null || fail "the server died under 16 record bodies: $(cat "$work/serve-err")"
+    for i in $(seq 16); do
+        case "$(cat "$work/record-status$i")" in
+            400) grep -q 'more than 2000 games' "$work/record$i" || fail "record $i: $(cat "$work/record$i")" ;;
+            503) grep -q '"error"' "$work/record$i" || fail "record $i: 503 without a JSON error" ;;
+            *) fail "record $i: status $(cat "$work/record-status$i"): $(head -c 300 "$work/record$i")" ;;
+        esac
+    done
+    curl -sf "${url}api/position?fen=$start" >/dev/null || fail "the server no longer answers after 16 record bodies"
+    checks=$((checks + 1))
+    echo "  ok: serve: 16 record bodies of 256 KiB of empty games at once all answered, server up"
+    stop_server
+fi
 
 # Nothing of the test may be left running in the cgroup.
 leftover="$(cat "$cgroup/cgroup.procs")"

@@ -21,6 +21,13 @@ pub enum GameRequestError {
     /// More than [`MAX_GAME_MOVES`] moves.
     #[error("moves: more than {MAX_GAME_MOVES} moves")]
     TooManyMoves,
+    /// A move text is empty: two commas in a row, or a comma at either
+    /// end of the moves.
+    #[error("moves: ply {ply} is empty (two commas in a row, or a comma at either end)")]
+    EmptyMove {
+        /// Which move, counting from 1.
+        ply: usize,
+    },
     /// A field of a game given as JSON is of the wrong kind.
     #[error("{field}: {problem}")]
     Field {
@@ -43,7 +50,8 @@ pub enum GameRequestError {
 
 /// The game of `rules` (`icga` when `None`), `start` (the start position
 /// when `None`) and `moves` (move texts separated by commas or white
-/// space), each move checked in turn.
+/// space; none when it is blank), each move checked in turn. An empty
+/// move between commas (`b2-b3,,e5-e4`, `,,,`) is an error.
 ///
 /// ```
 /// use surakarta::Rules;
@@ -52,6 +60,10 @@ pub enum GameRequestError {
 /// assert_eq!((game.rules(), game.moves().len()), (Rules::PKU, 2));
 /// let bad = surakarta_board::replay_game(None, None, Some("b2-b3 b3-b4")).unwrap_err();
 /// assert!(bad.to_string().starts_with("moves: ply 2 \"b3-b4\": "), "{bad}");
+/// let empty = surakarta_board::replay_game(None, None, Some("b2-b3,,e5-e4")).unwrap_err();
+/// assert_eq!(empty.to_string(), "moves: ply 2 is empty (two commas in a row, or a comma at either end)");
+/// assert!(surakarta_board::replay_game(None, None, Some(",,,")).is_err());
+/// assert_eq!(surakarta_board::replay_game(None, None, Some(" "))?.moves().len(), 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn replay_game(
@@ -62,20 +74,27 @@ pub fn replay_game(
     let rules: Rules = rules.map_or(Ok(Rules::default()), str::parse)?;
     let start: Position = start.map_or(Ok(Position::new()), str::parse)?;
     let mut game = Game::new(start, rules);
-    let texts = moves
-        .unwrap_or("")
-        .split(|c: char| c == ',' || c.is_ascii_whitespace())
-        .filter(|t| !t.is_empty());
-    for (i, text) in texts.enumerate() {
-        if i >= MAX_GAME_MOVES {
-            return Err(GameRequestError::TooManyMoves);
+    let moves = moves.unwrap_or("");
+    if moves.trim_ascii().is_empty() {
+        return Ok(game);
+    }
+    let mut ply = 0;
+    for between_commas in moves.split(',') {
+        if between_commas.trim_ascii().is_empty() {
+            return Err(GameRequestError::EmptyMove { ply: ply + 1 });
         }
-        game.play_text(text)
-            .map_err(|error| GameRequestError::Move {
-                ply: i + 1,
-                text: Excerpt::new(text),
-                error,
-            })?;
+        for text in between_commas.split_ascii_whitespace() {
+            ply += 1;
+            if ply > MAX_GAME_MOVES {
+                return Err(GameRequestError::TooManyMoves);
+            }
+            game.play_text(text)
+                .map_err(|error| GameRequestError::Move {
+                    ply,
+                    text: Excerpt::new(text),
+                    error,
+                })?;
+        }
     }
     Ok(game)
 }

@@ -38,5 +38,8 @@ pub use json::{outcome_json, score_json, value_json};
 pub use picture::{capture_path, highlighted_picture, svg_picture};
 pub use position::{game_answer, not_covered, position_answer};
 pub use probe::{probe, probe_json, ProbeAnswer};
-pub use record::{record_text, records_json, RecordJsonError};
+pub use record::{
+    json_nesting, record_text, record_text_of_json, records_json, RecordJsonError,
+    JSON_NESTING_LIMIT, MAX_PAGE_GAMES,
+};
 pub use review::{analysis_json, review_json, review_limits, DEFAULT_POSITION_MS};

@@ -3,8 +3,33 @@
 //! game of that shape back as record text (`docs/notation.md`).
 
 use serde_json::{json, Map, Value as Json};
-use surakarta::record::MAX_VARIATION_DEPTH;
-use surakarta::{GameRecord, Mark, MoveAnnotation, MoveText, RecordError};
+use surakarta::record::{is_tag_name, MAX_VARIATION_DEPTH};
+use surakarta::{
+    Excerpt, GameRecord, Mark, MoveAnnotation, MoveText, RecordError, RecordWriteError,
+};
+
+/// Most games [`records_json`] reads from one text (the page's record
+/// box, the server's `/api/record`): a text of real games that fits the
+/// server's 256 KiB body holds fewer; a text of empty games (`*` lines) is
+/// refused before it makes an answer a hundred times its size.
+pub const MAX_PAGE_GAMES: usize = 2_000;
+
+/// How deep JSON readers nest (serde_json's recursion limit, which the
+/// server and the WebAssembly board read games with): the JSON of a game
+/// must stay within it.
+pub const JSON_NESTING_LIMIT: usize = 128;
+
+/// How deep the JSON of a game whose variations nest `depth` deep nests:
+/// the `{"games": [...]}` answer and its game (3 levels), the main line
+/// and its nodes (2), each variation's `variations` array, the line and
+/// its nodes (3), and the innermost node's empty `variations` array (1).
+#[must_use]
+pub const fn json_nesting(depth: usize) -> usize {
+    6 + 3 * depth
+}
+
+// The deepest game a record may hold reads back from its JSON.
+const _: () = assert!(json_nesting(MAX_VARIATION_DEPTH) <= JSON_NESTING_LIMIT);
 
 /// What is wrong with a game given as JSON to [`record_text`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -17,14 +42,21 @@ pub enum RecordJsonError {
         /// What is wrong.
         problem: String,
     },
+    /// The text given is not JSON ([`record_text_of_json`]).
+    #[error("not JSON ({0})")]
+    NotJson(String),
     /// The game's text does not read as a record (an illegal move, a bad
     /// position or rule set, a result the end of the game contradicts, …).
     #[error("{0}")]
     Record(#[from] RecordError),
+    /// The game cannot be written as a record that reads back (too many
+    /// tags, a text over the record size limit, …).
+    #[error("{}", .0.kind)]
+    Write(#[from] RecordWriteError),
 }
 
-/// The games of a record text (any number, as `GameRecord::parse_all`
-/// reads them) as `{"games": [{"tags", "rules", "start", "result", "intro",
+/// The games of a record text (at most [`MAX_PAGE_GAMES`]; otherwise as
+/// `GameRecord::parse_all` reads them) as `{"games": [{"tags", "rules", "start", "result", "intro",
 /// "line"}]}`: `tags` an object of every tag, `rules` and `start` the rule
 /// set and the start position (FEN), `result` the result token, `intro` the
 /// comment before the first move (or null), and `line` the main line, an
@@ -48,8 +80,10 @@ pub enum RecordJsonError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn records_json(text: &str) -> Result<Json, RecordError> {
-    let records = GameRecord::parse_all(text)?;
-    let games: Vec<Json> = records.iter().map(game_json).collect();
+    let games = GameRecord::records(text)
+        .max_games(MAX_PAGE_GAMES)
+        .map(|record| record.map(|record| game_json(&record)))
+        .collect::<Result<Vec<Json>, RecordError>>()?;
     Ok(json!({ "games": games }))
 }
 
@@ -106,13 +140,31 @@ fn line_json(
     Json::Array(nodes)
 }
 
+/// [`record_text`] of a game given as JSON text, as the server's
+/// `/api/record/text` and the WebAssembly board read it: text that is not
+/// JSON (or nests deeper than [`JSON_NESTING_LIMIT`]) is an error, and
+/// every game [`records_json`] gives reads.
+///
+/// ```
+/// let text = surakarta_board::record_text_of_json(r#"{"line": [{"move": "b2-b3"}]}"#)?;
+/// assert!(text.ends_with("\n\n1. b2-b3 *\n"), "{text}");
+/// assert!(surakarta_board::record_text_of_json("{").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn record_text_of_json(game: &str) -> Result<String, RecordJsonError> {
+    let game: Json =
+        serde_json::from_str(game).map_err(|e| RecordJsonError::NotJson(e.to_string()))?;
+    record_text(&game)
+}
+
 /// A game given as the JSON of [`records_json`] (`tags` optional, `rules`
 /// default `icga`, `start` default the start position, `result` default
 /// `*`, `intro` optional, `line` the moves) as canonical record text, every
 /// move checked legal, variations included. The text has the tags given,
 /// then `Rules`, `Start` and `Result` with the values of the fields. A field of the wrong kind, a
-/// move or mark that is not one, nesting deeper than records allow, or a
-/// game that does not read as a record is an error naming it.
+/// tag name that is not one (letters, digits and `_`), a move or mark that
+/// is not one, nesting deeper than records allow, or a game that does not
+/// read as a record (or could not be written as one) is an error naming it.
 ///
 /// ```
 /// use serde_json::json;
@@ -151,6 +203,12 @@ pub fn record_text(game: &Json) -> Result<String, RecordJsonError> {
             if matches!(name.as_str(), "Rules" | "Start" | "Result") {
                 continue;
             }
+            if !is_tag_name(name) {
+                return Err(field(
+                    &format!("tags.{}", Excerpt::new(name)),
+                    "a tag name is letters, digits and '_'",
+                ));
+            }
             let value = value
                 .as_str()
                 .ok_or_else(|| field(&format!("tags.{name}"), "expected a string"))?;
@@ -176,11 +234,11 @@ pub fn record_text(game: &Json) -> Result<String, RecordJsonError> {
     out.push_str(&result);
     out.push('\n');
     let record: GameRecord = out.parse()?;
-    Ok(record.to_string())
+    Ok(record.to_text()?)
 }
 
-/// Appends `[name "value"]`, escaped as records escape tag values (the
-/// record's reader then checks the name).
+/// Appends `[name "value"]` (a checked name), the value escaped as records
+/// escape tag values.
 fn tag_line(out: &mut String, name: &str, value: &str) {
     out.push('[');
     out.push_str(name);
@@ -277,4 +335,82 @@ fn movetext(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record whose variations nest as deep as records allow: its JSON
+    /// reads back as JSON text and writes the same record.
+    #[test]
+    fn the_deepest_record_reads_back_from_its_json_text() {
+        let mut text = String::from("1. b2-b3 ");
+        for _ in 0..MAX_VARIATION_DEPTH {
+            text.push_str("( 1. b2-c3 ");
+        }
+        text.push_str(&")".repeat(MAX_VARIATION_DEPTH));
+        text.push_str(" *\n");
+        let answer = records_json(&text).unwrap().to_string();
+        let answer: Json = serde_json::from_str(&answer).unwrap();
+        let game = answer["games"][0].to_string();
+        let written = record_text_of_json(&game).unwrap();
+        let record: GameRecord = text.parse().unwrap();
+        let back: GameRecord = written.parse().unwrap();
+        assert_eq!(
+            (back.moves, back.annotations),
+            (record.moves, record.annotations)
+        );
+        // One level deeper is the record reader's error, not the JSON
+        // reader's.
+        let mut deeper = serde_json::json!([{"move": "b2-c3"}]);
+        for _ in 0..MAX_VARIATION_DEPTH {
+            deeper = serde_json::json!([{"move": "b2-c3", "variations": [deeper]}]);
+        }
+        let game = serde_json::json!({"line": [{"move": "b2-b3", "variations": [deeper]}]});
+        let error = record_text_of_json(&game.to_string()).unwrap_err();
+        assert!(
+            error.to_string().contains("nested deeper than 32"),
+            "{error}"
+        );
+    }
+
+    /// A tag name must be one: a name that would write other tag lines (a
+    /// `Start` of its choosing) is refused, naming the field.
+    #[test]
+    fn tag_names_cannot_write_other_tags() {
+        let game = serde_json::json!({
+            "tags": {"X\"]\n[Start \"6/6/6/6/6/b5 b\"]\n[B": "x"},
+            "line": [],
+        });
+        let error = record_text(&game).unwrap_err();
+        assert!(
+            matches!(&error, RecordJsonError::Field { problem, .. } if problem.contains("tag name")),
+            "{error}"
+        );
+        let game = serde_json::json!({"tags": {"Event": "a\"]\n[Start \"x\"]"}});
+        let text = record_text(&game).unwrap();
+        assert!(
+            text.starts_with("[Event \"a\\\"] [Start \\\"x\\\"]\"]\n"),
+            "{text}"
+        );
+        let record: GameRecord = text.parse().unwrap();
+        assert_eq!(record.tags.len(), 3);
+    }
+
+    /// A text of empty games is refused past [`MAX_PAGE_GAMES`], naming
+    /// the limit: its answer would be a hundred times its size.
+    #[test]
+    fn records_json_reads_at_most_max_page_games() {
+        let games = records_json(&"*\n".repeat(MAX_PAGE_GAMES)).unwrap();
+        assert_eq!(games["games"].as_array().unwrap().len(), MAX_PAGE_GAMES);
+        let error = records_json(&"*\n".repeat(128 * 1024)).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "line {}: more than 2000 games in one text",
+                MAX_PAGE_GAMES + 1
+            )
+        );
+    }
 }

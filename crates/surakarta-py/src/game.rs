@@ -318,10 +318,12 @@ impl PyGame {
     /// The game as a record (docs/notation.md): the `tags` given (a mapping
     /// of names to text, such as `{"Event": "Club"}`), then `Rules`,
     /// `Start`, `Result` and, once the game is over, `Termination`; the
-    /// moves numbered. `Game.from_record` and `read_records` read it back.
+    /// moves numbered. `Game.from_record` and `read_records` read it back;
+    /// `ValueError` naming the limit for a record they would refuse (more
+    /// than 1,000 tags, say).
     #[pyo3(signature = (tags = None))]
     fn record(&self, tags: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        Ok(record_text::record_of(&self.inner, tags)?.to_string())
+        record_text::record_text(&record_text::record_of(&self.inner, tags)?)
     }
 
     /// The game of a record's text holding exactly one game (what

@@ -8,6 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::path::Path;
+use surakarta::record::is_tag_name;
 use surakarta::{Excerpt, Game, GameRecord, RecordError};
 
 /// The tags a record writes from its game, which `tags=` may not set.
@@ -44,7 +45,7 @@ fn tag_list(tags: &Bound<'_, PyAny>, over: bool) -> PyResult<Vec<(String, String
             .map_err(|_| args::wrong_type_of("a tag's name", &name, "str"))?
             .to_cow()?
             .into_owned();
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        if !is_tag_name(&name) {
             return Err(PyValueError::new_err(format!(
                 "invalid tag name {}: give letters, digits and '_'",
                 Excerpt::new(&name)
@@ -69,6 +70,15 @@ fn tag_list(tags: &Bound<'_, PyAny>, over: bool) -> PyResult<Vec<(String, String
         out.push((name, value));
     }
     Ok(out)
+}
+
+/// The record's text (`GameRecord::to_text`): `ValueError` naming the
+/// limit for a record its reader would refuse (more than 1,000 tags, a
+/// text over 16 MiB, …).
+pub(crate) fn record_text(record: &GameRecord) -> PyResult<String> {
+    record
+        .to_text()
+        .map_err(|e| PyValueError::new_err(format!("cannot write the record: {}", e.kind)))
 }
 
 /// A record error as `InvalidNotationError`, after `source` (a file's

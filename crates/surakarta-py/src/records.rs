@@ -10,7 +10,7 @@ use crate::args;
 use crate::errors::{game_error, InvalidNotationError};
 use crate::game::{PyGame, PyRules};
 use crate::position::{moves_of, PyMove, PyPosition};
-use crate::record_text::{record_error, record_of};
+use crate::record_text::{record_error, record_of, record_text};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -106,9 +106,11 @@ impl PyRecord {
         })
     }
 
-    /// The record's text, which `parse_records` reads back as an equal record.
-    fn __str__(&self) -> String {
-        self.inner.to_string()
+    /// The record's text, which `parse_records` reads back as an equal
+    /// record; `ValueError` naming the limit for a record the reader would
+    /// refuse (more than 1,000 tags, say).
+    fn __str__(&self) -> PyResult<String> {
+        record_text(&self.inner)
     }
 
     fn __repr__(&self) -> String {
@@ -131,24 +133,28 @@ impl PyRecord {
     }
 }
 
-/// Reads `text` as records.
-fn records_of(text: &str, source: Option<&Path>) -> PyResult<Vec<PyRecord>> {
-    GameRecord::parse_all(text)
-        .map(|records| {
-            records
-                .into_iter()
-                .map(|inner| PyRecord { inner })
-                .collect()
-        })
-        .map_err(|e| record_error(source, &e))
+/// Reads `text` as records, one game at a time, checking for signals
+/// (Ctrl-C raises `KeyboardInterrupt`) after each: a file of many games
+/// can be interrupted. Reading is linear in the text and the games at most
+/// `MAX_RECORD_GAMES`, so one game never takes long.
+fn records_of(py: Python<'_>, text: &str, source: Option<&Path>) -> PyResult<Vec<PyRecord>> {
+    let mut records = Vec::new();
+    for record in GameRecord::records(text) {
+        py.check_signals()?;
+        let inner = record.map_err(|e| record_error(source, &e))?;
+        records.push(PyRecord { inner });
+    }
+    Ok(records)
 }
 
 /// The records of a file of game records (docs/notation.md): a list of
 /// `Record`, empty for an empty file. The file is read as the CLI's `show`
 /// reads it: a regular file only (a FIFO or device is refused at once), at
-/// most 16 MiB. `OSError` (such as `FileNotFoundError`) for a file that
-/// cannot be read, `InvalidNotationError` naming the file and the line for
-/// text that is not records (an illegal move included).
+/// most 16 MiB and 100,000 games. `OSError` (such as `FileNotFoundError`)
+/// for a file that cannot be read, `InvalidNotationError` naming the file
+/// and the line for text that is not records (an illegal move and a game
+/// over the limit included). Ctrl-C interrupts a long read
+/// (`KeyboardInterrupt`).
 #[pyfunction]
 pub(crate) fn read_records(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Vec<PyRecord>> {
     let path = args::path(path, "path")?;
@@ -158,15 +164,15 @@ pub(crate) fn read_records(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<
     let text = String::from_utf8(bytes).map_err(|_| {
         InvalidNotationError::new_err(format!("{}: not UTF-8 text", path.display()))
     })?;
-    records_of(&text, Some(&path))
+    records_of(py, &text, Some(&path))
 }
 
 /// The records in `text` (what `read_records` reads from a file, or
 /// `str(record)`, `Game.record()`): a list of `Record`, empty for text
 /// without a game; `InvalidNotationError` naming the line otherwise.
 #[pyfunction]
-pub(crate) fn parse_records(text: &str) -> PyResult<Vec<PyRecord>> {
-    records_of(text, None)
+pub(crate) fn parse_records(py: Python<'_>, text: &str) -> PyResult<Vec<PyRecord>> {
+    records_of(py, text, None)
 }
 
 /// The error for a record file that could not be read: an `OSError` with

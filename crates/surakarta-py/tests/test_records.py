@@ -4,6 +4,7 @@ back; files are read as the CLI's `show` reads them."""
 
 import os
 import random
+import signal
 import subprocess
 import sys
 
@@ -169,3 +170,44 @@ def test_a_record_file_that_is_a_fifo_is_refused_without_waiting(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
     assert done.returncode == 1 and "refused:" in done.stderr and "not a regular file" in done.stderr
+
+
+def test_a_record_that_would_not_read_back_is_not_written():
+    game = surakarta.Game()
+    tags = {f"T{i}": "x" for i in range(997)}
+    text = game.record(tags)
+    assert len(surakarta.parse_records(text)[0].tags) == 1000
+    tags["One_more"] = "x"
+    with pytest.raises(ValueError, match="more than 1000 tags"):
+        game.record(tags)
+    with pytest.raises(ValueError, match="more than 1000 tags"):
+        str(surakarta.Record.from_game(game, tags))
+
+
+def test_a_file_holds_at_most_100000_games(tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_text("*\n" * (8 << 20))  # 16 MiB of empty games
+    with pytest.raises(surakarta.InvalidNotationError, match="line 100001: more than 100000 games"):
+        surakarta.read_records(path)
+    assert len(surakarta.parse_records("*\n" * 100_000)) == 100_000
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no interval timer here")
+def test_reading_many_records_can_be_interrupted():
+    class Interrupted(Exception):
+        pass
+
+    def interrupt(signum, frame):
+        raise Interrupted
+
+    text = "1. b2-b3 e5-e4 2. b3-b4 *\n\n" * 100_000
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        # The alarm rings while the games are read (they take far longer
+        # than a millisecond): the reader checks for signals between games.
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+        with pytest.raises(Interrupted):
+            surakarta.parse_records(text)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -39,7 +39,5 @@ pub fn write_record(game: &str) -> Result<String, String> {
     if game.len() > MAX_RECORD_INPUT {
         return Err(format!("game: longer than {} KiB", MAX_RECORD_INPUT / 1024));
     }
-    let game: serde_json::Value =
-        serde_json::from_str(game).map_err(|e| format!("game: not JSON ({e})"))?;
-    surakarta_board::record_text(&game).map_err(|e| format!("game: {e}"))
+    surakarta_board::record_text_of_json(game).map_err(|e| format!("game: {e}"))
 }

@@ -25,9 +25,9 @@
 //! | `rules` | [`Rules`] (the limits that end a game besides the loss of all pieces or moves; private fields, checked by [`Rules::new`], through which parsing goes too), [`Outcome`], [`Termination`] |
 //! | `game` | [`Game`]: a start position, the moves played, repetitions and the outcome under a rule set |
 //! | [`record`] | the types of game records: [`GameRecord`] (whole games as PGN-like text: tags, movetext, result), [`GameResult`], [`RecordError`] and [`RecordErrorKind`] with line numbers, the size limits |
-//! | `record::parse` | text → lines → tags and movetext tokens (comments, variations, move numbers, moves, result): [`GameRecord::parse_all`] and `FromStr` |
-//! | `record::replay` | each move checked against the rules (illegal, after the end), repetitions counted in a hash map, the result checked against the `Result` tag and the outcome; [`GameRecord::to_game`] |
-//! | `record::write` | the canonical text ([`GameRecord::format_all`] and `Display`), which reads back as an equal record |
+//! | `record::parse` | text → lines → tags and movetext tokens (comments, variations, move numbers, moves, result): [`GameRecord::parse_all`], [`GameRecord::records`] and `FromStr` |
+//! | `record::replay` | each move checked against the rules (illegal, after the end), repetitions counted in a hash map, moves taken back in constant time for variations, the result checked against the `Result` tag and the outcome; [`GameRecord::to_game`] |
+//! | `record::write` | the canonical text ([`GameRecord::to_text`], [`GameRecord::format_all`] and `Display`), which reads back as an equal record; the writers refuse what the reader would refuse |
 //! | `perft` | [`perft()`], [`divide`] |
 //! | [`capture_path`] | the points and arcs a capture travels ([`capture_path::CapturePath`], [`capture_path::capture_paths`]), found by walking the public [`Circuit`] paths and tested against the move generator; for drawing only: the move generator decides legality |
 //! | [`svg`] | the board as a self-contained SVG picture ([`svg::board`]), with a transparent hit target per point on top (`class="point" data-square="c3"`) for pages; string building only |
@@ -82,7 +82,7 @@ pub use position::{
 };
 pub use record::{
     GameRecord, GameResult, Mark, MoveAnnotation, ParseGameResultError, ParseMarkError,
-    RecordError, RecordErrorKind, Variation,
+    RecordError, RecordErrorKind, RecordWriteError, Records, Variation,
 };
 pub use rules::{Outcome, ParseRulesError, Rules, RulesError, Termination};
 pub use setup::Setup;

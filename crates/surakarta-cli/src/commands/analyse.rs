@@ -96,7 +96,11 @@ pub(crate) fn run(args: AnalyseArgs) -> Result<(), CliError> {
     if let Some(out) = &args.out {
         let mut annotated = record.clone();
         annotate(&mut annotated, &analysis);
-        std::fs::write(out, annotated.to_string())
+        // The annotated record must read back, as `show` reads it.
+        let text = annotated
+            .to_text()
+            .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
+        std::fs::write(out, text)
             .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
     }
     if let Some(file) = &args.svg {

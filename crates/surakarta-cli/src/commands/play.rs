@@ -653,7 +653,11 @@ impl Session {
 
     /// Writes the record of the game so far to `file`.
     fn save(&self, file: &Path, end: End) -> Result<(), CliError> {
-        std::fs::write(file, self.record(end).to_string())
+        let text = self
+            .record(end)
+            .to_text()
+            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
+        std::fs::write(file, text)
             .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
         println!("saved the game to {}", file.display());
         Ok(())

@@ -4,7 +4,7 @@
 use crate::common::checks::{in_range, GAME_NUMBER};
 use crate::common::error::CliError;
 use crate::common::game::{pick_game, read_records, replay};
-use crate::render::draw;
+use crate::render::{draw, printable};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use surakarta::capture_path::CapturePath;
@@ -41,7 +41,8 @@ pub(crate) struct ShowArgs {
 /// What to draw: a position, the move to highlight and the position that
 /// move was played from.
 struct View {
-    /// Lines printed above the board (a record's tags).
+    /// Lines printed above the board (a record's tags, their control
+    /// characters escaped).
     header: Vec<String>,
     position: Position,
     /// How the game has ended at the shown position, if it has.
@@ -100,7 +101,7 @@ fn view_of_record(file: &Path, args: &ShowArgs) -> Result<View, CliError> {
         header.push(format!("game {} of {count}", index + 1));
     }
     for (tag, value) in &record.tags {
-        header.push(format!("{tag}: {value}"));
+        header.push(format!("{}: {}", printable(tag), printable(value)));
     }
     let positions = game.positions();
     let highlight = game

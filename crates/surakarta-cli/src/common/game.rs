@@ -63,13 +63,11 @@ pub(crate) fn pick_game(file: &Path, count: usize, k: Option<usize>) -> Result<u
 }
 
 /// The game of `record` (read from `file`) after its first `plies` moves,
-/// replayed under its rules; a move that does not replay is named by its ply.
+/// replayed under its rules in time linear in the moves
+/// (`GameRecord::game_after`); a record that does not replay is named.
 pub(crate) fn replay(record: &GameRecord, plies: usize, file: &Path) -> Result<Game, CliError> {
-    let mut game = Game::new(record.start, record.rules);
-    for (i, &m) in record.moves[..plies].iter().enumerate() {
-        // A record that was read replays; say where if not.
-        game.play(m)
-            .map_err(|e| CliError(format!("{}: ply {}: {e}", file.display(), i + 1)))?;
-    }
-    Ok(game)
+    // A record that was read replays; say which if not.
+    record
+        .game_after(plies)
+        .map_err(|e| CliError(format!("{}: {e}", file.display())))
 }

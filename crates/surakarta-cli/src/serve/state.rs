@@ -7,7 +7,7 @@ use surakarta_tablebase::Tablebase;
 use tokio::sync::Semaphore;
 
 /// What every request shares: the settings, the tables, the analysis
-/// slots and the stop flags of the running analyses.
+/// slots, the record workers and the stop flags of the running analyses.
 #[derive(Debug)]
 pub(crate) struct State {
     pub(super) config: Config,
@@ -15,6 +15,9 @@ pub(crate) struct State {
     pub(super) analyses: Arc<Semaphore>,
     /// The analyses' memory budget, one permit per MiB.
     pub(super) memory: Arc<Semaphore>,
+    /// The record bodies being read or written
+    /// ([`crate::serve::records::MAX_RECORD_WORKERS`] at most).
+    pub(super) records: Arc<Semaphore>,
     /// The stop flags of the analyses (dead ones pruned on each new one),
     /// and whether the server is shutting down.
     running: Mutex<(Vec<Weak<AtomicBool>>, bool)>,
@@ -27,6 +30,7 @@ impl State {
             tb: config.tb.clone(),
             analyses: Arc::new(Semaphore::new(config.max_analyses)),
             memory: Arc::new(Semaphore::new(config.analysis_memory_mib)),
+            records: Arc::new(Semaphore::new(crate::serve::records::MAX_RECORD_WORKERS)),
             running: Mutex::new((Vec::new(), false)),
             config,
         }

@@ -1273,6 +1273,84 @@ fn records_are_read_and_written_with_their_variations() {
     server.get("/api/record").error(405);
 }
 
+/// The record routes bound their work: a body of empty games is refused
+/// past the page's games limit, sixteen such bodies at once are all
+/// answered (400, or 503 when the record workers stay busy) and the server
+/// goes on; a `Content-Length` over the limit is a 413 before any body; a
+/// tag name that would write other tag lines, and empty moves, are 400s;
+/// the deepest variations read back through both routes.
+#[test]
+fn record_work_is_bounded() {
+    let server = Server::start(&[]);
+    let flood = "*\n".repeat(128 * 1024);
+    let message = post(&server.addr, "/api/record", flood.as_bytes()).error(400);
+    assert_eq!(
+        message,
+        "record: line 2001: more than 2000 games in one text"
+    );
+    let floods: Vec<_> = (0..16)
+        .map(|_| {
+            let addr = server.addr.clone();
+            let flood = flood.clone();
+            std::thread::spawn(move || post(&addr, "/api/record", flood.as_bytes()).status)
+        })
+        .collect();
+    for flood in floods {
+        let status = flood.join().expect("every request is answered");
+        assert!(status == 400 || status == 503, "{status}");
+    }
+    assert_eq!(server.get("/api/position").status, 200);
+
+    // Only the head: the 413 comes without waiting for a body.
+    let mut stream = TcpStream::connect(&server.addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(
+        stream,
+        "POST /api/record HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        300 * 1024
+    )
+    .unwrap();
+    let reply = read_reply(&mut stream);
+    assert_eq!(reply.error(413), "the body is larger than 256 KiB");
+
+    let injected = serde_json::json!({
+        "tags": {"X\"]\n[Start \"6/6/2w3/6/1b4/b5 b\"]\n[B": "x"},
+        "line": [{"move": "b2-b3"}],
+    });
+    let message = post(
+        &server.addr,
+        "/api/record/text",
+        injected.to_string().as_bytes(),
+    )
+    .error(400);
+    assert!(
+        message.contains("a tag name is letters, digits and '_'"),
+        "{message}"
+    );
+
+    for moves in [",,,", "b2-b3,,e5-e4", "b2-b3,", ",b2-b3"] {
+        let message = server
+            .get(&format!("/api/position?moves={}", enc(moves)))
+            .error(400);
+        assert!(message.contains("is empty"), "{moves}: {message}");
+    }
+    assert_eq!(server.get("/api/position?moves=").status, 200);
+
+    let depth = surakarta::record::MAX_VARIATION_DEPTH;
+    let deep = format!(
+        "1. b2-b3 {}{} *\n",
+        "( 1. b2-c3 ".repeat(depth),
+        ")".repeat(depth)
+    );
+    let reply = post(&server.addr, "/api/record", deep.as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let game = reply.json()["games"][0].to_string();
+    let reply = post(&server.addr, "/api/record/text", game.as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.text());
+}
+
 /// A game named by its rules, start and moves: the position's answer and
 /// the analysis see its history and rules; levels, seeds and several lines
 /// are taken, and every bad value is a 400 naming it.

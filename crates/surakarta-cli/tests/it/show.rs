@@ -337,3 +337,40 @@ fn record_errors_exit_2_with_one_line() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A record's tags reach the terminal with their control characters
+/// escaped: a value cannot clear the screen or move the cursor.
+#[test]
+fn tag_values_are_printed_with_control_characters_escaped() {
+    let dir = scratch_dir("control");
+    let file = dir.join("control.txt");
+    std::fs::write(
+        &file,
+        "[Event \"a\u{1b}[2J\u{7}b\rc\u{0}d\u{9b}e\"]\n\n1. b2-b3 *\n",
+    )
+    .unwrap();
+    let o = run(&["show", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Event: a\\u{1b}[2J\\u{7}b\\rc\\0d\\u{9b}e\n"),
+        "{out}"
+    );
+    assert!(
+        !out.contains(['\u{1b}', '\u{7}', '\r', '\0', '\u{9b}']),
+        "{out}"
+    );
+}
+
+/// A 16 MiB file of empty games (`*` lines, 8 million of them) is refused
+/// at the games limit, naming it, without taking the memory of millions of
+/// records.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_of_millions_of_empty_games_is_refused() {
+    let dir = scratch_dir("empty-games");
+    let file = dir.join("empty.txt");
+    std::fs::write(&file, "*\n".repeat(8 << 20)).unwrap();
+    let o = run_with_2gib_address_space(&["show", file.to_str().unwrap()], "");
+    assert_cli_error(&o, "line 100001: more than 100000 games in one text");
+}

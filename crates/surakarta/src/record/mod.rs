@@ -24,11 +24,14 @@
 //! and carry marks, comments and variations of their own.
 //!
 //! Reading never panics and is bounded: at most [`MAX_RECORD_TEXT`] bytes of
-//! text, [`MAX_RECORD_TAGS`] tags, [`MAX_RECORD_MOVES`] moves a game
-//! (variations included) and variations nested at most
-//! [`MAX_VARIATION_DEPTH`] deep; neither reading nor writing recurses.
+//! text, [`MAX_RECORD_GAMES`] games, [`MAX_RECORD_TAGS`] tags and
+//! [`MAX_RECORD_MOVES`] moves a game (variations included) and variations
+//! nested at most [`MAX_VARIATION_DEPTH`] deep; it takes time linear in the
+//! text, and the records it makes take memory a small multiple of the text
+//! (`docs/notation.md`, "Reading"); neither reading nor writing recurses.
 //! Writing is canonical, and reading what was written gives back an equal
-//! record.
+//! record; [`GameRecord::to_text`] and [`GameRecord::format_all`] refuse a
+//! record the reader would refuse ([`RecordWriteError`]).
 //!
 //! The types are here; the work is in three submodules: `parse` (text to
 //! tags and movetext tokens: [`GameRecord::parse_all`] and `FromStr`),
@@ -39,6 +42,8 @@
 mod parse;
 mod replay;
 mod write;
+
+pub use parse::Records;
 
 use crate::color::Color;
 use crate::excerpt::Excerpt;
@@ -58,9 +63,17 @@ pub const MAX_RECORD_TEXT: usize = 16 * 1024 * 1024;
 /// included.
 pub const MAX_RECORD_MOVES: usize = 100_000;
 
+/// Most games one text may hold: a file of 16 MiB holds fewer than 100,000
+/// real games (a tagged game takes more than 168 bytes), and the limit
+/// keeps a file of empty games (`*` lines) from taking more memory than a
+/// small multiple of its size.
+pub const MAX_RECORD_GAMES: usize = 100_000;
+
 /// Deepest nesting of variations one game may have (a variation of the
-/// main line is at depth 1).
-pub const MAX_VARIATION_DEPTH: usize = 64;
+/// main line is at depth 1). The board's JSON of a game
+/// (`surakarta_board::records_json`) nests three levels a variation, and
+/// must stay within JSON readers' usual limit of 128 levels.
+pub const MAX_VARIATION_DEPTH: usize = 32;
 
 /// Most tags one game may have.
 pub const MAX_RECORD_TAGS: usize = 1_000;
@@ -183,6 +196,11 @@ pub enum RecordErrorKind {
     /// The text is longer than [`MAX_RECORD_TEXT`].
     #[error("record text too long ({0} bytes; at most {MAX_RECORD_TEXT})")]
     TooLong(usize),
+    /// The text holds more games than the limit (this many: at most
+    /// [`MAX_RECORD_GAMES`], or fewer where the reader asked for fewer);
+    /// reported on the line of the first game over it.
+    #[error("more than {0} games in one text")]
+    TooManyGames(usize),
     /// The text holds no game (only for a single record).
     #[error("no game in the text")]
     NoGame,
@@ -311,6 +329,33 @@ pub enum RecordErrorKind {
         /// How the game ended under its rules.
         outcome: Outcome,
     },
+}
+
+/// Why a record cannot be written: its text would not read back
+/// ([`GameRecord::to_text`], [`GameRecord::format_all`]). `kind` is what the
+/// reader would refuse: too many games, tags or moves, a tag name that is
+/// not one or given twice, a comment too long, variations nested too deep
+/// or empty, or a text over [`MAX_RECORD_TEXT`].
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::{GameRecord, RecordErrorKind};
+///
+/// let mut record: GameRecord = "1. b2-b3 *".parse()?;
+/// record.tags.push(("Bad\"]".to_string(), "x".to_string()));
+/// let error = record.to_text().unwrap_err();
+/// assert!(matches!(error.kind, RecordErrorKind::TagName(_)));
+/// assert_eq!(error.to_string(), r#"game 1: invalid tag name "Bad\"]": expected letters, digits and '_'"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}: {kind}")]
+pub struct RecordWriteError {
+    /// Which game, counting from 1.
+    pub game: usize,
+    /// What the reader would refuse.
+    pub kind: RecordErrorKind,
 }
 
 /// A game as a record: tags, rule set, start position, moves and result.
@@ -620,6 +665,17 @@ impl GameRecord {
 }
 
 /// Whether `name` is a tag name: one or more of `A-Z a-z 0-9 _`.
-fn is_tag_name(name: &str) -> bool {
+///
+/// # Examples
+///
+/// ```
+/// use surakarta::record::is_tag_name;
+///
+/// assert!(is_tag_name("Event_2"));
+/// assert!(!is_tag_name(""));
+/// assert!(!is_tag_name("X\"]\n[Start"));
+/// ```
+#[must_use]
+pub fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }

@@ -5,8 +5,8 @@
 use super::replay::Replay;
 use super::{
     is_tag_name, GameRecord, GameResult, Mark, MoveAnnotation, RecordError, RecordErrorKind,
-    Variation, MAX_COMMENT_LEN, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT,
-    MAX_VARIATION_DEPTH,
+    Variation, MAX_COMMENT_LEN, MAX_RECORD_GAMES, MAX_RECORD_MOVES, MAX_RECORD_TAGS,
+    MAX_RECORD_TEXT, MAX_VARIATION_DEPTH,
 };
 use crate::excerpt::Excerpt;
 use crate::moves::Move;
@@ -37,14 +37,101 @@ impl GameRecord {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-        let mut parser = Parser::new(text)?;
-        let mut records = Vec::new();
-        while let Some(record) = parser.next_game()? {
-            records.push(record);
+        GameRecord::records(text).collect()
+    }
+
+    /// The records of a file, one at a time, as [`GameRecord::parse_all`]
+    /// reads them: after an error (the last item), nothing more. A caller
+    /// can stop early, check for an interruption between games, or allow
+    /// fewer games ([`Records::max_games`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{GameRecord, RecordErrorKind};
+    ///
+    /// let mut games = GameRecord::records("1. b2-b3 *\n\n*\n\n1. b2-b5 *\n");
+    /// assert_eq!(games.next().unwrap()?.moves.len(), 1);
+    /// assert_eq!(games.next().unwrap()?.moves.len(), 0);
+    /// assert_eq!(games.next().unwrap().unwrap_err().line, 5);
+    /// assert!(games.next().is_none());
+    /// // At most two games here: the third is an error naming the limit.
+    /// let mut two = GameRecord::records("*\n*\n*\n").max_games(2);
+    /// let error = two.nth(2).unwrap().unwrap_err();
+    /// assert_eq!((error.line, error.kind), (3, RecordErrorKind::TooManyGames(2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn records(text: &str) -> Records<'_> {
+        let (parser, error) = match Parser::new(text) {
+            Ok(parser) => (Some(parser), None),
+            Err(error) => (None, Some(error)),
+        };
+        Records {
+            parser,
+            error,
+            games: 0,
+            max_games: MAX_RECORD_GAMES,
         }
-        Ok(records)
     }
 }
+
+/// The records of a text, one at a time: what [`GameRecord::records`]
+/// gives. Each item is a game or the error that ends the text; at most
+/// [`MAX_RECORD_GAMES`] games are read (fewer with
+/// [`Records::max_games`]), the next one is an error
+/// ([`RecordErrorKind::TooManyGames`]).
+pub struct Records<'a> {
+    /// The text's lines still to read; `None` once done.
+    parser: Option<Parser<'a>>,
+    /// An error found before the first game (the text is too long).
+    error: Option<RecordError>,
+    /// The games read so far.
+    games: usize,
+    /// The most games to read.
+    max_games: usize,
+}
+
+impl Records<'_> {
+    /// Reads at most `max` games (and never more than
+    /// [`MAX_RECORD_GAMES`]): the one after them is an error.
+    #[must_use]
+    pub fn max_games(mut self, max: usize) -> Self {
+        self.max_games = max.min(MAX_RECORD_GAMES);
+        self
+    }
+}
+
+impl Iterator for Records<'_> {
+    type Item = Result<GameRecord, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(error) = self.error.take() {
+            return Some(Err(error));
+        }
+        let parser = self.parser.as_mut()?;
+        let line = parser.skip_blank()?;
+        let item = if self.games >= self.max_games {
+            Err(RecordError {
+                line,
+                kind: RecordErrorKind::TooManyGames(self.max_games),
+            })
+        } else {
+            parser.next_game().and_then(|game| {
+                game.ok_or(RecordError {
+                    line,
+                    kind: RecordErrorKind::NoGame,
+                })
+            })
+        };
+        match item {
+            Ok(_) => self.games += 1,
+            Err(_) => self.parser = None,
+        }
+        Some(item)
+    }
+}
+
+impl core::iter::FusedIterator for Records<'_> {}
 
 impl FromStr for GameRecord {
     type Err = RecordError;
@@ -69,7 +156,7 @@ impl FromStr for GameRecord {
 
 /// A comment's text with its whitespace runs collapsed to single spaces and
 /// none at either end.
-fn normalize_comment(raw: &str) -> String {
+pub(super) fn normalize_comment(raw: &str) -> String {
     let mut out = String::new();
     for word in raw.split(is_space).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
@@ -182,13 +269,14 @@ impl<'a> Parser<'a> {
             }
         };
 
-        let mut main = movetext.lines.swap_remove(0);
-        main.replay
+        movetext
+            .replay
             .check_result(header.result, result)
             .map_err(|kind| RecordError {
                 line: result_line,
                 kind,
             })?;
+        let mut main = movetext.lines.swap_remove(0);
         let annotations = main.trimmed_annotations();
         Ok(Some(GameRecord {
             tags: header.tags,
@@ -291,16 +379,8 @@ impl Header {
 }
 
 /// A line of moves as it is read: the main line, or a variation open
-/// inside it.
+/// inside it. Its positions are the movetext's [`Replay`]'s.
 struct Line {
-    /// The game at the line's end so far.
-    replay: Replay,
-    /// The game at the line's start (for a variation, the position before
-    /// the move it replaces).
-    start: Replay,
-    /// The game before the line's last move, once a variation of that move
-    /// asked for it (made again from `start` after each new move).
-    before_last: Option<Replay>,
     /// The plies played before the line's first move (for error messages).
     ply_offset: usize,
     moves: Vec<Move>,
@@ -311,11 +391,8 @@ struct Line {
 }
 
 impl Line {
-    fn new(start: Replay, ply_offset: usize) -> Line {
+    fn new(ply_offset: usize) -> Line {
         Line {
-            replay: start.clone(),
-            start,
-            before_last: None,
             ply_offset,
             moves: Vec::new(),
             annotations: Vec::new(),
@@ -339,10 +416,18 @@ impl Line {
 }
 
 /// The movetext of a game as it is read: the main line and the variations
-/// open in it (a stack, innermost last; never recursion).
+/// open in it (a stack, innermost last; never recursion), and one replay of
+/// the moves from the start to the end of the innermost line. A variation
+/// takes back the move it replaces and its own moves are taken back when
+/// it closes, so every move is played at most twice and taken back at most
+/// once: reading is linear in the moves, however many variations.
 struct Movetext {
     /// `lines[0]` is the main line.
     lines: Vec<Line>,
+    /// The game along the lines open: the main line's moves up to the move
+    /// the first variation replaces, that variation's moves up to the move
+    /// the next replaces, and so on to the end of the innermost line.
+    replay: Replay,
     /// Moves read so far, in every line.
     moves_read: usize,
     /// The line of the `{` of an open comment.
@@ -355,7 +440,8 @@ struct Movetext {
 impl Movetext {
     fn new(rules: Rules, start: Position) -> Movetext {
         Movetext {
-            lines: vec![Line::new(Replay::new(rules, start), 0)],
+            lines: vec![Line::new(0)],
+            replay: Replay::new(rules, start),
             moves_read: 0,
             comment: None,
             comment_text: String::new(),
@@ -399,7 +485,8 @@ impl Movetext {
         Ok(())
     }
 
-    /// Opens a variation of the current line's last move.
+    /// Opens a variation of the current line's last move: takes that move
+    /// back, so the variation is played from the position before it.
     fn open_variation(&mut self) -> Result<(), RecordErrorKind> {
         if self.lines.len() > MAX_VARIATION_DEPTH {
             return Err(RecordErrorKind::VariationTooDeep);
@@ -408,22 +495,15 @@ impl Movetext {
         let Some(last) = line.moves.len().checked_sub(1) else {
             return Err(RecordErrorKind::VariationWithoutMove);
         };
-        if line.before_last.is_none() {
-            let mut before = line.start.clone();
-            for &m in &line.moves[..last] {
-                let next = before.position().after(m);
-                before.advance(m, next);
-            }
-            line.before_last = Some(before);
-        }
-        let start = line.before_last.clone().expect("made just above");
         let offset = line.ply_offset + last;
-        self.lines.push(Line::new(start, offset));
+        self.replay.undo();
+        debug_assert_eq!(self.replay.plies(), offset);
+        self.lines.push(Line::new(offset));
         Ok(())
     }
 
     /// Closes the innermost variation and keeps it with the move it
-    /// replaces.
+    /// replaces: takes its moves back and plays that move again.
     fn close_variation(&mut self) -> Result<(), RecordErrorKind> {
         if self.lines.len() < 2 {
             return Err(RecordErrorKind::UnopenedVariation);
@@ -432,17 +512,29 @@ impl Movetext {
         if line.moves.is_empty() {
             return Err(RecordErrorKind::EmptyVariation);
         }
+        for _ in &line.moves {
+            self.replay.undo();
+        }
         let variation = Variation {
             intro: line.intro.take(),
             annotations: line.trimmed_annotations(),
             moves: line.moves,
         };
-        self.current()
+        let parent = self
+            .lines
+            .last_mut()
+            .expect("the main line is never removed");
+        let replaced = *parent
+            .moves
+            .last()
+            .expect("a variation is opened after a move");
+        parent
             .annotations
             .last_mut()
-            .expect("a variation is opened after a move")
+            .expect("one annotation a move")
             .variations
             .push(variation);
+        self.replay.redo(replaced);
         Ok(())
     }
 
@@ -561,14 +653,65 @@ impl Movetext {
                 error: e,
             },
         })?;
-        let m = line.replay.play(ply, text, written)?;
+        let m = self.replay.play(ply, text, written)?;
+        let line = self.current();
         line.moves.push(m);
-        line.before_last = None;
         line.annotations.push(MoveAnnotation {
             mark,
             ..MoveAnnotation::default()
         });
         self.moves_read += 1;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of `cycles` four-move cycles that never ends under these
+    /// rules, with a one-move variation at every move.
+    fn cycles_with_variations(cycles: usize) -> (Rules, String) {
+        let rules = "repetitions=4000000000,no-capture=0".parse().unwrap();
+        let cycle = "b2-b3 ( b2-c3 ) e5-e4 ( f5-f4 ) b3-b2 ( b3-b4 ) e4-e5 ( e4-e3 ) ";
+        (rules, cycle.repeat(cycles))
+    }
+
+    /// A variation at every move costs a constant number of moves played:
+    /// each move once, and the move each variation replaces once more; the
+    /// line before it is never replayed.
+    #[test]
+    fn variations_do_not_replay_the_line() {
+        for cycles in [1, 10, 1000] {
+            let (rules, text) = cycles_with_variations(cycles);
+            let mut movetext = Movetext::new(rules, Position::new());
+            movetext.line(&text, 1).unwrap();
+            let main = 4 * cycles;
+            assert_eq!(movetext.lines[0].moves.len(), main);
+            assert_eq!(movetext.moves_read, 2 * main);
+            // Every move read, and the replaced move played again after
+            // each variation.
+            assert_eq!(movetext.replay.played(), 3 * main);
+            assert_eq!(movetext.replay.plies(), main);
+        }
+    }
+
+    /// Nested variations take back exactly what they played.
+    #[test]
+    fn nested_variations_leave_the_line_where_it_was() {
+        let text =
+            "1. b2-b3 e5-e4 ( 1... f5-f4 2. b3-b4 ( 2. c2-c3 f4-f3 ( 2... e5-e4 ) ) ) 2. b3-b2 e4-e5";
+        let mut movetext = Movetext::new(Rules::ICGA, Position::new());
+        movetext.line(text, 1).unwrap();
+        let mut game = crate::game::Game::new(Position::new(), Rules::ICGA);
+        for m in ["b2-b3", "e5-e4", "b3-b2", "e4-e5"] {
+            game.play_text(m).unwrap();
+        }
+        assert_eq!(movetext.replay.position(), game.position());
+        assert_eq!(movetext.replay.plies(), 4);
+        // The repetition count is the main line's: two more moves repeat
+        // the start a third time, and ICGA ends the game there.
+        movetext.line("3. b2-b3 e5-e4 4. b3-b2", 2).unwrap();
+        assert!(movetext.line("e4-e5 5. b2-b3", 3).is_err());
     }
 }

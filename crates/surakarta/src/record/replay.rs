@@ -15,36 +15,61 @@ use std::collections::HashMap;
 impl GameRecord {
     /// The game the record describes: its moves replayed under `rules` from
     /// `start`. Fails on an illegal move or a move after the end of the game
-    /// (never for a record that was read from text).
+    /// (never for a record that was read from text). Linear in the moves,
+    /// whatever the rules (repetitions are counted in a hash map).
     pub fn to_game(&self) -> Result<Game, GameError> {
+        self.game_after(self.moves.len())
+    }
+
+    /// The game after the record's first `plies` moves (all of them when it
+    /// has fewer), replayed as [`GameRecord::to_game`] replays them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::GameRecord;
+    ///
+    /// let record: GameRecord = "1. b2-b3 e5-e4 2. b3-b4 *".parse()?;
+    /// assert_eq!(record.game_after(1)?.moves().len(), 1);
+    /// assert_eq!(record.game_after(9)?, record.to_game()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn game_after(&self, plies: usize) -> Result<Game, GameError> {
+        let moves = &self.moves[..plies.min(self.moves.len())];
         let mut replay = Replay::new(self.rules, self.start);
-        let mut positions = Vec::with_capacity(self.moves.len() + 1);
-        positions.push(self.start);
-        for &m in &self.moves {
+        replay.path.reserve(moves.len());
+        for &m in moves {
             if let Some(outcome) = replay.outcome() {
                 return Err(GameError::GameOver(outcome));
             }
-            let next = replay.position.play(m)?;
-            replay.advance(m, next);
-            positions.push(next);
+            let next = replay.position().play(m)?;
+            replay.advance(next);
         }
-        Ok(Game::from_checked(
-            self.rules,
-            positions,
-            self.moves.clone(),
-        ))
+        Ok(Game::from_checked(self.rules, replay.path, moves.to_vec()))
     }
 }
 
-/// A game replayed under its rules: the current position and, when the rules
-/// limit repetitions, how often each placement has occurred since the last
-/// capture. Gives the same outcome as [`Game::outcome`] in constant time per
-/// move.
+/// A line of play replayed under its rules: the positions from the start
+/// to the current one and, when the rules limit repetitions, how often each
+/// placement occurs among them. Gives the same outcome as
+/// [`Game::outcome`] in constant time per move, and takes moves back in
+/// constant time ([`Replay::undo`]), so that a variation is read from the
+/// position before the move it replaces without replaying the line again:
+/// reading a record is linear in its moves, variations included.
 #[derive(Clone)]
 pub(super) struct Replay {
     rules: Rules,
-    position: Position,
+    /// The start, then the position after each move; never empty.
+    path: Vec<Position>,
+    /// How often each placement occurs in `path` (only when the rules
+    /// limit repetitions). Positions before a capture have more pieces, so
+    /// they never match a later one: no count needs clearing.
     seen: HashMap<(u64, u64, Color), u32>,
+    /// Moves played so far, those taken back and played again included:
+    /// the work of a replay, which reading keeps linear in the moves read
+    /// (counted for the tests).
+    #[cfg(test)]
+    played: usize,
 }
 
 impl Replay {
@@ -52,10 +77,12 @@ impl Replay {
     pub(super) fn new(rules: Rules, start: Position) -> Replay {
         let mut replay = Replay {
             rules,
-            position: start,
+            path: vec![start],
             seen: HashMap::new(),
+            #[cfg(test)]
+            played: 0,
         };
-        replay.count();
+        replay.count(start);
         replay
     }
 
@@ -68,37 +95,73 @@ impl Replay {
         )
     }
 
-    /// Counts one more occurrence of the current position.
-    fn count(&mut self) {
+    /// Counts one more occurrence of `pos`.
+    fn count(&mut self, pos: Position) {
         if self.rules.repetitions().is_some() {
-            let n = self.seen.entry(Replay::key(&self.position)).or_insert(0);
+            let n = self.seen.entry(Replay::key(&pos)).or_insert(0);
             *n = n.saturating_add(1);
         }
     }
 
     /// How the game has ended under its rules, if it has.
     fn outcome(&self) -> Option<Outcome> {
-        outcome_under(self.rules, &self.position, || {
-            self.seen
-                .get(&Replay::key(&self.position))
-                .copied()
-                .unwrap_or(1)
+        let position = self.position();
+        outcome_under(self.rules, position, || {
+            self.seen.get(&Replay::key(position)).copied().unwrap_or(1)
         })
     }
 
     /// The current position.
     pub(super) fn position(&self) -> &Position {
-        &self.position
+        self.path.last().expect("the path holds the start at least")
     }
 
-    /// Moves on to `next`, the position after the legal move `m`.
-    pub(super) fn advance(&mut self, m: Move, next: Position) {
-        if m.is_capture() {
-            // Positions before a capture have more pieces: none can recur.
-            self.seen.clear();
+    /// How many moves have been played (and not taken back).
+    pub(super) fn plies(&self) -> usize {
+        self.path.len() - 1
+    }
+
+    /// Moves played so far, those played again after [`Replay::undo`]
+    /// included.
+    #[cfg(test)]
+    pub(super) fn played(&self) -> usize {
+        self.played
+    }
+
+    /// Moves on to `next`, the position after the legal move just played.
+    pub(super) fn advance(&mut self, next: Position) {
+        #[cfg(test)]
+        {
+            self.played += 1;
         }
-        self.position = next;
-        self.count();
+        self.path.push(next);
+        self.count(next);
+    }
+
+    /// Plays `m` again after [`Replay::undo`] took it back (a legal move
+    /// here).
+    pub(super) fn redo(&mut self, m: Move) {
+        let next = self.position().after(m);
+        self.advance(next);
+    }
+
+    /// Takes the last move back, in constant time; nothing at the start.
+    pub(super) fn undo(&mut self) {
+        if self.path.len() < 2 {
+            return;
+        }
+        let Some(last) = self.path.pop() else {
+            return;
+        };
+        if self.rules.repetitions().is_some() {
+            let key = Replay::key(&last);
+            if let Some(n) = self.seen.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    self.seen.remove(&key);
+                }
+            }
+        }
     }
 
     /// Plays `written`, ply `ply` of the game as `text`: an error if the game
@@ -117,15 +180,15 @@ impl Replay {
             });
         }
         let m = self
-            .position
+            .position()
             .check_move(written)
             .map_err(|error| RecordErrorKind::Move {
                 ply,
                 text: Excerpt::new(text),
                 error,
             })?;
-        let next = self.position.after(m);
-        self.advance(m, next);
+        let next = self.position().after(m);
+        self.advance(next);
         Ok(m)
     }
 
@@ -192,9 +255,47 @@ mod tests {
                 }
                 let m = moves[c as usize % moves.len()];
                 game.play(m).unwrap();
-                replay.advance(m, *game.position());
+                replay.advance(*game.position());
             }
             prop_assert_eq!(replay.outcome(), game.outcome());
+        }
+
+        /// Taking moves back and playing them again gives the outcome of
+        /// the game at every ply, as a variation's end does.
+        #[test]
+        fn undo_restores_the_outcome(
+            rules in prop::sample::select(vec![Rules::ICGA, Rules::new(Some(2), None).unwrap()]),
+            choices in prop::collection::vec(any::<u8>(), 0..120),
+            back in 0usize..40,
+        ) {
+            let start: Position = "1w4/6/6/2b3/6/w4b w".parse().unwrap();
+            let mut game = Game::new(start, rules);
+            let mut replay = Replay::new(rules, start);
+            for c in choices {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[c as usize % moves.len()];
+                game.play(m).unwrap();
+                replay.advance(*game.position());
+            }
+            let back = back.min(game.moves().len());
+            let keep = game.moves().len() - back;
+            for _ in 0..back {
+                replay.undo();
+            }
+            let mut shorter = Game::new(start, rules);
+            for &m in &game.moves()[..keep] {
+                shorter.play(m).unwrap();
+            }
+            prop_assert_eq!(replay.position(), shorter.position());
+            prop_assert_eq!(replay.outcome(), shorter.outcome());
+            for &m in &game.moves()[keep..] {
+                replay.redo(m);
+                shorter.play(m).unwrap();
+                prop_assert_eq!(replay.outcome(), shorter.outcome());
+            }
         }
     }
 
@@ -204,8 +305,8 @@ mod tests {
         let mut replay = Replay::new(Rules::ICGA, Position::new());
         for m in "b2-b3 e5-e4 b3-b2 e4-e5 b2-b3 e5-e4 b3-b2 e4-e5".split_whitespace() {
             assert_eq!(replay.outcome(), None);
-            let m = game.play_text(m).unwrap();
-            replay.advance(m, *game.position());
+            game.play_text(m).unwrap();
+            replay.advance(*game.position());
         }
         assert!(game.outcome().is_some());
         assert_eq!(replay.outcome(), game.outcome());

@@ -1,16 +1,61 @@
 //! Writing records: the canonical text that reading gives back as an equal
 //! record.
 
-use super::{GameRecord, MoveAnnotation, RECORD_LINE_WIDTH};
+use super::parse::normalize_comment;
+use super::{
+    is_tag_name, GameRecord, MoveAnnotation, RecordErrorKind, RecordWriteError, MAX_COMMENT_LEN,
+    MAX_RECORD_GAMES, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT, MAX_VARIATION_DEPTH,
+    RECORD_LINE_WIDTH,
+};
 use crate::color::Color;
+use crate::excerpt::Excerpt;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
 use core::fmt;
+use std::collections::HashSet;
 
 impl GameRecord {
+    /// The canonical text of the record (its `Display`), or the error the
+    /// reader would give for it: the one writer every program writes
+    /// records with, so that what is written reads back. Refuses more than
+    /// [`MAX_RECORD_TAGS`] tags (counting a `Rules` or `Start` tag the
+    /// writer adds), a tag name that is not one or is given twice, more than
+    /// [`MAX_RECORD_MOVES`] moves (variations included), a comment over
+    /// [`MAX_COMMENT_LEN`] bytes, an empty variation or variations nested
+    /// deeper than [`MAX_VARIATION_DEPTH`], and a text over
+    /// [`MAX_RECORD_TEXT`] bytes. It does not replay the moves
+    /// ([`GameRecord::to_game`] does).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta::{Game, GameRecord, RecordErrorKind};
+    /// use surakarta::record::MAX_RECORD_TAGS;
+    ///
+    /// let mut record = GameRecord::from_game(&Game::default());
+    /// assert_eq!(record.to_text()?, record.to_string());
+    /// for i in 0..MAX_RECORD_TAGS {
+    ///     record.set_tag(&format!("T{i}"), "x");
+    /// }
+    /// assert_eq!(record.to_text().unwrap_err().kind, RecordErrorKind::TooManyTags);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_text(&self) -> Result<String, RecordWriteError> {
+        let error = |kind| RecordWriteError { game: 1, kind };
+        self.check_writable().map_err(error)?;
+        let text = self.to_string();
+        if text.len() > MAX_RECORD_TEXT {
+            return Err(error(RecordErrorKind::TooLong(text.len())));
+        }
+        Ok(text)
+    }
+
     /// Writes records as one file that [`GameRecord::parse_all`] reads back:
-    /// each record's text, separated by blank lines.
+    /// each record's text ([`GameRecord::to_text`]), separated by blank
+    /// lines. Refuses what the reader would: a record it would refuse, more
+    /// than [`MAX_RECORD_GAMES`] records, or a text over
+    /// [`MAX_RECORD_TEXT`] bytes.
     ///
     /// # Examples
     ///
@@ -20,25 +65,85 @@ impl GameRecord {
     /// let mut game = Game::default();
     /// game.play_text("b2-b3")?;
     /// let records = vec![GameRecord::from_game(&game), GameRecord::from_game(&Game::default())];
-    /// let text = GameRecord::format_all(&records);
+    /// let text = GameRecord::format_all(&records)?;
     /// assert_eq!(GameRecord::parse_all(&text)?, records); // reads back as equal records
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    #[must_use]
-    pub fn format_all(records: &[GameRecord]) -> String {
+    pub fn format_all(records: &[GameRecord]) -> Result<String, RecordWriteError> {
+        if records.len() > MAX_RECORD_GAMES {
+            return Err(RecordWriteError {
+                game: MAX_RECORD_GAMES + 1,
+                kind: RecordErrorKind::TooManyGames(MAX_RECORD_GAMES),
+            });
+        }
         let mut out = String::new();
         for (i, record) in records.iter().enumerate() {
+            let error = |kind| RecordWriteError { game: i + 1, kind };
+            record.check_writable().map_err(error)?;
             if i > 0 {
                 out.push('\n');
             }
             out.push_str(&record.to_string());
+            if out.len() > MAX_RECORD_TEXT {
+                return Err(error(RecordErrorKind::TooLong(out.len())));
+            }
         }
-        out
+        Ok(out)
+    }
+
+    /// What the reader would refuse in the record, but for the length of
+    /// its text: its tags, its moves and variations, its comments.
+    fn check_writable(&self) -> Result<(), RecordErrorKind> {
+        let added = usize::from(self.tag("Rules").is_none() && self.rules != Rules::default())
+            + usize::from(self.tag("Start").is_none() && self.start != Position::new());
+        if self.tags.len() + added > MAX_RECORD_TAGS {
+            return Err(RecordErrorKind::TooManyTags);
+        }
+        let mut names = HashSet::with_capacity(self.tags.len());
+        for (name, _) in &self.tags {
+            if !is_tag_name(name) {
+                return Err(RecordErrorKind::TagName(Excerpt::new(name)));
+            }
+            if !names.insert(name.as_str()) {
+                return Err(RecordErrorKind::DuplicateTag(Excerpt::new(name)));
+            }
+        }
+        let comment = |text: &Option<String>| match text {
+            Some(text) if normalize_comment(text).len() > MAX_COMMENT_LEN => {
+                Err(RecordErrorKind::CommentTooLong)
+            }
+            _ => Ok(()),
+        };
+        comment(&self.intro)?;
+        // The lines to check and their depth (a stack, never recursion).
+        let mut lines = vec![(self.moves.len(), self.annotations.as_slice(), 0)];
+        let mut moves = 0usize;
+        while let Some((count, annotations, depth)) = lines.pop() {
+            moves = moves.saturating_add(count);
+            if moves > MAX_RECORD_MOVES {
+                return Err(RecordErrorKind::TooManyMoves);
+            }
+            for annotation in annotations.iter().take(count) {
+                comment(&annotation.comment)?;
+                for v in &annotation.variations {
+                    if depth + 1 > MAX_VARIATION_DEPTH {
+                        return Err(RecordErrorKind::VariationTooDeep);
+                    }
+                    if v.moves.is_empty() {
+                        return Err(RecordErrorKind::EmptyVariation);
+                    }
+                    comment(&v.intro)?;
+                    lines.push((v.moves.len(), v.annotations.as_slice(), depth + 1));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
 impl fmt::Display for GameRecord {
-    /// The canonical text: the tags in order, one a line (the `Rules`,
+    /// The canonical text, unchecked: [`GameRecord::to_text`] refuses what
+    /// the reader would refuse. The tags in order, one a line (the `Rules`,
     /// `Start` and `Result` tags with the values of the fields; a `Rules` or
     /// `Start` tag is added at the end when absent and the field is not the
     /// default), a blank line, then the introduction comment, the numbered

@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use surakarta::random::SplitMix;
 use surakarta::record::{
-    MAX_COMMENT_LEN, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT, RECORD_LINE_WIDTH,
+    MAX_COMMENT_LEN, MAX_RECORD_GAMES, MAX_RECORD_MOVES, MAX_RECORD_TAGS, MAX_RECORD_TEXT,
+    MAX_VARIATION_DEPTH, RECORD_LINE_WIDTH,
 };
 use surakarta::{
     Color, Game, GameError, GameRecord, GameResult, Mark, Move, MoveAnnotation, MoveError,
@@ -245,13 +246,13 @@ fn parse_all_reads_a_file_of_games() {
     assert_eq!(records[3].rules, Rules::PURE);
     assert!(records[3].moves.is_empty());
 
-    let written = GameRecord::format_all(&records);
+    let written = GameRecord::format_all(&records).unwrap();
     assert_eq!(GameRecord::parse_all(&written), Ok(records.clone()));
     assert!(written.contains("1/2-1/2\n\n[Event \"two\"]"), "{written}");
 
     assert_eq!(GameRecord::parse_all(""), Ok(vec![]));
     assert_eq!(GameRecord::parse_all("\n \n\t\n"), Ok(vec![]));
-    assert_eq!(GameRecord::format_all(&[]), "");
+    assert_eq!(GameRecord::format_all(&[]).unwrap(), "");
 
     // A single record is exactly one game.
     let err = file.parse::<GameRecord>().unwrap_err();
@@ -678,7 +679,7 @@ proptest! {
         for line in movetext {
             prop_assert!(line.len() <= RECORD_LINE_WIDTH, "{:?}", line);
         }
-        let two = GameRecord::format_all(&[record.clone(), back]);
+        let two = GameRecord::format_all(&[record.clone(), back]).unwrap();
         prop_assert_eq!(GameRecord::parse_all(&two), Ok(vec![record.clone(), record]));
     }
 }
@@ -857,7 +858,7 @@ fn the_documented_example_is_canonical() {
     let block = &block[..block.find("```").expect("end of example")];
     let records = GameRecord::parse_all(block).unwrap();
     assert_eq!(records.len(), 3);
-    assert_eq!(GameRecord::format_all(&records), block);
+    assert_eq!(GameRecord::format_all(&records).unwrap(), block);
     assert_eq!(records[0].result, GameResult::BlackWins);
     assert_eq!(records[0].tag("Black"), Some("surakarta depth=6"));
     assert_eq!(records[1].rules, Rules::ICGA);
@@ -954,4 +955,189 @@ fn marks_and_comments() {
     assert!(braces.to_string().contains("{ a)b }"), "{braces}");
     braces.set_annotation(0, MoveAnnotation::default());
     assert!(braces.annotations.is_empty());
+}
+
+/// A file of empty games (`*` lines) is read up to `MAX_RECORD_GAMES`
+/// games; one more is an error on its line, naming the limit, and the
+/// reader stops there.
+#[test]
+fn a_file_holds_at_most_max_record_games() {
+    let most = "*\n".repeat(MAX_RECORD_GAMES);
+    assert_eq!(
+        GameRecord::parse_all(&most).unwrap().len(),
+        MAX_RECORD_GAMES
+    );
+    // A 16 MiB file of `*` lines: 8 million games, refused at the limit.
+    let flood = "*\n".repeat(MAX_RECORD_TEXT / 2);
+    let error = GameRecord::parse_all(&flood).unwrap_err();
+    assert_eq!(
+        error,
+        RecordError {
+            line: MAX_RECORD_GAMES + 1,
+            kind: RecordErrorKind::TooManyGames(MAX_RECORD_GAMES),
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "line {}: more than 100000 games in one text",
+            MAX_RECORD_GAMES + 1
+        )
+    );
+    // One game at a time, and fewer on request.
+    let mut games = GameRecord::records(&flood).max_games(3);
+    assert!(games.by_ref().take(3).all(|g| g.is_ok()));
+    assert_eq!(
+        games.next().unwrap().unwrap_err().kind,
+        RecordErrorKind::TooManyGames(3)
+    );
+    assert!(games.next().is_none());
+    let too_long = " ".repeat(MAX_RECORD_TEXT + 1);
+    let mut games = GameRecord::records(&too_long);
+    assert_eq!(
+        games.next().unwrap().unwrap_err().kind,
+        RecordErrorKind::TooLong(MAX_RECORD_TEXT + 1)
+    );
+    assert!(games.next().is_none());
+}
+
+/// 18,000 moves under rules that never end the game, each with a
+/// one-move variation: read whole (each variation from the position
+/// before its move), written, and read back. Reading is linear in the
+/// moves (the unit tests of `record::parse` count the moves played).
+#[test]
+fn a_variation_at_every_move_of_a_long_game() {
+    let rules: Rules = "repetitions=4000000000,no-capture=0".parse().unwrap();
+    let cycle = "b2-b3 ( b2-c3 ) e5-e4 ( f5-f4 ) b3-b2 ( b3-b4 ) e4-e5 ( e4-e3 ) ";
+    let text = format!("[Rules \"{rules}\"]\n\n{} *\n", cycle.repeat(4500));
+    let record: GameRecord = text.parse().unwrap();
+    assert_eq!(record.moves.len(), 18_000);
+    assert_eq!(record.annotations.len(), 18_000);
+    let alternatives = ["b2-c3", "f5-f4", "b3-b4", "e4-e3"];
+    for (i, a) in record.annotations.iter().enumerate() {
+        assert_eq!(a.variations.len(), 1);
+        assert_eq!(a.variations[0].moves[0].to_string(), alternatives[i % 4]);
+    }
+    let game = record.to_game().unwrap();
+    let position = game.position();
+    assert!(position.same_placement(&Position::new()), "{position}");
+    assert_eq!((position.fullmoves(), position.halfmoves()), (9001, 18_000));
+    let written = record.to_text().unwrap();
+    assert_eq!(written.parse::<GameRecord>(), Ok(record));
+}
+
+/// Whatever a writer is given, `to_text` and `format_all` refuse what the
+/// reader would refuse, with the reader's error and the game's number.
+#[test]
+fn writers_refuse_what_readers_refuse() {
+    let write_error = |record: &GameRecord| record.to_text().unwrap_err().kind;
+    let base = || GameRecord::from_game(&game(START, Rules::ICGA, "b2-b3 e5-e4"));
+
+    let mut tagged = base();
+    for i in 0..MAX_RECORD_TAGS - 3 {
+        tagged.set_tag(&format!("T{i}"), "x");
+    }
+    assert_eq!(tagged.tags.len(), MAX_RECORD_TAGS);
+    let text = tagged.to_text().unwrap();
+    assert_eq!(text.parse::<GameRecord>(), Ok(tagged.clone()));
+    tagged.set_tag("One_more", "x");
+    assert_eq!(write_error(&tagged), RecordErrorKind::TooManyTags);
+
+    let mut injected = base();
+    injected
+        .tags
+        .push(("X\"]\n[Start \"6/6/6/6/6/b5 b\"]\n[B".into(), "x".into()));
+    assert!(matches!(
+        write_error(&injected),
+        RecordErrorKind::TagName(_)
+    ));
+    let mut twice = base();
+    twice.tags.push(("Rules".into(), "pku".into()));
+    assert!(matches!(
+        write_error(&twice),
+        RecordErrorKind::DuplicateTag(_)
+    ));
+
+    let mut long_comment = base();
+    long_comment.set_annotation(
+        0,
+        MoveAnnotation {
+            comment: Some("x".repeat(MAX_COMMENT_LEN + 1)),
+            ..MoveAnnotation::default()
+        },
+    );
+    assert_eq!(write_error(&long_comment), RecordErrorKind::CommentTooLong);
+
+    let b2c3 = game(START, Rules::ICGA, "b2-c3").moves()[0];
+    let mut deep = base();
+    let mut variation = Variation {
+        moves: vec![b2c3],
+        ..Variation::default()
+    };
+    for _ in 1..MAX_VARIATION_DEPTH {
+        // The same move replaced again and again: legal at every depth.
+        let mut outer = Variation {
+            moves: vec![b2c3],
+            ..Variation::default()
+        };
+        outer.annotations = vec![MoveAnnotation {
+            variations: vec![variation],
+            ..MoveAnnotation::default()
+        }];
+        variation = outer;
+    }
+    let nested = MoveAnnotation {
+        variations: vec![variation],
+        ..MoveAnnotation::default()
+    };
+    deep.set_annotation(0, nested.clone());
+    let text = deep.to_text().unwrap();
+    assert_eq!(text.parse::<GameRecord>(), Ok(deep.clone()));
+    let mut deeper = base();
+    deeper.set_annotation(
+        0,
+        MoveAnnotation {
+            variations: vec![Variation {
+                moves: vec![b2c3],
+                annotations: vec![nested],
+                ..Variation::default()
+            }],
+            ..MoveAnnotation::default()
+        },
+    );
+    assert_eq!(write_error(&deeper), RecordErrorKind::VariationTooDeep);
+    assert_eq!(
+        deeper.to_string().parse::<GameRecord>().unwrap_err().kind,
+        RecordErrorKind::VariationTooDeep
+    );
+    let mut empty = base();
+    empty.set_annotation(
+        0,
+        MoveAnnotation {
+            variations: vec![Variation::default()],
+            ..MoveAnnotation::default()
+        },
+    );
+    assert_eq!(write_error(&empty), RecordErrorKind::EmptyVariation);
+
+    let mut many = GameRecord::from_game(&Game::new(Position::new(), Rules::PURE));
+    many.moves = vec![b2c3; MAX_RECORD_MOVES + 1];
+    assert_eq!(write_error(&many), RecordErrorKind::TooManyMoves);
+
+    let mut huge = base();
+    let value = "v".repeat(MAX_RECORD_TEXT / 900);
+    for i in 0..900 {
+        huge.set_tag(&format!("T{i}"), &value);
+    }
+    assert!(matches!(write_error(&huge), RecordErrorKind::TooLong(n) if n > MAX_RECORD_TEXT));
+
+    let games = vec![GameRecord::from_game(&Game::default()); MAX_RECORD_GAMES + 1];
+    let error = GameRecord::format_all(&games).unwrap_err();
+    assert_eq!(error.kind, RecordErrorKind::TooManyGames(MAX_RECORD_GAMES));
+    let error = GameRecord::format_all(&[base(), injected]).unwrap_err();
+    assert_eq!(error.game, 2);
+    assert!(
+        error.to_string().starts_with("game 2: invalid tag name"),
+        "{error}"
+    );
 }

@@ -182,10 +182,11 @@ pub fn read_played(text: &str, identity: &MatchIdentity<'_>) -> Result<Played, P
     let mut seen = HashMap::new();
     let mut whole_len = 0;
     // Lines of the text before the block.
-    let mut lines_before = 0;
+    let (mut lines_before, mut counted) = (0, 0);
     for (i, &(start, end)) in blocks.iter().enumerate() {
         let game = i + 1;
-        lines_before += text[whole_len..start].matches('\n').count();
+        lines_before += text[counted..start].matches('\n').count();
+        counted = start;
         let block = &text[start..end];
         let parsed = block.parse::<GameRecord>();
         let whole = matches!(&parsed, Ok(r) if r.result != GameResult::Unfinished);
@@ -394,5 +395,33 @@ mod tests {
         assert_eq!(blocks[1].1, text.len());
         assert!(split_records("").is_empty());
         assert!(split_records("no record\n").is_empty());
+    }
+
+    #[test]
+    fn only_the_beginning_of_a_record_is_cut_off() {
+        let event = "[Event \"m\"]";
+        for cut in [
+            "[Ev",
+            "[Event \"m\"]\n[Ro",
+            "[Event \"m\"]\n[Round \"1\"]\n",
+            "[Event \"m\"]\n\n",
+            "[Event \"m\"]\n\n1. b2-b3 e5-e",
+            "[Event \"m\"]\n\n1. b2-b3 e5-e4\n2.",
+            "[Event \"m\"]\n\n1. b2-b3 1/2-1",
+        ] {
+            assert!(is_cut_off(cut, event), "{cut:?}");
+        }
+        for not in [
+            "[Event \"x\"]\n\n",
+            "[Event \"m\"]\nnote\n",
+            "[Event \"m\"]\n\n1. b2-b3 1-0\n\nnote\n",
+            "[Event \"m\"]\n\n1. b2-b3 e5-e4\n\n",
+            "[Event \"m\"]\n\n\n1. b2-b3",
+            "[Event \"m\"]\n\n1. b2-b3 note ",
+            "[Event \"m\"]\n\n1. b2-b3 *",
+            "[Event \"m\"]\n\n1. b2-b3 1-0 ",
+        ] {
+            assert!(!is_cut_off(not, event), "{not:?}");
+        }
     }
 }

@@ -9,7 +9,6 @@ use crate::common::threads::check_threads;
 use crate::progress::counter;
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use surakarta_search::network::data;

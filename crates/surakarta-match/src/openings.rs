@@ -593,7 +593,7 @@ mod tests {
     #[test]
     fn files_name_the_bad_line() {
         let text = "# openings\nwwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1\n\n6/6/6/6/6 b\n";
-        let err = parse_file(text).unwrap_err();
+        let err = parse_file(text, Rules::ICGA).unwrap_err();
         assert!(
             matches!(
                 err,
@@ -606,7 +606,7 @@ mod tests {
         );
         assert!(err.to_string().starts_with("line 4: board field"), "{err}");
         let over = "\n6/6/6/6/6/b5 w\n";
-        let err = parse_file(over).unwrap_err();
+        let err = parse_file(over, Rules::ICGA).unwrap_err();
         assert!(
             matches!(err, OpeningError::GameOver { line: 2, outcome } if outcome.winner == Some(Color::Black)),
             "{err}"
@@ -615,8 +615,21 @@ mod tests {
             err.to_string().contains("the game is already over"),
             "{err}"
         );
-        assert_eq!(parse_file("# nothing\n\n"), Err(OpeningError::Empty));
-        let ok = parse_file("wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n2w3/6/6/6/1b4/6 w").unwrap();
+        assert_eq!(
+            parse_file("# nothing\n\n", Rules::ICGA),
+            Err(OpeningError::Empty)
+        );
+        let text = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n2w3/6/6/6/1b4/6 w";
+        let ok = parse_file(text, Rules::ICGA).unwrap();
         assert_eq!(ok.len(), 2);
+        // Over by the rules' no-capture limit: under ICGA's 50, not PKU's
+        // 40 plies.
+        let counted = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 45 30";
+        assert_eq!(parse_file(counted, Rules::ICGA).unwrap().len(), 1);
+        let err = parse_file(counted, Rules::PKU).unwrap_err();
+        assert!(
+            matches!(err, OpeningError::GameOver { line: 1, outcome } if outcome.winner.is_none()),
+            "{err}"
+        );
     }
 }

@@ -213,10 +213,16 @@ mod tests {
         assert!(answer["value"].is_null(), "{answer}");
         assert_eq!(answer["tables_value"]["wdl"], "win");
         assert_eq!(answer["tables_value"]["dtc"], 3);
-        assert!(answer["cutoff"].as_str().unwrap().contains("no-capture limit"));
+        assert!(answer["cutoff"]
+            .as_str()
+            .unwrap()
+            .contains("no-capture limit"));
         for m in answer["moves"].as_array().unwrap() {
             assert!(m["value"].is_null(), "{m}");
-            assert!(m["tables_value"].is_object() && m["cutoff"].is_string(), "{m}");
+            assert!(
+                m["tables_value"].is_object() && m["cutoff"].is_string(),
+                "{m}"
+            );
         }
         let far = crate::replay_game(Some("icga"), Some("w5/6/6/6/6/b4w b 0 1"), None).unwrap();
         let answer = game_answer(&far, Some(&tb));

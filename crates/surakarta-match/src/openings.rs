@@ -394,24 +394,28 @@ pub fn judge_balance(
     Ok(verdicts.into_iter().map(AtomicBool::into_inner).collect())
 }
 
-/// Reads an openings file: one position per line in the notation of
-/// `docs/notation.md`; blank lines and lines starting with `#` are skipped.
-/// Positions where the game is already over are rejected.
+/// Reads an openings file for games under `rules`: one position per line
+/// in the notation of `docs/notation.md`; blank lines and lines starting
+/// with `#` are skipped. Positions where a game under `rules` is already
+/// over (no pieces or no move for the side to move, or the no-capture
+/// counter at the rules' limit) are rejected.
 ///
 /// # Examples
 ///
 /// ```
+/// use surakarta::Rules;
 /// use surakarta_match::openings::{parse_file, OpeningError};
 ///
 /// let text = "# two openings\nwwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n\n6/1w4/6/6/1b4/6 b\n";
-/// assert_eq!(parse_file(text)?.len(), 2);
-/// let error = parse_file("6/1w4/6/6/1b4/6 b\nbad\n").unwrap_err();
+/// assert_eq!(parse_file(text, Rules::ICGA)?.len(), 2);
+/// let error = parse_file("6/1w4/6/6/1b4/6 b\nbad\n", Rules::ICGA).unwrap_err();
 /// assert!(matches!(error, OpeningError::Line { line: 2, .. }));
 /// // A position where the game is over is no opening.
-/// assert!(matches!(parse_file("6/6/6/6/1b4/6 w"), Err(OpeningError::GameOver { line: 1, .. })));
+/// let over = parse_file("6/6/6/6/1b4/6 w", Rules::ICGA);
+/// assert!(matches!(over, Err(OpeningError::GameOver { line: 1, .. })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn parse_file(text: &str) -> Result<Vec<Position>, OpeningError> {
+pub fn parse_file(text: &str, rules: Rules) -> Result<Vec<Position>, OpeningError> {
     if text.len() > MAX_FILE_LEN {
         return Err(OpeningError::TooLong(text.len()));
     }
@@ -425,7 +429,7 @@ pub fn parse_file(text: &str) -> Result<Vec<Position>, OpeningError> {
         let position: Position = line_text
             .parse()
             .map_err(|error| OpeningError::Line { line, error })?;
-        if let Some(outcome) = position.outcome() {
+        if let Some(outcome) = Game::new(position, rules).outcome() {
             return Err(OpeningError::GameOver { line, outcome });
         }
         positions.push(position);
@@ -589,7 +593,7 @@ mod tests {
     #[test]
     fn files_name_the_bad_line() {
         let text = "# openings\nwwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 0 1\n\n6/6/6/6/6 b\n";
-        let err = parse_file(text).unwrap_err();
+        let err = parse_file(text, Rules::ICGA).unwrap_err();
         assert!(
             matches!(
                 err,
@@ -602,7 +606,7 @@ mod tests {
         );
         assert!(err.to_string().starts_with("line 4: board field"), "{err}");
         let over = "\n6/6/6/6/6/b5 w\n";
-        let err = parse_file(over).unwrap_err();
+        let err = parse_file(over, Rules::ICGA).unwrap_err();
         assert!(
             matches!(err, OpeningError::GameOver { line: 2, outcome } if outcome.winner == Some(Color::Black)),
             "{err}"
@@ -611,8 +615,21 @@ mod tests {
             err.to_string().contains("the game is already over"),
             "{err}"
         );
-        assert_eq!(parse_file("# nothing\n\n"), Err(OpeningError::Empty));
-        let ok = parse_file("wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n2w3/6/6/6/1b4/6 w").unwrap();
+        assert_eq!(
+            parse_file("# nothing\n\n", Rules::ICGA),
+            Err(OpeningError::Empty)
+        );
+        let text = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n2w3/6/6/6/1b4/6 w";
+        let ok = parse_file(text, Rules::ICGA).unwrap();
         assert_eq!(ok.len(), 2);
+        // Over by the rules' no-capture limit: under ICGA's 50, not PKU's
+        // 40 plies.
+        let counted = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 45 30";
+        assert_eq!(parse_file(counted, Rules::ICGA).unwrap().len(), 1);
+        let err = parse_file(counted, Rules::PKU).unwrap_err();
+        assert!(
+            matches!(err, OpeningError::GameOver { line: 1, outcome } if outcome.winner.is_none()),
+            "{err}"
+        );
     }
 }

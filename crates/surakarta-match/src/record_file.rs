@@ -5,7 +5,11 @@
 //!
 //! The text is the caller's: this module never touches files.
 
-use surakarta::{Color, Excerpt, Game, GameRecord, GameResult, Position, RecordError, Rules};
+use std::collections::HashMap;
+use surakarta::record::RecordErrorKind;
+use surakarta::{
+    Color, Excerpt, Game, GameRecord, GameResult, MoveText, Position, RecordError, Rules,
+};
 
 use crate::player::TimeControl;
 use crate::runner::{GameReport, PlayedGame};
@@ -93,20 +97,49 @@ pub enum PlayedError {
         /// What differs.
         why: String,
     },
+    /// Text follows the last game that is not a record cut off while it
+    /// was written (a note, or records glued to it).
+    #[error(
+        "line {line} of the record file: text after the end of game {game}, which a match never writes there"
+    )]
+    TextAfterGame {
+        /// The game it follows, from 1.
+        game: usize,
+        /// Where it begins, from 1.
+        line: usize,
+    },
+    /// A game of the match is in the file twice: the same opening with the
+    /// same colours.
+    #[error(
+        "game {game} of the record file is opening {opening} with the first player as {first_color} again, as game {earlier} was"
+    )]
+    PlayedTwice {
+        /// The game's place in the file, from 1.
+        game: usize,
+        /// The earlier game of the same opening and colours, from 1.
+        earlier: usize,
+        /// The opening's number, from 1.
+        opening: usize,
+        /// The first player's colour.
+        first_color: Color,
+    },
 }
 
 /// The games of `text`, a record file written by the match `identity`
-/// (see [`game_record`]), for [`crate::resume_match`]. Each record must
-/// carry the match's event, rules and clock, the first player as Black or
-/// White, an opening of the match and start from it, and a result. A last
-/// record that begins as this match's records do but cannot be read, or
-/// has no result, is taken as cut off while it was written, not as an
-/// error ([`Played::whole_len`] ends before it).
+/// (see [`game_record`]), for [`crate::resume_match`]. The text must be
+/// whole records and at most one record cut off at its end, nothing else.
+/// Each whole record must carry the match's event, rules and clock, the
+/// first player as Black or White, an opening of the match and start from
+/// it, and a result; no two may be the same game (opening and colours). A
+/// last record that is the beginning of one as the match writes it (its
+/// tags, then numbered moves, no result) is taken as cut off while it was
+/// written, not as an error ([`Played::whole_len`] ends before it).
 ///
 /// # Errors
 ///
-/// [`PlayedError`] names the first record that cannot be read or belongs
-/// to another match.
+/// [`PlayedError`] names the first record that cannot be read, belongs to
+/// another match or repeats a game, or the line where text that is no
+/// record follows the last game. Line numbers count in the whole text.
 ///
 /// # Examples
 ///
@@ -145,23 +178,111 @@ pub fn read_played(text: &str, identity: &MatchIdentity<'_>) -> Result<Played, P
     .unwrap_or_default()
     .to_string();
     let mut games = Vec::with_capacity(blocks.len());
+    // The game of each opening and first colour, from 1.
+    let mut seen = HashMap::new();
     let mut whole_len = 0;
+    // Lines of the text before the block.
+    let (mut lines_before, mut counted) = (0, 0);
     for (i, &(start, end)) in blocks.iter().enumerate() {
         let game = i + 1;
+        lines_before += text[counted..start].matches('\n').count();
+        counted = start;
         let block = &text[start..end];
         let parsed = block.parse::<GameRecord>();
-        // Cut off while it was written: the last record, this match's,
-        // unreadable or without its result.
         let whole = matches!(&parsed, Ok(r) if r.result != GameResult::Unfinished);
-        if !whole && game == blocks.len() && begins_as(block, &event_line) {
+        if !whole && game == blocks.len() && is_cut_off(block, &event_line) {
             break;
         }
-        let record = parsed.map_err(|error| PlayedError::Record { game, error })?;
+        let record = parsed.map_err(|mut error| {
+            error.line += lines_before;
+            match error.kind {
+                RecordErrorKind::ExtraGame => PlayedError::TextAfterGame {
+                    game,
+                    line: error.line,
+                },
+                _ => PlayedError::Record { game, error },
+            }
+        })?;
         let other = |why: String| PlayedError::OtherMatch { game, why };
-        games.push(played_game(&record, identity).map_err(other)?);
+        let played = played_game(&record, identity).map_err(other)?;
+        if let Some(&earlier) = seen.get(&(played.opening, played.first_color)) {
+            return Err(PlayedError::PlayedTwice {
+                game,
+                earlier,
+                opening: played.opening + 1,
+                first_color: played.first_color,
+            });
+        }
+        seen.insert((played.opening, played.first_color), game);
+        games.push(played);
         whole_len = end;
     }
     Ok(Played { games, whole_len })
+}
+
+/// Whether `block`, the last of the file and not a whole record, is the
+/// beginning of a record of this match as [`game_record`] writes it, cut
+/// off while it was written: tag lines from `event_line` on (the last
+/// maybe cut), then, after one blank line, move numbers and moves (the
+/// last maybe cut), with no result and no other line.
+fn is_cut_off(block: &str, event_line: &str) -> bool {
+    if !begins_as(block, event_line) {
+        return false;
+    }
+    let (tags, moves) = match block.split_once("\n\n") {
+        Some((tags, moves)) => (tags, Some(moves)),
+        None => (block, None),
+    };
+    let mut tag_lines = tags.split('\n').peekable();
+    while let Some(line) = tag_lines.next() {
+        let cut = tag_lines.peek().is_none() && moves.is_none();
+        let tag = line.starts_with('[') && (cut || line.ends_with("\"]"));
+        if !(tag || cut && line.is_empty()) {
+            return false;
+        }
+    }
+    let Some(moves) = moves else {
+        return true;
+    };
+    if moves.starts_with('\n') || moves.contains("\n\n") {
+        return false;
+    }
+    let mut words = moves.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        let cut = words.peek().is_none() && !moves.ends_with(char::is_whitespace);
+        let whole = is_move_number(word) || word.parse::<MoveText>().is_ok();
+        if !(whole || cut && begins_token(word)) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `word` is a move number: `12.` or `12...`.
+fn is_move_number(word: &str) -> bool {
+    let digits = word.trim_end_matches('.');
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && matches!(word.len() - digits.len(), 1 | 3)
+}
+
+/// Whether `word` is the beginning of a move number, of a move (`b2-b3`,
+/// `b2xe5`) or of a result token other than the whole token.
+fn begins_token(word: &str) -> bool {
+    let number = {
+        let digits = word.trim_end_matches('.');
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    let shape: [&[u8]; 5] = [b"abcdef", b"123456", b"-x", b"abcdef", b"123456"];
+    let step = word.len() <= shape.len()
+        && word
+            .bytes()
+            .zip(shape)
+            .all(|(b, allowed)| allowed.contains(&b));
+    let result = ["1-0", "0-1", "1/2-1/2"]
+        .iter()
+        .any(|r| r.starts_with(word) && *r != word);
+    number || step || result
 }
 
 /// Whether `block` begins as this match's records begin: with
@@ -274,5 +395,33 @@ mod tests {
         assert_eq!(blocks[1].1, text.len());
         assert!(split_records("").is_empty());
         assert!(split_records("no record\n").is_empty());
+    }
+
+    #[test]
+    fn only_the_beginning_of_a_record_is_cut_off() {
+        let event = "[Event \"m\"]";
+        for cut in [
+            "[Ev",
+            "[Event \"m\"]\n[Ro",
+            "[Event \"m\"]\n[Round \"1\"]\n",
+            "[Event \"m\"]\n\n",
+            "[Event \"m\"]\n\n1. b2-b3 e5-e",
+            "[Event \"m\"]\n\n1. b2-b3 e5-e4\n2.",
+            "[Event \"m\"]\n\n1. b2-b3 1/2-1",
+        ] {
+            assert!(is_cut_off(cut, event), "{cut:?}");
+        }
+        for not in [
+            "[Event \"x\"]\n\n",
+            "[Event \"m\"]\nnote\n",
+            "[Event \"m\"]\n\n1. b2-b3 1-0\n\nnote\n",
+            "[Event \"m\"]\n\n1. b2-b3 e5-e4\n\n",
+            "[Event \"m\"]\n\n\n1. b2-b3",
+            "[Event \"m\"]\n\n1. b2-b3 note ",
+            "[Event \"m\"]\n\n1. b2-b3 *",
+            "[Event \"m\"]\n\n1. b2-b3 1-0 ",
+        ] {
+            assert!(!is_cut_off(not, event), "{not:?}");
+        }
     }
 }

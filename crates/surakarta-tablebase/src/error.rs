@@ -412,7 +412,18 @@ pub enum FileKind {
 impl FileKind {
     /// The kind of an entry of type `file_type` (one that is not a regular
     /// file).
-    pub(crate) fn of(file_type: FileType) -> FileKind {
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use surakarta_tablebase::FileKind;
+    ///
+    /// let metadata = std::fs::symlink_metadata(std::env::temp_dir())?;
+    /// assert_eq!(FileKind::of(metadata.file_type()).to_string(), "directory");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    #[must_use]
+    pub fn of(file_type: FileType) -> FileKind {
         #[cfg(unix)]
         {
             use std::os::unix::fs::FileTypeExt;

@@ -49,7 +49,7 @@ mod value;
 mod verify;
 
 pub use error::{FileKind, PairWork, TablebaseError};
-pub use files::atomic::write_atomically;
+pub use files::atomic::{create_atomically, write_atomically};
 pub use files::lock::{DirLock, LOCK_FILE_NAME};
 pub use files::open::{is_not_a_regular_file, open_regular_file, read_regular_file, table_files};
 pub use format::compact::ContextModel;

@@ -8,6 +8,7 @@ use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::game::{pick_game, read_records};
 use crate::common::memory::new_engine;
+use crate::common::output::{check_not_input, check_output, same_file, write_output};
 use crate::common::tables;
 use crate::progress::counter;
 use crate::render::graph::{evaluation_graph, white_chance, Point};
@@ -16,6 +17,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
+use surakarta::GameRecord;
 use surakarta_match::analysis::{analyse_game, annotate, Eval, GameAnalysis};
 use surakarta_search::Limits;
 
@@ -70,6 +72,21 @@ pub(crate) fn run(args: AnalyseArgs) -> Result<(), CliError> {
     if limits == Limits::default() {
         limits.movetime = Some(Duration::from_millis(500));
     }
+    // Every output is checked before the work, none may be the record read.
+    for (flag, path) in [("--out", &args.out), ("--svg", &args.svg)] {
+        if let Some(path) = path {
+            check_output(flag, path)?;
+            check_not_input(flag, path, &args.record)?;
+        }
+    }
+    if let (Some(out), Some(svg)) = (&args.out, &args.svg) {
+        if same_file(out, svg) {
+            return Err(CliError(format!(
+                "--out and --svg are the same file {}: give two files",
+                out.display()
+            )));
+        }
+    }
     let records = read_records(&args.record)?;
     let record = &records[pick_game(&args.record, records.len(), args.game)?];
     let tables = args
@@ -94,18 +111,14 @@ pub(crate) fn run(args: AnalyseArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
 
     if let Some(out) = &args.out {
-        let mut annotated = record.clone();
-        annotate(&mut annotated, &analysis);
         // The annotated record must read back, as `show` reads it.
-        let text = annotated
+        let text = annotated(record, &analysis)
             .to_text()
             .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
-        std::fs::write(out, text)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
+        write_output(out, text.as_bytes())?;
     }
     if let Some(file) = &args.svg {
-        std::fs::write(file, graph(&analysis))
-            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
+        write_output(file, graph(&analysis).as_bytes())?;
     }
     if args.json {
         println!("{}", surakarta_board::analysis_json(&analysis));
@@ -113,6 +126,24 @@ pub(crate) fn run(args: AnalyseArgs) -> Result<(), CliError> {
         print_text(&analysis);
     }
     Ok(())
+}
+
+/// The record with the analysis written in: each move's mark replaced by
+/// the analysis's, and its comment after the record's own, if any
+/// (`a trap | -0.35 → -2.10; best d5-d4`).
+fn annotated(record: &GameRecord, analysis: &GameAnalysis) -> GameRecord {
+    let mut annotated = record.clone();
+    annotate(&mut annotated, analysis);
+    for i in 0..annotated.moves.len() {
+        let own = record.annotation(i).comment;
+        let mut annotation = annotated.annotation(i);
+        annotation.comment = match (own, annotation.comment) {
+            (Some(own), Some(analysis)) => Some(format!("{own} | {analysis}")),
+            (own, analysis) => analysis.or(own),
+        };
+        annotated.set_annotation(i, annotation);
+    }
+    annotated
 }
 
 /// The evaluation graph: White's win chance before the first move, then

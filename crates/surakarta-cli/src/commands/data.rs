@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use surakarta_match::endgames::key;
 use surakarta_search::network::data::{self, DataStats};
+use surakarta_tablebase::FileKind;
 
 /// The arguments of `surakarta data`.
 #[derive(Args, Debug)]
@@ -41,7 +42,22 @@ pub(crate) fn run(args: DataArgs) -> Result<ExitCode, CliError> {
     let mut outdated = 0u64;
     let bar = counter(files.len() as u64, "files", !args.json);
     for file in &files {
-        match data::read(file) {
+        // Not opened if it is no regular file: a FIFO would block.
+        let read = match std::fs::metadata(file) {
+            Ok(metadata) if !metadata.is_file() => Err(format!(
+                "{}: not a regular file (a {})",
+                file.display(),
+                FileKind::of(metadata.file_type())
+            )),
+            _ => match data::read(file) {
+                Ok(read) => Ok(read),
+                // A file that cannot be opened or read is an error, not
+                // damage.
+                Err(e @ data::DataError::Io { .. }) => return Err(CliError(e.to_string())),
+                Err(e) => Err(e.to_string()),
+            },
+        };
+        match read {
             Ok(read) => {
                 outdated += u64::from(read.is_outdated());
                 stats.add(&read.records);
@@ -49,12 +65,9 @@ pub(crate) fn run(args: DataArgs) -> Result<ExitCode, CliError> {
                     set.extend(read.records.iter().map(|r| key(&r.position)));
                 }
             }
-            // A file that cannot be opened or read is an error, not
-            // damage.
-            Err(e @ data::DataError::Io { .. }) => return Err(CliError(e.to_string())),
             Err(e) => {
                 bar.suspend(|| eprintln!("damaged: {e}"));
-                damaged.push(e.to_string());
+                damaged.push(e);
             }
         }
         bar.inc(1);

@@ -8,6 +8,7 @@ use crate::common::checks::{
 use crate::common::error::CliError;
 use crate::common::evaluation::evaluation;
 use crate::common::memory::check_memory_fits;
+use crate::common::output::{check_not_input, check_output, create_output};
 use crate::common::tables;
 use crate::progress::counter;
 use clap::Args;
@@ -15,7 +16,7 @@ use indicatif::ProgressBar;
 use serde_json::json;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -525,6 +526,12 @@ struct Settings {
 /// count, and makes or reads the openings.
 fn check(args: &MatchArgs) -> Result<Settings, CliError> {
     let rules: Rules = args.rules.parse()?;
+    if let Some(record) = &args.record {
+        check_output("--record", record)?;
+        if !matches!(args.openings.as_str(), "start" | "random" | "thinned") {
+            check_not_input("--record", record, Path::new(&args.openings))?;
+        }
+    }
     let clock = args.tc.is_some();
     let first = PlayerSpec::parse("first", &args.first, clock)?;
     let second = PlayerSpec::parse("second", &args.second, clock)?;
@@ -601,7 +608,7 @@ fn check(args: &MatchArgs) -> Result<Settings, CliError> {
         path => {
             let text = read_openings_file(path)?;
             let mut all =
-                openings::parse_file(&text).map_err(|e| CliError(format!("{path}: {e}")))?;
+                openings::parse_file(&text, rules).map_err(|e| CliError(format!("{path}: {e}")))?;
             if let Some(balance) = &balance {
                 let verdicts = openings::judge_balance(&all, balance, args.concurrency)?;
                 let mut verdicts = verdicts.into_iter();
@@ -687,15 +694,16 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
     };
     let (record, played) = match &args.record {
         None => (None, Vec::new()),
-        Some(path) if args.resume => {
-            let (file, played) = resume_record(path, &identity)?;
-            (Some(Mutex::new(file)), played)
-        }
         Some(path) => {
-            let file = File::create(path).map_err(|e| {
-                CliError(format!("cannot create record file {}: {e}", path.display()))
-            })?;
-            (Some(Mutex::new(file)), Vec::new())
+            let (kept, played) = if args.resume {
+                resume_record(path, &identity)?
+            } else {
+                (String::new(), Vec::new())
+            };
+            (
+                Some(Mutex::new(create_output(path, kept.as_bytes())?)),
+                played,
+            )
         }
     };
     let bar = counter(2 * starts.len() as u64, "games", !args.json);
@@ -765,43 +773,40 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), CliError> {
 /// Most bytes of a record file a resumed match reads.
 const MAX_RESUMED_RECORD_BYTES: u64 = 1 << 30;
 
-/// The record file at `path` of the match `identity`, opened to add games
-/// after the whole records in it (a record cut off at its end is dropped),
-/// and the games those records show; a missing file is created.
+/// The text to keep of the record file at `path` of the match `identity`
+/// (its whole records, ending in a blank line so the next record can
+/// follow; a record cut off at its end is dropped) and the games those
+/// records show; a missing file is kept as nothing. The file is only
+/// read: anything but whole records and one cut off at the end is an
+/// error, with the file as it was.
 fn resume_record(
     path: &Path,
     identity: &record_file::MatchIdentity<'_>,
-) -> Result<(File, Vec<PlayedGame>), CliError> {
+) -> Result<(String, Vec<PlayedGame>), CliError> {
     let shown = path.display();
     let bytes = match read_regular_file(path, MAX_RESUMED_RECORD_BYTES) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(CliError(format!("cannot read record file {shown}: {e}"))),
     };
-    let text = String::from_utf8(bytes)
+    let mut text = String::from_utf8(bytes)
         .map_err(|_| CliError(format!("{shown}: the record file is not UTF-8 text")))?;
-    let played = record_file::read_played(&text, identity)
-        .map_err(|e| CliError(format!("cannot resume from {shown}: {e}")))?;
-    let cannot = |e: std::io::Error| CliError(format!("cannot write record file {shown}: {e}"));
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .map_err(cannot)?;
-    file.set_len(played.whole_len as u64).map_err(cannot)?;
-    file.seek(SeekFrom::End(0)).map_err(cannot)?;
+    let played = record_file::read_played(&text, identity).map_err(|e| {
+        CliError(format!(
+            "cannot resume from {shown}: {e}; the file is left as it was"
+        ))
+    })?;
+    text.truncate(played.whole_len);
     // The next record follows a blank line.
-    let whole = &text[..played.whole_len];
-    let missing = if whole.is_empty() || whole.ends_with("\n\n") {
+    let missing = if text.is_empty() || text.ends_with("\n\n") {
         ""
-    } else if whole.ends_with('\n') {
+    } else if text.ends_with('\n') {
         "\n"
     } else {
         "\n\n"
     };
-    file.write_all(missing.as_bytes()).map_err(cannot)?;
-    Ok((file, played.games))
+    text.push_str(missing);
+    Ok((text, played.games))
 }
 
 /// A finished match, for printing.

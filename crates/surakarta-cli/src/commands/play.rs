@@ -8,6 +8,7 @@ use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::game::{parse_position, pick_game, read_records, replay};
 use crate::common::info::tb_warning;
+use crate::common::output::{check_output, write_output};
 use crate::render::draw;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -232,18 +233,14 @@ fn resume(file: &Path, k: Option<usize>) -> Result<Game, CliError> {
 /// Checks the record to resume, that the record file can be written, the
 /// rules, the position, the engine's limits and the clocks.
 fn check(args: &PlayArgs) -> Result<Settings, CliError> {
-    // Read before --save creates its file, which may be the same.
+    // --save may name the same file: it is written whole when saved.
     let resumed = match &args.record {
         Some(file) => Some(resume(file, args.game)?),
         None => None,
     };
     if let Some(file) = &args.save {
         // Find out now, not after the game, that the record cannot be written.
-        std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(file)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
+        check_output("--save", file)?;
     }
     let game = match resumed {
         Some(game) => game,
@@ -653,12 +650,12 @@ impl Session {
 
     /// Writes the record of the game so far to `file`.
     fn save(&self, file: &Path, end: End) -> Result<(), CliError> {
+        check_output("save", file)?;
         let text = self
             .record(end)
             .to_text()
             .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
-        std::fs::write(file, text)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
+        write_output(file, text.as_bytes())?;
         println!("saved the game to {}", file.display());
         Ok(())
     }

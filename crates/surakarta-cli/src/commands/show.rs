@@ -4,6 +4,7 @@
 use crate::common::checks::{in_range, GAME_NUMBER};
 use crate::common::error::CliError;
 use crate::common::game::{pick_game, read_records, replay};
+use crate::common::output::{check_not_input, check_output, write_output};
 use crate::render::{draw, printable};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -142,6 +143,12 @@ fn view(args: &ShowArgs) -> Result<View, CliError> {
 /// Runs `surakarta show`: writes the SVG picture if asked, then prints the
 /// board.
 pub(crate) fn run(args: ShowArgs) -> Result<(), CliError> {
+    if let Some(file) = &args.svg {
+        check_output("--svg", file)?;
+        if let [input] = &args.input[..] {
+            check_not_input("--svg", file, Path::new(input))?;
+        }
+    }
     let view = view(&args)?;
     let path = capture_path(
         view.highlight.as_ref().map(|(m, _)| *m),
@@ -154,8 +161,7 @@ pub(crate) fn run(args: ShowArgs) -> Result<(), CliError> {
             .as_ref()
             .map(|(m, label)| (*m, label.as_str()));
         let picture = svg_picture(&view.position, highlight, path.as_ref());
-        std::fs::write(file, picture)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", file.display())))?;
+        write_output(file, picture.as_bytes())?;
     }
     print!("{out}");
     Ok(())

@@ -5,11 +5,11 @@
 use crate::common::checks::in_range;
 use crate::common::data::data_files;
 use crate::common::error::CliError;
+use crate::common::output::{check_output, write_output};
 use crate::common::threads::check_threads;
 use crate::progress::counter;
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use std::io::Write;
 use std::ops::Bound::{Excluded, Included};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -19,7 +19,6 @@ use surakarta_search::network::train::{
     MAX_EPOCHS,
 };
 use surakarta_search::network::Network;
-use surakarta_tablebase::write_atomically;
 
 /// The arguments of `surakarta train`.
 #[derive(Args, Debug)]
@@ -149,7 +148,7 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
             )));
         }
     }
-    check_out(&args.out)?;
+    check_output("--out", &args.out)?;
     let options = TrainOptions {
         epochs: args.epochs,
         batch: args.batch,
@@ -216,8 +215,7 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
         .unwrap_or_else(|| default_name(&trained, &options, args.exact_share));
     let net = trained.quantize(&name)?;
     let bytes = net.to_bytes();
-    write_atomically(&args.out, |out| out.write_all(&bytes))
-        .map_err(|e| CliError(format!("cannot write {}: {e}", args.out.display())))?;
+    write_output(&args.out, &bytes)?;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
         println!(
@@ -226,34 +224,6 @@ pub(crate) fn run(args: TrainArgs) -> Result<(), CliError> {
         );
     } else {
         print_summary(&args.out, &net, &trained, seconds, set.exact_left_out());
-    }
-    Ok(())
-}
-
-/// The directory `--out` will be written in, which must exist.
-fn check_out(out: &Path) -> Result<(), CliError> {
-    let dir = match out.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if out.file_name().is_none() {
-        return Err(CliError(format!(
-            "--out {} is not a file name",
-            out.display()
-        )));
-    }
-    if !dir.is_dir() {
-        return Err(CliError(format!(
-            "cannot write {}: directory {} does not exist",
-            out.display(),
-            dir.display()
-        )));
-    }
-    if out.is_dir() {
-        return Err(CliError(format!(
-            "cannot write {}: it is a directory",
-            out.display()
-        )));
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use crate::common::checks::{
 use crate::common::engine_args::EngineArgs;
 use crate::common::error::CliError;
 use crate::common::memory::check_engines_fit;
+use crate::common::output::check_output;
 use crate::progress::counter;
 use clap::Args;
 use serde_json::json;
@@ -124,6 +125,7 @@ fn check(args: &TuneArgs) -> Result<(TuneConfig, PathBuf), CliError> {
         .out
         .clone()
         .expect("clap requires --out without --list");
+    check_output("--out", &out)?;
     let options = args.engine.options()?;
     let limits = Limits {
         depth: args.depth,

@@ -5,9 +5,9 @@ use crate::common::error::CliError;
 use std::path::PathBuf;
 
 /// The `.skdata` files of `paths`: files as given, directories' `*.skdata`
-/// entries in name order (whatever their type: reading one that is not a
-/// regular file is an error, not a file skipped). A directory without
-/// any is an error naming it.
+/// entries in name order (whatever their type: one that is not a regular
+/// file is never skipped here; `train` refuses it, `data` counts it
+/// damaged). A directory without any is an error naming it.
 pub(crate) fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut files = Vec::new();
     for path in paths {

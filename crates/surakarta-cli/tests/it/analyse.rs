@@ -2,6 +2,7 @@
 //! annotated record, the evaluation graph, and the errors.
 
 use crate::common::*;
+use surakarta::GameRecord;
 
 #[test]
 fn json_structure_at_depth_2() {
@@ -96,12 +97,23 @@ fn tables_cut_off_by_the_no_capture_limit_are_searched_and_say_why() {
     for (p, tables_say) in plies.iter().zip(["tables: win in 3", "tables: loss in 2"]) {
         assert_eq!(p["exact"], false, "{p}");
         assert_eq!(p["tables"], tables_say, "{p}");
-        assert!(p["cutoff"].as_str().unwrap().contains("no-capture limit"), "{p}");
+        assert!(
+            p["cutoff"].as_str().unwrap().contains("no-capture limit"),
+            "{p}"
+        );
         assert!(!p["before"].as_str().unwrap().starts_with("tables"), "{p}");
     }
     // Black loses the game, White wins it: the search's scores say so.
-    assert!(plies[0]["before"].as_str().unwrap().starts_with("loss"), "{}", plies[0]);
-    assert!(plies[1]["before"].as_str().unwrap().starts_with("win"), "{}", plies[1]);
+    assert!(
+        plies[0]["before"].as_str().unwrap().starts_with("loss"),
+        "{}",
+        plies[0]
+    );
+    assert!(
+        plies[1]["before"].as_str().unwrap().starts_with("win"),
+        "{}",
+        plies[1]
+    );
     let o = run(&["analyse", f, "--depth", "4", "--tb", tb]);
     assert!(
         stdout(&o).contains("(tables: win in 3, not the game's value: the no-capture limit"),
@@ -139,5 +151,97 @@ fn errors_exit_2_with_one_line() {
         ]),
         "holds 1 game",
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every output path is checked before the analysis: a FIFO is refused at
+/// once (nothing written, not even `--out`), the record read is never
+/// written over, a symbolic link is replaced rather than written through,
+/// and the record's own comments stay in the annotated record.
+#[cfg(unix)]
+#[test]
+fn outputs_are_checked_first_replace_links_and_keep_what_was_there() {
+    let dir = scratch_dir("analyse-outputs");
+    let file = dir.join("games.txt");
+    let games =
+        "[Event \"one\"]\n\n1. b2-b3 *\n\n[Event \"two\"]\n\n1. b2-b3 { my idea } e5-e4 *\n";
+    std::fs::write(&file, games).unwrap();
+    let f = file.to_str().unwrap();
+    let out = dir.join("out.txt");
+    let o_path = out.to_str().unwrap();
+    let fifo = dir.join("fifo.svg");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let limit = std::time::Duration::from_secs(60);
+    let o = run_within(
+        &[
+            "analyse",
+            f,
+            "--depth",
+            "1",
+            "--out",
+            o_path,
+            "--svg",
+            fifo.to_str().unwrap(),
+        ],
+        limit,
+    );
+    assert_cli_error(&o, "it is a FIFO");
+    assert!(!out.exists(), "--out was written before --svg was refused");
+    for special in [dir.as_path(), std::path::Path::new("/dev/null")] {
+        let o = run_within(
+            &[
+                "analyse",
+                f,
+                "--depth",
+                "1",
+                "--svg",
+                special.to_str().unwrap(),
+            ],
+            limit,
+        );
+        assert_cli_error(&o, "not a regular file");
+    }
+
+    // The record read is not written over: it holds another game.
+    for flag in ["--out", "--svg"] {
+        assert_cli_error(
+            &run(&["analyse", f, "--depth", "1", flag, f]),
+            "is the file read",
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), games);
+    }
+
+    // A link is replaced; the file it points to is kept.
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep\n").unwrap();
+    let link = dir.join("graph.svg");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = run(&[
+        "analyse",
+        f,
+        "--depth",
+        "1",
+        "--out",
+        o_path,
+        "--svg",
+        link.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    assert!(std::fs::read_to_string(&link).unwrap().starts_with("<svg"));
+
+    // The last game's comment, then the analysis's.
+    let annotated = GameRecord::parse_all(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let comment = annotated[0].annotation(0).comment.unwrap();
+    assert!(
+        comment.starts_with("my idea | ") && comment.contains(" → "),
+        "{comment}"
+    );
+    assert!(annotated[0].annotation(1).comment.unwrap().contains(" → "));
     let _ = std::fs::remove_dir_all(dir);
 }

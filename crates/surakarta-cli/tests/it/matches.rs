@@ -559,3 +559,178 @@ fn a_stopped_match_resumes_from_its_record_file() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The bytes and modification time of `file`.
+fn snapshot(file: &std::path::Path) -> (Vec<u8>, std::time::SystemTime) {
+    let bytes = std::fs::read(file).unwrap();
+    let modified = std::fs::metadata(file).unwrap().modified().unwrap();
+    (bytes, modified)
+}
+
+/// `--resume` takes a file of whole games and at most one game cut off at
+/// its end; a note, another match's records or a game twice are refused
+/// with one error line, and the file keeps its bytes and its time.
+#[test]
+fn resume_refuses_anything_but_whole_games_and_one_cut_off_leaving_the_file() {
+    let dir = scratch_dir("resume-refusals");
+    let args = |record: &std::path::Path, first: &str| -> Vec<String> {
+        [
+            "match",
+            "--first",
+            first,
+            "--second",
+            "depth=1",
+            "--seed",
+            "5",
+            "-n",
+            "4",
+            "--record",
+            record.to_str().unwrap(),
+            "--resume",
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let play = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let whole = dir.join("whole.rec");
+    assert_eq!(json(&play(args(&whole, "depth=2")))["games"], 4);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let other = dir.join("other.rec");
+    assert_eq!(json(&play(args(&other, "depth=2,name=x")))["games"], 4);
+    let other_text = std::fs::read_to_string(&other).unwrap();
+    let first_record = &text[..text.match_indices("[Event").nth(1).unwrap().0];
+    let cases = [
+        ("note", format!("{text}a note\n"), "line"),
+        ("glued note", format!("{}\nnote\n", text.trim_end()), "text after the end of game 4"),
+        ("other match", format!("{text}{other_text}"), "game 5 of the record file is not of this match"),
+        ("twice", format!("{text}{first_record}"), "game 5 of the record file is opening 1"),
+        (
+            "note after a cut record",
+            format!("{text}[Event \"surakarta match: surakarta depth=2 vs surakarta depth=1\"]\n[Round \"5\"]\nnote\n"),
+            "game 5 of the record file cannot be read",
+        ),
+    ];
+    for (name, content, needle) in cases {
+        let file = dir.join(format!("{}.rec", name.replace(' ', "-")));
+        std::fs::write(&file, &content).unwrap();
+        let before = snapshot(&file);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let o = play(args(&file, "depth=2"));
+        assert_cli_error(&o, needle);
+        assert!(
+            stderr(&o).contains("the file is left as it was"),
+            "{name}: {}",
+            stderr(&o)
+        );
+        assert!(before == snapshot(&file), "{name}: the file changed");
+    }
+    // A note alone after the games is named by its line.
+    let file = dir.join("note.rec");
+    let line = text.lines().count() + 1;
+    let o = play(args(&file, "depth=2"));
+    assert_cli_error(
+        &o,
+        &format!("line {line} of the record file: text after the end of game 4"),
+    );
+
+    // A game cut off at the end is dropped and played again: the rest of
+    // the file is kept byte for byte.
+    let third = text.match_indices("[Event").nth(3).unwrap().0;
+    let cut = dir.join("cut.rec");
+    std::fs::write(&cut, &text[..third + 40]).unwrap();
+    let resumed = json(&play(args(&cut, "depth=2")));
+    assert_eq!(
+        (resumed["resumed"].as_u64(), resumed["games"].as_u64()),
+        (Some(3), Some(4))
+    );
+    let after = std::fs::read_to_string(&cut).unwrap();
+    assert!(after.starts_with(&text[..third]), "{after}");
+    assert_eq!(GameRecord::parse_all(&after).unwrap().len(), 4);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `--record` replaces a symbolic link (the file it points to is kept) and
+/// refuses a FIFO or a directory before any game, and the openings file.
+#[cfg(unix)]
+#[test]
+fn the_record_file_replaces_a_link_and_refuses_special_files() {
+    let dir = scratch_dir("record-kinds");
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep\n").unwrap();
+    let link = dir.join("link.rec");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let base = [
+        "match", "--first", "depth=1", "--second", "depth=1", "-n", "2", "--record",
+    ];
+    let mut args = base.to_vec();
+    args.push(link.to_str().unwrap());
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    assert_eq!(
+        GameRecord::parse_all(&std::fs::read_to_string(&link).unwrap())
+            .unwrap()
+            .len(),
+        2
+    );
+    let fifo = dir.join("fifo.rec");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for (path, needle) in [(&fifo, "it is a FIFO"), (&dir, "it is a directory")] {
+        let mut args = base.to_vec();
+        args.push(path.to_str().unwrap());
+        assert_cli_error(
+            &run_within(&args, std::time::Duration::from_secs(60)),
+            needle,
+        );
+    }
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend([
+        openings.to_str().unwrap(),
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    assert_cli_error(&run(&args), "is the file read");
+    assert_eq!(
+        std::fs::read_to_string(&openings).unwrap(),
+        "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\n"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// An opening where the game is already over under the match's rules (here
+/// the no-capture counter at ICGA's 50) is refused, naming its line.
+#[test]
+fn openings_already_over_under_the_rules_are_refused() {
+    let dir = scratch_dir("openings-over");
+    let file = dir.join("openings.txt");
+    std::fs::write(
+        &file,
+        "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b\nwwwwww/wwwwww/6/6/bbbbbb/bbbbbb b 50 30\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let base = [
+        "match",
+        "--first",
+        "depth=1",
+        "--second",
+        "depth=1",
+        "--openings",
+        path,
+    ];
+    assert_cli_error(&run(&base), "line 2: the game is already over");
+    // Under rules without that limit the same file is two openings.
+    let mut args = base.to_vec();
+    args.extend(["--rules", "repetitions=3", "--max-plies", "4", "--json"]);
+    let o = run(&args);
+    assert_eq!(json(&o)["games"], 4, "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}

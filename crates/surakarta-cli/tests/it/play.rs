@@ -478,3 +478,47 @@ fn hint_suggests_a_legal_move_then_lists_them() {
     assert!(out.contains("black, move 1> help\n"), "{out}");
     assert!(out.contains("  hint "), "{out}");
 }
+
+/// `--save FIFO` is refused before the game and `save FIFO` refused with a
+/// message (the game goes on), never blocking; a saved game replaces a
+/// symbolic link rather than writing through it.
+#[cfg(unix)]
+#[test]
+fn saving_refuses_special_files_and_replaces_links() {
+    let dir = scratch_dir("play-save-kinds");
+    let fifo = dir.join("fifo.txt");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let f = fifo.to_str().unwrap();
+    let limit = Duration::from_secs(60);
+    let o = run_with_stdin_within(&["play", "--depth", "1", "--save", f], "quit\n", limit);
+    assert_cli_error(&o, "it is a FIFO");
+    let o = run_with_stdin_within(
+        &["play", "--depth", "1"],
+        &format!("save {f}\nquit\n"),
+        limit,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("it is a FIFO, not a regular file"),
+        "{}",
+        stdout(&o)
+    );
+
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep\n").unwrap();
+    let link = dir.join("game.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = play(
+        &["--depth", "1", "--save", link.to_str().unwrap()],
+        "b2-b3\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    assert_eq!(saved(&link).moves.len(), 2);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -464,7 +464,11 @@ fn position_moves_values_and_order_match_the_cli() {
             assert_eq!(after["position"], m["fen"]);
             // The tables' value under the pure rules; the game's (ICGA) is
             // the same or, where the rules cut it off, null with the reason.
-            assert_eq!(m["tables_value"], mover_value(&after, capture), "{fen} {text}");
+            assert_eq!(
+                m["tables_value"],
+                mover_value(&after, capture),
+                "{fen} {text}"
+            );
             assert!(
                 m["value"] == m["tables_value"] && m["cutoff"].is_null()
                     || m["value"].is_null() && m["cutoff"].is_string(),

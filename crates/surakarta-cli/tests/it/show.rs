@@ -374,3 +374,47 @@ fn a_file_of_millions_of_empty_games_is_refused() {
     let o = run_with_2gib_address_space(&["show", file.to_str().unwrap()], "");
     assert_cli_error(&o, "line 100001: more than 100000 games in one text");
 }
+
+/// `--svg` is checked before anything is drawn: a FIFO or a device is
+/// refused at once, the record shown is never written over, and a
+/// symbolic link is replaced, not written through.
+#[cfg(unix)]
+#[test]
+fn the_svg_file_replaces_a_link_and_refuses_special_files_and_the_record() {
+    let dir = scratch_dir("show-svg-kinds");
+    let fifo = dir.join("fifo.svg");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let start = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b";
+    let limit = std::time::Duration::from_secs(60);
+    for (path, needle) in [
+        (fifo.as_path(), "it is a FIFO"),
+        (
+            std::path::Path::new("/dev/null"),
+            "it is a character device",
+        ),
+        (dir.as_path(), "it is a directory"),
+    ] {
+        let o = run_within(&["show", start, "--svg", path.to_str().unwrap()], limit);
+        assert_cli_error(&o, needle);
+    }
+    let record = dir.join("games.txt");
+    std::fs::write(&record, RECORDS).unwrap();
+    let r = record.to_str().unwrap();
+    assert_cli_error(&run(&["show", r, "--svg", r]), "is the file read");
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), RECORDS);
+
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep\n").unwrap();
+    let link = dir.join("board.svg");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = run(&["show", start, "--svg", link.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    assert!(std::fs::read_to_string(&link).unwrap().starts_with("<svg"));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -436,6 +436,49 @@ fn data_counts_what_the_files_hold_and_names_a_damaged_one() {
     std::fs::remove_dir_all(empty).ok();
 }
 
+/// `surakarta data` counts an entry named `*.skdata` that is not a regular
+/// file (a directory, a FIFO, never opened) as damaged, like a damaged
+/// file, and goes on with the others.
+#[cfg(unix)]
+#[test]
+fn data_counts_a_special_file_as_damaged_and_goes_on() {
+    let dir = scratch_dir("data-special");
+    let mut file = std::fs::File::create(dir.join("a.skdata")).unwrap();
+    data::write(&mut file, &records(50, 4)).unwrap();
+    std::fs::create_dir(dir.join("b.skdata")).unwrap();
+    let fifo = dir.join("c.skdata");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let o = run_within(
+        &["data", dir.to_str().unwrap(), "--json"],
+        std::time::Duration::from_secs(60),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("b.skdata: not a regular file (a directory)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("c.skdata: not a regular file (a FIFO)"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(
+        (
+            v["files"].as_u64(),
+            v["positions"].as_u64(),
+            v["damaged_files"].as_array().map(Vec::len)
+        ),
+        (Some(3), Some(50), Some(2)),
+        "{v}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// `--exact-share` trains on that share of the exactly labelled positions
 /// and on every other one; outside 0 to 1 it is refused.
 #[test]

@@ -150,7 +150,7 @@ fn bad_tune_arguments_are_one_line_errors() {
             "--iterations",
             "1",
         ]),
-        "is in the way",
+        "it is a directory, not a regular file",
     );
     assert!(!std::path::Path::new(out).exists());
     let _ = std::fs::remove_dir_all(&dir);

@@ -429,7 +429,12 @@ fn under_adjudicating_rules_only_the_games_values_are_exact_labels() {
     for r in records.iter().filter(|r| r.exact) {
         let game = surakarta::Game::new(r.position, Rules::ICGA);
         let judged = tables.probe_game(&game).unwrap();
-        assert_eq!(Some(r.label), judged.exact().map(|v| v.wdl()), "{}: {judged:?}", r.position);
+        assert_eq!(
+            Some(r.label),
+            judged.exact().map(|v| v.wdl()),
+            "{}: {judged:?}",
+            r.position
+        );
     }
     std::fs::remove_dir_all(dir).ok();
 }

@@ -436,6 +436,20 @@ fn a_match_resumed_from_its_record_file_ends_as_if_never_stopped() {
             openings: 4
         })
     ));
+    // A note after the last game, or a game twice, is refused.
+    assert!(matches!(
+        record_file::read_played(&format!("{text}note\n"), &identity),
+        Err(record_file::PlayedError::TextAfterGame { game: 8, .. })
+    ));
+    let first = &text[..text.match_indices("[Event").nth(1).unwrap().0];
+    assert!(matches!(
+        record_file::read_played(&format!("{text}{first}"), &identity),
+        Err(record_file::PlayedError::PlayedTwice {
+            game: 9,
+            earlier: 1,
+            ..
+        })
+    ));
     // Text before the first record, or a broken record before the last.
     assert!(record_file::read_played(&format!("x\n{text}"), &identity).is_err());
     let broken_middle = text.replacen("[Result", "[Result \"", 1);

@@ -283,16 +283,30 @@ fn the_no_capture_limit_adjudicates_by_material() {
 fn the_tables_decide_the_root_only_where_the_rules_leave_room() {
     let mut engine = Engine::new(Options::default()).unwrap();
     engine.set_tablebase(Some(tables(4)));
-    for rules in ["pure", "icga", "pku", "repetitions=3,no-capture=0", "repetitions=0,no-capture=10"] {
+    for rules in [
+        "pure",
+        "icga",
+        "pku",
+        "repetitions=3,no-capture=0",
+        "repetitions=0,no-capture=10",
+    ] {
         let rules: Rules = rules.parse().unwrap();
         let limit = rules.no_capture_plies().unwrap_or(60);
-        for halfmoves in [0, limit.saturating_sub(3), limit.saturating_sub(2), limit - 1] {
+        for halfmoves in [
+            0,
+            limit.saturating_sub(3),
+            limit.saturating_sub(2),
+            limit - 1,
+        ] {
             let p: Position = format!("w5/6/6/6/6/b4w b {halfmoves} 1").parse().unwrap();
             let r = search(&mut engine, p, rules, Limits::depth(6));
             let room = rules.no_capture_plies().is_none_or(|l| halfmoves + 3 <= l);
             if room {
                 assert_eq!(r.info.score, Score::tb_win_at(3), "{rules} at {halfmoves}");
-                assert_eq!(r.info.depth, 0, "{rules} at {halfmoves}: decided by the tables");
+                assert_eq!(
+                    r.info.depth, 0,
+                    "{rules} at {halfmoves}: decided by the tables"
+                );
             } else {
                 // Two white pieces against one when the limit ends the game.
                 assert!(

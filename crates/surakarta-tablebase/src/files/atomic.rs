@@ -155,12 +155,20 @@ impl TempFile {
 
     /// Renames the file over its final name (a symbolic link there is
     /// replaced, not followed) and syncs the directory.
-    pub(crate) fn persist(mut self) -> Result<(), TablebaseError> {
+    pub(crate) fn persist(self) -> Result<(), TablebaseError> {
+        self.persist_open().map(drop)
+    }
+
+    /// [`persist`](TempFile::persist), keeping the file open: it goes on
+    /// under its final name, written at its end.
+    fn persist_open(mut self) -> Result<File, TablebaseError> {
         std::fs::rename(&self.path, &self.destination)
             .map_err(|e| file_error(&self.destination, e.into()))?;
         self.persisted = true;
         sync_dir(&self.destination);
-        Ok(())
+        self.file
+            .try_clone()
+            .map_err(|e| file_error(&self.destination, e.into()))
     }
 }
 
@@ -200,6 +208,33 @@ pub fn write_atomically<T>(
     let value = tmp.fill(fill)?;
     tmp.persist()?;
     Ok(value)
+}
+
+/// [`write_atomically`] for a file that grows after it is made (a match's
+/// record file): the file is filled through `fill`, renamed into place and
+/// returned open, to be written on at its end. Whatever was at `path` is
+/// replaced whole (a symbolic link there is replaced, not followed).
+///
+/// # Examples
+///
+/// ```
+/// use std::io::Write;
+/// use surakarta_tablebase::create_atomically;
+///
+/// let path = std::env::temp_dir().join(format!("create-doc-{}.txt", std::process::id()));
+/// let mut file = create_atomically(&path, |out| out.write_all(b"first\n"))?;
+/// file.write_all(b"second\n")?;
+/// assert_eq!(std::fs::read(&path)?, b"first\nsecond\n");
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn create_atomically(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<&mut File>) -> std::io::Result<()>,
+) -> Result<File, TablebaseError> {
+    let mut tmp = TempFile::create(path)?;
+    tmp.fill(fill)?;
+    tmp.persist_open()
 }
 
 /// Syncs the directory holding `path`, so a rename or removal in it is

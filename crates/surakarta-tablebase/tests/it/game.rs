@@ -12,7 +12,11 @@ use surakarta_tablebase::{Cutoff, NoProgress, Table, Tablebase, Value, Wdl};
 /// Every class up to 4 pieces, solved once for the module.
 fn tables() -> &'static Tablebase {
     static TABLES: OnceLock<Tablebase> = OnceLock::new();
-    TABLES.get_or_init(|| Tablebase::generate(4, Scheme::Symmetric, &NoProgress).unwrap().0)
+    TABLES.get_or_init(|| {
+        Tablebase::generate(4, Scheme::Symmetric, &NoProgress)
+            .unwrap()
+            .0
+    })
 }
 
 /// `position` with its no-capture counter set to `halfmoves`.
@@ -54,9 +58,16 @@ fn a_win_holds_exactly_while_the_counter_leaves_room_under_every_rule_set() {
             let room = limit.is_none_or(|l| halfmoves + 3 <= l);
             let later_fits = limit.is_none_or(|l| tb.longest_below(3) <= l);
             if game.is_over() {
-                assert!(matches!(judged.cutoff, Some(Cutoff::GameOver(_))), "{rules} at {halfmoves}");
+                assert!(
+                    matches!(judged.cutoff, Some(Cutoff::GameOver(_))),
+                    "{rules} at {halfmoves}"
+                );
             } else if room && later_fits {
-                assert_eq!(judged.exact(), Some(Value::Win(3)), "{rules} at {halfmoves}");
+                assert_eq!(
+                    judged.exact(),
+                    Some(Value::Win(3)),
+                    "{rules} at {halfmoves}"
+                );
             } else if !room {
                 assert_eq!(
                     judged.cutoff,
@@ -184,7 +195,10 @@ fn a_conversion_after_the_first_must_fit_the_limit_too() {
         judged.cutoff
     );
     let enough = Rules::new(None, Some(longest)).unwrap();
-    assert_eq!(tb.probe_game(&Game::new(position, enough)).unwrap().exact(), Some(Value::Win(1)));
+    assert_eq!(
+        tb.probe_game(&Game::new(position, enough)).unwrap().exact(),
+        Some(Value::Win(1))
+    );
     // Without the smaller tables nothing after a capture can be checked.
     let mut only_four = Tablebase::new();
     for material in tb.materials().filter(|m| m.pieces() == 4) {
@@ -193,7 +207,10 @@ fn a_conversion_after_the_first_must_fit_the_limit_too() {
         only_four.insert(Table::new(table.indexer().clone(), values).unwrap());
     }
     assert!(matches!(
-        only_four.probe_game(&Game::new(position, enough)).unwrap().cutoff,
+        only_four
+            .probe_game(&Game::new(position, enough))
+            .unwrap()
+            .cutoff,
         Some(Cutoff::MissingTable(_))
     ));
 }
@@ -234,7 +251,11 @@ fn every_exact_value_agrees_with_the_game_solved_under_the_limit() {
         let (mut exact, mut cut) = (0, 0);
         for i in 0..3000 {
             let (black, white) = [(2, 1), (1, 2), (2, 2), (3, 1)][i % 4];
-            let turn = if i % 2 == 0 { Color::Black } else { Color::White };
+            let turn = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             let p = random_position(&mut rng, black, white, turn).unwrap();
             let p = with_halfmoves(&p, rng.below(limit as usize) as u32);
             let game = Game::new(p, rules);
@@ -250,11 +271,18 @@ fn every_exact_value_agrees_with_the_game_solved_under_the_limit() {
                         Wdl::Draw => 0,
                         Wdl::Loss => -1,
                     };
-                    assert_eq!(solve(&p, rules, &mut memo), want, "{p} under {rules}: {value:?}");
+                    assert_eq!(
+                        solve(&p, rules, &mut memo),
+                        want,
+                        "{p} under {rules}: {value:?}"
+                    );
                 }
                 None => cut += 1,
             }
         }
-        assert!(exact > 20 && cut > 20, "limit {limit}: {exact} exact, {cut} cut");
+        assert!(
+            exact > 20 && cut > 20,
+            "limit {limit}: {exact} exact, {cut} cut"
+        );
     }
 }

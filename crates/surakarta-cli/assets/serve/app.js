@@ -937,7 +937,7 @@
       valueBox.replaceChildren(...tablesHeadline(info));
     } else if (cutOff) {
       const v = info.tables_value;
-      valueBox.textContent = 'The tables say ' + v.wdl
+      valueBox.textContent = sideName(info.side_to_move) + ' to move: the tables say ' + v.wdl
         + (v.dtc !== null && v.dtc !== undefined ? ' in ' + v.dtc : '')
         + ' under the pure rules, but that is not this game\'s value: ' + info.cutoff + '.';
     } else {

@@ -500,9 +500,12 @@ fn position_moves_values_and_order_match_the_cli() {
                 assert_eq!(m["path"], Value::Null);
             }
         }
-        // Best first, ties in notation order.
+        // Best first by the tables' values, ties in notation order.
         for pair in moves.windows(2) {
-            let (a, b) = (order_key(&pair[0]["value"]), order_key(&pair[1]["value"]));
+            let (a, b) = (
+                order_key(&pair[0]["tables_value"]),
+                order_key(&pair[1]["tables_value"]),
+            );
             assert!(
                 a < b || (a == b && pair[0]["move"].as_str() < pair[1]["move"].as_str()),
                 "{fen}: {} before {}",
@@ -516,7 +519,7 @@ fn position_moves_values_and_order_match_the_cli() {
                 .iter()
                 .find(|m| m["move"] == probe["best_move"])
                 .expect("the best move is listed");
-            assert_eq!(first["value"], best["value"], "{fen}");
+            assert_eq!(first["tables_value"], best["tables_value"], "{fen}");
         }
     }
 }

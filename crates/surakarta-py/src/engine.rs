@@ -721,7 +721,10 @@ fn analysis_dict<'py>(
         ply.set_item("exact", p.exact)?;
         ply.set_item("best", p.best.map(|inner| PyMove { inner }))?;
         ply.set_item("tables", p.tables.map(|v| Eval::Table(v.table).to_string()))?;
-        ply.set_item("cutoff", p.tables.and_then(|v| v.cutoff).map(|c| c.to_string()))?;
+        ply.set_item(
+            "cutoff",
+            p.tables.and_then(|v| v.cutoff).map(|c| c.to_string()),
+        )?;
         plies.append(ply)?;
     }
     let side = |s: &Summary| -> PyResult<Bound<'py, PyDict>> {

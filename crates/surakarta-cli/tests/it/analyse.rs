@@ -132,8 +132,7 @@ fn errors_exit_2_with_one_line() {
         "cannot read",
     );
     let fifo = dir.join("fifo");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    assert!(made.unwrap().success(), "mkfifo");
+    make_fifo(&fifo);
     assert_cli_error(
         &run(&["analyse", fifo.to_str().unwrap(), "--depth", "1"]),
         "cannot read",
@@ -170,11 +169,7 @@ fn outputs_are_checked_first_replace_links_and_keep_what_was_there() {
     let out = dir.join("out.txt");
     let o_path = out.to_str().unwrap();
     let fifo = dir.join("fifo.svg");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     let limit = std::time::Duration::from_secs(60);
     let o = run_within(
         &[
@@ -216,10 +211,7 @@ fn outputs_are_checked_first_replace_links_and_keep_what_was_there() {
     }
 
     // A link is replaced; the file it points to is kept.
-    let target = dir.join("target.txt");
-    std::fs::write(&target, "keep\n").unwrap();
-    let link = dir.join("graph.svg");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (link, target) = link_to_kept_file(&dir, "graph.svg");
     let o = run(&[
         "analyse",
         f,
@@ -231,8 +223,7 @@ fn outputs_are_checked_first_replace_links_and_keep_what_was_there() {
         link.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
-    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    assert_link_replaced(&link, &target);
     assert!(std::fs::read_to_string(&link).unwrap().starts_with("<svg"));
 
     // The last game's comment, then the analysis's.

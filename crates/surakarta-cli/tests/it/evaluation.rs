@@ -171,8 +171,7 @@ fn damaged_or_foreign_network_files_are_refused() {
 fn network_fifo(name: &str) -> (std::path::PathBuf, String) {
     let dir = scratch_dir(name);
     let fifo = dir.join("f.sknn");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    assert!(made.unwrap().success(), "mkfifo");
+    make_fifo(&fifo);
     let path = fifo.to_str().unwrap().to_string();
     (dir, path)
 }

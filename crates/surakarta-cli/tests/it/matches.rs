@@ -412,8 +412,7 @@ fn openings_that_are_not_a_regular_file_or_too_long_are_refused() {
     let dir = fresh_path("openings-kinds");
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("fifo.txt");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    assert!(made.unwrap().success(), "mkfifo");
+    make_fifo(&fifo);
     let long = dir.join("long.txt");
     // Sparse: 64 MiB and one byte of zeros, no disk taken.
     std::fs::File::create(&long)
@@ -656,10 +655,7 @@ fn resume_refuses_anything_but_whole_games_and_one_cut_off_leaving_the_file() {
 #[test]
 fn the_record_file_replaces_a_link_and_refuses_special_files() {
     let dir = scratch_dir("record-kinds");
-    let target = dir.join("target.txt");
-    std::fs::write(&target, "keep\n").unwrap();
-    let link = dir.join("link.rec");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (link, target) = link_to_kept_file(&dir, "link.rec");
     let base = [
         "match", "--first", "depth=1", "--second", "depth=1", "-n", "2", "--record",
     ];
@@ -667,8 +663,7 @@ fn the_record_file_replaces_a_link_and_refuses_special_files() {
     args.push(link.to_str().unwrap());
     let o = run(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
-    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    assert_link_replaced(&link, &target);
     assert_eq!(
         GameRecord::parse_all(&std::fs::read_to_string(&link).unwrap())
             .unwrap()
@@ -676,11 +671,7 @@ fn the_record_file_replaces_a_link_and_refuses_special_files() {
         2
     );
     let fifo = dir.join("fifo.rec");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     for (path, needle) in [(&fifo, "it is a FIFO"), (&dir, "it is a directory")] {
         let mut args = base.to_vec();
         args.push(path.to_str().unwrap());

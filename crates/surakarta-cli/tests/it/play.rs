@@ -404,8 +404,7 @@ fn a_resumed_game_counts_the_records_repetitions() {
 fn a_record_that_cannot_be_resumed_exits_2_with_one_line() {
     let dir = scratch_dir("resume-errors");
     let fifo = dir.join("fifo.txt");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    assert!(made.unwrap().success(), "mkfifo");
+    make_fifo(&fifo);
     let illegal = dir.join("illegal.txt");
     std::fs::write(&illegal, "1. b2-b3 e5-e4 2. b3-b6 *\n").unwrap();
     let resigned = dir.join("resigned.txt");
@@ -487,11 +486,7 @@ fn hint_suggests_a_legal_move_then_lists_them() {
 fn saving_refuses_special_files_and_replaces_links() {
     let dir = scratch_dir("play-save-kinds");
     let fifo = dir.join("fifo.txt");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     let f = fifo.to_str().unwrap();
     let limit = Duration::from_secs(60);
     let o = run_with_stdin_within(&["play", "--depth", "1", "--save", f], "quit\n", limit);
@@ -508,17 +503,13 @@ fn saving_refuses_special_files_and_replaces_links() {
         stdout(&o)
     );
 
-    let target = dir.join("target.txt");
-    std::fs::write(&target, "keep\n").unwrap();
-    let link = dir.join("game.txt");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (link, target) = link_to_kept_file(&dir, "game.txt");
     let o = play(
         &["--depth", "1", "--save", link.to_str().unwrap()],
         "b2-b3\nquit\n",
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
-    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    assert_link_replaced(&link, &target);
     assert_eq!(saved(&link).moves.len(), 2);
     let _ = std::fs::remove_dir_all(dir);
 }

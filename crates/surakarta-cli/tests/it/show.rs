@@ -383,11 +383,7 @@ fn a_file_of_millions_of_empty_games_is_refused() {
 fn the_svg_file_replaces_a_link_and_refuses_special_files_and_the_record() {
     let dir = scratch_dir("show-svg-kinds");
     let fifo = dir.join("fifo.svg");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     let start = "wwwwww/wwwwww/6/6/bbbbbb/bbbbbb b";
     let limit = std::time::Duration::from_secs(60);
     for (path, needle) in [
@@ -407,14 +403,10 @@ fn the_svg_file_replaces_a_link_and_refuses_special_files_and_the_record() {
     assert_cli_error(&run(&["show", r, "--svg", r]), "is the file read");
     assert_eq!(std::fs::read_to_string(&record).unwrap(), RECORDS);
 
-    let target = dir.join("target.txt");
-    std::fs::write(&target, "keep\n").unwrap();
-    let link = dir.join("board.svg");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (link, target) = link_to_kept_file(&dir, "board.svg");
     let o = run(&["show", start, "--svg", link.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
-    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    assert_link_replaced(&link, &target);
     assert!(std::fs::read_to_string(&link).unwrap().starts_with("<svg"));
     let _ = std::fs::remove_dir_all(dir);
 }

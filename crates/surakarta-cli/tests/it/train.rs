@@ -447,11 +447,7 @@ fn data_counts_a_special_file_as_damaged_and_goes_on() {
     data::write(&mut file, &records(50, 4)).unwrap();
     std::fs::create_dir(dir.join("b.skdata")).unwrap();
     let fifo = dir.join("c.skdata");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     let o = run_within(
         &["data", dir.to_str().unwrap(), "--json"],
         std::time::Duration::from_secs(60),

@@ -234,3 +234,31 @@ pub(crate) fn assert_cli_error(o: &Output, needle: &str) {
     assert!(err.contains(needle), "{needle:?} not in {err}");
     assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
 }
+
+/// Makes a FIFO at `path` (with `mkfifo`): an output or input that would
+/// block a command that opened it.
+#[cfg(unix)]
+pub(crate) fn make_fifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.unwrap().success(), "mkfifo {}", path.display());
+}
+
+/// A symbolic link `dir/name` to a file `dir/target.txt` holding `keep`:
+/// an output path that a command must replace, not write through
+/// ([`assert_link_replaced`]).
+#[cfg(unix)]
+pub(crate) fn link_to_kept_file(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep\n").unwrap();
+    let link = dir.join(name);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    (link, target)
+}
+
+/// The link of [`link_to_kept_file`] is now a regular file and the file it
+/// pointed to is as it was.
+#[cfg(unix)]
+pub(crate) fn assert_link_replaced(link: &Path, target: &Path) {
+    assert_eq!(std::fs::read_to_string(target).unwrap(), "keep\n");
+    assert!(std::fs::symlink_metadata(link).unwrap().is_file());
+}

@@ -495,29 +495,33 @@ fn players_on_a_clock_share_out_their_time() {
     }
 }
 
+/// The arguments of a resumed match of `games` games, `first` against
+/// `depth=1`, recorded in `record`.
+fn resume_args(record: &std::path::Path, first: &str, games: &str) -> Vec<String> {
+    [
+        "match",
+        "--first",
+        first,
+        "--second",
+        "depth=1",
+        "--seed",
+        "5",
+        "-n",
+        games,
+        "--record",
+        record.to_str().unwrap(),
+        "--resume",
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 #[test]
 fn a_stopped_match_resumes_from_its_record_file() {
     let whole = fresh_path("whole.rec");
     let cut = fresh_path("cut.rec");
-    let args = |record: &std::path::Path, games: &str| -> Vec<String> {
-        [
-            "match",
-            "--first",
-            "depth=2",
-            "--second",
-            "depth=1",
-            "--seed",
-            "5",
-            "-n",
-            games,
-            "--record",
-            record.to_str().unwrap(),
-            "--resume",
-            "--json",
-        ]
-        .map(String::from)
-        .to_vec()
-    };
+    let args = |record: &std::path::Path, games: &str| resume_args(record, "depth=2", games);
     let play = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
     // Without the file, --resume starts the match.
     let all = json(&play(args(&whole, "8")));
@@ -572,25 +576,7 @@ fn snapshot(file: &std::path::Path) -> (Vec<u8>, std::time::SystemTime) {
 #[test]
 fn resume_refuses_anything_but_whole_games_and_one_cut_off_leaving_the_file() {
     let dir = scratch_dir("resume-refusals");
-    let args = |record: &std::path::Path, first: &str| -> Vec<String> {
-        [
-            "match",
-            "--first",
-            first,
-            "--second",
-            "depth=1",
-            "--seed",
-            "5",
-            "-n",
-            "4",
-            "--record",
-            record.to_str().unwrap(),
-            "--resume",
-            "--json",
-        ]
-        .map(String::from)
-        .to_vec()
-    };
+    let args = |record: &std::path::Path, first: &str| resume_args(record, first, "4");
     let play = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
     let whole = dir.join("whole.rec");
     assert_eq!(json(&play(args(&whole, "depth=2")))["games"], 4);

@@ -461,8 +461,61 @@ pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
         .unwrap_or(0);
     let solving = values + bitmaps + dependencies;
     let writing = values + dependencies + if settings.format == 1 { 0 } else { compaction };
+    solving.max(writing) + directories_bytes(pair, settings) + PROCESS_BYTES
+}
+
+/// The least memory a pair whose state is mapped from work files
+/// ([`Storage::Mapped`](crate::Storage::Mapped)) is given room for beyond
+/// what must stay resident: the pages of values, bitmaps and tables the
+/// solver works on at a time.
+pub const MAPPED_FLOOR_BYTES: u64 = 16 << 20;
+
+/// What must stay resident when a pair is generated with its state (values
+/// and bitmaps) in work files mapped from the tables' directory, paged by
+/// the kernel ([`Storage::Mapped`](crate::Storage::Mapped)), in bytes:
+/// [`PROCESS_BYTES`], the occupancy directories (as in [`memory_bytes`])
+/// and [`MAPPED_FLOOR_BYTES`]; for format 2 also the tables its captures
+/// reach (read compact and expanded into memory) and compacting the class
+/// that needs most ([`compaction_bytes`]). In format 1 the tables captures
+/// reach are mapped from their files and paged like the state.
+///
+/// A pair generated that way is given the memory limit (at least this)
+/// and its work files take [`work_bytes`] on disk beside the tables.
+#[must_use]
+pub fn mapped_memory_bytes(pair: Pair, settings: Settings) -> u64 {
+    let size = |m: Material| settings.scheme.size(m);
+    let resident_tables = if settings.format == 1 {
+        0
+    } else {
+        let dependencies: u64 = pair.capture_targets().into_iter().map(size).sum();
+        let compaction = pair
+            .classes()
+            .into_iter()
+            .map(|m| compaction_bytes(size(m)))
+            .max()
+            .unwrap_or(0);
+        dependencies + compaction
+    };
+    resident_tables + directories_bytes(pair, settings) + PROCESS_BYTES + MAPPED_FLOOR_BYTES
+}
+
+/// The bytes of a pair's work files when its state is mapped
+/// ([`mapped_memory_bytes`]): a byte per slot and two bitmaps per class,
+/// each part rounded up to 64 KiB. They are sparse and removed when the
+/// pair is done.
+#[must_use]
+pub fn work_bytes(pair: Pair, scheme: Scheme) -> u64 {
+    pair.classes()
+        .into_iter()
+        .map(|m| crate::generate::store::work_file_bytes(scheme.size(m)))
+        .sum()
+}
+
+/// The occupancy directories a pair's generation holds (symmetric scheme;
+/// see [`memory_bytes`]).
+fn directories_bytes(pair: Pair, settings: Settings) -> u64 {
     let n = pair.pieces();
-    let directories = match settings.scheme {
+    match settings.scheme {
         Scheme::Plain => 0,
         Scheme::Symmetric => {
             // 64-byte blocks of 448 bits (surakarta-index's directory).
@@ -473,8 +526,7 @@ pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
             }
             bytes
         }
-    };
-    solving.max(writing) + directories + PROCESS_BYTES
+    }
 }
 
 /// `C(36, k)`: the number of `k`-point sets, by the product formula (fits

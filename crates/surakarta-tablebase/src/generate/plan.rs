@@ -468,7 +468,7 @@ pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
 /// ([`Storage::Mapped`](crate::Storage::Mapped)) is given room for beyond
 /// what must stay resident: the pages of values, bitmaps and tables the
 /// solver works on at a time.
-pub const MAPPED_FLOOR_BYTES: u64 = 16 << 20;
+pub const MAPPED_FLOOR_BYTES: u64 = 8 << 20;
 
 /// What must stay resident when a pair is generated with its state (values
 /// and bitmaps) in work files mapped from the tables' directory, paged by

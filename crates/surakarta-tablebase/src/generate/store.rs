@@ -206,7 +206,7 @@ impl WorkFile {
     #[allow(unsafe_code)]
     fn map<T>(&self, offset: u64, len: u64) -> std::io::Result<Store<T>> {
         let bytes = len * std::mem::size_of::<T>() as u64;
-        debug_assert!(offset % PART_ALIGN == 0 && offset + bytes <= work_file_bytes_of(&self.file));
+        debug_assert!(offset.is_multiple_of(PART_ALIGN));
         // SAFETY: the file was created new by this run (`create_fresh`) in
         // a directory whose lock it holds, and is set to its full length
         // before any map is made; nothing truncates or writes it but
@@ -225,11 +225,6 @@ impl WorkFile {
             len: len as usize,
         })
     }
-}
-
-/// The length of an open file (0 if it cannot be read): for a debug check.
-fn work_file_bytes_of(file: &std::fs::File) -> u64 {
-    file.metadata().map_or(0, |m| m.len())
 }
 
 impl Drop for WorkFile {

@@ -226,7 +226,7 @@ pub struct PairPlan {
     /// settings' memory limit in memory, and does mapped:
     /// [`mapped_memory_bytes`]).
     pub mapped: bool,
-    /// Bytes of its work files when `mapped` ([`work_bytes`]; sparse,
+    /// Bytes of its work files when `mapped` ([`work_bytes`]; reserved,
     /// removed when it is done), else 0.
     pub work_bytes: u64,
     /// Estimated bytes of its table files ([`disk_bytes`]).
@@ -530,8 +530,8 @@ pub fn mapped_memory_bytes(pair: Pair, settings: Settings) -> u64 {
 
 /// The bytes of a pair's work files when its state is mapped
 /// ([`mapped_memory_bytes`]): a byte per slot and two bitmaps per class,
-/// each part rounded up to 64 KiB. They are sparse and removed when the
-/// pair is done.
+/// each part rounded up to 64 KiB. They are reserved when made and
+/// removed when the pair is done.
 #[must_use]
 pub fn work_bytes(pair: Pair, scheme: Scheme) -> u64 {
     pair.classes()

@@ -5,7 +5,8 @@
 //! stays within a limit. The solver sees `&[AtomicU8]` and `&[AtomicU64]`
 //! either way, so both give the same tables, byte for byte.
 //!
-//! A work file is scratch: it is created new (sparse, all zeros) when a
+//! A work file is scratch: it is created new (all zeros, its blocks
+//! reserved where the system can) when a
 //! pair starts or resumes, filled from the pair's checkpoint if there is
 //! one, and removed when the pair's state is dropped. The checkpoint, not
 //! the work file, is what a killed run continues from.
@@ -147,8 +148,8 @@ pub(crate) fn path(dir: &Path, table_name: &str) -> PathBuf {
     dir.join(format!("{table_name}.{EXTENSION}"))
 }
 
-/// The bytes of the work file of a class of `slots` slots (sparse: only
-/// the pages written take disk space).
+/// The bytes of the work file of a class of `slots` slots (reserved on
+/// Linux, so that a full disk is found when the file is made).
 #[must_use]
 pub(crate) fn work_file_bytes(slots: u64) -> u64 {
     let words = slots.div_ceil(64) * 8;
@@ -184,6 +185,7 @@ impl ClassStores {
         };
         let error = |e: std::io::Error| file_error(path, e.into());
         work.file.set_len(work_file_bytes(slots)).map_err(error)?;
+        reserve(&work.file, work_file_bytes(slots)).map_err(error)?;
         let draws_at = slots.next_multiple_of(PART_ALIGN);
         let candidates_at = draws_at + (words * 8).next_multiple_of(PART_ALIGN);
         Ok(ClassStores {
@@ -193,6 +195,30 @@ impl ClassStores {
             work: Some(work),
         })
     }
+}
+
+/// Reserves the disk blocks of the first `bytes` of `file` (Linux), so
+/// that a full disk is an error here rather than a `SIGBUS` when the
+/// kernel writes a page of the map back into a hole. Elsewhere nothing is
+/// reserved.
+#[allow(unsafe_code)]
+fn reserve(file: &std::fs::File, bytes: u64) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::io::AsRawFd;
+        let len = libc::off_t::try_from(bytes).map_err(std::io::Error::other)?;
+        // SAFETY: a plain system call on a descriptor this function
+        // borrows open; it reads and writes no memory of the process.
+        let status = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len) };
+        // A file system that cannot reserve (EOPNOTSUPP, EINVAL) keeps the
+        // sparse file.
+        if status != 0 && status != libc::EOPNOTSUPP && status != libc::EINVAL {
+            return Err(std::io::Error::from_raw_os_error(status));
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, bytes);
+    Ok(())
 }
 
 impl WorkFile {

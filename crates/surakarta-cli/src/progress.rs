@@ -153,6 +153,16 @@ impl Progress for Bars {
         }
     }
 
+    fn pair_mapped(&self, work_bytes: u64) {
+        if self.notes {
+            let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
+            self.eprintln(&format!(
+                "{name}: over the memory limit in memory: solving with its state mapped from work files ({})",
+                surakarta_tablebase::human_bytes(work_bytes)
+            ));
+        }
+    }
+
     fn checkpoint_written(&self, stage: Stage, bytes: u64) {
         let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
         self.current.set_message(format!(

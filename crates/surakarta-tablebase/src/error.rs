@@ -259,6 +259,9 @@ impl FileProblem {
 pub enum PairWork {
     /// Generating it ([`crate::generate_pair`]).
     Generate,
+    /// Generating it with its state mapped from work files
+    /// ([`crate::Storage::Mapped`]): what must stay resident even so.
+    GenerateMapped,
     /// Verifying it ([`Tablebase::expand_pair`](crate::probe::tablebase::Tablebase::expand_pair)).
     Verify,
 }
@@ -267,7 +270,7 @@ impl PairWork {
     /// How the error message begins.
     fn verb(self) -> &'static str {
         match self {
-            PairWork::Generate => "",
+            PairWork::Generate | PairWork::GenerateMapped => "",
             PairWork::Verify => "verifying ",
         }
     }
@@ -276,6 +279,11 @@ impl PairWork {
     fn held(self) -> &'static str {
         match self {
             PairWork::Generate => "values, candidate bitmaps and the tables its captures reach",
+            PairWork::GenerateMapped => {
+                "even with its values and bitmaps mapped from work files: the process, \
+                 the index directories, and for format 2 the expanded tables its captures \
+                 reach and compaction"
+            }
             PairWork::Verify => {
                 "its compact tables and the compact tables its captures reach, \
                  expanded to a byte per position"

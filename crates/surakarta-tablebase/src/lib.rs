@@ -62,6 +62,7 @@ pub use generate::plan;
 pub use generate::runs::{
     generate_dir, generate_dir_with, generate_pair, ClassOutcome, GenerateOptions,
 };
+pub use generate::store::{Storage, UnknownStorage};
 pub use pair::Pair;
 pub use probe::game::{Cutoff, GameValue};
 pub use probe::table::{Directories, Histogram, StepRanker, Table, TableIndexer};

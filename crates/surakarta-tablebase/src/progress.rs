@@ -91,6 +91,10 @@ pub trait Progress: Sync {
     /// The pair just started is modelled to need this many bytes at its
     /// peak ([`crate::plan::memory_bytes`]).
     fn pair_memory(&self, _bytes: u64) {}
+    /// The pair just started keeps its state in work files mapped from the
+    /// tables' directory ([`crate::Storage::Mapped`]), of this many bytes,
+    /// instead of in memory.
+    fn pair_mapped(&self, _work_bytes: u64) {}
     /// Within the current pair or table: `done` of `total` slots of `pass`.
     fn progress(&self, _pass: Pass, _done: u64, _total: u64) {}
     /// A class was already in the directory and is not generated again.

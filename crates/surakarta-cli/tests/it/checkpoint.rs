@@ -219,3 +219,67 @@ fn a_pair_over_the_memory_limit_is_refused_before_it_starts() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The same with the pairs' state mapped from work files (`--storage
+/// mapped`): runs killed at many moments leave work files behind, which
+/// the next run replaces; it continues from the checkpoints and ends with
+/// the tables of a run in memory, and no work file is left.
+#[test]
+fn mapped_generation_killed_at_random_moments_resumes_to_identical_tables() {
+    let base = scratch_dir("checkpoint-kill-mapped");
+    let reference = base.join("reference");
+    let o = generate(&reference, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = files_ending(&reference, ".sktb");
+    let dir = base.join("killed");
+    let present = |suffix: &str| {
+        if dir.exists() {
+            files_ending(&dir, suffix).len()
+        } else {
+            0
+        }
+    };
+    let (mut resumed, mut work_left) = (0, 0);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for round in 0.. {
+        assert!(round < 150, "did not finish after 150 interrupted runs");
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let delay = 10 + state % 100 + 6 * round;
+        let mut child = Command::new(BIN)
+            .args(["tb", "generate", "--pieces", "5", "--format", "1"])
+            .args(["--threads", "2", "--checkpoint-every", "0"])
+            .args(["--storage", "mapped", "--json", "--dir"])
+            .arg(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        let finished = child.try_wait().unwrap().is_some();
+        if !finished {
+            child.kill().unwrap();
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(!err.contains("warning"), "a checkpoint was rejected: {err}");
+        resumed += err.matches("continuing from its checkpoint").count();
+        work_left += present(".work");
+        if finished {
+            assert!(o.status.success(), "{err}");
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let classes = v["classes"].as_array().unwrap();
+            assert!(classes
+                .iter()
+                .all(|c| c["skipped"] == true || c["storage"] == "mapped"));
+            break;
+        }
+    }
+    assert!(files_ending(&dir, ".sktb") == want, "tables differ");
+    assert_eq!((present(".ckpt"), present(".work")), (0, 0));
+    assert!(resumed > 0, "no run continued from a checkpoint");
+    assert!(work_left > 0, "no kill left a work file");
+    std::fs::remove_dir_all(&base).ok();
+}

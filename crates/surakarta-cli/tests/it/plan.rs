@@ -266,7 +266,61 @@ fn requests_are_capped_and_checked() {
     );
     assert_eq!(pair("1v1")["jobs"], 1);
 
-    // The memory cap is checked against the model, for every format.
+    // Under a cap below its model, 6v4 is planned with its state mapped
+    // from work files: given the cap, its command the limit.
+    let capped: serde_json::Value = serde_json::from_str(&plan(&[
+        "--pieces",
+        "10",
+        "--threads",
+        "2",
+        "--max-mem",
+        "16000",
+    ]))
+    .unwrap();
+    let six = capped["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "6v4")
+        .unwrap();
+    assert_eq!(six["mapped"], true, "{six}");
+    assert_eq!(six["memory_model_mib"], 16000, "{six}");
+    assert!(six["work_bytes"].as_u64().unwrap() > 15 << 30, "{six}");
+    let five = capped["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "5v5")
+        .unwrap();
+    assert_eq!(
+        (&five["mapped"], &five["work_bytes"]),
+        (&false.into(), &0.into())
+    );
+    let snakefile = plan(&[
+        "--pieces",
+        "10",
+        "--threads",
+        "2",
+        "--max-mem",
+        "16000",
+        "--format",
+        "snakemake",
+    ]);
+    let six_command = snakefile
+        .lines()
+        .find(|l| l.contains("--pair 6v4"))
+        .unwrap();
+    assert!(
+        six_command.contains("--memory-limit 15.625"),
+        "{six_command}"
+    );
+    assert!(snakefile
+        .lines()
+        .filter(|l| l.contains("--pair 5v5"))
+        .all(|l| !l.contains("--memory-limit")));
+
+    // The memory cap is checked against the model, mapped too, for every
+    // format.
     for format in ["json", "slurm", "snakemake", "make"] {
         assert_cli_error(
             &run(&[
@@ -277,11 +331,12 @@ fn requests_are_capped_and_checked() {
                 "--threads",
                 "2",
                 "--max-mem",
-                "16000",
+                "4000",
                 "--format",
                 format,
             ]),
-            "pair 6v4 needs about 18.1 GiB by the plan's model (18,517 MiB), above --max-mem 16000",
+            "pair 6v4 needs about 18.1 GiB by the plan's model (18,517 MiB), and 5.7 GiB with \
+             its state mapped from work files, above --max-mem 4000",
         );
     }
     for (flag, value) in [

@@ -82,6 +82,35 @@ pub(crate) fn open_own_file(path: &Path) -> Result<File, TablebaseError> {
     Ok(file)
 }
 
+/// Creates `path` new for reading and writing (see the module
+/// documentation): a regular file left there by an earlier run is removed
+/// and the file created again; anything else there is
+/// [`TablebaseError::InTheWay`].
+pub(crate) fn create_fresh(path: &Path) -> Result<File, TablebaseError> {
+    let create = || {
+        no_follow(
+            OpenOptions::new().read(true).write(true).create_new(true),
+            0,
+        )
+        .open(path)
+    };
+    match create() {
+        Ok(file) => Ok(file),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let metadata =
+                std::fs::symlink_metadata(path).map_err(|e| file_error(path, e.into()))?;
+            if !metadata.is_file() {
+                return Err(in_the_way(path, &metadata));
+            }
+            // Left by an earlier run: unlinking it removes that name
+            // only, whatever other names the file has.
+            std::fs::remove_file(path).map_err(|e| file_error(path, e.into()))?;
+            create().map_err(|e| file_error(path, e.into()))
+        }
+        Err(e) => Err(file_error(path, e.into())),
+    }
+}
+
 /// A temporary file made for a final name (`NAME.tmp` beside `NAME`):
 /// created new, written, then [`persist`](TempFile::persist)ed by renaming
 /// it over the final name. Dropped before that, it is removed.
@@ -101,28 +130,7 @@ impl TempFile {
         let mut name = destination.as_os_str().to_owned();
         name.push(".tmp");
         let path = PathBuf::from(name);
-        let create = || {
-            no_follow(
-                OpenOptions::new().read(true).write(true).create_new(true),
-                0,
-            )
-            .open(&path)
-        };
-        let file = match create() {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                let metadata =
-                    std::fs::symlink_metadata(&path).map_err(|e| file_error(&path, e.into()))?;
-                if !metadata.is_file() {
-                    return Err(in_the_way(&path, &metadata));
-                }
-                // Left by an earlier run: unlinking it removes that name
-                // only, whatever other names the file has.
-                std::fs::remove_file(&path).map_err(|e| file_error(&path, e.into()))?;
-                create().map_err(|e| file_error(&path, e.into()))?
-            }
-            Err(e) => return Err(file_error(&path, e.into())),
-        };
+        let file = create_fresh(&path)?;
         Ok(TempFile {
             file,
             path,

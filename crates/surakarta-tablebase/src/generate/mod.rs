@@ -9,3 +9,4 @@ pub mod plan;
 pub(crate) mod runs;
 pub(crate) mod set_moves;
 pub(crate) mod solver;
+pub(crate) mod store;

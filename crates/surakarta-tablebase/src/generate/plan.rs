@@ -163,6 +163,12 @@ pub struct Settings {
     pub format: u16,
     /// Threads of each pair's process.
     pub threads: u32,
+    /// Memory a pair's process may use, in bytes (`None`: no limit). A
+    /// pair whose modelled peak ([`memory_bytes`]) is above it is planned
+    /// with its state mapped from work files when what must stay resident
+    /// then fits ([`mapped_memory_bytes`]): it is given the limit, and its
+    /// work files take disk ([`PairPlan::work_bytes`]).
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for Settings {
@@ -172,6 +178,7 @@ impl Default for Settings {
             scheme: Scheme::Symmetric,
             format: format::FORMAT_VERSION,
             threads: 2,
+            memory_limit: None,
         }
     }
 }
@@ -212,8 +219,16 @@ pub struct PairPlan {
     /// The file names of the tables it needs: each pair's of `depends_on`
     /// in turn, in the order of that pair's classes.
     pub inputs: Vec<String>,
-    /// Estimated peak memory of its process ([`memory_bytes`]).
+    /// Estimated peak memory of its process ([`memory_bytes`]; when
+    /// `mapped`, the settings' memory limit).
     pub memory_bytes: u64,
+    /// Whether its state is mapped from work files (it does not fit the
+    /// settings' memory limit in memory, and does mapped:
+    /// [`mapped_memory_bytes`]).
+    pub mapped: bool,
+    /// Bytes of its work files when `mapped` ([`work_bytes`]; reserved,
+    /// removed when it is done), else 0.
+    pub work_bytes: u64,
     /// Estimated bytes of its table files ([`disk_bytes`]).
     pub disk_bytes: u64,
     /// Estimated seconds ([`seconds`]).
@@ -225,6 +240,11 @@ impl PairPlan {
     #[must_use]
     pub fn new(pair: Pair, settings: Settings) -> PairPlan {
         let classes = pair.classes();
+        let in_memory = memory_bytes(pair, settings);
+        let mapped_need = mapped_memory_bytes(pair, settings);
+        let mapped = settings
+            .memory_limit
+            .is_some_and(|limit| in_memory > limit && mapped_need <= limit);
         PairPlan {
             pair,
             slots: classes.iter().map(|&m| settings.scheme.size(m)).collect(),
@@ -236,7 +256,16 @@ impl PairPlan {
                 .into_iter()
                 .flat_map(Pair::file_names)
                 .collect(),
-            memory_bytes: memory_bytes(pair, settings),
+            memory_bytes: match settings.memory_limit {
+                Some(limit) if mapped => limit,
+                _ => in_memory,
+            },
+            mapped,
+            work_bytes: if mapped {
+                work_bytes(pair, settings.scheme)
+            } else {
+                0
+            },
             disk_bytes: pair
                 .classes()
                 .into_iter()
@@ -461,8 +490,61 @@ pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
         .unwrap_or(0);
     let solving = values + bitmaps + dependencies;
     let writing = values + dependencies + if settings.format == 1 { 0 } else { compaction };
+    solving.max(writing) + directories_bytes(pair, settings) + PROCESS_BYTES
+}
+
+/// The least memory a pair whose state is mapped from work files
+/// ([`Storage::Mapped`](crate::Storage::Mapped)) is given room for beyond
+/// what must stay resident: the pages of values, bitmaps and tables the
+/// solver works on at a time.
+pub const MAPPED_FLOOR_BYTES: u64 = 8 << 20;
+
+/// What must stay resident when a pair is generated with its state (values
+/// and bitmaps) in work files mapped from the tables' directory, paged by
+/// the kernel ([`Storage::Mapped`](crate::Storage::Mapped)), in bytes:
+/// [`PROCESS_BYTES`], the occupancy directories (as in [`memory_bytes`])
+/// and [`MAPPED_FLOOR_BYTES`]; for format 2 also the tables its captures
+/// reach (read compact and expanded into memory) and compacting the class
+/// that needs most ([`compaction_bytes`]). In format 1 the tables captures
+/// reach are mapped from their files and paged like the state.
+///
+/// A pair generated that way is given the memory limit (at least this)
+/// and its work files take [`work_bytes`] on disk beside the tables.
+#[must_use]
+pub fn mapped_memory_bytes(pair: Pair, settings: Settings) -> u64 {
+    let size = |m: Material| settings.scheme.size(m);
+    let resident_tables = if settings.format == 1 {
+        0
+    } else {
+        let dependencies: u64 = pair.capture_targets().into_iter().map(size).sum();
+        let compaction = pair
+            .classes()
+            .into_iter()
+            .map(|m| compaction_bytes(size(m)))
+            .max()
+            .unwrap_or(0);
+        dependencies + compaction
+    };
+    resident_tables + directories_bytes(pair, settings) + PROCESS_BYTES + MAPPED_FLOOR_BYTES
+}
+
+/// The bytes of a pair's work files when its state is mapped
+/// ([`mapped_memory_bytes`]): a byte per slot and two bitmaps per class,
+/// each part rounded up to 64 KiB. They are reserved when made and
+/// removed when the pair is done.
+#[must_use]
+pub fn work_bytes(pair: Pair, scheme: Scheme) -> u64 {
+    pair.classes()
+        .into_iter()
+        .map(|m| crate::generate::store::work_file_bytes(scheme.size(m)))
+        .sum()
+}
+
+/// The occupancy directories a pair's generation holds (symmetric scheme;
+/// see [`memory_bytes`]).
+fn directories_bytes(pair: Pair, settings: Settings) -> u64 {
     let n = pair.pieces();
-    let directories = match settings.scheme {
+    match settings.scheme {
         Scheme::Plain => 0,
         Scheme::Symmetric => {
             // 64-byte blocks of 448 bits (surakarta-index's directory).
@@ -473,8 +555,7 @@ pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
             }
             bytes
         }
-    };
-    solving.max(writing) + directories + PROCESS_BYTES
+    }
 }
 
 /// `C(36, k)`: the number of `k`-point sets, by the product formula (fits
@@ -591,6 +672,46 @@ mod tests {
             PairPlan::new(pair("2v1"), settings).time_limit_minutes(),
             MIN_TIME_LIMIT_MINUTES
         );
+    }
+
+    #[test]
+    fn a_pair_over_the_limit_is_planned_mapped_when_that_fits() {
+        let settings = Settings {
+            format: 1,
+            ..Settings::default()
+        };
+        let p = PairPlan::new(pair("4v4"), settings);
+        assert!(!p.mapped && p.work_bytes == 0);
+        let limit = 256 << 20;
+        let bounded = Settings {
+            memory_limit: Some(limit),
+            ..settings
+        };
+        let q = PairPlan::new(pair("4v4"), bounded);
+        assert!(q.mapped && p.memory_bytes > limit);
+        assert_eq!(q.memory_bytes, limit);
+        // A byte per slot and two bitmaps, each part rounded up to 64 KiB.
+        let slots = 265_030_080u64;
+        let words = slots.div_ceil(64) * 8;
+        assert_eq!(
+            q.work_bytes,
+            slots.next_multiple_of(1 << 16) + 2 * words.next_multiple_of(1 << 16)
+        );
+        assert_eq!(q.disk_bytes, p.disk_bytes);
+        // Below even what must stay resident: planned in memory (and
+        // refused when run).
+        let tiny = Settings {
+            memory_limit: Some(mapped_memory_bytes(pair("4v4"), settings) - 1),
+            ..settings
+        };
+        assert!(!PairPlan::new(pair("4v4"), tiny).mapped);
+        // Format 2 keeps the expanded dependencies and compaction resident:
+        // 4v4 does not fit 256 MiB even mapped.
+        let compact = Settings {
+            memory_limit: Some(limit),
+            ..Settings::default()
+        };
+        assert!(!PairPlan::new(pair("4v4"), compact).mapped);
     }
 
     #[test]

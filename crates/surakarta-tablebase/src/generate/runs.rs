@@ -8,6 +8,7 @@ use crate::files::lock::DirLock;
 use crate::files::open::table_files;
 use crate::format::{self, ClassStats, FileProblem};
 use crate::generate::convert::CompactOptions;
+use crate::generate::store::Storage;
 use crate::generate::{checkpoint, plan, solver as generate};
 use crate::pair::Pair;
 use crate::probe::table::{Directories, Table, TableIndexer};
@@ -78,9 +79,13 @@ pub struct ClassOutcome {
     pub skipped: bool,
     /// Where its pair continued from, if it resumed from a checkpoint.
     pub resumed_at: Option<Stage>,
-    /// Its pair's modelled peak memory in bytes ([`plan::memory_bytes`];
-    /// 0 when skipped).
+    /// Its pair's modelled peak memory in bytes ([`plan::memory_bytes`],
+    /// or in mapped storage the limit, at least
+    /// [`plan::mapped_memory_bytes`]; 0 when skipped).
     pub memory_estimate: u64,
+    /// Where its pair's state was kept while solving:
+    /// [`Storage::Memory`] or [`Storage::Mapped`] (`None` when skipped).
+    pub storage: Option<Storage>,
 }
 
 /// Generates every class with 2 to `max_pieces` pieces into `dir` (created
@@ -163,10 +168,15 @@ pub struct GenerateOptions {
     /// least nine times the last one's writing time). A pair that ends
     /// sooner writes none.
     pub checkpoint_every: Duration,
-    /// Memory a pair may use, in bytes: a pair whose modelled peak
-    /// ([`plan::memory_bytes`]) is larger is refused before it starts
-    /// ([`TablebaseError::NotEnoughMemory`]). `None`: no limit.
+    /// Memory a pair may use, in bytes. A pair whose modelled peak
+    /// ([`plan::memory_bytes`]) is larger is solved with its state mapped
+    /// from work files ([`Storage::Auto`]), or refused before it starts
+    /// ([`TablebaseError::NotEnoughMemory`]) if even that needs more
+    /// ([`plan::mapped_memory_bytes`]) or the storage is
+    /// [`Storage::Memory`]. `None`: no limit.
     pub memory_limit: Option<u64>,
+    /// Where a pair's state is kept while it is solved.
+    pub storage: Storage,
 }
 
 impl Default for GenerateOptions {
@@ -179,6 +189,7 @@ impl Default for GenerateOptions {
             compact: CompactOptions::default(),
             checkpoint_every: Duration::from_secs(300),
             memory_limit: None,
+            storage: Storage::Auto,
         }
     }
 }
@@ -278,6 +289,7 @@ pub(crate) fn write_pair(
             skipped: false,
             resumed_at,
             memory_estimate: 0,
+            storage: None,
         });
     }
     Ok(outcomes)
@@ -341,6 +353,7 @@ pub(crate) fn present_class(
         skipped: true,
         resumed_at: None,
         memory_estimate: 0,
+        storage: None,
     })
 }
 
@@ -370,17 +383,8 @@ pub(crate) fn solve(
         format,
         ..plan::Settings::default()
     };
-    let memory_estimate = plan::memory_bytes(pair, settings);
-    if let Some(limit) = memory_limit {
-        if memory_estimate > limit {
-            return Err(TablebaseError::NotEnoughMemory {
-                pair,
-                work: PairWork::Generate,
-                needed: memory_estimate,
-                limit,
-            });
-        }
-    }
+    let (storage, memory_estimate) = choose_storage(pair, settings, options.storage, memory_limit)?;
+    let mapped = storage == Storage::Mapped;
     let present = crate::table_files(dir)?;
     let mut tablebase = Tablebase {
         dir: Some(dir.to_path_buf()),
@@ -402,9 +406,12 @@ pub(crate) fn solve(
                     path,
                 });
             }
-            read_checked(&path, material, directories)
-                .map(Some)
-                .map_err(|e| unusable(material, pair, e))
+            let table = if mapped {
+                map_checked(&path, material, directories)
+            } else {
+                read_checked(&path, material, directories)
+            };
+            table.map(Some).map_err(|e| unusable(material, pair, e))
         },
         |material, e| Err(unusable(material, pair, e)),
     )?;
@@ -416,11 +423,19 @@ pub(crate) fn solve(
     let slots = indexers.iter().map(Indexer::size).sum();
     reporter.pair_started(&classes, slots);
     reporter.pair_memory(memory_estimate);
+    if mapped {
+        let work = classes
+            .iter()
+            .map(|&m| crate::generate::store::work_file_bytes(scheme.size(m)))
+            .sum();
+        reporter.pair_mapped(work);
+    }
     let start = Instant::now();
     let saved = checkpoint::path(dir, &indexers[0]);
     let checkpointing = generate::Checkpointing {
         dir,
         every: checkpoint_every,
+        mapped,
     };
     let (tables, resumed_at) =
         generate::generate_pair(indexers, &tablebase, reporter, Some(&checkpointing))?;
@@ -432,6 +447,7 @@ pub(crate) fn solve(
     )?;
     for outcome in &mut outcomes {
         outcome.memory_estimate = memory_estimate;
+        outcome.storage = Some(storage);
     }
     checkpoint::remove(&saved).map_err(|e| TablebaseError::File {
         path: saved.clone(),
@@ -439,6 +455,68 @@ pub(crate) fn solve(
     })?;
     *directories = std::mem::take(&mut tablebase.directories);
     Ok(outcomes)
+}
+
+/// Where a pair's state is kept ([`Storage::Memory`] or
+/// [`Storage::Mapped`]) and its modelled peak memory, given the storage
+/// asked for and the memory limit; [`TablebaseError::NotEnoughMemory`] if
+/// it does not fit.
+fn choose_storage(
+    pair: Pair,
+    settings: plan::Settings,
+    asked: Storage,
+    limit: Option<u64>,
+) -> Result<(Storage, u64), TablebaseError> {
+    let in_memory = plan::memory_bytes(pair, settings);
+    let mapped = plan::mapped_memory_bytes(pair, settings);
+    let refuse = |work, needed, limit| TablebaseError::NotEnoughMemory {
+        pair,
+        work,
+        needed,
+        limit,
+    };
+    match (asked, limit) {
+        (Storage::Memory, Some(limit)) if in_memory > limit => {
+            Err(refuse(PairWork::Generate, in_memory, limit))
+        }
+        (Storage::Memory, _) => Ok((Storage::Memory, in_memory)),
+        (Storage::Auto, None) => Ok((Storage::Memory, in_memory)),
+        (Storage::Auto, Some(limit)) if in_memory <= limit => Ok((Storage::Memory, in_memory)),
+        (Storage::Auto | Storage::Mapped, Some(limit)) if mapped > limit => {
+            Err(refuse(PairWork::GenerateMapped, mapped, limit))
+        }
+        (Storage::Auto | Storage::Mapped, limit) => {
+            // The page cache takes what the limit leaves: the model says
+            // the limit (or, with none, the least it needs).
+            Ok((Storage::Mapped, limit.unwrap_or(mapped).max(mapped)))
+        }
+    }
+}
+
+/// Maps a table file (a format 1 one stays paged by the kernel, not read
+/// into memory), checks its payload checksum and its class.
+fn map_checked(
+    path: &Path,
+    material: Material,
+    directories: &mut Directories,
+) -> Result<Table, TablebaseError> {
+    // SAFETY: table files in a directory whose lock the run holds are
+    // never written in place: each is written to a temporary file and
+    // renamed over its name (a rename leaves this map on the old file),
+    // so the mapped file does not change or shrink while the table lives.
+    #[allow(unsafe_code)]
+    let table = unsafe { Table::map(path, directories)? };
+    if table.material() != material {
+        return Err(file_error(
+            path,
+            FileProblem::WrongMaterial {
+                expected: material,
+                found: table.material(),
+            },
+        ));
+    }
+    table.check()?;
+    Ok(table)
 }
 
 /// Reads a table file, checks its payload checksum and its class.
@@ -466,5 +544,63 @@ fn unusable(material: Material, pair: Pair, error: TablebaseError) -> TablebaseE
         material,
         pair,
         error: Box::new(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The storage of a pair: in memory when it fits the limit (or there
+    /// is none, or memory is asked for), mapped when only that fits,
+    /// refused when neither does.
+    #[test]
+    fn storage_is_chosen_by_the_limit() {
+        let settings = plan::Settings {
+            format: 1,
+            ..plan::Settings::default()
+        };
+        let pair: Pair = "6v1".parse().unwrap();
+        let in_memory = plan::memory_bytes(pair, settings);
+        let mapped = plan::mapped_memory_bytes(pair, settings);
+        // 6v1 + 1v6 need about 84 MiB in memory, 82 MiB mapped.
+        assert!(mapped < in_memory, "{mapped} {in_memory}");
+        let limit = (0.08 * f64::from(1 << 30)) as u64;
+        assert!(mapped <= limit && limit < in_memory);
+        let choose = |asked, limit| choose_storage(pair, settings, asked, limit);
+        assert_eq!(
+            choose(Storage::Auto, None).unwrap(),
+            (Storage::Memory, in_memory)
+        );
+        assert_eq!(
+            choose(Storage::Auto, Some(in_memory)).unwrap(),
+            (Storage::Memory, in_memory)
+        );
+        assert_eq!(
+            choose(Storage::Auto, Some(limit)).unwrap(),
+            (Storage::Mapped, limit)
+        );
+        assert_eq!(
+            choose(Storage::Mapped, None).unwrap(),
+            (Storage::Mapped, mapped)
+        );
+        assert!(matches!(
+            choose(Storage::Memory, Some(limit)),
+            Err(TablebaseError::NotEnoughMemory {
+                work: PairWork::Generate,
+                ..
+            })
+        ));
+        assert!(matches!(
+            choose(Storage::Auto, Some(mapped - 1)),
+            Err(TablebaseError::NotEnoughMemory {
+                work: PairWork::GenerateMapped,
+                needed,
+                ..
+            }) if needed == mapped
+        ));
+        // Format 2 keeps the expanded dependencies and compaction resident.
+        let compact = plan::mapped_memory_bytes(pair, plan::Settings::default());
+        assert!(compact > mapped);
     }
 }

@@ -17,6 +17,7 @@
 use crate::error::TablebaseError;
 use crate::generate::checkpoint::{self, LevelPlan, Phase, Resume};
 use crate::generate::set_moves::SetMoves;
+use crate::generate::store::{self, ClassStores, Store, WorkFile};
 use crate::probe::table::{Table, TableIndexer};
 use crate::probe::tablebase::Tablebase;
 use crate::probe::tablebase::{capture_target, CaptureTarget};
@@ -110,23 +111,54 @@ fn sampled_count(start: u64, end: u64, wanted: impl Fn(u64) -> bool) -> u64 {
 
 struct ClassState {
     indexer: TableIndexer,
-    values: Vec<AtomicU8>,
-    candidates: Vec<AtomicU64>,
+    values: Store<AtomicU8>,
+    candidates: Store<AtomicU64>,
     /// A bit per slot: the position has a capture into a draw, so it is
     /// never a loss (set by the first pass for the positions it leaves
     /// unresolved; see [`Mode::QuietLossCheck`]).
-    capture_draws: Vec<AtomicU64>,
+    capture_draws: Store<AtomicU64>,
+    /// The work file the state is mapped from, if it is (removed when
+    /// dropped).
+    work: Option<WorkFile>,
 }
 
 impl ClassState {
-    fn new(indexer: TableIndexer) -> ClassState {
-        let size = indexer.size() as usize;
-        ClassState {
-            values: (0..size).map(|_| AtomicU8::new(0)).collect(),
-            candidates: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
-            capture_draws: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+    /// The state of a class, all zero: in memory, or with `work_dir`
+    /// mapped from a new work file there.
+    fn new(indexer: TableIndexer, work_dir: Option<&Path>) -> Result<ClassState, TablebaseError> {
+        let work =
+            work_dir.map(|dir| store::path(dir, &crate::format::file_name(indexer.material())));
+        let stores = ClassStores::new(indexer.size(), work.as_deref())?;
+        Ok(ClassState {
+            values: stores.values,
+            candidates: stores.candidates,
+            capture_draws: stores.capture_draws,
+            work: stores.work,
             indexer,
-        }
+        })
+    }
+
+    /// The finished table of the class (its work file, if any, removed:
+    /// the map of its values lives on in the table).
+    fn into_table(self) -> Result<Table, TablebaseError> {
+        let table = match self.values {
+            Store::Memory(values) => Table::new(
+                self.indexer,
+                values.into_iter().map(AtomicU8::into_inner).collect(),
+            )?,
+            Store::Mapped { map, .. } => {
+                let map = map.make_read_only().map_err(|e| {
+                    let path = self
+                        .work
+                        .as_ref()
+                        .map_or(Path::new("(work file)"), |w| w.path());
+                    crate::error::file_error(path, e.into())
+                })?;
+                Table::from_mapped_values(self.indexer, map)?
+            }
+        };
+        drop(self.work);
+        Ok(table)
     }
 
     #[inline]
@@ -996,6 +1028,9 @@ pub(crate) struct Checkpointing<'a> {
     pub(crate) dir: &'a Path,
     /// The least time between two checkpoints (zero: at every level).
     pub(crate) every: Duration,
+    /// Whether the pair's state is mapped from work files in `dir`
+    /// ([`store`]) instead of held in memory.
+    pub(crate) mapped: bool,
 }
 
 /// Generates the tables of a class and its swap, given their indexers (one
@@ -1044,7 +1079,10 @@ fn solve_pair(
             .iter()
             .map(|i| capture_target(smaller, i.material()))
             .collect(),
-        classes: indexers.into_iter().map(ClassState::new).collect(),
+        classes: indexers
+            .into_iter()
+            .map(|i| ClassState::new(i, checkpointing.filter(|c| c.mapped).map(|c| c.dir)))
+            .collect::<Result<_, _>>()?,
         smaller,
         reporter,
         done: AtomicU64::new(0),
@@ -1075,7 +1113,7 @@ fn solve_pair(
                         .values
                         .par_iter()
                         .for_each(|v| v.store(0, Ordering::Relaxed));
-                    for word in state.capture_draws.iter().chain(&state.candidates) {
+                    for word in state.capture_draws.iter().chain(state.candidates.iter()) {
                         word.store(0, Ordering::Relaxed);
                     }
                 }
@@ -1167,8 +1205,7 @@ fn solve_pair(
     }
     let mut out = Vec::new();
     for state in solver.classes {
-        let values: Vec<u8> = state.values.into_iter().map(AtomicU8::into_inner).collect();
-        out.push(Table::new(state.indexer, values)?);
+        out.push(state.into_table()?);
     }
     Ok((out, found.map(|f| stage(f.resume))))
 }
@@ -1275,6 +1312,19 @@ mod tests {
     /// continued.
     #[test]
     fn a_pair_stopped_after_a_checkpoint_resumes_to_the_same_tables() {
+        stopped_and_resumed(false);
+    }
+
+    /// The same with the state mapped from work files: a stopped run's
+    /// work files (left with stale bytes, as a killed run leaves them) are
+    /// replaced, the checkpoint alone is continued from, and no work file
+    /// is left once the pair is done.
+    #[test]
+    fn a_mapped_pair_stopped_after_a_checkpoint_resumes_to_the_same_tables() {
+        stopped_and_resumed(true);
+    }
+
+    fn stopped_and_resumed(mapped: bool) {
         let tb = tablebase();
         let mut directories = crate::probe::table::Directories::default();
         // Plain 3v1 + 1v3: 235,620 slots a class, two segments each.
@@ -1292,12 +1342,20 @@ mod tests {
                 .iter()
                 .map(|t| t.payload().unwrap().to_vec())
                 .collect();
-        let dir = std::env::temp_dir().join(format!("sk-gen-stop-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("sk-gen-stop-{}-{mapped}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let checkpointing = Checkpointing {
             dir: &dir,
             every: Duration::ZERO,
+            mapped,
+        };
+        let work_files = || -> Vec<std::path::PathBuf> {
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == store::EXTENSION))
+                .collect()
         };
         let path = checkpoint::path(&dir, &indexers[0]);
         // Stops by kind: first pass, before a level, un-moving, finding
@@ -1333,6 +1391,15 @@ mod tests {
                 Stage::InLevel { done, total, .. } => 2 + (3 * done / total) as usize,
                 Stage::Verify { .. } => unreachable!("a generation's checkpoint"),
             }] += 1;
+            assert!(work_files().is_empty(), "removed when the pair is dropped");
+            if mapped {
+                // What a killed run leaves: work files full of stale bytes.
+                for indexer in &indexers {
+                    let name = crate::format::file_name(indexer.material());
+                    let bytes = store::work_file_bytes(indexer.size()) as usize;
+                    std::fs::write(store::path(&dir, &name), vec![0xa5u8; bytes]).unwrap();
+                }
+            }
             let resumer = Interrupt {
                 stop_at: usize::MAX,
                 written: Default::default(),
@@ -1355,6 +1422,7 @@ mod tests {
                     "stopped after {at:?}"
                 );
             }
+            assert!(work_files().is_empty(), "removed when the pair is done");
             std::fs::remove_file(&path).unwrap();
             // Each of the first four (the first pass's three, then before
             // level 0), then every twenty-sixth: a level has 1 + 3·3

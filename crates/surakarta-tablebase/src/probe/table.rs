@@ -348,8 +348,9 @@ impl Histogram {
 enum Storage {
     /// In memory; the payload starts at the offset.
     Owned(Vec<u8>, usize),
-    /// A read-only memory map of the whole file.
-    Mapped(memmap2::Mmap),
+    /// A read-only memory map; the payload starts at the offset (a whole
+    /// table file's, or a generation's work file of values at 0).
+    Mapped(memmap2::Mmap, usize),
 }
 
 /// A finished table of one material class, in memory or mapped from a
@@ -378,6 +379,25 @@ impl Table {
     /// A table from its index and values (one per slot); computes its
     /// figures and checksum.
     pub fn new(indexer: TableIndexer, values: Vec<u8>) -> Result<Table, TablebaseError> {
+        Table::of_values(indexer, Storage::Owned(values, 0))
+    }
+
+    /// A table from its index and a read-only map of its values (one per
+    /// slot, from the start of the map): what generation in mapped work
+    /// files ends with. Computes its figures and checksum.
+    pub(crate) fn from_mapped_values(
+        indexer: TableIndexer,
+        map: memmap2::Mmap,
+    ) -> Result<Table, TablebaseError> {
+        Table::of_values(indexer, Storage::Mapped(map, 0))
+    }
+
+    /// A format 1 table of the value bytes in `storage`.
+    fn of_values(indexer: TableIndexer, storage: Storage) -> Result<Table, TablebaseError> {
+        let values = match &storage {
+            Storage::Owned(bytes, offset) => &bytes[*offset..],
+            Storage::Mapped(map, offset) => &map[*offset..],
+        };
         if values.len() as u64 != indexer.size() {
             return Err(TablebaseError::SizeMismatch {
                 material: indexer.material(),
@@ -385,11 +405,11 @@ impl Table {
                 found: values.len() as u64,
             });
         }
-        let stats = histogram_of(&indexer, &values).stats(indexer.material(), indexer.size());
-        let checksum = format::checksum(&values);
+        let stats = histogram_of(&indexer, values).stats(indexer.material(), indexer.size());
+        let checksum = format::checksum(values);
         Ok(Table {
             indexer,
-            storage: Storage::Owned(values, 0),
+            storage,
             compact: None,
             stats,
             checksum,
@@ -454,7 +474,7 @@ impl Table {
         // the map is read-only and lives as long as the table.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| file_error(path, e.into()))?;
         let header = Header::parse(&map, map.len() as u64).map_err(|p| file_error(path, p))?;
-        Table::from_parts(path, header, Storage::Mapped(map), directories)
+        Table::from_parts(path, header, Storage::Mapped(map, HEADER_LEN), directories)
     }
 
     /// A table from the bytes of a whole file (what [`Table::read`] does
@@ -512,7 +532,7 @@ impl Table {
             Some(shape) => {
                 let body = match &storage {
                     Storage::Owned(bytes, offset) => &bytes[*offset..],
-                    Storage::Mapped(map) => &map[HEADER_LEN..],
+                    Storage::Mapped(map, offset) => &map[*offset..],
                 };
                 let compact =
                     Compact::parse(shape, indexer.size(), body).map_err(|p| file_error(path, p))?;
@@ -603,7 +623,7 @@ impl Table {
     fn raw(&self) -> &[u8] {
         match &self.storage {
             Storage::Owned(bytes, offset) => &bytes[*offset..],
-            Storage::Mapped(map) => &map[HEADER_LEN..],
+            Storage::Mapped(map, offset) => &map[*offset..],
         }
     }
 

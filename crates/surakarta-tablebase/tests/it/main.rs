@@ -5,6 +5,7 @@ mod compact;
 mod files;
 mod game;
 mod hashes;
+mod mapped;
 mod naive;
 mod pair;
 mod shared;

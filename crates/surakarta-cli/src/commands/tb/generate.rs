@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use surakarta_index::Scheme;
 use surakarta_tablebase::{
-    generate_dir_with, generate_pair, ClassOutcome, GenerateOptions, Pair, Stage,
+    generate_dir_with, generate_pair, ClassOutcome, GenerateOptions, Pair, Stage, Storage,
 };
 
 /// Most pieces `tb generate` accepts (10 pieces already need ~65 GB).
@@ -53,10 +53,18 @@ pub(super) struct GenerateArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 300,
           value_parser = in_range(CHECKPOINT_SECONDS))]
     checkpoint_every: u64,
-    /// Refuse a pair whose modelled peak memory exceeds this many GiB
-    /// (default: the memory available when the command starts).
+    /// Memory a pair may use, in GiB (default: the memory available when
+    /// the command starts): a pair whose modelled peak exceeds it is
+    /// solved with its state mapped from work files in DIR (with
+    /// --storage auto), or refused.
     #[arg(long, value_name = "GIB")]
     memory_limit: Option<f64>,
+    /// Where a pair's values and bitmaps live while it is solved: "auto"
+    /// (in memory, mapped from work files when over --memory-limit),
+    /// "memory" (refuse a pair over the limit) or "mapped" (always work
+    /// files, paged by the kernel).
+    #[arg(long, value_name = "STORAGE", default_value = "auto")]
+    storage: Storage,
     /// Print one JSON object (and no progress bars) instead of text.
     #[arg(long)]
     json: bool,
@@ -97,6 +105,7 @@ fn check(args: &GenerateArgs) -> Result<Settings, CliError> {
         compact: compact_options(args.no_capture_draws),
         checkpoint_every: Duration::from_secs(args.checkpoint_every),
         memory_limit,
+        storage: args.storage,
     };
     Ok(Settings {
         what,
@@ -146,6 +155,7 @@ fn report_json(
         "skipped": skipped,
         "seconds": seconds,
         "memory_limit_bytes": settings.options.memory_limit,
+        "storage": settings.options.storage.to_string(),
     });
     match settings.what {
         What::Pair(pair) => out["pair"] = json!(pair.to_string()),
@@ -181,6 +191,17 @@ fn print_report(args: &GenerateArgs, settings: &Settings, outcomes: &[ClassOutco
             time
         );
     }
+    let mapped: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.storage == Some(Storage::Mapped))
+        .map(|o| o.stats.material.to_string())
+        .collect();
+    if !mapped.is_empty() {
+        println!(
+            "solved with their state mapped from work files: {}",
+            mapped.join(" ")
+        );
+    }
     println!(
         "{} classes ({skipped} already present), {positions} positions, {:.2} s on {threads} thread{} in {}",
         outcomes.len(),
@@ -204,5 +225,8 @@ fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
     out["resumed_at_level"] = json!(level);
     out["resumed_at"] = json!(o.resumed_at.map(|stage| stage.to_string()));
     out["memory_estimate_bytes"] = json!(o.memory_estimate);
+    // Where its pair's state was kept: "memory" or "mapped" (null when
+    // skipped).
+    out["storage"] = json!(o.storage.map(|s| s.to_string()));
     out
 }

@@ -40,6 +40,8 @@ pub(super) fn plan_json(
                 "memory_model_mib": model_mib(p),
                 "memory_request_mib": requests.memory_mib(p),
                 "disk_bytes": p.disk_bytes,
+                "mapped": p.mapped,
+                "work_bytes": p.work_bytes,
                 "seconds_estimate": p.seconds,
                 "time_limit_minutes": requests.minutes(p),
                 "jobs": requests.jobs(p),

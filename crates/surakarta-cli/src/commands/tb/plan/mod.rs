@@ -21,7 +21,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use surakarta::Excerpt;
 use surakarta_index::Scheme;
-use surakarta_tablebase::plan::{PairPlan, Plan, Settings, MAX_PIECES};
+use surakarta_tablebase::plan::{self, PairPlan, Plan, Settings, MAX_PIECES};
 use surakarta_tablebase::{human_bytes, human_seconds, thousands, Pair};
 
 /// What `tb plan` prints.
@@ -65,9 +65,10 @@ pub(super) struct PlanArgs {
           value_parser = clap::value_parser!(u16).range(1..=2))]
     table_format: u16,
     /// Largest memory a job may ask for, in MiB (a cluster's memory per
-    /// node): larger requests are capped to it, and a plan with a pair whose
-    /// modelled peak is above it is refused. At most 18 digits, like the
-    /// Slurm script's `MAX_MEM`.
+    /// node): larger requests are capped to it; a pair whose modelled peak
+    /// is above it is planned with its state mapped from work files (its
+    /// command gets `--memory-limit`) when that fits, else the plan is
+    /// refused. At most 18 digits, like the Slurm script's `MAX_MEM`.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_CAP))]
     max_mem: Option<u64>,
     /// Longest time a job may ask for, in minutes (a partition's time
@@ -144,12 +145,15 @@ impl Requests {
         }
         if let Some(cap) = self.max_mem_mib {
             if let Some(p) = plan.pairs.iter().find(|p| model_mib(p) > cap) {
+                let mapped = plan::mapped_memory_bytes(p.pair, plan.settings);
                 return Err(CliError(format!(
-                    "pair {} needs about {} by the plan's model ({} MiB), above --max-mem {cap}: \
+                    "pair {} needs about {} by the plan's model ({} MiB), and {} with its state \
+                     mapped from work files, above --max-mem {cap}: \
                      give a larger --max-mem (or plan fewer pieces)",
                     p.pair,
                     human_bytes(p.memory_bytes),
                     thousands(model_mib(p)),
+                    human_bytes(mapped),
                 )));
             }
         }
@@ -216,6 +220,9 @@ pub(super) fn run(args: PlanArgs) -> Result<ExitCode, CliError> {
         scheme: args.index,
         format: args.table_format,
         threads: threads as u32,
+        // A pair above the cap in memory is planned with its state mapped
+        // from work files when that fits.
+        memory_limit: args.max_mem.map(|mib| mib.saturating_mul(1 << 20)),
     };
     let plan = Plan::new(args.pieces, settings)?;
     let requests = Requests {
@@ -241,8 +248,16 @@ pub(super) fn run(args: PlanArgs) -> Result<ExitCode, CliError> {
 
 /// A comment line with a pair's estimates.
 fn comment(plan: &Plan, p: &PairPlan) -> String {
+    let mapped = if p.mapped {
+        format!(
+            " (state mapped from work files of {})",
+            human_bytes(p.work_bytes)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "# {}: {} positions; estimated {} memory, {} on disk, {} on {} threads",
+        "# {}: {} positions; estimated {} memory{mapped}, {} on disk, {} on {} threads",
         p.pair,
         thousands(p.positions()),
         human_bytes(p.memory_bytes),
@@ -256,8 +271,17 @@ fn comment(plan: &Plan, p: &PairPlan) -> String {
 /// the place it goes (`--dir=DIR`: a directory starting with `-` is still
 /// the option's value).
 fn command(plan: &Plan, pair: Pair, binary: &str, dir: &str, threads: &str) -> String {
+    // A pair planned mapped is given the plan's limit, so that it runs
+    // mapped wherever it runs.
+    let limit = plan
+        .pairs
+        .iter()
+        .find(|p| p.pair == pair && p.mapped)
+        .and(plan.settings.memory_limit)
+        .map(|bytes| format!(" --memory-limit {}", bytes as f64 / (1u64 << 30) as f64))
+        .unwrap_or_default();
     format!(
-        "{binary} tb generate --pair {pair} --dir={dir} --threads={threads} --format {} --index {}",
+        "{binary} tb generate --pair {pair} --dir={dir} --threads={threads} --format {} --index {}{limit}",
         plan.settings.format, plan.settings.scheme
     )
 }

@@ -25,7 +25,10 @@
 #     limit (exit 2) instead of making millions of records;
 #   - `serve` given 16 POSTs at once of 256 KiB of `*` lines to
 #     `/api/record`: every one answered (400 or 503), the server still up
-#     and answering.
+#     and answering;
+#   - `tb generate --pair 6v1` with the cgroup lowered to 82 MiB, below the
+#     pair's need in memory: solved in mapped storage, not killed, the same
+#     bytes as in memory.
 #
 # Needs root and a cgroup memory controller (v1 `memory`, or v2 with
 # `memory` in cgroup.subtree_control of the hierarchy's root, or a
@@ -291,6 +294,43 @@ if command -v curl >/dev/null 2>&1; then
     echo "  ok: serve: 16 record bodies of 256 KiB of empty games at once all answered, server up"
     stop_server
 fi
+
+# 8. tb generate within a limit below a pair's need: with the cgroup
+# lowered to 82 MiB, the pair 6v1 (modelled above it in memory) is solved
+# with its values and bitmaps mapped from work files, is not killed, and
+# gives the bytes of an in-memory run; no work file is left.
+small=$((82 << 20))
+set_limit() { # BYTES: the cgroup's memory limit
+    if [ -e "$cgroup/memory.limit_in_bytes" ]; then
+        if [ "$1" -lt "$(cat "$cgroup/memory.limit_in_bytes")" ]; then
+            echo "$1" >"$cgroup/memory.limit_in_bytes"
+            [ -w "$cgroup/memory.memsw.limit_in_bytes" ] && echo "$1" >"$cgroup/memory.memsw.limit_in_bytes" || true
+        else
+            [ -w "$cgroup/memory.memsw.limit_in_bytes" ] && echo "$1" >"$cgroup/memory.memsw.limit_in_bytes" || true
+            echo "$1" >"$cgroup/memory.limit_in_bytes"
+        fi
+    else
+        echo "$1" >"$cgroup/memory.max"
+    fi
+}
+"$bin" tb generate --pieces 6 --format 1 --dir "$work/in-memory" >/dev/null 2>"$work/err" \
+    || fail "tb generate --pieces 6: $(cat "$work/err")"
+mkdir -p "$work/mapped"
+cp "$work/in-memory"/*.sktb "$work/mapped/"
+"$bin" tb generate --pair 6v1 --format 1 --storage memory --dir "$work/in-memory" >/dev/null 2>"$work/err" \
+    || fail "tb generate --pair 6v1 in memory: $(cat "$work/err")"
+set_limit "$small"
+status=0
+in_cgroup "$bin" tb generate --pair 6v1 --format 1 --dir "$work/mapped" --json >"$work/out" 2>"$work/err" || status=$?
+set_limit "$limit"
+[ "$status" = 0 ] || fail "tb generate --pair 6v1 in 82 MiB: exit $status: $(cat "$work/err")"
+grep -q '"storage":"mapped"' "$work/out" || fail "tb generate --pair 6v1 in 82 MiB was not mapped: $(head -c 300 "$work/out")"
+for c in 6v1 1v6; do
+    cmp -s "$work/in-memory/$c.sktb" "$work/mapped/$c.sktb" || fail "$c mapped in 82 MiB differs from the in-memory table"
+done
+! ls "$work/mapped"/*.work >/dev/null 2>&1 || fail "work files left: $(ls "$work/mapped")"
+checks=$((checks + 1))
+echo "  ok: tb generate --pair 6v1 in 82 MiB: mapped, the in-memory bytes, no work file left"
 
 # Nothing of the test may be left running in the cgroup.
 leftover="$(cat "$cgroup/cgroup.procs")"

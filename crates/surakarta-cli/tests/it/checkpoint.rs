@@ -5,7 +5,7 @@
 use crate::common::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 /// The files of `dir` ending in `suffix`, by name.
@@ -67,33 +67,7 @@ fn generation_killed_at_random_moments_resumes_to_identical_tables() {
         // than the shortest delays is still passed.
         // A whole run takes about half a second here.
         let delay = 10 + state % 100 + 6 * round;
-        let mut child = Command::new(BIN)
-            .args([
-                "tb",
-                "generate",
-                "--pieces",
-                "5",
-                "--format",
-                "1",
-                "--threads",
-                "2",
-                "--checkpoint-every",
-                "0",
-                "--json",
-                "--dir",
-                dir.to_str().unwrap(),
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay));
-        let finished = child.try_wait().unwrap().is_some();
-        if !finished {
-            child.kill().unwrap();
-        }
-        let o = child.wait_with_output().unwrap();
+        let (finished, o) = generate_killed_after(&dir, &[], delay);
         let err = String::from_utf8_lossy(&o.stderr).to_string();
         assert!(!err.contains("warning"), "a checkpoint was rejected: {err}");
         resumed += err.matches("continuing from its checkpoint").count();
@@ -247,22 +221,7 @@ fn mapped_generation_killed_at_random_moments_resumes_to_identical_tables() {
         state ^= state >> 7;
         state ^= state << 17;
         let delay = 10 + state % 100 + 6 * round;
-        let mut child = Command::new(BIN)
-            .args(["tb", "generate", "--pieces", "5", "--format", "1"])
-            .args(["--threads", "2", "--checkpoint-every", "0"])
-            .args(["--storage", "mapped", "--json", "--dir"])
-            .arg(&dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay));
-        let finished = child.try_wait().unwrap().is_some();
-        if !finished {
-            child.kill().unwrap();
-        }
-        let o = child.wait_with_output().unwrap();
+        let (finished, o) = generate_killed_after(&dir, &["--storage", "mapped"], delay);
         let err = String::from_utf8_lossy(&o.stderr).to_string();
         assert!(!err.contains("warning"), "a checkpoint was rejected: {err}");
         resumed += err.matches("continuing from its checkpoint").count();
@@ -282,4 +241,27 @@ fn mapped_generation_killed_at_random_moments_resumes_to_identical_tables() {
     assert!(resumed > 0, "no run continued from a checkpoint");
     assert!(work_left > 0, "no kill left a work file");
     std::fs::remove_dir_all(&base).ok();
+}
+
+/// Runs `tb generate --pieces 5 --format 1 --threads 2 --checkpoint-every 0
+/// --json` with `extra` into `dir` and kills it (SIGKILL) after `delay`
+/// milliseconds unless it finished: whether it finished, and its output.
+fn generate_killed_after(dir: &Path, extra: &[&str], delay: u64) -> (bool, Output) {
+    let mut child = Command::new(BIN)
+        .args(["tb", "generate", "--pieces", "5", "--format", "1"])
+        .args(["--threads", "2", "--checkpoint-every", "0", "--json"])
+        .args(extra)
+        .arg("--dir")
+        .arg(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(delay));
+    let finished = child.try_wait().unwrap().is_some();
+    if !finished {
+        child.kill().unwrap();
+    }
+    (finished, child.wait_with_output().unwrap())
 }

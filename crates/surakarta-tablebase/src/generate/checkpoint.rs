@@ -57,7 +57,22 @@ const BUFFER: usize = 1 << 20;
 
 /// The checkpoint file of a pair: named after its first class, `4v3.ckpt`.
 pub(crate) fn path(dir: &Path, first: &TableIndexer) -> PathBuf {
-    dir.join(format!("{}.{EXTENSION}", first.material()))
+    path_of(dir, first.material())
+}
+
+/// The checkpoint file of the pair whose first class is `first`.
+pub(crate) fn path_of(dir: &Path, first: surakarta_index::Material) -> PathBuf {
+    dir.join(format!("{first}.{EXTENSION}"))
+}
+
+/// Removes the checkpoint a run killed after writing its pair's tables and
+/// before removing it left behind, once the tables are found whole (a
+/// present pair is skipped, so nothing else would remove it).
+pub(crate) fn remove_stale(dir: &Path, first: surakarta_index::Material) -> std::io::Result<()> {
+    match std::fs::remove_file(path_of(dir, first)) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    }
 }
 
 /// A pass over the pair's slots, or the point before a level.

@@ -226,6 +226,7 @@ pub fn generate_dir_with(
     let mut outcomes = Vec::new();
     for classes in &pairs {
         if classes.iter().all(|m| present.contains_key(m)) {
+            remove_stale_checkpoint(dir, classes[0])?;
             for &material in classes {
                 outcomes.push(present_class(
                     &present[&material],
@@ -327,6 +328,7 @@ pub fn generate_pair(
     let present = crate::table_files(dir)?;
     let classes = pair.classes();
     if classes.iter().all(|m| present.contains_key(m)) {
+        remove_stale_checkpoint(dir, classes[0])?;
         return classes
             .iter()
             .map(|&m| present_class(&present[&m], m, &mut directories, reporter))
@@ -335,6 +337,15 @@ pub fn generate_pair(
     let slots = classes.iter().map(|&m| options.scheme.size(m)).sum();
     reporter.started(slots);
     solve(dir, pair, options, &mut directories, reporter)
+}
+
+/// Removes the checkpoint of a pair whose tables are all present (left by
+/// a run killed between writing them and removing it).
+fn remove_stale_checkpoint(dir: &Path, first: Material) -> Result<(), TablebaseError> {
+    checkpoint::remove_stale(dir, first).map_err(|e| TablebaseError::File {
+        path: checkpoint::path_of(dir, first),
+        problem: e.into(),
+    })
 }
 
 /// A class whose table is in the directory already: read, checked (header,

@@ -2,6 +2,7 @@
 //! (`Storage::Mapped`): the same files, byte for byte, as in memory, and
 //! no work file left behind.
 
+use crate::shared::contents;
 use std::path::{Path, PathBuf};
 use surakarta_index::Scheme;
 use surakarta_tablebase::{
@@ -16,22 +17,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The files of a directory and their bytes, by name, but for its lock
-/// file (which runs leave there).
-fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| !p.ends_with(surakarta_tablebase::LOCK_FILE_NAME))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 fn options(scheme: Scheme, format: u16, storage: Storage) -> GenerateOptions {

@@ -1,7 +1,8 @@
 //! One pair at a time (`generate_pair`): the same files as `generate_dir`,
 //! and a missing or damaged dependency is an error naming it.
 
-use std::path::{Path, PathBuf};
+use crate::shared::contents;
+use std::path::PathBuf;
 use surakarta_index::Scheme;
 use surakarta_tablebase::{
     generate_dir, generate_pair, GenerateOptions, NoProgress, Pair, TablebaseError,
@@ -17,22 +18,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn pair(s: &str) -> Pair {
     s.parse().unwrap()
-}
-
-/// The files of a directory and their bytes, by name, but for its lock
-/// file (which runs leave there).
-fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| !p.ends_with(surakarta_tablebase::LOCK_FILE_NAME))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]

@@ -35,3 +35,19 @@ fn generate(pieces: u32) -> Tablebase {
         .unwrap()
         .0
 }
+
+/// The files of a directory and their bytes, by name, but for its lock
+/// file (which runs leave there).
+pub(crate) fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with(surakarta_tablebase::LOCK_FILE_NAME))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}

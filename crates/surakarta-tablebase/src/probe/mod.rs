@@ -1,7 +1,8 @@
 //! Probing: one class's [`Table`](table::Table) (in memory, read or
 //! mapped), the [`Tablebase`](tablebase::Tablebase) of many classes with
-//! its values, moves and lines, a shared cache of decoded values, and the
-//! timing of random probes.
+//! its values, moves and lines, their values judged against a game's rule
+//! set and history ([`GameValue`](game::GameValue)), a shared cache of
+//! decoded values, and the timing of random probes.
 
 pub(crate) mod cache;
 pub(crate) mod game;

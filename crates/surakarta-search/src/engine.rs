@@ -64,7 +64,29 @@ pub struct Engine {
     tt: TranspositionTable,
     history: History,
     tablebase: Option<Arc<Tablebase>>,
+    /// What the searches need of the tablebases' coverage, computed when
+    /// they are set.
+    tb_coverage: Coverage,
     threads: Threads,
+}
+
+/// How far the tablebases of an engine reach: the largest piece count all
+/// of whose classes they hold, and for each piece count the longest
+/// conversion of the smaller classes (what a no-capture limit must leave
+/// room for after a capture).
+#[derive(Clone, Copy, Debug, Default)]
+struct Coverage {
+    pieces: u32,
+    longest_below: [u32; 25],
+}
+
+impl Coverage {
+    fn of(tablebase: Option<&Tablebase>) -> Coverage {
+        tablebase.map_or_else(Coverage::default, |t| Coverage {
+            pieces: t.complete_pieces(),
+            longest_below: core::array::from_fn(|pieces| t.longest_below(pieces as u32)),
+        })
+    }
 }
 
 impl Engine {
@@ -94,6 +116,7 @@ impl Engine {
             tt,
             history: History::new(),
             tablebase: None,
+            tb_coverage: Coverage::default(),
             threads,
         })
     }
@@ -126,6 +149,7 @@ impl Engine {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
+        self.tb_coverage = Coverage::of(tablebase.as_deref());
         self.tablebase = tablebase;
     }
 
@@ -391,10 +415,8 @@ impl Engine {
             tt: &self.tt,
             history: &self.history,
             tablebase,
-            tb_pieces: tablebase.map_or(0, |t| t.complete_pieces()),
-            tb_longest_below: core::array::from_fn(|pieces| {
-                tablebase.map_or(0, |t| t.longest_below(pieces as u32))
-            }),
+            tb_pieces: self.tb_coverage.pieces,
+            tb_longest_below: self.tb_coverage.longest_below,
             evaluation: &self.options.evaluation,
             techniques: self.options.techniques,
             parameters: self.options.parameters,

@@ -481,16 +481,24 @@ pub fn memory_bytes(pair: Pair, settings: Settings) -> u64 {
         .into_iter()
         .map(|m| size(m).div_ceil(64) * 8 * 2)
         .sum();
-    let dependencies: u64 = pair.capture_targets().into_iter().map(size).sum();
+    let (dependencies, compaction) = tables_and_compaction_bytes(pair, settings);
+    let solving = values + bitmaps + dependencies;
+    let writing = values + dependencies + if settings.format == 1 { 0 } else { compaction };
+    solving.max(writing) + directories_bytes(pair, settings) + PROCESS_BYTES
+}
+
+/// The bytes of the tables a pair's captures reach (a byte per slot) and of
+/// compacting the class of the pair that needs most ([`compaction_bytes`]).
+fn tables_and_compaction_bytes(pair: Pair, settings: Settings) -> (u64, u64) {
+    let size = |m: Material| settings.scheme.size(m);
+    let dependencies = pair.capture_targets().into_iter().map(size).sum();
     let compaction = pair
         .classes()
         .into_iter()
         .map(|m| compaction_bytes(size(m)))
         .max()
         .unwrap_or(0);
-    let solving = values + bitmaps + dependencies;
-    let writing = values + dependencies + if settings.format == 1 { 0 } else { compaction };
-    solving.max(writing) + directories_bytes(pair, settings) + PROCESS_BYTES
+    (dependencies, compaction)
 }
 
 /// The least memory a pair whose state is mapped from work files
@@ -512,17 +520,10 @@ pub const MAPPED_FLOOR_BYTES: u64 = 8 << 20;
 /// and its work files take [`work_bytes`] on disk beside the tables.
 #[must_use]
 pub fn mapped_memory_bytes(pair: Pair, settings: Settings) -> u64 {
-    let size = |m: Material| settings.scheme.size(m);
     let resident_tables = if settings.format == 1 {
         0
     } else {
-        let dependencies: u64 = pair.capture_targets().into_iter().map(size).sum();
-        let compaction = pair
-            .classes()
-            .into_iter()
-            .map(|m| compaction_bytes(size(m)))
-            .max()
-            .unwrap_or(0);
+        let (dependencies, compaction) = tables_and_compaction_bytes(pair, settings);
         dependencies + compaction
     };
     resident_tables + directories_bytes(pair, settings) + PROCESS_BYTES + MAPPED_FLOOR_BYTES

@@ -517,17 +517,7 @@ fn map_checked(
     // so the mapped file does not change or shrink while the table lives.
     #[allow(unsafe_code)]
     let table = unsafe { Table::map(path, directories)? };
-    if table.material() != material {
-        return Err(file_error(
-            path,
-            FileProblem::WrongMaterial {
-                expected: material,
-                found: table.material(),
-            },
-        ));
-    }
-    table.check()?;
-    Ok(table)
+    checked(table, path, material)
 }
 
 /// Reads a table file, checks its payload checksum and its class.
@@ -536,7 +526,12 @@ fn read_checked(
     material: Material,
     directories: &mut Directories,
 ) -> Result<Table, TablebaseError> {
-    let table = Table::read(path, directories)?;
+    checked(Table::read(path, directories)?, path, material)
+}
+
+/// `table`, read from `path`, if it is of class `material` and its payload
+/// matches its checksum.
+fn checked(table: Table, path: &Path, material: Material) -> Result<Table, TablebaseError> {
     if table.material() != material {
         return Err(file_error(
             path,

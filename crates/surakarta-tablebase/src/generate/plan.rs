@@ -529,6 +529,34 @@ pub fn mapped_memory_bytes(pair: Pair, settings: Settings) -> u64 {
     resident_tables + directories_bytes(pair, settings) + PROCESS_BYTES + MAPPED_FLOOR_BYTES
 }
 
+/// The least slots of a window (see [`window_slots`]).
+pub const MIN_WINDOW_SLOTS: u64 = 1 << 20;
+
+/// The most slots of a partner class that a pair whose state is mapped
+/// ([`Storage::Mapped`](crate::Storage::Mapped)) reads and writes at
+/// random at a time when given `limit` bytes, or `None` if the largest
+/// class fits whole.
+///
+/// The solver works through each partner class in windows of that many
+/// slots (reading its own slots in order), so that the pages it touches at
+/// random stay resident: half of what the limit leaves beyond
+/// [`mapped_memory_bytes`] for the window (a value byte and a candidate
+/// bit per slot), half for the pages read in order and those being
+/// written back. Each level's passes then read their class once per
+/// window of the partner.
+#[must_use]
+pub fn window_slots(pair: Pair, settings: Settings, limit: u64) -> Option<u64> {
+    let room = limit.saturating_sub(mapped_memory_bytes(pair, settings));
+    let slots = (room / 2 / 9 * 8).max(MIN_WINDOW_SLOTS);
+    let largest = pair
+        .classes()
+        .into_iter()
+        .map(|m| settings.scheme.size(m))
+        .max()
+        .unwrap_or(0);
+    (slots < largest).then_some(slots)
+}
+
 /// The bytes of a pair's work files when its state is mapped
 /// ([`mapped_memory_bytes`]): a byte per slot and two bitmaps per class,
 /// each part rounded up to 64 KiB. They are reserved when made and

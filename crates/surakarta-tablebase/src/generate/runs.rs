@@ -58,7 +58,7 @@ impl Tablebase {
         for (pair, indexers) in pairs {
             reporter.pair_started(&pair, indexers.iter().map(|i| i.size()).sum());
             let start = Instant::now();
-            for table in generate::generate_pair(indexers, &tablebase, reporter, None)?.0 {
+            for table in generate::generate_pair(indexers, &tablebase, reporter, None, None)?.0 {
                 reporter.class_done(&table.stats(), start.elapsed());
                 all_stats.push(table.stats());
                 tablebase.insert(table);
@@ -396,6 +396,9 @@ pub(crate) fn solve(
     };
     let (storage, memory_estimate) = choose_storage(pair, settings, options.storage, memory_limit)?;
     let mapped = storage == Storage::Mapped;
+    let window_slots = memory_limit
+        .filter(|_| mapped)
+        .and_then(|limit| plan::window_slots(pair, settings, limit));
     let present = crate::table_files(dir)?;
     let mut tablebase = Tablebase {
         dir: Some(dir.to_path_buf()),
@@ -448,8 +451,13 @@ pub(crate) fn solve(
         every: checkpoint_every,
         mapped,
     };
-    let (tables, resumed_at) =
-        generate::generate_pair(indexers, &tablebase, reporter, Some(&checkpointing))?;
+    let (tables, resumed_at) = generate::generate_pair(
+        indexers,
+        &tablebase,
+        reporter,
+        Some(&checkpointing),
+        window_slots,
+    )?;
     for table in tables {
         tablebase.insert(table);
     }

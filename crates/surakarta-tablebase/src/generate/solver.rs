@@ -26,6 +26,7 @@ use crate::progress::Progress;
 use crate::progress::Stage;
 use crate::value::{Value, Wdl, MAX_DTC};
 use rayon::prelude::*;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -56,6 +57,10 @@ fn segment_slots(size: u64) -> u64 {
         .max(MIN_SEGMENT / CHUNK)
         * CHUNK
 }
+
+/// With the partner worked through in windows, a segment of the first
+/// pass and the levels holds at least this many windows' worth of slots.
+const WINDOW_SEGMENTS: u64 = 4;
 
 /// A level sweeps a class instead of un-moving the partner's wins when the
 /// wins times this exceed the class's unresolved slots.
@@ -235,6 +240,9 @@ struct Solver<'a> {
     /// the chunk's, else unranks them ([`WALK_RATIO`]; the tests force
     /// either way).
     walk_ratio: u64,
+    /// The most slots of a partner class a level's pass reaches into at a
+    /// time (see [`Solver::windows`]); `u64::MAX`: all of it.
+    window_slots: u64,
 }
 
 impl Solver<'_> {
@@ -247,15 +255,59 @@ impl Solver<'_> {
         }
     }
 
+    /// The windows of the partner of `class` that a level's pass over a
+    /// segment of `class` works through one after the other: consecutive
+    /// ranges of at most [`Solver::window_slots`] slots (one when the
+    /// partner is held whole). In each, the pass reads and writes only the
+    /// partner's slots inside the window, so that with a mapped state the
+    /// pages it touches at random are the window's, and what it looks at
+    /// outside (its own segment) is read in order. Every pass gives the
+    /// same values whatever the windows (see [`Solver::check_losses`] for
+    /// the one that gathers across windows).
+    fn windows(&self, class: usize) -> Vec<Range<u64>> {
+        let size = self.classes[self.partner(class)].indexer.size();
+        let step = self.window_slots.clamp(CHUNK, size.max(CHUNK));
+        (0..size.div_ceil(step))
+            .map(|w| w * step..((w + 1) * step).min(size))
+            .collect()
+    }
+
+    /// Whether a pass works in more than one window of some partner.
+    fn windowed(&self) -> bool {
+        (0..self.classes.len()).any(|class| self.windows(class).len() > 1)
+    }
+
+    /// The slots of a segment of a class of `size` slots: see
+    /// [`segment_slots`]; when windowed, at least [`WINDOW_SEGMENTS`]
+    /// windows' worth, so that a pass reads each window of the partner
+    /// (from disk, when mapped) once per that many of its own slots.
+    fn segment_slots(&self, size: u64) -> u64 {
+        let segment = segment_slots(size);
+        if self.windowed() {
+            segment.max(
+                self.window_slots
+                    .saturating_mul(WINDOW_SEGMENTS)
+                    .div_ceil(CHUNK)
+                    .saturating_mul(CHUNK),
+            )
+        } else {
+            segment
+        }
+    }
+
     /// Evaluates a position of class `class` from its moves: captures from
     /// the smaller tables, quiet moves from the partner class's current
-    /// values. `moves` holds what the positions on the same points share.
+    /// values, those inside `window` only (the others are skipped: the
+    /// whole partner for every pass but a windowed loss check, which
+    /// gathers the windows itself). `moves` holds what the positions on
+    /// the same points share.
     fn evaluate(
         &self,
         class: usize,
         sides: Sides,
         mode: Mode,
         moves: &mut SetMoves,
+        window: &Range<u64>,
     ) -> Result<Evaluation, TablebaseError> {
         if mode == Mode::Initial && !self.reference {
             return self.evaluate_initial(class, sides, moves);
@@ -302,6 +354,9 @@ impl Solver<'_> {
                     for to in step_targets(from) & empty {
                         let after = moves.after_step(&partner.indexer, from, to);
                         let index = partner.indexer.rank_side_in(after, &mut to_move)?;
+                        if !window.contains(&index) {
+                            continue;
+                        }
                         if !note(Value::from_byte(partner.get(index)).map(Value::back)) {
                             return Ok(Evaluation::Open);
                         }
@@ -414,7 +469,8 @@ impl Solver<'_> {
     }
 
     /// Calls `f` with the index of every predecessor (in the partner class)
-    /// of the position `sides` of class `class` that is still unresolved.
+    /// of the position `sides` of class `class` that lies in `window` and
+    /// is still unresolved.
     ///
     /// All predecessors are ranked first, then their values read: the ranks
     /// (each a directory lookup that may miss the cache) and the reads
@@ -426,6 +482,7 @@ impl Solver<'_> {
         &self,
         class: usize,
         sides: Sides,
+        window: &Range<u64>,
         mut f: impl FnMut(u64),
     ) -> Result<(), TablebaseError> {
         let partner = &self.classes[self.partner(class)];
@@ -440,6 +497,9 @@ impl Solver<'_> {
             // The side that just moved stepped `back_to → from`.
             for back_to in step_targets(from) & empty {
                 let index = ranks.rank(from, back_to)?;
+                if !window.contains(&index) {
+                    continue;
+                }
                 if let Some(slot) = found.get_mut(len) {
                     *slot = index;
                     len += 1;
@@ -547,7 +607,7 @@ impl Solver<'_> {
         let mut base = 0;
         for class in 0..self.classes.len() {
             let size = self.classes[class].indexer.size();
-            let segment = segment_slots(size);
+            let segment = self.segment_slots(size);
             for start in (0..size).step_by(segment as usize) {
                 let end = (start + segment).min(size);
                 if base + end <= from {
@@ -584,6 +644,7 @@ impl Solver<'_> {
         end: u64,
     ) -> Result<u32, TablebaseError> {
         let state = &self.classes[class];
+        let whole = 0..u64::MAX;
         self.chunks_in(start, end)
             .try_fold(
                 || 0u32,
@@ -604,7 +665,7 @@ impl Solver<'_> {
                         let Some(mode) = mode_at(index) else {
                             return Ok(());
                         };
-                        let value = match self.evaluate(class, sides, mode, &mut moves)? {
+                        let value = match self.evaluate(class, sides, mode, &mut moves, &whole)? {
                             Evaluation::Win(d) => Value::Win(d),
                             Evaluation::Loss(d) => Value::Loss(d),
                             Evaluation::Open => return Ok(()),
@@ -787,14 +848,13 @@ impl Solver<'_> {
         start: u64,
         end: u64,
     ) -> Result<u32, TablebaseError> {
-        let [_, win, next_win] = self.level_bytes(k)?;
-        let state = &self.classes[class];
+        let next_win = self.level_bytes(k)?[2];
         let partner = &self.classes[self.partner(class)];
         let bytes = self.unmoved_bytes(k, plan, class)?;
         let loss = bytes.0;
         let won = AtomicBool::new(false);
-        let visit = |sides: Sides, b: u8| {
-            self.predecessors(class, sides, |p| {
+        let visit = |sides: Sides, b: u8, window: &Range<u64>| {
+            self.predecessors(class, sides, window, |p| {
                 if Some(b) == loss {
                     if partner.resolve(p, next_win) {
                         won.store(true, Ordering::Relaxed);
@@ -805,6 +865,43 @@ impl Solver<'_> {
             })
         };
         let mark_open = plan.mark_open[self.partner(class)];
+        let windows = self.windows(class);
+        for (w, window) in windows.iter().enumerate() {
+            let last = w + 1 == windows.len();
+            self.unmove_window(
+                k,
+                (class, start, end),
+                counts,
+                bytes,
+                mark_open,
+                window,
+                last,
+                &visit,
+            )?;
+        }
+        Ok(if won.into_inner() { k + 1 } else { 0 })
+    }
+
+    /// [`Solver::unmove`] of slots `start..end` of `class` into the
+    /// partner's `window`: `visit(sides, byte, window)` for each position
+    /// to un-move, and with `mark_open` the predecessors of every position
+    /// that does not win in 1 marked. `last`: the last window (progress is
+    /// reported then).
+    #[allow(clippy::too_many_arguments)]
+    fn unmove_window(
+        &self,
+        k: u32,
+        (class, start, end): (usize, u64, u64),
+        counts: &[u32],
+        bytes: (Option<u8>, u8),
+        mark_open: bool,
+        window: &Range<u64>,
+        last: bool,
+        visit: &(dyn Fn(Sides, u8, &Range<u64>) -> Result<(), TablebaseError> + Sync),
+    ) -> Result<(), TablebaseError> {
+        let state = &self.classes[class];
+        let partner = &self.classes[self.partner(class)];
+        let win = self.level_bytes(k)?[1];
         self.chunks_in(start, end).try_for_each(|(start, end)| {
             let known = counts.get((start / CHUNK) as usize).copied();
             self.for_each_wanted(
@@ -813,7 +910,7 @@ impl Solver<'_> {
                 end,
                 known.map(u64::from),
                 |i| unmoved(state.get(i), bytes),
-                |index, sides| visit(sides, state.get(index)),
+                |index, sides| visit(sides, state.get(index), window),
             )?;
             if mark_open {
                 // Every position that does not win in `k` (1) makes its
@@ -828,13 +925,16 @@ impl Solver<'_> {
                     end,
                     None,
                     |i| state.get(i) != win,
-                    |_, sides| self.predecessors(class, sides, |p| mark(&partner.candidates, p)),
+                    |_, sides| {
+                        self.predecessors(class, sides, window, |p| mark(&partner.candidates, p))
+                    },
                 )?;
             }
-            self.chunk_done(Pass::Level(k), start, end);
+            if last {
+                self.chunk_done(Pass::Level(k), start, end);
+            }
             Ok::<(), TablebaseError>(())
-        })?;
-        Ok(if won.into_inner() { k + 1 } else { 0 })
+        })
     }
 
     /// Level `k`, phase [`Phase::FindWins`], over slots `start..end` of
@@ -860,7 +960,7 @@ impl Solver<'_> {
         // Whether the unresolved position `sides` at `index` has a quiet
         // move into a loss in `k`; if so it is set a win in `k + 1`.
         // `moves` as for [`Solver::evaluate`].
-        let look = |index: u64, sides: Sides, moves: &mut SetMoves| {
+        let look = |index: u64, sides: Sides, moves: &mut SetMoves, window: &Range<u64>| {
             let Sides { us, them } = sides;
             moves.on(class, us | them);
             let empty = Bitboard::FULL - us - them;
@@ -868,7 +968,8 @@ impl Solver<'_> {
             for from in us {
                 for to in step_targets(from) & empty {
                     let after = moves.after_step(&partner.indexer, from, to);
-                    if partner.get(partner.indexer.rank_side_in(after, &mut to_move)?) == loss {
+                    let after = partner.indexer.rank_side_in(after, &mut to_move)?;
+                    if window.contains(&after) && partner.get(after) == loss {
                         if state.resolve(index, win) {
                             any.store(true, Ordering::Relaxed);
                         }
@@ -878,17 +979,20 @@ impl Solver<'_> {
             }
             Ok(())
         };
-        self.chunks_in(start, end).try_for_each(|(start, end)| {
-            let mut moves = SetMoves::new();
-            self.for_each_wanted(
-                class,
-                start,
-                end,
-                None,
-                |i| state.get(i) == 0,
-                |index, sides| look(index, sides, &mut moves),
-            )
-        })?;
+        // A position resolved in one window is not looked at in the next.
+        for window in self.windows(class) {
+            self.chunks_in(start, end).try_for_each(|(start, end)| {
+                let mut moves = SetMoves::new();
+                self.for_each_wanted(
+                    class,
+                    start,
+                    end,
+                    None,
+                    |i| state.get(i) == 0,
+                    |index, sides| look(index, sides, &mut moves, &window),
+                )
+            })?;
+        }
         Ok(if any.into_inner() { k + 1 } else { 0 })
     }
 
@@ -898,6 +1002,7 @@ impl Solver<'_> {
     /// distance it set (0 if none).
     fn check_losses(
         &self,
+        k: u32,
         plan: LevelPlan,
         class: usize,
         start: u64,
@@ -905,6 +1010,10 @@ impl Solver<'_> {
     ) -> Result<u32, TablebaseError> {
         if plan.mark_open[class] {
             return self.losses_from_marks(class, start, end);
+        }
+        let windows = self.windows(class);
+        if windows.len() > 1 && !self.reference {
+            return self.check_losses_in_windows(k, plan, class, (start, end), &windows);
         }
         if plan.check_all[class] {
             return self.evaluate_unresolved(class, Mode::LossCheck, start, end);
@@ -928,7 +1037,7 @@ impl Solver<'_> {
                         };
                         let sides = state.indexer.unrank(index)?;
                         if let Evaluation::Loss(d) =
-                            self.evaluate(class, sides, mode, &mut moves)?
+                            self.evaluate(class, sides, mode, &mut moves, &(0..u64::MAX))?
                         {
                             state.resolve(index, self.byte(Value::Loss(d), class)?);
                             deepest = deepest.max(d);
@@ -939,6 +1048,143 @@ impl Solver<'_> {
             )
             .map(|folded| folded.map(|(deepest, _)| deepest))
             .try_reduce(|| 0, |a, b| Ok(a.max(b)))
+    }
+
+    /// [`Solver::check_losses`] of level `k` when the partner is worked
+    /// through in `windows` (more than one): a position to check is a loss
+    /// when, in every window, each of its quiet moves there loses, which
+    /// the windows find one after the other. The candidates' bits (for a
+    /// class the plan checks whole, first set on each unresolved position
+    /// without a capture into a draw) are cleared where a window finds a
+    /// move that does not lose; what is left after the last is a loss.
+    /// Its distance is one more than the longest of its moves' wins, and
+    /// that is `k` or `k + 1` (a move into a win in `k` made it a
+    /// candidate, or, checked whole, it would have been found at the level
+    /// of its longest move; no win is longer than `k + 1` yet): a bit per
+    /// slot notes a move into a win in `k + 1`.
+    fn check_losses_in_windows(
+        &self,
+        k: u32,
+        plan: LevelPlan,
+        class: usize,
+        (start, end): (u64, u64),
+        windows: &[Range<u64>],
+    ) -> Result<u32, TablebaseError> {
+        let state = &self.classes[class];
+        let words = start as usize / 64..end.div_ceil(64) as usize;
+        if plan.check_all[class] {
+            words.clone().into_par_iter().for_each(|w| {
+                let mut bits = 0u64;
+                for bit in 0..64 {
+                    let index = w as u64 * 64 + bit;
+                    if index < end && state.get(index) == 0 && !state.has_capture_draw(index) {
+                        bits |= 1 << bit;
+                    }
+                }
+                state.candidates[w].store(bits, Ordering::Relaxed);
+            });
+        }
+        let longest = self.byte(Value::Win(k + 1), class)?;
+        // Bit `i` of word `w - words.start`: a move into a win in `k + 1`.
+        let deeper: Vec<AtomicU64> = words.clone().map(|_| AtomicU64::new(0)).collect();
+        for window in windows {
+            words
+                .clone()
+                .into_par_iter()
+                .with_min_len(256)
+                .try_for_each_init(SetMoves::new, |moves, w| {
+                    let mut bits = state.candidates[w].load(Ordering::Relaxed);
+                    let mut open = 0u64;
+                    while bits != 0 {
+                        let bit = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        let index = w as u64 * 64 + u64::from(bit);
+                        if state.get(index) != 0 || self.loss_check(class, index).is_none() {
+                            open |= 1 << bit;
+                            continue;
+                        }
+                        let sides = match state.indexer.unrank(index) {
+                            Ok(sides) => sides,
+                            Err(IndexError::UnusedSlot { .. }) => {
+                                open |= 1 << bit;
+                                continue;
+                            }
+                            Err(e) => return Err(e.into()),
+                        };
+                        match self.quiet_moves_lose(class, sides, moves, window, longest)? {
+                            None => open |= 1 << bit,
+                            Some(true) => {
+                                deeper[w - words.start].fetch_or(1 << bit, Ordering::Relaxed);
+                            }
+                            Some(false) => {}
+                        }
+                    }
+                    if open != 0 {
+                        state.candidates[w].fetch_and(!open, Ordering::Relaxed);
+                    }
+                    Ok::<(), TablebaseError>(())
+                })?;
+        }
+        let [near, far] = [Value::Loss(k + 1), Value::Loss(k + 2)].map(|v| self.byte(v, class));
+        let [near, far] = [near?, far?];
+        let set = words
+            .clone()
+            .into_par_iter()
+            .map(|w| {
+                let mut bits = state.candidates[w].swap(0, Ordering::Relaxed);
+                let deep = deeper[w - words.start].load(Ordering::Relaxed);
+                let mut deepest = 0;
+                while bits != 0 {
+                    let bit = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let far_one = deep & 1 << bit != 0;
+                    if state.resolve(
+                        w as u64 * 64 + u64::from(bit),
+                        if far_one { far } else { near },
+                    ) {
+                        deepest = deepest.max(if far_one { k + 2 } else { k + 1 });
+                    }
+                }
+                deepest
+            })
+            .max()
+            .unwrap_or(0);
+        Ok(set)
+    }
+
+    /// Whether every quiet move of the position `sides` of `class` into
+    /// the partner's `window` loses (`None` if one does not), and if so
+    /// whether one of them leads into the byte `longest`.
+    #[inline]
+    fn quiet_moves_lose(
+        &self,
+        class: usize,
+        sides: Sides,
+        moves: &mut SetMoves,
+        window: &Range<u64>,
+        longest: u8,
+    ) -> Result<Option<bool>, TablebaseError> {
+        let partner = &self.classes[self.partner(class)];
+        let Sides { us, them } = sides;
+        moves.on(class, us | them);
+        let empty = Bitboard::FULL - us - them;
+        let mut to_move = SideImages::new(them);
+        let mut deeper = false;
+        for from in us {
+            for to in step_targets(from) & empty {
+                let after = moves.after_step(&partner.indexer, from, to);
+                let index = partner.indexer.rank_side_in(after, &mut to_move)?;
+                if !window.contains(&index) {
+                    continue;
+                }
+                let byte = partner.get(index);
+                match Value::from_byte(byte) {
+                    Some(Value::Win(_)) => deeper |= byte == longest,
+                    _ => return Ok(None),
+                }
+            }
+        }
+        Ok(Some(deeper))
     }
 
     /// Level 1, phase [`Phase::CheckLosses`], over slots `start..end` of
@@ -1012,7 +1258,7 @@ impl Solver<'_> {
             let work = |class: usize, start, end| match p {
                 Phase::Unmove => self.unmove(k, plan, &counts[class], class, start, end),
                 Phase::FindWins => self.find_wins(k, plan, class, start, end),
-                _ => self.check_losses(plan, class, start, end),
+                _ => self.check_losses(k, plan, class, start, end),
             };
             deepest = self.segmented(from, deepest, &work, &mut |done, d| {
                 segment_done(p, done, d)
@@ -1048,15 +1294,39 @@ pub(crate) fn generate_pair(
     smaller: &Tablebase,
     reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
+    window_slots: Option<u64>,
 ) -> Result<(Vec<Table>, Option<Stage>), TablebaseError> {
     solve_pair(
         indexers,
         smaller,
         reporter,
         checkpointing,
-        false,
-        WALK_RATIO,
+        Tuning {
+            window_slots,
+            ..Tuning::default()
+        },
     )
+}
+
+/// How [`solve_pair`] goes about it (the tests force each way).
+#[derive(Clone, Copy)]
+struct Tuning {
+    /// Every loss check in [`Mode::LossCheck`] (the reference).
+    reference: bool,
+    /// See [`WALK_RATIO`].
+    walk_ratio: u64,
+    /// See [`Solver::windows`]; `None`: the partner whole.
+    window_slots: Option<u64>,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            reference: false,
+            walk_ratio: WALK_RATIO,
+            window_slots: None,
+        }
+    }
 }
 
 /// [`generate_pair`], with `reference`: every loss check in
@@ -1066,9 +1336,13 @@ fn solve_pair(
     smaller: &Tablebase,
     reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
-    reference: bool,
-    walk_ratio: u64,
+    tuning: Tuning,
 ) -> Result<(Vec<Table>, Option<Stage>), TablebaseError> {
+    let Tuning {
+        reference,
+        walk_ratio,
+        window_slots,
+    } = tuning;
     debug_assert!(
         indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
             || indexers.len() == 2 && indexers[0].material() == indexers[1].material().swapped()
@@ -1088,6 +1362,7 @@ fn solve_pair(
         done: AtomicU64::new(0),
         reference,
         walk_ratio,
+        window_slots: window_slots.unwrap_or(u64::MAX),
     };
     let saved = checkpointing.map(|c| checkpoint::path(c.dir, &solver.classes[0].indexer));
     let class_states = || -> Vec<checkpoint::ClassState<'_>> {
@@ -1245,29 +1520,35 @@ mod tests {
                     .iter()
                     .map(|&m| TableIndexer::new(m, scheme, &mut directories))
                     .collect();
-                let solve = |reference, walk_ratio| {
-                    solve_pair(
-                        indexers.clone(),
-                        tb,
-                        &NoProgress,
-                        None,
+                let solve = |reference, walk_ratio, window_slots| {
+                    let tuning = Tuning {
                         reference,
                         walk_ratio,
-                    )
-                    .unwrap()
-                    .0
+                        window_slots,
+                    };
+                    solve_pair(indexers.clone(), tb, &NoProgress, None, tuning)
+                        .unwrap()
+                        .0
                 };
                 // The reference walks every chunk; the fast checks are
                 // compared as the passes choose, always walking and always
-                // unranking.
-                let reference = solve(true, u64::MAX);
-                for walk_ratio in [WALK_RATIO, u64::MAX, 0] {
-                    let fast = solve(false, walk_ratio);
+                // unranking, and with the partner in windows of one chunk
+                // and of three.
+                let reference = solve(true, u64::MAX, None);
+                let ways = [
+                    (WALK_RATIO, None),
+                    (u64::MAX, None),
+                    (0, None),
+                    (WALK_RATIO, Some(CHUNK)),
+                    (WALK_RATIO, Some(3 * CHUNK)),
+                ];
+                for (walk_ratio, window) in ways {
+                    let fast = solve(false, walk_ratio, window);
                     for (f, r) in fast.iter().zip(&reference) {
                         assert_eq!(
                             f.payload().unwrap(),
                             r.payload().unwrap(),
-                            "{pair:?}, walk ratio {walk_ratio}"
+                            "{pair:?}, walk ratio {walk_ratio}, window {window:?}"
                         );
                     }
                 }
@@ -1312,7 +1593,7 @@ mod tests {
     /// continued.
     #[test]
     fn a_pair_stopped_after_a_checkpoint_resumes_to_the_same_tables() {
-        stopped_and_resumed(false);
+        stopped_and_resumed(false, None);
     }
 
     /// The same with the state mapped from work files: a stopped run's
@@ -1321,10 +1602,21 @@ mod tests {
     /// is left once the pair is done.
     #[test]
     fn a_mapped_pair_stopped_after_a_checkpoint_resumes_to_the_same_tables() {
-        stopped_and_resumed(true);
+        stopped_and_resumed(true, None);
     }
 
-    fn stopped_and_resumed(mapped: bool) {
+    /// The same with the state mapped and the partner worked through in
+    /// windows of a chunk (fifteen a class).
+    #[test]
+    fn a_windowed_pair_stopped_after_a_checkpoint_resumes_to_the_same_tables() {
+        stopped_and_resumed(true, Some(CHUNK));
+    }
+
+    fn stopped_and_resumed(mapped: bool, window_slots: Option<u64>) {
+        let tuning = Tuning {
+            window_slots,
+            ..Tuning::default()
+        };
         let tb = tablebase();
         let mut directories = crate::probe::table::Directories::default();
         // Plain 3v1 + 1v3: 235,620 slots a class, two segments each.
@@ -1336,7 +1628,7 @@ mod tests {
         assert!(indexers[0].size() > MIN_SEGMENT);
         assert!(indexers[0].size() <= 2 * MIN_SEGMENT);
         let want: Vec<Vec<u8>> =
-            solve_pair(indexers.clone(), tb, &NoProgress, None, false, WALK_RATIO)
+            solve_pair(indexers.clone(), tb, &NoProgress, None, Tuning::default())
                 .unwrap()
                 .0
                 .iter()
@@ -1369,14 +1661,7 @@ mod tests {
                 resumed: Default::default(),
             };
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                solve_pair(
-                    indexers.clone(),
-                    tb,
-                    &stopper,
-                    Some(&checkpointing),
-                    false,
-                    WALK_RATIO,
-                )
+                solve_pair(indexers.clone(), tb, &stopper, Some(&checkpointing), tuning)
             }));
             let written = stopper.written.into_inner().unwrap();
             if run.is_ok() {
@@ -1405,15 +1690,8 @@ mod tests {
                 written: Default::default(),
                 resumed: Default::default(),
             };
-            let (tables, resumed) = solve_pair(
-                indexers.clone(),
-                tb,
-                &resumer,
-                Some(&checkpointing),
-                false,
-                WALK_RATIO,
-            )
-            .unwrap();
+            let (tables, resumed) =
+                solve_pair(indexers.clone(), tb, &resumer, Some(&checkpointing), tuning).unwrap();
             assert_eq!(resumed, Some(at));
             assert_eq!(*resumer.resumed.lock().unwrap(), Some(at));
             for (table, want) in tables.iter().zip(&want) {

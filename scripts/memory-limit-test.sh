@@ -325,12 +325,13 @@ in_cgroup "$bin" tb generate --pair 6v1 --format 1 --dir "$work/mapped" --json >
 set_limit "$limit"
 [ "$status" = 0 ] || fail "tb generate --pair 6v1 in 82 MiB: exit $status: $(cat "$work/err")"
 grep -q '"storage":"mapped"' "$work/out" || fail "tb generate --pair 6v1 in 82 MiB was not mapped: $(head -c 300 "$work/out")"
+grep -q '"window_slots":[0-9]' "$work/out" || fail "tb generate --pair 6v1 in 82 MiB was not worked through in windows: $(head -c 300 "$work/out")"
 for c in 6v1 1v6; do
     cmp -s "$work/in-memory/$c.sktb" "$work/mapped/$c.sktb" || fail "$c mapped in 82 MiB differs from the in-memory table"
 done
 ! ls "$work/mapped"/*.work >/dev/null 2>&1 || fail "work files left: $(ls "$work/mapped")"
 checks=$((checks + 1))
-echo "  ok: tb generate --pair 6v1 in 82 MiB: mapped, the in-memory bytes, no work file left"
+echo "  ok: tb generate --pair 6v1 in 82 MiB: mapped, in windows, the in-memory bytes, no work file left"
 
 # Nothing of the test may be left running in the cgroup.
 leftover="$(cat "$cgroup/cgroup.procs")"

@@ -153,11 +153,14 @@ impl Progress for Bars {
         }
     }
 
-    fn pair_mapped(&self, work_bytes: u64) {
+    fn pair_mapped(&self, work_bytes: u64, window_slots: Option<u64>) {
         if self.notes {
             let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
+            let windows = window_slots.map_or(String::new(), |slots| {
+                format!(", in windows of {slots} slots")
+            });
             self.eprintln(&format!(
-                "{name}: over the memory limit in memory: solving with its state mapped from work files ({})",
+                "{name}: over the memory limit in memory: solving with its state mapped from work files ({}){windows}",
                 surakarta_tablebase::human_bytes(work_bytes)
             ));
         }

@@ -93,8 +93,10 @@ pub trait Progress: Sync {
     fn pair_memory(&self, _bytes: u64) {}
     /// The pair just started keeps its state in work files mapped from the
     /// tables' directory ([`crate::Storage::Mapped`]), of this many bytes,
-    /// instead of in memory.
-    fn pair_mapped(&self, _work_bytes: u64) {}
+    /// instead of in memory; with `window_slots`, worked through in
+    /// windows of that many slots of each partner class
+    /// ([`crate::plan::window_slots`]).
+    fn pair_mapped(&self, _work_bytes: u64, _window_slots: Option<u64>) {}
     /// Within the current pair or table: `done` of `total` slots of `pass`.
     fn progress(&self, _pass: Pass, _done: u64, _total: u64) {}
     /// A class was already in the directory and is not generated again.

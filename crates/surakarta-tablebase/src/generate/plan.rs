@@ -532,29 +532,47 @@ pub fn mapped_memory_bytes(pair: Pair, settings: Settings) -> u64 {
 /// The least slots of a window (see [`window_slots`]).
 pub const MIN_WINDOW_SLOTS: u64 = 1 << 20;
 
-/// The most slots of a partner class that a pair whose state is mapped
+/// The most slots of a partner class (and, in format 1, of a table
+/// captures reach) that a pair whose state is mapped
 /// ([`Storage::Mapped`](crate::Storage::Mapped)) reads and writes at
 /// random at a time when given `limit` bytes, or `None` if the largest
-/// class fits whole.
+/// fits whole.
 ///
 /// The solver works through each partner class in windows of that many
-/// slots (reading its own slots in order), so that the pages it touches at
-/// random stay resident: half of what the limit leaves beyond
+/// slots (reading its own slots in order), and its first pass through the
+/// tables captures reach where they are mapped files, so that the pages it
+/// touches at random stay resident: half of what the limit leaves beyond
 /// [`mapped_memory_bytes`] for the window (a value byte and a candidate
 /// bit per slot), half for the pages read in order and those being
-/// written back. Each level's passes then read their class once per
-/// window of the partner.
+/// written back. Each pass then reads its own class once per window.
 #[must_use]
 pub fn window_slots(pair: Pair, settings: Settings, limit: u64) -> Option<u64> {
     let room = limit.saturating_sub(mapped_memory_bytes(pair, settings));
     let slots = (room / 2 / 9 * 8).max(MIN_WINDOW_SLOTS);
-    let largest = pair
-        .classes()
+    let mut paged = pair.classes();
+    if settings.format == 1 {
+        paged.extend(pair.capture_targets());
+    }
+    let largest = paged
         .into_iter()
         .map(|m| settings.scheme.size(m))
         .max()
         .unwrap_or(0);
     (slots < largest).then_some(slots)
+}
+
+/// How many windows of [`window_slots`] each pass of a pair mapped within
+/// `limit` bytes works through, at most (1: each class whole).
+#[must_use]
+pub fn windows(pair: Pair, settings: Settings, limit: u64) -> u64 {
+    let Some(slots) = window_slots(pair, settings, limit) else {
+        return 1;
+    };
+    pair.classes()
+        .into_iter()
+        .map(|m| settings.scheme.size(m).div_ceil(slots))
+        .max()
+        .unwrap_or(1)
 }
 
 /// The bytes of a pair's work files when its state is mapped

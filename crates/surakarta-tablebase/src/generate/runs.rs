@@ -58,7 +58,15 @@ impl Tablebase {
         for (pair, indexers) in pairs {
             reporter.pair_started(&pair, indexers.iter().map(|i| i.size()).sum());
             let start = Instant::now();
-            for table in generate::generate_pair(indexers, &tablebase, reporter, None, None)?.0 {
+            for table in generate::generate_pair(
+                indexers,
+                &tablebase,
+                reporter,
+                None,
+                generate::Windows::default(),
+            )?
+            .0
+            {
                 reporter.class_done(&table.stats(), start.elapsed());
                 all_stats.push(table.stats());
                 tablebase.insert(table);
@@ -86,6 +94,10 @@ pub struct ClassOutcome {
     /// Where its pair's state was kept while solving:
     /// [`Storage::Memory`] or [`Storage::Mapped`] (`None` when skipped).
     pub storage: Option<Storage>,
+    /// When mapped within a memory limit that its largest class does not
+    /// fit whole: the slots of the windows the solver worked through each
+    /// partner class in ([`plan::window_slots`]); else `None`.
+    pub window_slots: Option<u64>,
 }
 
 /// Generates every class with 2 to `max_pieces` pieces into `dir` (created
@@ -291,6 +303,7 @@ pub(crate) fn write_pair(
             resumed_at,
             memory_estimate: 0,
             storage: None,
+            window_slots: None,
         });
     }
     Ok(outcomes)
@@ -365,6 +378,7 @@ pub(crate) fn present_class(
         resumed_at: None,
         memory_estimate: 0,
         storage: None,
+        window_slots: None,
     })
 }
 
@@ -442,7 +456,7 @@ pub(crate) fn solve(
             .iter()
             .map(|&m| crate::generate::store::work_file_bytes(scheme.size(m)))
             .sum();
-        reporter.pair_mapped(work);
+        reporter.pair_mapped(work, window_slots);
     }
     let start = Instant::now();
     let saved = checkpoint::path(dir, &indexers[0]);
@@ -451,12 +465,21 @@ pub(crate) fn solve(
         every: checkpoint_every,
         mapped,
     };
+    // The tables captures reach are worked through in windows too where
+    // they are mapped files (format 1), not bytes in memory.
+    let targets_mapped = targets
+        .iter()
+        .any(|&t| tablebase.lookup(t).is_ok_and(Table::is_mapped));
+    let windows = generate::Windows {
+        partner: window_slots,
+        targets: window_slots.filter(|_| targets_mapped),
+    };
     let (tables, resumed_at) = generate::generate_pair(
         indexers,
         &tablebase,
         reporter,
         Some(&checkpointing),
-        window_slots,
+        windows,
     )?;
     for table in tables {
         tablebase.insert(table);
@@ -467,6 +490,7 @@ pub(crate) fn solve(
     for outcome in &mut outcomes {
         outcome.memory_estimate = memory_estimate;
         outcome.storage = Some(storage);
+        outcome.window_slots = window_slots;
     }
     checkpoint::remove(&saved).map_err(|e| TablebaseError::File {
         path: saved.clone(),

@@ -243,6 +243,10 @@ struct Solver<'a> {
     /// The most slots of a partner class a level's pass reaches into at a
     /// time (see [`Solver::windows`]); `u64::MAX`: all of it.
     window_slots: u64,
+    /// The most slots of the table captures reach that the first pass
+    /// reads at a time (see [`Solver::first_pass_in_windows`]);
+    /// `u64::MAX`: all of it.
+    target_window_slots: u64,
 }
 
 impl Solver<'_> {
@@ -627,7 +631,132 @@ impl Solver<'_> {
     /// Pass 1 over the slots `start..end` of `class`: positions decided by
     /// captures or by having no move (see [`Pair::evaluate_unresolved`]).
     fn first_pass(&self, class: usize, start: u64, end: u64) -> Result<u32, TablebaseError> {
-        self.evaluate_unresolved(class, Mode::Initial, start, end)
+        match self.targets[class] {
+            Some((indexer, bytes))
+                if !self.reference && indexer.size() > self.target_window_slots =>
+            {
+                self.first_pass_in_windows(class, start, end, (indexer, bytes))
+            }
+            _ => self.evaluate_unresolved(class, Mode::Initial, start, end),
+        }
+    }
+
+    /// [`Solver::first_pass`] when the table captures reach (`target`, a
+    /// byte per slot) is larger than a window: worked through in windows
+    /// of it, as the levels work through the partner (see
+    /// [`Solver::windows`]). In each window, a capture into a lost
+    /// position there wins in 1 and one into a draw is noted; after the
+    /// last, a position still unresolved without a capture into a draw
+    /// and without a quiet move is a loss (in 1 if it has a capture, else
+    /// in 0), as [`Solver::evaluate_initial`] decides at once.
+    fn first_pass_in_windows(
+        &self,
+        class: usize,
+        start: u64,
+        end: u64,
+        (target, bytes): (&TableIndexer, &[u8]),
+    ) -> Result<u32, TablebaseError> {
+        let state = &self.classes[class];
+        let win = self.byte(Value::Win(1), class)?;
+        let size = target.size();
+        let step = self.target_window_slots.max(CHUNK);
+        let windows = (0..size.div_ceil(step)).map(|w| w * step..((w + 1) * step).min(size));
+        let any_win = AtomicBool::new(false);
+        for window in windows {
+            self.chunks_in(start, end).try_for_each(|(start, end)| {
+                let mut moves = SetMoves::new();
+                self.for_each_wanted(
+                    class,
+                    start,
+                    end,
+                    None,
+                    |i| state.get(i) == 0,
+                    |index, Sides { us, them }| {
+                        moves.on(class, us | them);
+                        for from in us {
+                            let targets = moves.attacks(from) & them;
+                            if targets.is_empty() {
+                                continue;
+                            }
+                            // Capturing the last enemy piece wins.
+                            if them.len() == 1 {
+                                any_win.fetch_or(state.resolve(index, win), Ordering::Relaxed);
+                                return Ok(());
+                            }
+                            let shared = *moves.after_capture(target, from);
+                            let after_them = us.without(from);
+                            for to in targets {
+                                let after = Sides::new(them.without(to), after_them.with(to));
+                                let at = target.rank_in(&shared, after.us)?;
+                                if !window.contains(&at) {
+                                    continue;
+                                }
+                                let wdl = match bytes.get(at as usize) {
+                                    Some(&byte) => Value::from_table_byte(byte).wdl(),
+                                    None => self.smaller.probe_wdl(after)?,
+                                };
+                                match wdl {
+                                    Wdl::Loss => {
+                                        any_win
+                                            .fetch_or(state.resolve(index, win), Ordering::Relaxed);
+                                        return Ok(());
+                                    }
+                                    Wdl::Draw => state.set_capture_draw(index),
+                                    Wdl::Win => {}
+                                }
+                            }
+                        }
+                        Ok(())
+                    },
+                )
+            })?;
+        }
+        // The positions decided by having no quiet move.
+        let [loss_in_0, loss_in_1] = [Value::Loss(0), Value::Loss(1)].map(|v| self.byte(v, class));
+        let [loss_in_0, loss_in_1] = [loss_in_0?, loss_in_1?];
+        let deepest = self
+            .chunks_in(start, end)
+            .map(|(start, end)| {
+                let mut moves = SetMoves::new();
+                let mut deepest = 0;
+                self.for_each_wanted(
+                    class,
+                    start,
+                    end,
+                    None,
+                    |i| state.get(i) == 0 && !state.has_capture_draw(i),
+                    |index, Sides { us, them }| {
+                        let empty = Bitboard::FULL - us - them;
+                        if us
+                            .into_iter()
+                            .any(|from| !(step_targets(from) & empty).is_empty())
+                        {
+                            return Ok(());
+                        }
+                        moves.on(class, us | them);
+                        let capture = us
+                            .into_iter()
+                            .any(|from| !(moves.attacks(from) & them).is_empty());
+                        let (byte, d) = if capture {
+                            (loss_in_1, 1)
+                        } else {
+                            (loss_in_0, 0)
+                        };
+                        if state.resolve(index, byte) {
+                            deepest = deepest.max(d);
+                        }
+                        Ok(())
+                    },
+                )?;
+                self.chunk_done(Pass::Initial, start, end);
+                Ok::<u32, TablebaseError>(deepest)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a.max(b)))?;
+        Ok(if any_win.into_inner() {
+            deepest.max(1)
+        } else {
+            deepest
+        })
     }
 
     /// Evaluates every unresolved position of slots `start..end` of
@@ -1294,7 +1423,7 @@ pub(crate) fn generate_pair(
     smaller: &Tablebase,
     reporter: &dyn Progress,
     checkpointing: Option<&Checkpointing<'_>>,
-    window_slots: Option<u64>,
+    windows: Windows,
 ) -> Result<(Vec<Table>, Option<Stage>), TablebaseError> {
     solve_pair(
         indexers,
@@ -1302,10 +1431,21 @@ pub(crate) fn generate_pair(
         reporter,
         checkpointing,
         Tuning {
-            window_slots,
+            windows,
             ..Tuning::default()
         },
     )
+}
+
+/// How much of what a pair reads and writes at random it works on at a
+/// time: each partner class and the tables captures reach, in slots
+/// (`None`: whole). See [`plan::window_slots`](crate::plan::window_slots).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Windows {
+    /// Windows of the partner class (the levels).
+    pub(crate) partner: Option<u64>,
+    /// Windows of the table captures reach (the first pass).
+    pub(crate) targets: Option<u64>,
 }
 
 /// How [`solve_pair`] goes about it (the tests force each way).
@@ -1315,8 +1455,8 @@ struct Tuning {
     reference: bool,
     /// See [`WALK_RATIO`].
     walk_ratio: u64,
-    /// See [`Solver::windows`]; `None`: the partner whole.
-    window_slots: Option<u64>,
+    /// See [`Windows`].
+    windows: Windows,
 }
 
 impl Default for Tuning {
@@ -1324,7 +1464,7 @@ impl Default for Tuning {
         Tuning {
             reference: false,
             walk_ratio: WALK_RATIO,
-            window_slots: None,
+            windows: Windows::default(),
         }
     }
 }
@@ -1341,7 +1481,7 @@ fn solve_pair(
     let Tuning {
         reference,
         walk_ratio,
-        window_slots,
+        windows,
     } = tuning;
     debug_assert!(
         indexers.len() == 1 && indexers[0].material() == indexers[0].material().swapped()
@@ -1362,7 +1502,8 @@ fn solve_pair(
         done: AtomicU64::new(0),
         reference,
         walk_ratio,
-        window_slots: window_slots.unwrap_or(u64::MAX),
+        window_slots: windows.partner.unwrap_or(u64::MAX),
+        target_window_slots: windows.targets.unwrap_or(u64::MAX),
     };
     let saved = checkpointing.map(|c| checkpoint::path(c.dir, &solver.classes[0].indexer));
     let class_states = || -> Vec<checkpoint::ClassState<'_>> {
@@ -1520,11 +1661,14 @@ mod tests {
                     .iter()
                     .map(|&m| TableIndexer::new(m, scheme, &mut directories))
                     .collect();
-                let solve = |reference, walk_ratio, window_slots| {
+                let solve = |reference, walk_ratio, window: Option<u64>| {
                     let tuning = Tuning {
                         reference,
                         walk_ratio,
-                        window_slots,
+                        windows: Windows {
+                            partner: window,
+                            targets: window,
+                        },
                     };
                     solve_pair(indexers.clone(), tb, &NoProgress, None, tuning)
                         .unwrap()
@@ -1612,9 +1756,12 @@ mod tests {
         stopped_and_resumed(true, Some(CHUNK));
     }
 
-    fn stopped_and_resumed(mapped: bool, window_slots: Option<u64>) {
+    fn stopped_and_resumed(mapped: bool, window: Option<u64>) {
         let tuning = Tuning {
-            window_slots,
+            windows: Windows {
+                partner: window,
+                targets: window,
+            },
             ..Tuning::default()
         };
         let tb = tablebase();

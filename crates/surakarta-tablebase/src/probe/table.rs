@@ -586,6 +586,12 @@ impl Table {
         self.header().version()
     }
 
+    /// Whether the payload is a map of a file (paged by the kernel), not
+    /// bytes in memory.
+    pub(crate) fn is_mapped(&self) -> bool {
+        matches!(self.storage, Storage::Mapped(..))
+    }
+
     /// Whether the payload is compact (format 2), so that stored wins may
     /// stand for wins in 1 by a capture.
     #[must_use]

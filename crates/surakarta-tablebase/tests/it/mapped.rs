@@ -6,7 +6,8 @@ use crate::shared::contents;
 use std::path::{Path, PathBuf};
 use surakarta_index::Scheme;
 use surakarta_tablebase::{
-    generate_dir_with, generate_pair, GenerateOptions, NoProgress, Pair, Storage, TablebaseError,
+    generate_dir_with, generate_pair, plan, GenerateOptions, NoProgress, Pair, Storage,
+    TablebaseError,
 };
 
 fn scratch(name: &str) -> PathBuf {
@@ -81,6 +82,40 @@ fn a_six_piece_pair_mapped_is_the_pair_in_memory() {
     assert!(contents(&memory) == contents(&mapped), "the files differ");
     std::fs::remove_dir_all(memory).unwrap();
     std::fs::remove_dir_all(mapped).unwrap();
+}
+
+/// Mapped within a limit that leaves less room than a class: the solver
+/// works through each partner class in windows, and writes the same files.
+#[test]
+fn a_six_piece_pair_in_windows_is_the_pair_in_memory() {
+    let memory = scratch("six-windows-memory");
+    let windowed = scratch("six-windows");
+    let small = options(Scheme::Symmetric, 1, Storage::Memory);
+    generate_dir_with(&memory, 5, &small, &NoProgress).unwrap();
+    generate_dir_with(&windowed, 5, &small, &NoProgress).unwrap();
+    let pair: Pair = "4v2".parse().unwrap();
+    generate_pair(&memory, pair, &small, &NoProgress).unwrap();
+    let settings = plan::Settings {
+        format: 1,
+        ..plan::Settings::default()
+    };
+    // 4 MiB beyond what must stay resident: windows of 1.9 M slots, two
+    // of each 3.7 M-slot class.
+    let limit = plan::mapped_memory_bytes(pair, settings) + (4 << 20);
+    let slots = plan::window_slots(pair, settings, limit).unwrap();
+    assert!(slots < 3_665_160 && slots * 2 >= 3_665_160, "{slots}");
+    // (Below its need in memory only by a little: mapped on request.)
+    let limited = GenerateOptions {
+        memory_limit: Some(limit),
+        ..options(Scheme::Symmetric, 1, Storage::Mapped)
+    };
+    let outcomes = generate_pair(&windowed, pair, &limited, &NoProgress).unwrap();
+    assert!(outcomes
+        .iter()
+        .all(|o| o.storage == Some(Storage::Mapped) && o.window_slots == Some(slots)));
+    assert!(contents(&memory) == contents(&windowed), "the files differ");
+    std::fs::remove_dir_all(memory).unwrap();
+    std::fs::remove_dir_all(windowed).unwrap();
 }
 
 /// With a memory limit, `Storage::Auto` solves in memory what fits, and a

@@ -228,5 +228,8 @@ fn outcome_json(o: &ClassOutcome) -> serde_json::Value {
     // Where its pair's state was kept: "memory" or "mapped" (null when
     // skipped).
     out["storage"] = json!(o.storage.map(|s| s.to_string()));
+    // The slots of the windows a mapped pair was worked through in (null:
+    // each class whole).
+    out["window_slots"] = json!(o.window_slots);
     out
 }

@@ -333,6 +333,17 @@ done
 checks=$((checks + 1))
 echo "  ok: tb generate --pair 6v1 in 82 MiB: mapped, in windows, the in-memory bytes, no work file left"
 
+# 9. tb verify of that pair in the same cgroup, told a limit that leaves
+# room for half a class: the partner read in windows, every entry right.
+set_limit "$small"
+status=0
+in_cgroup "$bin" tb verify --dir "$work/mapped" 6v1 1v6 --memory-limit 0.07 --json >"$work/out" 2>"$work/err" || status=$?
+set_limit "$limit"
+[ "$status" = 0 ] || fail "tb verify 6v1 1v6 in 82 MiB: exit $status: $(cat "$work/err")"
+grep -q '"errors":0' "$work/out" || fail "tb verify 6v1 1v6 in 82 MiB: $(head -c 300 "$work/out")"
+checks=$((checks + 1))
+echo "  ok: tb verify 6v1 1v6 in 82 MiB (--memory-limit 0.07): in windows, 0 errors"
+
 # Nothing of the test may be left running in the cgroup.
 leftover="$(cat "$cgroup/cgroup.procs")"
 [ -z "$leftover" ] || fail "processes left in the cgroup: $leftover"

@@ -381,12 +381,19 @@ pub fn verify_tables<E: From<TablebaseError>>(
             .is_some_and(|c| classes.iter().all(|&m| c.is_finished(&tb, m)));
         if finished {
             for &material in &classes {
-                found(verify_one(&tb, material, reporter, checkpoints.as_ref()));
+                found(verify_one(
+                    &tb,
+                    material,
+                    reporter,
+                    checkpoints.as_ref(),
+                    None,
+                ));
             }
         } else {
             // The pair's compact tables and those its captures reach,
             // expanded (re-deriving probes every move, far faster
             // unpacked), and dropped before the next pair.
+            let window = memory_limit.and_then(|limit| tb.verify_window_slots(pair, limit));
             let expanded = tb.expand_pair(pair, *memory_limit)?;
             for &material in &classes {
                 found(verify_one(
@@ -394,6 +401,7 @@ pub fn verify_tables<E: From<TablebaseError>>(
                     material,
                     reporter,
                     checkpoints.as_ref(),
+                    window,
                 ));
             }
         }
@@ -410,17 +418,19 @@ pub fn verify_tables<E: From<TablebaseError>>(
 }
 
 /// Verifies the table of `material` in `source`, reporting it as a task
-/// of its own.
+/// of its own, the partner read in windows of `window` slots if given
+/// ([`Tablebase::verify_in_windows`]).
 fn verify_one(
     source: &Tablebase,
     material: Material,
     reporter: &dyn Progress,
     checkpoints: Option<&VerifyCheckpoints>,
+    window: Option<u64>,
 ) -> VerifyOutcome {
     let start = Instant::now();
     let table = source.table(material);
     reporter.pair_started(&[material], table.map_or(0, |t| t.indexer().size()));
-    let result = source.verify_with(material, reporter, checkpoints);
+    let result = source.verify_in_windows(material, reporter, checkpoints, window);
     if let Some(table) = table {
         reporter.class_done(&table.stats(), start.elapsed());
     }

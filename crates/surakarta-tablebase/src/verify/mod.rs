@@ -188,6 +188,28 @@ impl Tablebase {
         reporter: &dyn Progress,
         checkpoints: Option<&VerifyCheckpoints>,
     ) -> Result<VerifyReport, TablebaseError> {
+        self.verify_in_windows(material, reporter, checkpoints, None)
+    }
+
+    /// [`Tablebase::verify_with`], reading the partner class (where it is
+    /// a byte per slot) in windows of at most `window_slots` slots at a
+    /// time (`None`: whole), so that when its table is a mapped file the
+    /// pages read at random are the window's. The same report either way.
+    ///
+    /// A position's value is the best of its moves': it is right when no
+    /// move is better than the stored value and some move gives it. Each
+    /// window answers both for its moves (captures and the position
+    /// without moves in the first), a bit per slot each, for a run of
+    /// segments of about two windows; the stored values are read in order.
+    /// Positions found wrong are derived again whole for the report's
+    /// examples.
+    pub fn verify_in_windows(
+        &self,
+        material: Material,
+        reporter: &dyn Progress,
+        checkpoints: Option<&VerifyCheckpoints>,
+        window_slots: Option<u64>,
+    ) -> Result<VerifyReport, TablebaseError> {
         let _lock = checkpoints
             .map(|c| c.lock_pair(crate::pair::Pair::of(material)))
             .transpose()?;
@@ -259,14 +281,40 @@ impl Tablebase {
             Ok(())
         };
         let mut last_save = Instant::now();
+        // With windows, runs of segments of about two windows' slots.
+        let windows = window_slots
+            .filter(|_| successors.partner_bytes.is_some())
+            .map(|slots| {
+                let size = successors.partner.indexer().size();
+                let slots = slots.clamp(1, size.max(1));
+                (0..size.div_ceil(slots))
+                    .map(|w| w * slots..((w + 1) * slots).min(size))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|windows| windows.len() > 1);
+        let run = windows
+            .as_ref()
+            .map_or(1, |w| (2 * w[0].end).div_ceil(segment).max(1));
         while state.segments < segments {
             let start = state.segments * segment;
-            let end = (start + segment).min(size);
-            let (positions, mismatches) =
-                self.verify_slots(&bytes, &successors, start..end, &mut state.report, reporter)?;
+            let taken = run.min(segments - state.segments);
+            let end = (start + taken * segment).min(size);
+            let (positions, mismatches) = match &windows {
+                Some(windows) => self.verify_slots_in_windows(
+                    &bytes,
+                    &successors,
+                    start..end,
+                    windows,
+                    &mut state.report,
+                    reporter,
+                )?,
+                None => {
+                    self.verify_slots(&bytes, &successors, start..end, &mut state.report, reporter)?
+                }
+            };
             state.report.positions += positions;
             state.report.mismatches += mismatches;
-            state.segments += 1;
+            state.segments += taken;
             let every = checkpoints.map_or(Duration::MAX, VerifyCheckpoints::every);
             if state.segments < segments && last_save.elapsed() >= every {
                 save(&state)?;
@@ -336,6 +384,159 @@ impl Tablebase {
             .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)));
         report.examples = examples.into_inner().unwrap_or_else(|e| e.into_inner());
         result
+    }
+}
+
+impl Tablebase {
+    /// [`Tablebase::verify_slots`] with the partner's bytes read in
+    /// `windows` (see [`Tablebase::verify_in_windows`]).
+    fn verify_slots_in_windows(
+        &self,
+        bytes: &[u8],
+        successors: &Successors<'_>,
+        slots: std::ops::Range<u64>,
+        windows: &[std::ops::Range<u64>],
+        report: &mut VerifyReport,
+        reporter: &dyn Progress,
+    ) -> Result<(u64, u64), TablebaseError> {
+        const CHUNK: u64 = 1 << 14;
+        let Some(partner_bytes) = successors.partner_bytes else {
+            return self.verify_slots(bytes, successors, slots, report, reporter);
+        };
+        let size = bytes.len() as u64;
+        let indexer = self.lookup(report.material)?.indexer();
+        let partner = successors.partner.indexer();
+        let base = slots.start;
+        let words = (slots.end - base).div_ceil(64) as usize;
+        let bits = || (0..words).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+        // Per slot: a move better than the stored value; a move giving it.
+        let (better, given) = (bits(), bits());
+        let set = |bits: &[AtomicU64], index: u64| {
+            let i = index - base;
+            bits[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
+        };
+        let is_set = |bits: &[AtomicU64], index: u64| {
+            let i = index - base;
+            bits[(i / 64) as usize].load(Ordering::Relaxed) & 1 << (i % 64) != 0
+        };
+        let chunks = || {
+            (slots.start / CHUNK..slots.end.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    (
+                        (c * CHUNK).max(slots.start),
+                        ((c + 1) * CHUNK).min(slots.end),
+                    )
+                })
+        };
+        let done = AtomicU64::new(slots.start);
+        let mut positions = 0;
+        for (w, window) in windows.iter().enumerate() {
+            let first = w == 0;
+            let last = w + 1 == windows.len();
+            positions = chunks()
+                .map(|(start, end)| {
+                    let mut positions = 0u64;
+                    let mut result = Ok(());
+                    indexer.for_each_in(start, end, |index, sides| {
+                        positions += 1;
+                        if result.is_err() || is_set(&better, index) {
+                            return;
+                        }
+                        let stored = Value::from_table_byte(bytes[index as usize]);
+                        let note = |v: Value| {
+                            if v.is_better_than(stored) {
+                                set(&better, index);
+                            } else if v == stored {
+                                set(&given, index);
+                            }
+                        };
+                        let Sides { us, them } = sides;
+                        let empty = Bitboard::FULL - us - them;
+                        if first {
+                            let mut any = false;
+                            for m in capture_moves(us, them) {
+                                any = true;
+                                let after = Sides::new(
+                                    them.without(m.to()),
+                                    us.without(m.from()).with(m.to()),
+                                );
+                                let wdl = if after.us.is_empty() {
+                                    Ok(Wdl::Loss)
+                                } else {
+                                    capture_wdl(self, successors.target, after)
+                                };
+                                match wdl {
+                                    Ok(Wdl::Loss) => note(Value::Win(1)),
+                                    Ok(Wdl::Win) => note(Value::Loss(1)),
+                                    Ok(Wdl::Draw) => note(Value::Draw),
+                                    Err(e) => {
+                                        result = Err(e);
+                                        return;
+                                    }
+                                }
+                            }
+                            let quiet = us
+                                .into_iter()
+                                .any(|from| !(step_targets(from) & empty).is_empty());
+                            if !any && !quiet {
+                                note(Value::Loss(0));
+                            }
+                        }
+                        let ranks = partner.step_ranks(us, them, false);
+                        for from in us {
+                            for to in step_targets(from) & empty {
+                                match ranks.rank(from, to) {
+                                    Ok(at) if window.contains(&at) => note(
+                                        Value::from_table_byte(partner_bytes[at as usize]).back(),
+                                    ),
+                                    Ok(_) => {}
+                                    Err(e) => {
+                                        result = Err(e.into());
+                                        return;
+                                    }
+                                }
+                            }
+                        }
+                    });
+                    if last {
+                        let so_far = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
+                        reporter.progress(Pass::Verify, so_far, size);
+                    }
+                    result.map(|()| positions)
+                })
+                .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        }
+        // Wrong: a move better than the stored value, or none giving it;
+        // derived again whole for the examples.
+        let examples = Mutex::new(std::mem::take(&mut report.examples));
+        let mismatches = chunks()
+            .map(|(start, end)| {
+                let mut mismatches = 0u64;
+                let mut result = Ok(());
+                indexer.for_each_in(start, end, |index, sides| {
+                    if result.is_err() || (!is_set(&better, index) && is_set(&given, index)) {
+                        return;
+                    }
+                    mismatches += 1;
+                    let mut examples = examples.lock().unwrap_or_else(|e| e.into_inner());
+                    if examples.len() < EXAMPLES {
+                        match self.derive_sides(sides, successors) {
+                            Ok(derived) => examples.push(Mismatch {
+                                index,
+                                sides,
+                                stored: Value::from_table_byte(bytes[index as usize]),
+                                derived,
+                            }),
+                            Err(e) => result = Err(e),
+                        }
+                    }
+                });
+                result.map(|()| mismatches)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b));
+        report.examples = examples.into_inner().unwrap_or_else(|e| e.into_inner());
+        Ok((positions, mismatches?))
     }
 }
 
@@ -421,6 +622,27 @@ impl Tablebase {
         let below: u64 = below.iter().map(slots).sum();
         let own: u64 = pair.classes().iter().map(slots).sum();
         targets + below.max(own) + plan::PROCESS_BYTES
+    }
+
+    /// The most slots of a partner class that verifying `pair` within
+    /// `limit` bytes reads at a time ([`Tablebase::verify_in_windows`]),
+    /// or `None` if every table of the pair that is a mapped file fits
+    /// whole: half of what the limit leaves beyond
+    /// [`Tablebase::verify_memory_bytes`] (the other half for the bits of
+    /// the slots being verified and the pages read in order), at least
+    /// [`plan::MIN_WINDOW_SLOTS`].
+    #[must_use]
+    pub fn verify_window_slots(&self, pair: Pair, limit: u64) -> Option<u64> {
+        let room = limit.saturating_sub(self.verify_memory_bytes(pair));
+        let slots = (room / 2).max(plan::MIN_WINDOW_SLOTS);
+        let largest = pair
+            .classes()
+            .iter()
+            .filter_map(|m| self.tables.get(m))
+            .filter(|t| t.is_mapped() && !t.is_compact())
+            .map(|t| t.indexer().size())
+            .max()?;
+        (slots < largest).then_some(slots)
     }
 
     /// [`Tablebase::verify_memory_bytes`] of `pair`, or
@@ -652,5 +874,60 @@ mod tests {
             .examples
             .iter()
             .any(|m| m.index == index && m.sides == sides && m.stored == Value::Win(5)));
+    }
+
+    /// Verifying with the partner read in windows gives the report of
+    /// verifying it whole: on every class up to 5 pieces, and on a class
+    /// with values forged every way (a longer win, a loss for a win, a
+    /// draw for a loss, a win for a draw), in windows of 1,000 slots to
+    /// a third of the partner.
+    #[test]
+    fn verifying_in_windows_is_verifying_whole() {
+        let tb = crate::test_tables::up_to_5();
+        let quiet = &crate::progress::NoProgress;
+        for material in tb.materials() {
+            let whole = tb.verify(material, quiet).unwrap();
+            for window in [16_384, 100_000] {
+                let windowed = tb
+                    .verify_in_windows(material, quiet, None, Some(window))
+                    .unwrap();
+                assert_eq!(windowed, whole, "{material}, windows of {window}");
+            }
+        }
+        let (mut tb, _) =
+            Tablebase::generate(4, Scheme::Symmetric, &crate::progress::NoProgress).unwrap();
+        let material: Material = "2v2".parse().unwrap();
+        let table = tb.lookup(material).unwrap();
+        let mut values = tb.values(material).unwrap().into_owned();
+        let forge = |v: Value| match v {
+            Value::Win(3) => Some(Value::Win(5)),
+            Value::Win(5) => Some(Value::Loss(6)),
+            Value::Loss(2) => Some(Value::Draw),
+            Value::Draw => Some(Value::Win(3)),
+            _ => None,
+        };
+        let mut forged = 0;
+        table
+            .indexer()
+            .for_each_in(0, table.indexer().size(), |index, _| {
+                let at = &mut values[index as usize];
+                if index % 7 == 0 {
+                    if let Some(v) = forge(Value::from_table_byte(*at)) {
+                        *at = v.to_byte().unwrap();
+                        forged += 1;
+                    }
+                }
+            });
+        assert!(forged > 50, "{forged}");
+        let forged_table = Table::new(table.indexer().clone(), values).unwrap();
+        tb.insert(forged_table);
+        let whole = tb.verify(material, quiet).unwrap();
+        assert!(whole.mismatches >= forged, "{whole:?}");
+        for window in [1_000, 10_000] {
+            let windowed = tb
+                .verify_in_windows(material, quiet, None, Some(window))
+                .unwrap();
+            assert_eq!(windowed, whole, "windows of {window}");
+        }
     }
 }

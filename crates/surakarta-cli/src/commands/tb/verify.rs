@@ -31,7 +31,9 @@ pub(super) struct VerifyArgs {
     threads: Option<usize>,
     /// Refuse to start if a pair's modelled peak memory (its compact
     /// tables and those its captures reach, expanded) exceeds this many
-    /// GiB (default: the memory available when the command starts).
+    /// GiB (default: the memory available when the command starts); a
+    /// format 1 partner class larger than half of what is left is read in
+    /// windows of that size, so the pages read at random stay resident.
     #[arg(long, value_name = "GIB")]
     memory_limit: Option<f64>,
     /// Save each table's progress in DIR (`6v4-verify.ckpt`) at most every

@@ -42,6 +42,7 @@ pub(super) fn plan_json(
                 "disk_bytes": p.disk_bytes,
                 "mapped": p.mapped,
                 "work_bytes": p.work_bytes,
+                "windows": p.windows,
                 "seconds_estimate": p.seconds,
                 "time_limit_minutes": requests.minutes(p),
                 "jobs": requests.jobs(p),

@@ -249,8 +249,13 @@ pub(super) fn run(args: PlanArgs) -> Result<ExitCode, CliError> {
 /// A comment line with a pair's estimates.
 fn comment(plan: &Plan, p: &PairPlan) -> String {
     let mapped = if p.mapped {
+        let windows = if p.windows > 1 {
+            format!(", in {} windows", p.windows)
+        } else {
+            String::new()
+        };
         format!(
-            " (state mapped from work files of {})",
+            " (state mapped from work files of {}{windows})",
             human_bytes(p.work_bytes)
         )
     } else {

@@ -77,6 +77,11 @@ pub(crate) const GAME_NUMBER: RangeInclusive<usize> = 1..=surakarta::record::MAX
 /// verify`): 0 to a week.
 pub(crate) const CHECKPOINT_SECONDS: RangeInclusive<u64> = 0..=604_800;
 
+/// `tb generate --window-slots`: from the least window to more slots than
+/// any class of 24 pieces has.
+pub(crate) const WINDOW_SLOTS: RangeInclusive<u64> =
+    surakarta_tablebase::plan::MIN_WINDOW_SLOTS..=1 << 50;
+
 /// The deepest search the command line and the engine protocol accept, in
 /// plies (`search`, `bench`, `play`, `match` players, `go depth`).
 pub(crate) const MAX_DEPTH: u32 = 64;

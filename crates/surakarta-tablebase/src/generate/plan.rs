@@ -540,23 +540,40 @@ pub fn mapped_memory_bytes(pair: Pair, settings: Settings) -> u64 {
 /// The least slots of a window (see [`window_slots`]).
 pub const MIN_WINDOW_SLOTS: u64 = 1 << 20;
 
-/// The most slots of a partner class (and, in format 1, of a table
-/// captures reach) that a pair whose state is mapped
-/// ([`Storage::Mapped`](crate::Storage::Mapped)) reads and writes at
-/// random at a time when given `limit` bytes, or `None` if the largest
-/// fits whole.
+/// What a mapped pair's process holds beyond its maps and the occupancy
+/// directories, for sizing its windows ([`window_slots`]): code, thread
+/// stacks and buffers. Measured: 4v4 in memory peaks at 2–5 MB above its
+/// values, bitmaps and the table captures reach; rounded up.
+/// ([`PROCESS_BYTES`] is what the refusal and the scheduler's request
+/// count, with a margin.)
+pub const WINDOW_PROCESS_BYTES: u64 = 16 << 20;
+
+/// The share of the room (the limit less what stays resident) a window
+/// takes: a value byte and a candidate bit per slot. The rest holds the
+/// pages read in order and those being written back. Measured on 4v4 in
+/// a cgroup: at 256 MiB windows of 0.66 of the room took 1.35 times the
+/// time in memory, of 0.44 1.7 times; at 128 MiB 0.52 took 4.1 times,
+/// 0.26 6.7 times, and 1.0 more than 7.5 times (stopped).
+pub const WINDOW_SHARE: f64 = 2.0 / 3.0;
+
+/// The slots of the windows a pair whose state is mapped
+/// ([`Storage::Mapped`](crate::Storage::Mapped)) works through each
+/// partner class (and, in format 1, each table captures reach) in when
+/// given `limit` bytes, or `None` if the largest of those fits the room
+/// whole.
 ///
-/// The solver works through each partner class in windows of that many
-/// slots (reading its own slots in order), and its first pass through the
-/// tables captures reach where they are mapped files, so that the pages it
-/// touches at random stay resident: half of what the limit leaves beyond
-/// [`mapped_memory_bytes`] for the window (a value byte and a candidate
-/// bit per slot), half for the pages read in order and those being
-/// written back. Each pass then reads its own class once per window.
+/// The room is the limit less what stays resident
+/// ([`mapped_memory_bytes`] with [`WINDOW_PROCESS_BYTES`] for the
+/// process). While the largest class's random reads and writes (a value
+/// byte and a candidate bit per slot) fit it, the page cache keeps them
+/// and windows would only cost time. Beyond, the solver reads and writes
+/// the partner only inside a window at a time, reading its own slots in
+/// order, once per window: windows of at most [`WINDOW_SHARE`] of the
+/// room, as few as that allows, of equal size.
 #[must_use]
 pub fn window_slots(pair: Pair, settings: Settings, limit: u64) -> Option<u64> {
-    let room = limit.saturating_sub(mapped_memory_bytes(pair, settings));
-    let slots = (room / 2 / 9 * 8).max(MIN_WINDOW_SLOTS);
+    let resident = mapped_memory_bytes(pair, settings) - PROCESS_BYTES + WINDOW_PROCESS_BYTES;
+    let room = limit.saturating_sub(resident) as f64;
     let mut paged = pair.classes();
     if settings.format == 1 {
         paged.extend(pair.capture_targets());
@@ -566,7 +583,23 @@ pub fn window_slots(pair: Pair, settings: Settings, limit: u64) -> Option<u64> {
         .map(|m| settings.scheme.size(m))
         .max()
         .unwrap_or(0);
-    (slots < largest).then_some(slots)
+    equal_windows(largest, room, 1.125)
+}
+
+/// Windows over `largest` slots within `room` bytes at `bytes_per_slot`:
+/// `None` if it fits whole, else the slots of as few equal windows as keep
+/// each within [`WINDOW_SHARE`] of the room (at least
+/// [`MIN_WINDOW_SLOTS`]). What [`window_slots`] and
+/// [`Tablebase::verify_window_slots`](crate::Tablebase::verify_window_slots)
+/// share.
+#[must_use]
+pub fn equal_windows(largest: u64, room: f64, bytes_per_slot: f64) -> Option<u64> {
+    if largest as f64 * bytes_per_slot <= room {
+        return None;
+    }
+    let most = ((room * WINDOW_SHARE / bytes_per_slot) as u64).max(MIN_WINDOW_SLOTS);
+    let windows = largest.div_ceil(most);
+    Some(largest.div_ceil(windows).max(MIN_WINDOW_SLOTS))
 }
 
 /// Each window beyond the first that a pair's passes work through adds
@@ -708,8 +741,9 @@ mod tests {
     }
 
     /// Within 1 GiB in format 1, the 9-piece pairs that do not fit in
-    /// memory are mapped, worked through in windows of half the room, and
-    /// their time grows by [`WINDOW_TIME`] a window.
+    /// memory are mapped, the large ones worked through in equal windows
+    /// of at most two thirds of the room, and their time grows by
+    /// [`WINDOW_TIME`] a window.
     #[test]
     fn nine_pieces_in_one_gib_are_planned_in_windows() {
         let limit = 1 << 30;
@@ -718,16 +752,23 @@ mod tests {
             memory_limit: Some(limit),
             ..Settings::default()
         };
-        let room = limit - mapped_memory_bytes(pair("5v4"), settings);
+        let resident =
+            mapped_memory_bytes(pair("5v4"), settings) - PROCESS_BYTES + WINDOW_PROCESS_BYTES;
+        let room = (limit - resident) as f64;
         let slots = window_slots(pair("5v4"), settings, limit).unwrap();
-        assert_eq!(slots, room / 2 / 9 * 8);
+        // 1,483,321,140 slots a class, in three equal windows.
+        assert_eq!(slots, 1_483_321_140u64.div_ceil(3));
+        assert!(slots as f64 * 1.125 <= room * WINDOW_SHARE);
+        assert!(1_483_321_140u64.div_ceil(2) as f64 * 1.125 > room * WINDOW_SHARE);
         let p = PairPlan::new(pair("5v4"), settings);
         assert!(p.mapped && p.memory_bytes == limit);
-        // 1,483,321,140 slots a class, in windows of about 421 M.
-        assert_eq!(p.windows, 1_483_321_140u64.div_ceil(slots));
-        assert_eq!(p.windows, 4);
+        assert_eq!(p.windows, 3);
         let whole = seconds(pair("5v4"), settings);
-        assert!((p.seconds - whole * (1.0 + 3.0 * WINDOW_TIME)).abs() < 1e-6);
+        assert!((p.seconds - whole * (1.0 + 2.0 * WINDOW_TIME)).abs() < 1e-6);
+        // 6v3 in two windows; 7v2 is mapped, but its classes fit the room.
+        assert_eq!(PairPlan::new(pair("6v3"), settings).windows, 2);
+        let r = PairPlan::new(pair("7v2"), settings);
+        assert!(r.mapped && r.windows == 1);
         // 8v1 fits in memory: whole, no windows.
         let q = PairPlan::new(pair("8v1"), settings);
         assert!(!q.mapped && q.windows == 1);

@@ -189,6 +189,10 @@ pub struct GenerateOptions {
     pub memory_limit: Option<u64>,
     /// Where a pair's state is kept while it is solved.
     pub storage: Storage,
+    /// The slots of the windows a mapped pair is worked through in
+    /// (`None`: from the memory limit, [`plan::window_slots`]); at least
+    /// [`plan::MIN_WINDOW_SLOTS`]. For measuring the windows' cost.
+    pub window_slots: Option<u64>,
 }
 
 impl Default for GenerateOptions {
@@ -202,6 +206,7 @@ impl Default for GenerateOptions {
             checkpoint_every: Duration::from_secs(300),
             memory_limit: None,
             storage: Storage::Auto,
+            window_slots: None,
         }
     }
 }
@@ -410,9 +415,12 @@ pub(crate) fn solve(
     };
     let (storage, memory_estimate) = choose_storage(pair, settings, options.storage, memory_limit)?;
     let mapped = storage == Storage::Mapped;
-    let window_slots = memory_limit
-        .filter(|_| mapped)
-        .and_then(|limit| plan::window_slots(pair, settings, limit));
+    let window_slots = match options.window_slots {
+        Some(slots) => Some(slots.max(plan::MIN_WINDOW_SLOTS)).filter(|_| mapped),
+        None => memory_limit
+            .filter(|_| mapped)
+            .and_then(|limit| plan::window_slots(pair, settings, limit)),
+    };
     let present = crate::table_files(dir)?;
     let mut tablebase = Tablebase {
         dir: Some(dir.to_path_buf()),

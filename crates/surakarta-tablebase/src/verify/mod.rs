@@ -624,17 +624,20 @@ impl Tablebase {
         targets + below.max(own) + plan::PROCESS_BYTES
     }
 
-    /// The most slots of a partner class that verifying `pair` within
-    /// `limit` bytes reads at a time ([`Tablebase::verify_in_windows`]),
-    /// or `None` if every table of the pair that is a mapped file fits
-    /// whole: half of what the limit leaves beyond
-    /// [`Tablebase::verify_memory_bytes`] (the other half for the bits of
-    /// the slots being verified and the pages read in order), at least
-    /// [`plan::MIN_WINDOW_SLOTS`].
+    /// The slots of the windows that verifying `pair` within `limit` bytes
+    /// reads a partner class in ([`Tablebase::verify_in_windows`]), or
+    /// `None` if every table of the pair that is a mapped file fits the
+    /// room whole: the room is what the limit leaves beyond
+    /// [`Tablebase::verify_memory_bytes`] (with
+    /// [`plan::WINDOW_PROCESS_BYTES`] for the process), a window slot
+    /// costs its byte and the two bits of about two of the slots being
+    /// verified, and windows are sized as generation's
+    /// ([`plan::equal_windows`]).
     #[must_use]
     pub fn verify_window_slots(&self, pair: Pair, limit: u64) -> Option<u64> {
-        let room = limit.saturating_sub(self.verify_memory_bytes(pair));
-        let slots = (room / 2).max(plan::MIN_WINDOW_SLOTS);
+        let resident =
+            self.verify_memory_bytes(pair) - plan::PROCESS_BYTES + plan::WINDOW_PROCESS_BYTES;
+        let room = limit.saturating_sub(resident) as f64;
         let largest = pair
             .classes()
             .iter()
@@ -642,7 +645,7 @@ impl Tablebase {
             .filter(|t| t.is_mapped() && !t.is_compact())
             .map(|t| t.indexer().size())
             .max()?;
-        (slots < largest).then_some(slots)
+        plan::equal_windows(largest, room, 1.5)
     }
 
     /// [`Tablebase::verify_memory_bytes`] of `pair`, or

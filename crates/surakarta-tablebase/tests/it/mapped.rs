@@ -95,24 +95,28 @@ fn a_six_piece_pair_in_windows_is_the_pair_in_memory() {
     generate_dir_with(&windowed, 5, &small, &NoProgress).unwrap();
     let pair: Pair = "4v2".parse().unwrap();
     generate_pair(&memory, pair, &small, &NoProgress).unwrap();
+    // Windows of the least size: four of each 3.7 M-slot class.
+    let slots = plan::MIN_WINDOW_SLOTS;
+    let windows = GenerateOptions {
+        window_slots: Some(slots),
+        ..options(Scheme::Symmetric, 1, Storage::Mapped)
+    };
+    let outcomes = generate_pair(&windowed, pair, &windows, &NoProgress).unwrap();
+    assert!(outcomes
+        .iter()
+        .all(|o| o.storage == Some(Storage::Mapped) && o.window_slots == Some(slots)));
+    // A limit the classes fit whole (with room to spare): no windows.
     let settings = plan::Settings {
         format: 1,
         ..plan::Settings::default()
     };
-    // 4 MiB beyond what must stay resident: windows of 1.9 M slots, two
-    // of each 3.7 M-slot class.
-    let limit = plan::mapped_memory_bytes(pair, settings) + (4 << 20);
-    let slots = plan::window_slots(pair, settings, limit).unwrap();
-    assert!(slots < 3_665_160 && slots * 2 >= 3_665_160, "{slots}");
-    // (Below its need in memory only by a little: mapped on request.)
-    let limited = GenerateOptions {
-        memory_limit: Some(limit),
-        ..options(Scheme::Symmetric, 1, Storage::Mapped)
-    };
-    let outcomes = generate_pair(&windowed, pair, &limited, &NoProgress).unwrap();
-    assert!(outcomes
-        .iter()
-        .all(|o| o.storage == Some(Storage::Mapped) && o.window_slots == Some(slots)));
+    assert_eq!(plan::window_slots(pair, settings, 1 << 30), None);
+    // Past the refusal's model but with less room than a class: windows.
+    let tight = plan::mapped_memory_bytes(pair, settings) - plan::PROCESS_BYTES
+        + plan::WINDOW_PROCESS_BYTES
+        + (2 << 20);
+    let slots = plan::window_slots(pair, settings, tight).unwrap();
+    assert!(slots < 3_665_160 && slots >= 3_665_160 / 4, "{slots}");
     assert!(contents(&memory) == contents(&windowed), "the files differ");
     std::fs::remove_dir_all(memory).unwrap();
     std::fs::remove_dir_all(windowed).unwrap();

@@ -2,7 +2,7 @@
 //! resume, checkpoints and a memory limit.
 
 use super::shared::{compact_options, stats_json};
-use crate::common::checks::{in_range, CHECKPOINT_SECONDS};
+use crate::common::checks::{in_range, CHECKPOINT_SECONDS, WINDOW_SLOTS};
 use crate::common::error::CliError;
 use crate::common::memory::memory_limit;
 use crate::common::threads::{check_threads, thread_pool};
@@ -65,6 +65,11 @@ pub(super) struct GenerateArgs {
     /// files, paged by the kernel).
     #[arg(long, value_name = "STORAGE", default_value = "auto")]
     storage: Storage,
+    /// Slots of the windows a mapped pair works through each partner
+    /// class in, 1048576 to 2^50 (default: from --memory-limit; a class
+    /// that fits is worked on whole). For measuring what windows cost.
+    #[arg(long, value_name = "SLOTS", value_parser = in_range(WINDOW_SLOTS))]
+    window_slots: Option<u64>,
     /// Print one JSON object (and no progress bars) instead of text.
     #[arg(long)]
     json: bool,
@@ -106,6 +111,7 @@ fn check(args: &GenerateArgs) -> Result<Settings, CliError> {
         checkpoint_every: Duration::from_secs(args.checkpoint_every),
         memory_limit,
         storage: args.storage,
+        window_slots: args.window_slots,
     };
     Ok(Settings {
         what,

@@ -25,7 +25,7 @@ pub(super) fn makefile(plan: &Plan, dir: &str, binary: &str) -> Result<String, U
          # to {} pieces in $(DIR), one grouped target per pair (GNU make 4.3 or newer).\n\
          # Run: make -j J [DIR=...] [THREADS=...] [SURAKARTA=...]\n\
          # Each pair needs the memory in its comment (an estimate from a model,\n\
-         # docs/tablebase.md): keep J times it within the machine's memory.\n\n\
+         # docs/big-tables.md): keep J times it within the machine's memory.\n\n\
          SURAKARTA := {binary}\nDIR := {dir}\nTHREADS := {}\n\n\
          # $(call quote,WORD): WORD as one shell word, in single quotes.\n\
          quote = '$(subst ','\\'',$(1))'\n\n.PHONY: all\n",

@@ -11,7 +11,7 @@ const PREAMBLE: &str = r#"#!/usr/bin/env bash
 # the tables up to @PIECES@ pieces in $DIR, which every node must share. Each job waits
 # for the jobs of the pairs it needs (afterok); a job that fails cancels the jobs
 # waiting for it. --mem and --time are the plan's estimates times @MEMORY_MARGIN@ and @TIME_MARGIN@
-# (a model, docs/tablebase.md, not measurements), capped by MAX_MEM and MAX_TIME.
+# (a model, docs/big-tables.md, not measurements), capped by MAX_MEM and MAX_TIME.
 #
 # Safe to run again at any time, to finish what failed, was cancelled or ran out
 # of time: a pair is skipped when its jobs are queued or running (job names

@@ -34,7 +34,7 @@ pub(super) fn snakefile(
          # the directory {}.\n\
          # Run: snakemake --cores N (locally) or snakemake --executor slurm --jobs J.\n\
          # mem_mb and runtime (minutes) are the plan's estimates times {MEMORY_MARGIN} and\n\
-         # {TIME_MARGIN}: a model (docs/tablebase.md), not measurements.",
+         # {TIME_MARGIN}: a model (docs/big-tables.md), not measurements.",
         plan.pieces,
         plan.pieces,
         python_string(dir)

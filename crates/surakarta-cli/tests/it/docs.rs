@@ -279,3 +279,93 @@ fn documented_levels_are_the_engines() {
         }
     }
 }
+
+/// The anchors of a Markdown document: each heading as GitHub names it
+/// (lower case, punctuation but `-` and `_` dropped, spaces as `-`, a
+/// repeated one with `-1`, `-2`, …), outside fenced code blocks.
+fn anchors(text: &str) -> Vec<String> {
+    let mut anchors: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim().to_lowercase();
+        let slug: String = title
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let repeats = seen.entry(slug.clone()).or_insert(0);
+        *repeats += 1;
+        let repeats = *repeats - 1;
+        anchors.push(if repeats == 0 {
+            slug
+        } else {
+            format!("{slug}-{repeats}")
+        });
+    }
+    anchors
+}
+
+/// Every relative link of the README, ARCHITECTURE.md, CHANGELOG.md and
+/// docs/ leads to a file of the repository and, with `#anchor` into a
+/// Markdown file, to one of its headings: moving a section breaks no link
+/// silently.
+#[test]
+fn the_documents_links_lead_somewhere() {
+    let root = workspace_root();
+    let mut documents = documents();
+    documents.extend(["ARCHITECTURE.md".to_string(), "CHANGELOG.md".to_string()]);
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for document in &documents {
+        let text = std::fs::read_to_string(root.join(document)).unwrap();
+        let dir = Path::new(document).parent().unwrap_or(Path::new(""));
+        for (at, _) in text.match_indices("](") {
+            let rest = &text[at + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let link = &rest[..end];
+            if link.contains("://") || link.starts_with("mailto:") || link.contains(' ') {
+                continue;
+            }
+            let (file, anchor) = link.split_once('#').unwrap_or((link, ""));
+            let target = if file.is_empty() {
+                PathBuf::from(document)
+            } else {
+                dir.join(file)
+            };
+            checked += 1;
+            if !root.join(&target).exists() {
+                broken.push(format!("{document}: {link}: no file {}", target.display()));
+                continue;
+            }
+            if !anchor.is_empty() && target.extension().is_some_and(|e| e == "md") {
+                let target_text = std::fs::read_to_string(root.join(&target)).unwrap();
+                if !anchors(&target_text).iter().any(|a| a == anchor) {
+                    broken.push(format!("{document}: {link}: no heading #{anchor}"));
+                }
+            }
+        }
+    }
+    assert!(checked > 200, "only {checked} links found");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn anchors_are_named_as_github_names_them() {
+    let text = "# A `code` title\n## The tables' value in a game\n```\n# not a heading\n```\n## 11 pieces\n## 11 pieces\n";
+    assert_eq!(
+        anchors(text),
+        [
+            "a-code-title",
+            "the-tables-value-in-a-game",
+            "11-pieces",
+            "11-pieces-1"
+        ]
+    );
+}

@@ -192,6 +192,10 @@ impl ClassState {
     }
 }
 
+/// What [`Solver::unmove`] does with a position to un-move: its sides, its
+/// byte and the partner's window.
+type UnmoveVisit<'a> = dyn Fn(Sides, u8, &Range<u64>) -> Result<(), TablebaseError> + Sync + 'a;
+
 /// How much of a position's moves [`Pair::evaluate`] looks at.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -1026,7 +1030,7 @@ impl Solver<'_> {
         mark_open: bool,
         window: &Range<u64>,
         last: bool,
-        visit: &(dyn Fn(Sides, u8, &Range<u64>) -> Result<(), TablebaseError> + Sync),
+        visit: &UnmoveVisit<'_>,
     ) -> Result<(), TablebaseError> {
         let state = &self.classes[class];
         let partner = &self.classes[self.partner(class)];

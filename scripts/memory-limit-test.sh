@@ -225,7 +225,7 @@ in_cgroup "$bin" serve --bind 127.0.0.1:0 --analysis-memory 990 --hash 495 --max
 expect_refused "serve --analysis-memory 990 --hash 495 --threads 256" "$status" "$work/err" "must hold one analysis's engine"
 # Analyses whose threads count: two asked for at once, one fits the budget.
 if command -v curl >/dev/null 2>&1; then
-    start_server "$work/url2" --bind 127.0.0.1:0 --analysis-memory 990 --hash 300 --threads 128 --max-analyses 2
+    start_server "$work/url2" --bind 127.0.0.1:0 --analysis-memory 960 --hash 300 --threads 128 --max-analyses 2
     clients=()
     for i in 1 2; do
         curl -s -N -o "$work/threads$i" -w '%{http_code}\n' \

@@ -238,7 +238,7 @@ if command -v curl >/dev/null 2>&1; then
     [ "$statuses" = "200 503 " ] || fail "two analyses of 128 threads: statuses $statuses"
     grep -q "an analysis needs" "$work/threads1" "$work/threads2" || fail "the 503 does not say what an analysis needs"
     checks=$((checks + 1))
-    echo "  ok: serve --threads 128 --hash 300 --analysis-memory 990: one analysis answered, one refused with 503, server up"
+    echo "  ok: serve --threads 128 --hash 300 --analysis-memory 960: one analysis answered, one refused with 503, server up"
     stop_server
 fi
 # bench's probe list and endgames' workers are counted before they are made.

@@ -602,6 +602,20 @@ pub fn equal_windows(largest: u64, room: f64, bytes_per_slot: f64) -> Option<u64
     Some(largest.div_ceil(windows).max(MIN_WINDOW_SLOTS))
 }
 
+/// `0..size` cut into consecutive windows of `slots` slots (the last one
+/// shorter; one window if `slots` is 0 or at least `size`): the ranges the
+/// solver and the verifier work through.
+pub(crate) fn window_ranges(size: u64, slots: u64) -> Vec<std::ops::Range<u64>> {
+    let step = if slots == 0 {
+        size.max(1)
+    } else {
+        slots.min(size.max(1))
+    };
+    (0..size.div_ceil(step))
+        .map(|w| w * step..((w + 1) * step).min(size))
+        .collect()
+}
+
 /// Each window beyond the first that a pair's passes work through adds
 /// this fraction of its time in memory: the first pass's captures and the
 /// level passes look at their own positions once per window, the rest is

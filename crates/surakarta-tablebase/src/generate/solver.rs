@@ -16,6 +16,7 @@
 
 use crate::error::TablebaseError;
 use crate::generate::checkpoint::{self, LevelPlan, Phase, Resume};
+use crate::generate::plan;
 use crate::generate::set_moves::SetMoves;
 use crate::generate::store::{self, ClassStores, Store, WorkFile};
 use crate::probe::table::{Table, TableIndexer};
@@ -274,15 +275,15 @@ impl Solver<'_> {
     /// the one that gathers across windows).
     fn windows(&self, class: usize) -> Vec<Range<u64>> {
         let size = self.classes[self.partner(class)].indexer.size();
-        let step = self.window_slots.clamp(CHUNK, size.max(CHUNK));
-        (0..size.div_ceil(step))
-            .map(|w| w * step..((w + 1) * step).min(size))
-            .collect()
+        plan::window_ranges(size, self.window_slots.max(CHUNK))
     }
 
-    /// Whether a pass works in more than one window of some partner.
+    /// Whether a pass works in more than one window of some partner (every
+    /// class is a partner).
     fn windowed(&self) -> bool {
-        (0..self.classes.len()).any(|class| self.windows(class).len() > 1)
+        self.classes
+            .iter()
+            .any(|c| c.indexer.size() > self.window_slots.max(CHUNK))
     }
 
     /// The slots of a segment of a class of `size` slots: see
@@ -596,6 +597,30 @@ impl Solver<'_> {
         Ok(())
     }
 
+    /// Calls `visit(index, sides, moves)` for every unresolved position of
+    /// slots `start..end` of `class`, chunks in parallel (`moves` shared by
+    /// the positions of a chunk, see [`Solver::evaluate`]).
+    fn for_each_unresolved(
+        &self,
+        class: usize,
+        start: u64,
+        end: u64,
+        visit: impl Fn(u64, Sides, &mut SetMoves) -> Result<(), TablebaseError> + Sync,
+    ) -> Result<(), TablebaseError> {
+        let state = &self.classes[class];
+        self.chunks_in(start, end).try_for_each(|(start, end)| {
+            let mut moves = SetMoves::new();
+            self.for_each_wanted(
+                class,
+                start,
+                end,
+                None,
+                |i| state.get(i) == 0,
+                |index, sides| visit(index, sides, &mut moves),
+            )
+        })
+    }
+
     /// Runs `work(class, start, end)` over the pair's slots in segments
     /// (class 0's first, up to [`SEGMENTS`] a class), from `from` slots of
     /// the pair on (those before were done by a run this one continues),
@@ -662,57 +687,44 @@ impl Solver<'_> {
     ) -> Result<u32, TablebaseError> {
         let state = &self.classes[class];
         let win = self.byte(Value::Win(1), class)?;
-        let size = target.size();
-        let step = self.target_window_slots.max(CHUNK);
-        let windows = (0..size.div_ceil(step)).map(|w| w * step..((w + 1) * step).min(size));
+        let windows = plan::window_ranges(target.size(), self.target_window_slots.max(CHUNK));
         let any_win = AtomicBool::new(false);
         for window in windows {
-            self.chunks_in(start, end).try_for_each(|(start, end)| {
-                let mut moves = SetMoves::new();
-                self.for_each_wanted(
-                    class,
-                    start,
-                    end,
-                    None,
-                    |i| state.get(i) == 0,
-                    |index, Sides { us, them }| {
-                        moves.on(class, us | them);
-                        for from in us {
-                            let targets = moves.attacks(from) & them;
-                            if targets.is_empty() {
-                                continue;
-                            }
-                            // Capturing the last enemy piece wins.
-                            if them.len() == 1 {
+            self.for_each_unresolved(class, start, end, |index, Sides { us, them }, moves| {
+                moves.on(class, us | them);
+                for from in us {
+                    let targets = moves.attacks(from) & them;
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    // Capturing the last enemy piece wins.
+                    if them.len() == 1 {
+                        any_win.fetch_or(state.resolve(index, win), Ordering::Relaxed);
+                        return Ok(());
+                    }
+                    let shared = *moves.after_capture(target, from);
+                    let after_them = us.without(from);
+                    for to in targets {
+                        let after = Sides::new(them.without(to), after_them.with(to));
+                        let at = target.rank_in(&shared, after.us)?;
+                        if !window.contains(&at) {
+                            continue;
+                        }
+                        let wdl = match bytes.get(at as usize) {
+                            Some(&byte) => Value::from_table_byte(byte).wdl(),
+                            None => self.smaller.probe_wdl(after)?,
+                        };
+                        match wdl {
+                            Wdl::Loss => {
                                 any_win.fetch_or(state.resolve(index, win), Ordering::Relaxed);
                                 return Ok(());
                             }
-                            let shared = *moves.after_capture(target, from);
-                            let after_them = us.without(from);
-                            for to in targets {
-                                let after = Sides::new(them.without(to), after_them.with(to));
-                                let at = target.rank_in(&shared, after.us)?;
-                                if !window.contains(&at) {
-                                    continue;
-                                }
-                                let wdl = match bytes.get(at as usize) {
-                                    Some(&byte) => Value::from_table_byte(byte).wdl(),
-                                    None => self.smaller.probe_wdl(after)?,
-                                };
-                                match wdl {
-                                    Wdl::Loss => {
-                                        any_win
-                                            .fetch_or(state.resolve(index, win), Ordering::Relaxed);
-                                        return Ok(());
-                                    }
-                                    Wdl::Draw => state.set_capture_draw(index),
-                                    Wdl::Win => {}
-                                }
-                            }
+                            Wdl::Draw => state.set_capture_draw(index),
+                            Wdl::Win => {}
                         }
-                        Ok(())
-                    },
-                )
+                    }
+                }
+                Ok(())
             })?;
         }
         // The positions decided by having no quiet move.
@@ -1114,16 +1126,8 @@ impl Solver<'_> {
         };
         // A position resolved in one window is not looked at in the next.
         for window in self.windows(class) {
-            self.chunks_in(start, end).try_for_each(|(start, end)| {
-                let mut moves = SetMoves::new();
-                self.for_each_wanted(
-                    class,
-                    start,
-                    end,
-                    None,
-                    |i| state.get(i) == 0,
-                    |index, sides| look(index, sides, &mut moves, &window),
-                )
+            self.for_each_unresolved(class, start, end, |index, sides, moves| {
+                look(index, sides, moves, &window)
             })?;
         }
         Ok(if any.into_inner() { k + 1 } else { 0 })
